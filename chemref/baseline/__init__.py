@@ -1,0 +1,1 @@
+"""Baselines for the question sets chemref builds (BM25)."""

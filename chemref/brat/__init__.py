@@ -1,0 +1,1 @@
+"""BRAT standoff model and reader/writer (no spaCy)."""

@@ -1,0 +1,3 @@
+"""CLI commands (placeholder until its issue lands)."""
+
+from __future__ import annotations

@@ -1,0 +1,66 @@
+"""DOI normalisation, the one definition shared by the JATS reader and the scorers.
+
+Two DOIs are the same when their normalised forms are equal: lower case, no resolver URL or
+``doi:`` prefix, URL-decoded, no surrounding whitespace and no trailing punctuation that
+belongs to the surrounding prose rather than to the DOI.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+__all__ = ["normalize_doi", "find_dois", "DOI_PATTERN"]
+
+# A DOI is "10." + registrant code + "/" + suffix; the suffix may hold almost anything but white space.
+DOI_PATTERN = re.compile(r"10\.\d{3,9}(?:\.\d+)*/\S+")
+_PREFIX = re.compile(
+    r"^(?:(?:https?://)?(?:(?:dx\.|www\.)?doi\.org|doi\.[a-z]+\.[a-z]+)/|doi\s*[:=]?\s*)",
+    re.IGNORECASE,
+)
+_TRAILING = ".,;:'\"!?>*"
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _strip_trailing(doi: str) -> str:
+    """Drop closing punctuation that is prose, not DOI: final periods, unbalanced brackets, quotes."""
+    while doi:
+        last = doi[-1]
+        if last in _TRAILING:
+            doi = doi[:-1]
+        elif last in _PAIRS and doi.count(last) > doi.count(_PAIRS[last]):
+            doi = doi[:-1]
+        else:
+            break
+    return doi
+
+
+def normalize_doi(text: str | None) -> str | None:
+    """Return the canonical form of the DOI in ``text`` (``10.x/...`` in lower case), or None.
+
+    Accepts bare DOIs, ``doi:`` prefixes, ``https://doi.org/`` and ``dx.doi.org`` URLs,
+    URL-encoded forms and DOIs followed by prose punctuation.
+    """
+    if not text:
+        return None
+    candidate = text.strip()
+    if "%" in candidate:
+        candidate = unquote(candidate)
+    candidate = _PREFIX.sub("", candidate, count=1).strip()
+    match = DOI_PATTERN.search(candidate)
+    if match is None:
+        return None
+    doi = _strip_trailing(match.group(0))
+    if "/" not in doi or doi.endswith("/"):
+        return None
+    return doi.lower()
+
+
+def find_dois(text: str) -> list[str]:
+    """Every distinct normalised DOI in free text, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for match in DOI_PATTERN.finditer(unquote(text) if "%" in text else text):
+        doi = normalize_doi(match.group(0))
+        if doi:
+            seen.setdefault(doi, None)
+    return list(seen)

@@ -1,0 +1,50 @@
+"""Typed exceptions. The library raises these; only the CLI turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class ChemrefError(Exception):
+    """Base class for every error chemref raises on bad input or bad settings.
+
+    ``str(err)`` is a complete one-line message: which file, which line, what is
+    wrong and, where possible, what the user can do about it.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 column: int | None = None, hint: str | None = None) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.hint = hint
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = str(self.path)
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        text = where + self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class InputError(ChemrefError):
+    """A file or argument the user gave cannot be used (missing, unreadable, wrong shape)."""
+
+
+class BratError(InputError):
+    """A BRAT standoff file is malformed or inconsistent (bad line, unknown id, bad offsets)."""
+
+
+class JatsError(InputError):
+    """A JATS XML file cannot be parsed at all (recoverable oddities are diagnostics instead)."""
+
+
+class ScoringError(InputError):
+    """Gold and predictions cannot be scored together (missing ids, labels outside the classes...)."""

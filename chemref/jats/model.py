@@ -1,0 +1,178 @@
+"""The typed result of reading one JATS article: frozen value objects, offsets into paragraph text.
+
+Every recoverable oddity met while reading is a :class:`Diagnostic` on the article, so a user
+can see what was not resolved instead of losing it silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any, Iterator
+
+__all__ = [
+    "SECTION_KINDS", "Diagnostic", "License", "CitationAnchor", "FormatRange", "Paragraph",
+    "Section", "Reference", "Article",
+]
+
+#: Normalised section kinds; nested sections inherit their parent's kind unless their own title is specific.
+SECTION_KINDS = ("abstract", "introduction", "results", "discussion", "conclusions", "methods",
+                 "materials", "protocol", "other")
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """Something the reader met and could not use as is (code is a stable machine-readable name)."""
+
+    code: str
+    message: str
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class License:
+    """The article's licence as found in ``article-meta/permissions``."""
+
+    url: str | None
+    text: str | None
+    cc_by: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CitationAnchor:
+    """One in-text citation: ``text[start:end]`` of its paragraph and the reference ids it points to.
+
+    A range ("[3–7]") or multi-rid citation is one anchor with several ``ref_ids`` (in reference-list
+    order); an author-year citation whose year alone is linked spans the author names too.
+    """
+
+    start: int
+    end: int
+    text: str
+    ref_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FormatRange:
+    """A rendered style over ``text[start:end]``: ``sub``, ``sup``, ``italic`` or ``bold``."""
+
+    start: int
+    end: int
+    style: str
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """Plain text of one ``<p>`` (or caption), with its citation anchors and formatting ranges."""
+
+    text: str
+    citations: tuple[CitationAnchor, ...] = ()
+    formatting: tuple[FormatRange, ...] = ()
+    is_caption: bool = False
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A ``<sec>`` (or the body's loose paragraphs): title, normalised kind, paragraphs, subsections."""
+
+    title: str
+    kind: str
+    paragraphs: tuple[Paragraph, ...] = ()
+    sections: tuple["Section", ...] = ()
+
+    def walk(self) -> Iterator[tuple["Section", Paragraph]]:
+        """Yield ``(section, paragraph)`` for this section and every nested one, in document order."""
+        for paragraph in self.paragraphs:
+            yield self, paragraph
+        for child in self.sections:
+            yield from child.walk()
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One entry of the reference list; ``doi`` is normalised (see :func:`chemref.doi.normalize_doi`).
+
+    ``doi_source`` says where the DOI was found: ``pub-id``, ``ext-link``, ``comment`` or ``text``.
+    ``ambiguous`` marks a reference that bundles several works (its ``doi`` is then None).
+    """
+
+    id: str
+    doi: str | None = None
+    doi_source: str | None = None
+    pmid: str | None = None
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    ambiguous: bool = False
+
+
+@dataclass(frozen=True)
+class Article:
+    """One JATS article as read by :func:`chemref.jats.read`."""
+
+    file: str | None
+    pmcid: str | None
+    pmid: str | None
+    doi: str | None
+    title: str | None
+    journal: str | None
+    year: int | None
+    license: License
+    sections: tuple[Section, ...]
+    references: tuple[Reference, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    abstracts: tuple[Section, ...] = field(default=())
+
+    @cached_property
+    def references_by_id(self) -> dict[str, Reference]:
+        """Reference id -> reference, for resolving anchors."""
+        return {ref.id: ref for ref in self.references}
+
+    def paragraphs(self, *, include_abstracts: bool = False) -> Iterator[tuple[Section, Paragraph]]:
+        """Yield ``(section, paragraph)`` over the body (and abstracts if asked) in document order."""
+        if include_abstracts:
+            for section in self.abstracts:
+                yield from section.walk()
+        for section in self.sections:
+            yield from section.walk()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``chemref jats --json`` (one object per article)."""
+        def section(sec: Section) -> dict[str, Any]:
+            return {
+                "title": sec.title,
+                "kind": sec.kind,
+                "paragraphs": [
+                    {
+                        "text": p.text,
+                        "is_caption": p.is_caption,
+                        "citations": [
+                            {"start": c.start, "end": c.end, "text": c.text, "ref_ids": list(c.ref_ids)}
+                            for c in p.citations
+                        ],
+                        "formatting": [asdict(f) for f in p.formatting],
+                    }
+                    for p in sec.paragraphs
+                ],
+                "sections": [section(s) for s in sec.sections],
+            }
+
+        return {
+            "file": self.file,
+            "pmcid": self.pmcid,
+            "pmid": self.pmid,
+            "doi": self.doi,
+            "title": self.title,
+            "journal": self.journal,
+            "year": self.year,
+            "license": {"url": self.license.url, "text": self.license.text, "cc_by": self.license.cc_by},
+            "abstracts": [section(s) for s in self.abstracts],
+            "sections": [section(s) for s in self.sections],
+            "references": [
+                {"id": r.id, "doi": r.doi, "doi_source": r.doi_source, "pmid": r.pmid, "title": r.title,
+                 "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous}
+                for r in self.references
+            ],
+            "diagnostics": [asdict(d) for d in self.diagnostics],
+        }

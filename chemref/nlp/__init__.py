@@ -1,0 +1,1 @@
+"""spaCy components for scientific and chemical text (imports spaCy)."""

@@ -1,0 +1,1 @@
+"""Citation-prediction question building from JATS articles (issue 5)."""
