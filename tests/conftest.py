@@ -23,3 +23,12 @@ def shared_path(*parts: str) -> Path:
 def shared() -> Path:
     """The ../shared folder (skips when absent)."""
     return shared_path()
+
+
+try:  # hypothesis is a test dependency; keep property tests free of flaky time limits on a loaded CI box
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("chemref", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("chemref")
+except ImportError:  # pragma: no cover - the test extra installs it
+    pass
