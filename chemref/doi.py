@@ -7,23 +7,32 @@ belongs to the surrounding prose rather than to the DOI.
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import unquote
 
 __all__ = ["normalize_doi", "find_dois", "DOI_PATTERN"]
 
-# A DOI is "10." + registrant code + "/" + suffix; the suffix may hold almost anything but white space.
-DOI_PATTERN = re.compile(r"10\.\d{3,9}(?:\.\d+)*/\S+")
+# A DOI is "10." + registrant code + "/" + suffix; the suffix may hold almost anything but white space
+# (SICI-style DOIs hold "<", ">", ";", "#" and balanced parentheses). Not preceded by a digit, so
+# "110.1000/x" is not read as "10.1000/x".
+DOI_PATTERN = re.compile(r"(?<![0-9])10\.\d{3,9}(?:\.\d+)*/\S+")
+# Invisible characters that PDF and HTML extraction leave inside DOIs (zero-width space/joiners, BOM, soft hyphen).
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _PREFIX = re.compile(
     r"^(?:(?:https?://)?(?:(?:dx\.|www\.)?doi\.org|doi\.[a-z]+\.[a-z]+)/|doi\s*[:=]?\s*)",
     re.IGNORECASE,
 )
-_TRAILING = ".,;:'\"!?>*"
-_PAIRS = {")": "(", "]": "[", "}": "{"}
+_TRAILING = ".,;:'\"!?*\u2019\u201d"
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 def _strip_trailing(doi: str) -> str:
-    """Drop closing punctuation that is prose, not DOI: final periods, unbalanced brackets, quotes."""
+    """Drop closing punctuation that is prose, not DOI: final periods, unbalanced brackets, quotes.
+
+    A closing bracket stays when it balances an opening one inside the DOI, so
+    ``10.1016/S0140-6736(20)30183-5`` and SICI DOIs ending in ``>`` keep their last character.
+    """
     while doi:
         last = doi[-1]
         if last in _TRAILING:
@@ -39,13 +48,16 @@ def normalize_doi(text: str | None) -> str | None:
     """Return the canonical form of the DOI in ``text`` (``10.x/...`` in lower case), or None.
 
     Accepts bare DOIs, ``doi:`` prefixes, ``https://doi.org/`` and ``dx.doi.org`` URLs,
-    URL-encoded forms and DOIs followed by prose punctuation.
+    URL-encoded and HTML-escaped forms and DOIs followed by prose punctuation; the first DOI in
+    ``text`` is returned. Lower case is canonical because DOIs are case-insensitive (ASCII).
     """
     if not text:
         return None
-    candidate = text.strip()
+    candidate = _INVISIBLE.sub("", text).strip()
     if "%" in candidate:
         candidate = unquote(candidate)
+    if "&" in candidate:  # HTML-escaped SICI DOIs: "&lt;231::AID-JBM12&gt;"
+        candidate = html.unescape(candidate)
     candidate = _PREFIX.sub("", candidate, count=1).strip()
     match = DOI_PATTERN.search(candidate)
     if match is None:
@@ -59,6 +71,7 @@ def normalize_doi(text: str | None) -> str | None:
 def find_dois(text: str) -> list[str]:
     """Every distinct normalised DOI in free text, in order of first appearance."""
     seen: dict[str, None] = {}
+    text = _INVISIBLE.sub("", text)
     for match in DOI_PATTERN.finditer(unquote(text) if "%" in text else text):
         doi = normalize_doi(match.group(0))
         if doi:

@@ -1,3 +1,32 @@
-"""CLI commands (placeholder until its issue lands)."""
+"""``chemref baseline bm25 QUESTIONS -o PREDICTIONS``: a first number for any question set."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from chemref.cli.app import baseline_app, guarded, warn
+
+
+@baseline_app.command("bm25")
+def bm25_command(
+    questions: Path = typer.Argument(..., help="chemref question JSONL (from chemref questions build)."),
+    output: Path = typer.Option(..., "-o", "--output", help="Predictions JSONL to write (for chemref score questions)."),
+    pool: str = typer.Option("references", "--pool", help='"references" (every reference with a DOI and a title '
+                                                          'in the source articles) or a JSONL of {"doi", "title"}.'),
+    k: int = typer.Option(100, "--k", help="How many DOIs to rank per question."),
+) -> None:
+    """Rank candidate papers by BM25 between the excerpt and their titles."""
+    from chemref._io import atomic_write
+    from chemref.baseline.bm25 import bm25_predictions
+
+    diagnostics: list[str] = []
+    predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, diagnostics=diagnostics))
+    for message in diagnostics:
+        warn(message)
+    with atomic_write(output) as handle:
+        for record in predictions:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    typer.echo(f"wrote {len(predictions)} predictions to {output}", err=True)

@@ -1,3 +1,61 @@
-"""CLI commands (placeholder until its issue lands)."""
+"""``chemref questions build``: JATS articles -> citation-prediction questions, funnel report, card."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from chemref.cli.app import fail, guarded, questions_app, warn
+
+
+def _authors_mode(value: str) -> str:
+    if value not in ("drop", "mask"):
+        raise typer.BadParameter("use drop or mask")
+    return value
+
+
+@questions_app.command("build")
+def build_command(
+    inputs: Optional[List[Path]] = typer.Argument(
+        None, metavar="[INPUT]...",
+        help="JATS files or folders of them (*.xml, *.nxml). None: the sample articles in corpora/jats/."),
+    output: Path = typer.Option(..., "-o", "--output", help="Questions, JSON Lines (written atomically); "
+                                "the dataset card README.md is written beside it."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Funnel report (JSON); the bar chart "
+                                          "is written beside it with the .png suffix."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
+                                            "reason (JSON Lines)."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Processes (one article per task)."),
+    per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article."),
+    min_chars: int = typer.Option(120, "--min-chars", min=0, help="Shortest excerpt kept (characters)."),
+    max_chars: int = typer.Option(600, "--max-chars", min=1, help="Longest excerpt kept (characters)."),
+    seed: int = typer.Option(0, "--seed", help="Tie-break seed of the per-article cap."),
+    authors: str = typer.Option("drop", "--authors", callback=_authors_mode, metavar="drop|mask",
+                                help="drop sentences naming a cited author, or mask the names."),
+    min_findability: Optional[float] = typer.Option(None, "--min-findability", min=0.0, max=1.0,
+                                                    help="Reject excerpts scoring below this findability."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+) -> None:
+    """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
+    from chemref.questions.report import funnel_table
+    from chemref.questions.run import build_to_files
+
+    if max_chars < min_chars:
+        fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
+    outputs = guarded(lambda: build_to_files(
+        [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
+        progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
+        min_findability=min_findability))
+    result = outputs.result
+    typer.echo(funnel_table(result))
+    written = [f"{outputs.output} ({len(result.questions)} questions)", f"{outputs.card} (dataset card)"]
+    if outputs.rejected:
+        written.append(f"{outputs.rejected} ({len(result.rejected)} rejected)")
+    if outputs.report:
+        written.append(f"{outputs.report} (report), {outputs.chart} (chart)")
+    typer.echo("wrote " + "; ".join(written))
+    if result.articles and len(result.errors) == len(result.articles):
+        fail("no input article could be read (see the warnings above)")

@@ -1,3 +1,49 @@
-"""CLI commands (placeholder until its issue lands)."""
+"""``chemref score brat GOLD PRED``: ChEMU 2021 scoring (default) or BRATEval v0.3.2 output (``--brateval``)."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from chemref.cli.app import fail, guarded, score_app, warn
+
+
+@score_app.command("brat")
+def score_brat_command(
+    gold: Path = typer.Argument(..., help="Gold folder of .ann files (or a .zip)."),
+    pred: Path = typer.Argument(..., help="Prediction folder or Codalab-style .zip of .ann files."),
+    brateval: bool = typer.Option(False, "--brateval", help="Print exactly what BRATEval v0.3.2 prints."),
+    level: str = typer.Option(None, "--level", help="relations|entities (BRATEval default: relations; "
+                                                      "ChEMU default: both)."),
+    span: str = typer.Option(None, "--span", help="exact|overlap|approx (approx: --brateval only). "
+                                                    "ChEMU mode: exact or overlap keeps only those reports."),
+    similarity: float = typer.Option(None, "--similarity", help="Approx similarity threshold (default 0.8)."),
+    type_match: str = typer.Option(None, "--type", help="exact|inexact|hierarchical (--brateval only)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    as_csv: bool = typer.Option(False, "--csv", help="Print the report as CSV rows."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
+    per_doc: bool = typer.Option(False, "--per-doc", help="Add a per-document breakdown."),
+    errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
+    strict: bool = typer.Option(False, "--strict", help="ChEMU mode: a missing or extra prediction file is an "
+                                                         "error (exit 2) instead of a warning."),
+) -> None:
+    """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
+    if sum((as_json, as_csv, as_markdown)) > 1:
+        fail("choose one of --json, --csv, --markdown")
+    from chemref.scoring.brat_api import score_brat
+
+    report = guarded(lambda: score_brat(gold, pred, mode="brateval" if brateval else "chemu", level=level,
+                                        span=span, similarity=similarity, type_match=type_match,
+                                        strict=strict, per_doc=per_doc, errors=errors))
+    for message in report.get("warnings", ()):
+        warn(message)
+    if as_json:
+        out = report.to_json()
+    elif as_csv:
+        out = report.to_csv()
+    elif as_markdown:
+        out = report.to_markdown()
+    else:
+        out = report.to_text()
+    typer.echo(out, nl=not out.endswith("\n"))

@@ -50,6 +50,8 @@ class CitationAnchor:
     end: int
     text: str
     ref_ids: tuple[str, ...]
+    #: The ids in ``ref_ids`` reached only by expanding a range ("3–5" -> the id of 4); empty otherwise.
+    expanded: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,12 @@ class Paragraph:
     formatting: tuple[FormatRange, ...] = ()
     is_caption: bool = False
     line: int | None = None
+    #: Where the paragraph sits: ``p`` (running text), ``caption``, ``table`` (a table cell), ``table-foot``,
+    #: ``list``, ``boxed-text``, ``disp-quote``, ``footnote``, ``statement``, ``def-list`` or ``other``.
+    #: ``is_caption`` is true for everything in a figure or table (caption, cell, table footnote).
+    context: str = "p"
+    #: XPath of the source element (``/article/body/sec[2]/p[3]``): locates it even in one-line files.
+    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +113,11 @@ class Reference:
     authors: tuple[str, ...] = ()
     year: int | None = None
     ambiguous: bool = False
+    #: Every DOI found, one per bundled work (for an ambiguous reference, each work's DOI).
+    dois: tuple[str, ...] = ()
+    #: The printed label ("12", "5a") and the source line of the ``<ref>``.
+    label: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -123,19 +136,26 @@ class Article:
     references: tuple[Reference, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
     abstracts: tuple[Section, ...] = field(default=())
+    #: Back matter and floating material outside ``<body>``: appendices, acknowledgements, notes and
+    #: figures/tables in ``<floats-group>``; not part of :meth:`paragraphs` unless asked for.
+    back: tuple[Section, ...] = field(default=())
 
     @cached_property
     def references_by_id(self) -> dict[str, Reference]:
         """Reference id -> reference, for resolving anchors."""
         return {ref.id: ref for ref in self.references}
 
-    def paragraphs(self, *, include_abstracts: bool = False) -> Iterator[tuple[Section, Paragraph]]:
-        """Yield ``(section, paragraph)`` over the body (and abstracts if asked) in document order."""
+    def paragraphs(self, *, include_abstracts: bool = False,
+                   include_back: bool = False) -> Iterator[tuple[Section, Paragraph]]:
+        """Yield ``(section, paragraph)`` over the body (and abstracts / back matter if asked) in document order."""
         if include_abstracts:
             for section in self.abstracts:
                 yield from section.walk()
         for section in self.sections:
             yield from section.walk()
+        if include_back:
+            for section in self.back:
+                yield from section.walk()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``chemref jats --json`` (one object per article)."""
@@ -169,6 +189,7 @@ class Article:
             "license": {"url": self.license.url, "text": self.license.text, "cc_by": self.license.cc_by},
             "abstracts": [section(s) for s in self.abstracts],
             "sections": [section(s) for s in self.sections],
+            "back": [section(s) for s in self.back],
             "references": [
                 {"id": r.id, "doi": r.doi, "doi_source": r.doi_source, "pmid": r.pmid, "title": r.title,
                  "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous}

@@ -1,0 +1,177 @@
+"""BM25 baseline for chemref question sets: rank candidate papers by the excerpt's words.
+
+The query is the excerpt without its ``[CITATION]`` marker; the documents are candidate titles.
+The default pool is every reference (with a DOI and a title) of the questions' source articles,
+read with :func:`chemref.jats.read`; ``pool=PATH`` reads candidates from a JSONL of
+``{"doi", "title"}``. Scoring uses the maintained ``bm25s`` library (Lucene's BM25 variant,
+k1 = 1.5, b = 0.75, English stop words), imported only when a baseline runs. Ties are broken by
+pool order (first-seen candidate first), so the output is deterministic.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from chemref.doi import normalize_doi
+from chemref.errors import ChemrefError, InputError
+from chemref.scoring.benchmark_io import read_jsonl, record_id
+
+__all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
+
+PathLike = str | os.PathLike[str]
+_MARKER = re.compile(r"\[CITATIONS?\]")
+
+
+def query_text(excerpt: str) -> str:
+    """The excerpt without its citation marker(s) (``[CITATION]`` or CiteME's ``[CITATIONS]``)."""
+    return _MARKER.sub(" ", excerpt)
+
+
+def read_pool(path: PathLike, diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
+    """Candidates ``(doi, title)`` from a JSONL of ``{"doi", "title"}``; the first title of a repeated DOI wins."""
+    pool: dict[str, str] = {}
+    repeats = 0
+    for line, record in read_jsonl(path):
+        doi = normalize_doi(str(record.get("doi") or ""))
+        title = record.get("title")
+        if doi is None:
+            raise InputError(f"pool entry has no valid 'doi' (found {record.get('doi')!r})", path=str(path), line=line,
+                             hint='expected {"doi": "10.xxxx/...", "title": "..."} per line')
+        if not isinstance(title, str) or not title.strip():
+            raise InputError(f"pool entry {doi} has no 'title'", path=str(path), line=line)
+        if doi in pool:
+            repeats += 1
+            continue
+        pool[doi] = title
+    if not pool:
+        raise InputError("the candidate pool is empty", path=str(path))
+    if repeats and diagnostics is not None:
+        diagnostics.append(f"{repeats} repeated DOI(s) in the pool: the first title of each is used")
+    return list(pool.items())
+
+
+def _resolve(source_file: str, bases: Iterable[Path]) -> Path | None:
+    candidate = Path(source_file)
+    if candidate.is_absolute():
+        return candidate if candidate.is_file() else None
+    for base in bases:
+        path = base / candidate
+        if path.is_file():
+            return path
+    return None
+
+
+def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (".",),
+                   diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
+    """Every reference with a DOI and a title in the given JATS files, as ``(doi, title)``, deduplicated by DOI.
+
+    Relative file names are looked up under each of ``bases`` in turn.
+    """
+    try:
+        from chemref.jats import read
+    except ImportError as exc:  # only while the JATS reader is missing from an install
+        raise ChemrefError(f"the JATS reader is not available ({exc})",
+                           hint="give a candidate pool with --pool FILE") from None
+
+    base_paths = [Path(b) for b in bases]
+    pool: dict[str, str] = {}
+    untitled = 0
+    for name in dict.fromkeys(source_files):
+        path = _resolve(name, base_paths)
+        if path is None:
+            raise InputError(f"source article {name!r} not found (looked in {', '.join(map(str, base_paths))})",
+                             hint="run from the folder the questions were built in, or give --pool FILE")
+        article = read(path)
+        for reference in article.references:
+            if not reference.doi:
+                continue
+            if not reference.title or not reference.title.strip():
+                untitled += 1
+                continue
+            pool.setdefault(reference.doi, reference.title)
+    if untitled and diagnostics is not None:
+        diagnostics.append(f"{untitled} reference(s) with a DOI but no title left out of the pool")
+    return list(pool.items())
+
+
+def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]) -> list[tuple[str, str, str | None, str | None]]:
+    """``(id, excerpt, source_file, target_doi)`` per question."""
+    if isinstance(questions, (str, os.PathLike)):
+        records = [(line, record) for line, record in read_jsonl(questions)]
+        path: str | None = str(questions)
+    else:
+        records = list(enumerate(questions, start=1))
+        path = None
+    out = []
+    for line, record in records:
+        qid = record_id(dict(record), path=path, line=line)
+        excerpt = record.get("excerpt")
+        if not isinstance(excerpt, str) or not excerpt.strip():
+            raise InputError(f"question {qid!r} has no 'excerpt'", path=path, line=line,
+                             hint="expected chemref question JSONL (chemref questions build)")
+        source = record.get("source_file")
+        target = normalize_doi(str(record.get("target_doi") or ""))
+        out.append((qid, excerpt, str(source) if source else None, target))
+    return out
+
+
+def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool: str | PathLike = "references",
+                     k: int = 100, diagnostics: list[str] | None = None) -> list[dict[str, Any]]:
+    """Top-``k`` DOIs per question by BM25 between the excerpt and the candidate titles.
+
+    Returns ``[{"id", "dois": [...], "scores": [...]}]`` in question order, the shape
+    ``chemref score questions`` reads. ``pool`` is ``"references"`` (the source articles' reference
+    lists; relative ``source_file`` names are looked up beside the question file, then in the working
+    folder) or a JSONL path of ``{"doi", "title"}``. Oddities are appended to ``diagnostics``.
+    """
+    if k < 1:
+        raise InputError(f"k must be a positive integer, got {k}")
+    notes: list[str] = [] if diagnostics is None else diagnostics
+    records = _question_records(questions)
+    if not records:
+        raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)
+    if str(pool) == "references":
+        no_source = [qid for qid, _, source, _ in records if not source]
+        if no_source:
+            raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
+                             "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
+        bases = [Path(questions).parent, Path(".")] if isinstance(questions, (str, os.PathLike)) else [Path(".")]
+        candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases,
+                                    diagnostics=notes)
+        if not candidates:
+            raise InputError("the source articles have no reference with both a DOI and a title",
+                             hint="give a candidate pool with --pool FILE")
+    else:
+        candidates = read_pool(pool, notes)
+
+    import bm25s
+    import numpy as np
+
+    dois = [doi for doi, _ in candidates]
+    tokens = bm25s.tokenize([title for _, title in candidates], return_ids=False, show_progress=False,
+                            stopwords="en")
+    retriever = bm25s.BM25()
+    retriever.index(tokens, show_progress=False)
+    queries = bm25s.tokenize([query_text(excerpt) for _, excerpt, _, _ in records], return_ids=False,
+                             show_progress=False, stopwords="en")
+    depth = min(k, len(dois))
+    order_tiebreak = np.arange(len(dois))
+    in_pool = set(dois)
+    absent = [qid for qid, _, _, target in records if target and target not in in_pool]
+    if absent:
+        notes.append(f"{len(absent)} question(s) whose target DOI is not in the pool of {len(dois)} candidates "
+                     "(they cannot be answered): " + ", ".join(map(repr, absent[:5])) + (" ..." if len(absent) > 5 else ""))
+    predictions = []
+    for (qid, _, _, _), query in zip(records, queries):
+        if query:
+            scores = np.asarray(retriever.get_scores(query), dtype=float)
+        else:
+            scores = np.zeros(len(dois))
+        top = np.lexsort((order_tiebreak, -scores))[:depth]
+        predictions.append({"id": qid, "dois": [dois[i] for i in top],
+                            "scores": [round(float(scores[i]), 6) for i in top]})
+    return predictions

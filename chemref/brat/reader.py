@@ -1,0 +1,169 @@
+"""Read BRAT standoff ``.ann`` text into :class:`Document` objects, with line-numbered errors.
+
+Lines are split on ``\\n`` (a trailing ``\\r`` is removed, so CRLF files work); blank lines are
+skipped. ``T`` and ``R`` lines are always parsed; ``E``, ``A``/``M``, ``N``, ``#`` and ``*`` lines
+are parsed when their letter is in ``kinds`` and skipped otherwise (the scorers only need T and R).
+Lines of any other kind are ignored and recorded in ``Document.diagnostics``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, Normalization, Note,
+                                Relation, Span)
+from chemref.errors import BratError
+
+#: every line kind this reader understands (the first character of a line)
+ALL_KINDS = "TREAMN#*"
+#: what the scorers need
+SCORING_KINDS = "TR"
+
+
+def decode_ann(data: bytes, *, path: str | None = None) -> tuple[str, list[str]]:
+    """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        where = f"{path}:{line}" if path else f"line {line}"
+        warning = (f"{where}: bytes that are not UTF-8 (first at byte {exc.start}) were replaced by U+FFFD "
+                   f"(re-save the file as UTF-8)")
+        return data.decode("utf-8-sig", errors="replace"), [warning]
+
+
+def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: str = ALL_KINDS,
+             data: bytes | None = None) -> Document:
+    """Read one ``.ann`` file (or its ``data`` bytes, e.g. from a zip member) into a :class:`Document`."""
+    spath = str(path)
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise BratError(f"cannot read the annotation file: {exc.strerror or exc}", path=spath) from None
+    text, warnings = decode_ann(data, path=spath)
+    doc = parse_ann(text, name=name if name is not None else Path(spath).stem, path=spath, kinds=kinds)
+    if warnings:
+        doc = _with_diagnostics(doc, warnings)
+    return doc
+
+
+def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
+    from dataclasses import replace
+
+    return replace(doc, diagnostics=tuple(extra) + doc.diagnostics)
+
+
+def _offsets(field: str, path: str | None, lineno: int) -> tuple[Span, ...]:
+    """``START END[;START END...]`` (spaces around ``;`` allowed) -> spans; BratError otherwise."""
+    spans = []
+    for frag in field.split(";"):
+        se = frag.split()
+        if len(se) != 2:
+            raise BratError(f"cannot read the offsets {field.strip()!r}: each fragment must be 'START END'",
+                            path=path, line=lineno, hint="fragments of a discontinuous span are separated by ';'")
+        a, b = se
+        if not (a.isdecimal() and b.isdecimal()):
+            raise BratError(f"offsets must be non-negative integers, got {frag.strip()!r}", path=path, line=lineno)
+        start, end = int(a), int(b)
+        if end < start:
+            raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
+        spans.append(Span(start, end))
+    return tuple(spans)
+
+
+def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:
+    """Parse the text of an ``.ann`` file. Raises :class:`BratError` (with file and line) on a bad T/R line
+    or on a relation whose argument is not a T id of the file."""
+    entities: dict[str, Entity] = {}
+    relations: list[Relation] = []
+    events: list[Event] = []
+    attributes: list[Attribute] = []
+    norms: list[Normalization] = []
+    notes: list[Note] = []
+    equivs: list[Equiv] = []
+    diags: list[str] = []
+    where = path or name or "<ann>"
+    lineno = 0
+    for line in text.split("\n"):
+        lineno += 1
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line or line.isspace():
+            continue
+        kind = line[0]
+        if kind == "T":
+            fields = line.split("\t", 3)
+            if len(fields) < 2:
+                raise BratError("T line has no tab after its id", path=path, line=lineno,
+                                hint="expected 'Tn<TAB>TYPE START END<TAB>TEXT'")
+            typ, _, rest = fields[1].strip().partition(" ")
+            if not typ or not rest.strip():
+                raise BratError(f"cannot read {fields[1]!r} as 'TYPE START END'", path=path, line=lineno)
+            tid = fields[0]
+            if tid in entities:
+                diags.append(f"{where}:{lineno}: duplicate id {tid} (line {entities[tid].line}); the later line wins")
+            entities[tid] = Entity(tid, typ, _offsets(rest, path, lineno),
+                                   fields[2] if len(fields) > 2 else None, lineno)
+        elif kind == "R":
+            fields = line.split("\t", 2)
+            toks = fields[1].split() if len(fields) > 1 else []
+            if len(toks) != 3:
+                raise BratError("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'",
+                                path=path, line=lineno)
+            args = {}
+            for tok in toks[1:]:
+                role, sep, ref = tok.partition(":")
+                if not sep or not ref or role in args:
+                    raise BratError(f"cannot read the relation argument {tok!r}", path=path, line=lineno,
+                                    hint="expected Arg1:Tid and Arg2:Tid")
+                args[role] = ref
+            if "Arg1" not in args or "Arg2" not in args:
+                raise BratError(f"relation roles must be Arg1 and Arg2, got {' '.join(args)}",
+                                path=path, line=lineno)
+            relations.append(Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno))
+        elif kind not in kinds:
+            if kind not in ALL_KINDS:
+                diags.append(f"{where}:{lineno}: ignored a line of unknown kind {kind!r}")
+        else:
+            _parse_other(kind, line, lineno, path, events, attributes, norms, notes, equivs)
+    for rel in relations:
+        for ref in (rel.arg1, rel.arg2):
+            if ref not in entities:
+                raise BratError(f"relation {rel.id} refers to {ref}, which is not a T id of this file",
+                                path=path or name, line=rel.line)
+    return Document(name=name, entities=tuple(entities.values()), relations=tuple(relations),
+                    events=tuple(events), attributes=tuple(attributes), normalizations=tuple(norms),
+                    notes=tuple(notes), equivs=tuple(equivs), diagnostics=tuple(diags), path=path)
+
+
+def _parse_other(kind: str, line: str, lineno: int, path: str | None, events: list, attributes: list,
+                 norms: list, notes: list, equivs: list) -> None:
+    """E, A/M, N, # and * lines as BRAT defines them; a malformed one is a BratError."""
+    fields = line.split("\t")
+    toks = fields[1].split() if len(fields) > 1 else []
+    if kind == "E":
+        typ, sep, trigger = toks[0].partition(":") if toks else ("", "", "")
+        pairs = [t.partition(":") for t in toks[1:]]
+        if not sep or not trigger or any(not p[1] or not p[2] for p in pairs):
+            raise BratError("cannot read the event: expected 'En<TAB>TYPE:Tid ROLE:ID ...'", path=path, line=lineno)
+        events.append(Event(fields[0], typ, trigger, tuple((p[0], p[2]) for p in pairs), lineno))
+    elif kind in "AM":
+        if len(toks) not in (2, 3):
+            raise BratError("cannot read the attribute: expected 'An<TAB>NAME ID [VALUE]'", path=path, line=lineno)
+        attributes.append(Attribute(fields[0], toks[0], toks[1], toks[2] if len(toks) > 2 else None, lineno))
+    elif kind == "N":
+        if len(toks) != 3:
+            raise BratError("cannot read the normalization: expected 'Nn<TAB>TYPE ID DB:ID<TAB>TEXT'",
+                            path=path, line=lineno)
+        norms.append(Normalization(fields[0], toks[0], toks[1], toks[2],
+                                   fields[2] if len(fields) > 2 else "", lineno))
+    elif kind == "#":
+        if len(toks) < 2:
+            raise BratError("cannot read the note: expected '#n<TAB>TYPE ID<TAB>TEXT'", path=path, line=lineno)
+        notes.append(Note(fields[0], toks[0], toks[1], fields[2] if len(fields) > 2 else "", lineno))
+    else:  # "*"
+        if len(toks) < 2:
+            raise BratError("cannot read the equivalence: expected '*<TAB>Equiv ID ID ...'", path=path, line=lineno)
+        equivs.append(Equiv(toks[0], tuple(toks[1:]), lineno))

@@ -1,0 +1,191 @@
+"""In-text citation anchors from the citation ``<xref>`` events of one paragraph.
+
+* every rid is mapped to its ``<ref>`` (ids of citation elements inside a ref count too);
+* ranges are merged into one anchor and expanded in reference-list order: ``3–5`` as two xrefs
+  joined by a dash (brackets inside or outside, wrapped in bold or sup), with a hidden empty
+  middle xref, one multi-rid xref with range text, or one xref whose text alone is a range;
+* an author-year citation whose year alone is linked takes the author names into its span:
+  "(Goodenough and Kim, 2010)" -> "Goodenough and Kim, 2010"; "Smith et al. (2010)" likewise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chemref.jats.model import CitationAnchor, Diagnostic
+from chemref.jats.references import ReferenceList
+from chemref.jats.text import XrefEvent
+
+__all__ = ["resolve_anchors"]
+
+_DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_DASH_GAP = re.compile(rf"^\s*[{_DASHES}]\s*$")
+_NUMERIC = re.compile(r"^[\s\[\(]*\d{1,3}[a-z]?[\s\]\),;]*$")
+_RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d+[a-z]?)\s*[{_DASHES}]\s*(\d+[a-z]?)[\s\]\)]*$")
+_YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
+
+# Author names before a linked year. A name starts with a capital (Latin letters with diacritics
+# included) and may carry particles ("van der", "de") or be hyphenated.
+_PARTICLE = r"(?:(?:van|von|der|den|de|del|della|da|das|di|dos|du|la|le|ten|ter|zu|al|el|bin|ibn)\s+)"
+_NAME = rf"{_PARTICLE}*[A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u024F][\w'\u2019\-]*\.?"
+_MULTI = rf"{_NAME}(?:\s+{_NAME})*"      # "ARTIS Zoo", "World Health Organization": only inside brackets
+_ETAL = r"(?:\s*,?\s*et\s*al\.?|\s+and\s+(?:colleagues|co-?workers))?"
+
+
+def _authors(name: str) -> str:
+    return rf"{name}(?:\s*,\s*{name})*(?:\s*,?\s*(?:and|&)\s+{name})?{_ETAL}"
+
+
+_PAREN_AUTHORS = re.compile(rf"(?:^|(?<=[(\[;])|(?<=\s))\s*(?:(?:see|e\.g\.,?|cf\.|i\.e\.,?|also|reviewed in)\s+)?"
+                            rf"(?P<authors>{_authors(_MULTI)})\s*,?\s*$")
+_NARRATIVE_AUTHORS = re.compile(rf"(?:^|(?<=[\s(\[;,]))(?P<authors>{_authors(_NAME)})\s*[(\[]\s*$")
+_OPENERS = "([;"
+_LOOKBACK = 160
+
+
+def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic]) -> list[str]:
+    ids: list[str] = []
+    if not event.rids:
+        diagnostics.append(Diagnostic("xref-no-rid", "citation xref without a rid attribute", event.line))
+    for rid in event.rids:
+        ref_id = refs.resolve(rid)
+        if ref_id is None:
+            diagnostics.append(Diagnostic("xref-unknown-rid", f"citation xref points to {rid!r}, "
+                                          "which is not in the reference list", event.line))
+        elif ref_id not in ids:
+            ids.append(ref_id)
+    return ids
+
+
+def _joins_range(text: str, left: XrefEvent, right: XrefEvent) -> str | None:
+    """'range' if a dash joins two numeric xrefs, 'hidden' for an empty xref glued on, else None."""
+    gap = text[left.end:right.start]
+    left_text = text[left.start:left.end]
+    right_text = text[right.start:right.end]
+    if gap == "" and (left_text == "" or right_text == ""):
+        return "hidden"
+    if _DASH_GAP.match(gap) and (left_text == "" or _NUMERIC.match(left_text)) \
+            and (right_text == "" or _NUMERIC.match(right_text)):
+        return "range"
+    return None
+
+
+def _expand(first: str, last: str, refs: ReferenceList, line: int | None,
+            diagnostics: list[Diagnostic]) -> list[str]:
+    a = refs.position[first]
+    b = refs.position[last]
+    if a < b:
+        return refs.order[a + 1:b]
+    if a > b:
+        diagnostics.append(Diagnostic("range-reversed", f"citation range from {first} to {last} runs backwards "
+                                      "in the reference list; only its ends are cited", line))
+    return []
+
+
+def _text_range(label_text: str, ids: list[str], refs: ReferenceList, line: int | None,
+                diagnostics: list[Diagnostic]) -> list[str]:
+    """Expand one xref whose own text is a range ("121–124"): by its rids' ends, else by labels."""
+    match = _RANGE_TEXT.match(label_text)
+    if not match:
+        return []
+    if len(ids) >= 2:
+        return _expand(ids[0], ids[-1], refs, line, diagnostics)
+    if len(ids) == 1:
+        first, end = match.group(1), match.group(2)
+        last = refs.label_to_id.get(end)
+        if last is None or refs.label_to_id.get(first) != ids[0]:
+            # no labels: the printed numbers may still be positions in the list
+            last = None
+            if first.isdigit() and end.isdigit() and refs.position[ids[0]] == int(first) - 1 \
+                    and int(end) <= len(refs.order):
+                last = refs.order[int(end) - 1]
+        if last is not None:
+            return _expand(ids[0], last, refs, line, diagnostics) + [last]
+        diagnostics.append(Diagnostic("range-unexpanded", f"citation {label_text!r} looks like a range but "
+                                      "its end is not a reference label; only its rid is cited", line))
+    return []
+
+
+def _author_start(text: str, start: int, floor: int) -> tuple[int, bool]:
+    """Where author names before a linked year begin (``start`` if none); True if narrative form."""
+    low = max(floor, start - _LOOKBACK)
+    before = text[low:start]
+    stripped = before.rstrip()
+    if not stripped:
+        return start, False
+    if stripped[-1] in "([":
+        match = _NARRATIVE_AUTHORS.search(before)
+        if match:
+            return low + match.start("authors"), True
+        return start, False
+    match = _PAREN_AUTHORS.search(before)
+    if match is None:
+        return start, False
+    head = before[:match.start("authors")].rstrip()
+    if head:
+        # the names must open the citation: right after "(", "[", ";" or a "see"-like word
+        opener = head[-1]
+        after_previous = low == floor and floor > 0 and head.strip() == ","  # "(Smith, 2017, Adnan, 2020)"
+        if opener not in _OPENERS and not after_previous and not re.search(r"(?:see|e\.g\.,?|cf\.|i\.e\.,?|also|reviewed in)$", head):
+            return start, False
+    elif low > floor:
+        return start, False
+    return low + match.start("authors"), False
+
+
+def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
+                    diagnostics: list[Diagnostic]) -> tuple[CitationAnchor, ...]:
+    """Turn a paragraph's citation xrefs into anchors (ranges merged and expanded, author names kept)."""
+    if not events:
+        return ()
+    resolved = [_resolve(event, refs, diagnostics) for event in events]
+    # group xrefs joined by a range dash or a hidden empty xref
+    groups: list[list[int]] = [[0]]
+    links: list[list[str | None]] = [[]]
+    for i in range(1, len(events)):
+        join = _joins_range(text, events[i - 1], events[i])
+        if join:
+            groups[-1].append(i)
+            links[-1].append(join)
+        else:
+            groups.append([i])
+            links.append([])
+    anchors: list[CitationAnchor] = []
+    floor = 0
+    for group, joins in zip(groups, links):
+        ids: list[str] = []
+        for i in group:
+            ids.extend(r for r in resolved[i] if r not in ids)
+        line = events[group[0]].line
+        extra: list[str] = []
+        if any(j == "range" for j in joins):
+            for k, join in enumerate(joins):
+                if join != "range":
+                    continue
+                left = next((resolved[i][-1] for i in reversed(group[:k + 1]) if resolved[i]), None)
+                right = next((resolved[i][0] for i in group[k + 1:] if resolved[i]), None)
+                if left is not None and right is not None:
+                    extra.extend(_expand(left, right, refs, line, diagnostics))
+        elif len(group) == 1:
+            event = events[group[0]]
+            extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics)
+        expanded = tuple(r for r in dict.fromkeys(extra) if r not in ids)
+        all_ids = sorted(set(ids) | set(expanded), key=refs.position.__getitem__)
+        start = events[group[0]].start
+        end = events[group[-1]].end
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if len(group) == 1 and _YEAR_ONLY.match(text[start:end]):
+            new_start, narrative = _author_start(text, start, floor)
+            if new_start < start:
+                start = new_start
+                if narrative:
+                    rest = text[end:end + 3]
+                    stripped = rest.lstrip()
+                    if stripped[:1] in (")", "]"):
+                        end += len(rest) - len(stripped) + 1
+        anchors.append(CitationAnchor(start, end, text[start:end], tuple(all_ids), expanded))
+        floor = end
+    return tuple(anchors)

@@ -1,0 +1,52 @@
+"""The hardened lxml parser: no DTD, no network, no entity expansion, libxml2's size limits kept.
+
+Every JATS file names an external DTD; it is never fetched. Malformed XML becomes a
+:class:`~chemref.errors.JatsError` that names the file, line and column.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from chemref.errors import JatsError
+
+__all__ = ["parse_article"]
+
+_HINT = "the file is not well-formed XML; re-download it or check it with `xmllint --noout FILE`"
+
+
+def _parser() -> etree.XMLParser:
+    # One parser per call: lxml parsers keep state (error log) and must not be shared across threads.
+    # (collect_ids=False is deliberately not set: in lxml it makes libxml2 try to load the external DTD.)
+    return etree.XMLParser(
+        resolve_entities=False, load_dtd=False, dtd_validation=False, no_network=True,
+        huge_tree=False, remove_comments=False, remove_pis=False,
+        attribute_defaults=False,
+    )
+
+
+def parse_article(data: bytes, path: str | None = None) -> etree._Element:
+    """Parse ``data`` and return its ``<article>`` element (the root, or the first one inside a wrapper)."""
+    if not data or not data.strip():
+        raise JatsError("empty file, expected a JATS <article>", path=path)
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position if exc.position else (None, None)
+        raise JatsError(f"malformed XML: {exc.msg}", path=path, line=line or None, column=column or None,
+                        hint=_HINT) from None
+    except (etree.LxmlError, ValueError) as exc:
+        raise JatsError(f"cannot parse XML: {exc}", path=path, hint=_HINT) from None
+    if root is None:
+        raise JatsError("no XML element found", path=path, hint=_HINT)
+    if root.tag == "article":
+        return root
+    article = next(root.iter("article"), None)
+    if article is None:
+        raise JatsError(f"no <article> element (root element is <{_name(root.tag)}>)", path=path,
+                        line=root.sourceline, hint="is this a JATS / PMC .nxml file?")
+    return article
+
+
+def _name(tag: object) -> str:
+    return tag if isinstance(tag, str) else "?"

@@ -1,0 +1,311 @@
+"""``read`` one JATS article into an :class:`Article`; ``read_many`` streams many, optionally in processes.
+
+One article is one pure task (bytes in, Article out). Nothing is lost: every body ``<p>``, every
+``<ref>`` and every citation ``<xref>`` ends up in the Article or is named in its diagnostics.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Iterable, Iterator, Literal
+
+from chemref.errors import JatsError
+from chemref.jats.citations import resolve_anchors
+from chemref.jats.license import read_license
+from chemref.jats.metadata import read_metadata
+from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Section
+from chemref.jats.parser import parse_article
+from chemref.jats.references import ReferenceList, read_references
+from chemref.jats.sections import section_kind
+from chemref.jats.text import TextBuilder, plain_text
+
+__all__ = ["read", "read_many"]
+
+_CITATION_TYPES = frozenset({"bibr", "ref"})
+_SECTION_TAGS = frozenset({"sec", "app", "ack", "notes", "bio"})
+# Container -> the context its paragraphs get (inside a figure or table the caption context wins).
+_CONTEXTS = {
+    "list": "list", "boxed-text": "boxed-text", "disp-quote": "disp-quote", "fn-group": "footnote",
+    "fn": "footnote", "statement": "statement", "def-list": "def-list", "table-wrap-foot": "table-foot",
+    "glossary": "def-list", "speech": "other", "verse-group": "other", "question-wrap": "other",
+}
+_FLOATS = frozenset({"fig", "fig-group", "table-wrap", "table-wrap-group", "chem-struct-wrap",
+                     "supplementary-material", "media", "table", "array"})
+# Block-level elements with nothing to read as paragraphs (their titles are read with the section).
+_IGNORED = frozenset({"title", "label", "sec-meta", "object-id", "alt-text", "long-desc", "graphic",
+                      "ref-list", "permissions", "attrib", "kwd-group", "subtitle"})
+
+
+class _ArticleReader:
+    """The state of reading one article: its references, diagnostics and what was consumed."""
+
+    def __init__(self, refs: ReferenceList, diagnostics: list[Diagnostic]) -> None:
+        self.refs = refs
+        self.diagnostics = diagnostics
+        self.consumed: list = []        # citation xref elements placed in paragraphs
+        self.visited_p = 0
+        self.getpath = None
+
+    def is_citation(self, xref) -> bool:
+        kind = xref.get("ref-type")
+        if kind in _CITATION_TYPES:
+            return True
+        if kind:
+            return False
+        rids = (xref.get("rid") or "").split()
+        return bool(rids) and all(self.refs.resolve(r) is not None for r in rids)
+
+    def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph]) -> list:
+        builder = TextBuilder(self.is_citation)
+        builder.walk(element)
+        text = builder.text()
+        if element.tag == "p":
+            self.visited_p += 1
+        if builder.xrefs:
+            self.consumed.extend(event.element for event in builder.xrefs)
+            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics)
+        else:
+            anchors = ()
+        if text or anchors:
+            formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
+            out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context,
+                                 self.getpath(element)))
+        return builder.blocks
+
+    def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
+              context: str, is_caption: bool) -> None:
+        tag = element.tag
+        if tag.__class__ is not str or tag[0] == "{" or tag in _IGNORED:
+            return
+        if tag == "p":
+            for nested in self.paragraph(element, context, is_caption, paragraphs):
+                self.block(nested, kind, paragraphs, sections, _CONTEXTS.get(nested.tag, context), is_caption)
+            return
+        if tag in _SECTION_TAGS:
+            sections.append(self.section(element, kind))
+            return
+        if tag == "caption":
+            for child in element:
+                if child.tag in ("title", "p"):
+                    for nested in self.paragraph(child, "caption", True, paragraphs):
+                        self.block(nested, kind, paragraphs, sections, "caption", True)
+                else:
+                    self.block(child, kind, paragraphs, sections, "caption", True)
+            return
+        if tag in ("td", "th"):
+            for nested in self.paragraph(element, "table", True, paragraphs):
+                self.block(nested, kind, paragraphs, sections, "table", True)
+            return
+        if tag in _FLOATS:
+            is_caption = True
+            context = "table" if tag in ("table", "array") else context
+        elif tag in _CONTEXTS:
+            context = _CONTEXTS[tag] if not is_caption or tag == "table-wrap-foot" else context
+        for child in element:
+            self.block(child, kind, paragraphs, sections, context, is_caption)
+
+    def section(self, element, parent_kind: str | None) -> Section:
+        title_el = element.find("title")
+        title = plain_text(title_el) if title_el is not None else ""
+        if parent_kind == "abstract":
+            kind = "abstract"
+        else:
+            kind = section_kind(title, element.get("sec-type"), parent_kind)
+        paragraphs: list[Paragraph] = []
+        sections: list[Section] = []
+        for child in element:
+            self.block(child, kind, paragraphs, sections, "p", False)
+        return Section(title, kind, tuple(paragraphs), tuple(sections))
+
+    def body(self, body) -> tuple[Section, ...]:
+        out: list[Section] = []
+        loose: list[Paragraph] = []
+        loose_sections: list[Section] = []
+        seen_section = False
+
+        def flush(leading: bool) -> None:
+            if loose or loose_sections:
+                kind = "introduction" if leading else "other"
+                out.append(Section("", kind, tuple(loose), tuple(loose_sections)))
+                loose.clear()
+                loose_sections.clear()
+
+        for child in body:
+            if child.tag == "sec":
+                flush(leading=not seen_section)
+                seen_section = True
+                out.append(self.section(child, None))
+            else:
+                self.block(child, "other", loose, loose_sections, "p", False)
+        if loose or loose_sections:
+            kind_leading = False  # trailing (or the only) untitled text is not an introduction
+            flush(leading=kind_leading)
+        return tuple(out)
+
+    def check_body(self, body) -> None:
+        """Name in diagnostics every citation xref and <p> of the body that is not in a paragraph."""
+        xrefs = [x for x in body.iter("xref") if self.is_citation(x)]
+        if len(xrefs) != len(self.consumed):
+            consumed = set(self.consumed)
+            for xref in xrefs:
+                if xref not in consumed:
+                    parent = xref.getparent()
+                    self.diagnostics.append(Diagnostic(
+                        "citation-outside-paragraph",
+                        f"citation xref rid={xref.get('rid')!r} inside <{parent.tag}> is not in any paragraph",
+                        xref.sourceline))
+        n_p = sum(1 for _ in body.iter("p"))
+        if n_p != self.visited_p:
+            self.diagnostics.append(Diagnostic(
+                "paragraph-skipped", f"{n_p - self.visited_p} <p> element(s) of the body sit where no "
+                "paragraph is read (e.g. inside a title or label)", body.sourceline))
+
+
+def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
+    if meta is None:
+        return ()
+    out: list[Section] = []
+    for element in meta:
+        if element.tag not in ("abstract", "trans-abstract"):
+            continue
+        section = reader.section(element, "abstract")
+        title = section.title or (element.get("abstract-type") or "Abstract").replace("-", " ").capitalize()
+        out.append(Section(title, "abstract", section.paragraphs, section.sections))
+    return tuple(out)
+
+
+def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
+    out: list[Section] = []
+    for container in (back, floats):
+        if container is None:
+            continue
+        loose: list[Paragraph] = []
+        for child in container:
+            tag = child.tag
+            if tag.__class__ is not str or tag in ("ref-list", "label", "title"):
+                continue
+            if tag in _SECTION_TAGS or tag in ("app-group", "fn-group", "glossary"):
+                section = reader.section(child, None)
+                if not section.title:
+                    default = {"ack": "Acknowledgements", "fn-group": "Footnotes", "app-group": "Appendices",
+                               "glossary": "Glossary", "notes": "Notes"}.get(tag, "")
+                    section = Section(default, section.kind, section.paragraphs, section.sections)
+                if section.paragraphs or section.sections:
+                    out.append(section)
+            else:
+                extra: list[Section] = []
+                reader.block(child, "other", loose, extra, "p", False)
+                out.extend(extra)
+        if loose:
+            out.append(Section("Floating figures and tables" if container is floats else "", "other",
+                               tuple(loose)))
+    return tuple(out)
+
+
+def _read_tree(article, file: str | None) -> Article:
+    diagnostics: list[Diagnostic] = []
+    front = article.find("front")
+    back = article.find("back")
+    body = article.find("body")
+    metadata = read_metadata(front, diagnostics)
+    meta = front.find("article-meta") if front is not None else None
+    refs = read_references(back, diagnostics)
+    reader = _ArticleReader(refs, diagnostics)
+    reader.getpath = article.getroottree().getpath
+    abstracts = _abstracts(reader, meta)
+    sections: tuple[Section, ...] = ()
+    if body is not None:
+        reader.consumed = []
+        reader.visited_p = 0
+        sections = reader.body(body)
+        reader.check_body(body)
+    else:
+        diagnostics.append(Diagnostic("no-body", "the article has no <body> (metadata or abstract only)",
+                                      article.sourceline))
+    back_sections = _back(reader, back, article.find("floats-group"))
+    sub_articles = article.findall("sub-article") + article.findall("response")
+    if sub_articles:
+        diagnostics.append(Diagnostic("sub-article-ignored", f"{len(sub_articles)} <sub-article>/<response> "
+                                      "element(s) (e.g. decision letters) are not read", sub_articles[0].sourceline))
+    return Article(
+        file=file, pmcid=metadata.pmcid, pmid=metadata.pmid, doi=metadata.doi, title=metadata.title,
+        journal=metadata.journal, year=metadata.year, license=read_license(meta), sections=sections,
+        references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
+        back=back_sections,
+    )
+
+
+def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Article:
+    """Read one JATS article from a path or from its bytes (``name`` labels bytes in errors and ``Article.file``).
+
+    Raises :class:`~chemref.errors.JatsError` when the file cannot be read or is not well-formed XML;
+    everything recoverable is an entry of ``Article.diagnostics``.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        file = name
+    else:
+        path = Path(source)
+        file = name or str(source)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise JatsError("no such file", path=file) from None
+        except IsADirectoryError:
+            raise JatsError("is a directory, expected a JATS XML file", path=file) from None
+        except OSError as exc:
+            raise JatsError(f"cannot read file: {exc.strerror or exc}", path=file) from None
+    article = parse_article(data, file)
+    try:
+        return _read_tree(article, file)
+    except RecursionError:
+        raise JatsError("XML nested too deeply to read", path=file) from None
+
+
+def _read_for_pool(path: str) -> tuple[Article | None, dict | None]:
+    """Process-pool task: an Article, or the JatsError's fields (exceptions with kw-only args do not pickle)."""
+    try:
+        return read(path), None
+    except JatsError as exc:
+        return None, {"message": exc.message, "path": exc.path, "line": exc.line, "column": exc.column,
+                      "hint": exc.hint}
+
+
+def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,
+              on_error: Literal["raise", "skip"] = "raise",
+              errors: list[JatsError] | None = None) -> Iterator[Article]:
+    """Yield one Article per path, in input order; ``workers > 1`` reads in that many processes.
+
+    ``on_error="raise"`` raises the first file's :class:`JatsError` when its turn comes;
+    ``on_error="skip"`` yields nothing for a bad file and appends its error to ``errors``
+    (or, with no list given, issues a :class:`UserWarning` naming it), so no file is dropped silently.
+    """
+    if on_error not in ("raise", "skip"):
+        raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
+    names = [os.fspath(p) for p in paths]
+
+    def outcome(article: Article | None, error: dict | None) -> Iterator[Article]:
+        if article is not None:
+            yield article
+            return
+        exc = JatsError(error["message"], path=error["path"], line=error["line"], column=error["column"],
+                        hint=error["hint"])
+        if on_error == "raise":
+            raise exc
+        if errors is not None:
+            errors.append(exc)
+        else:
+            warnings.warn(f"skipped {exc}", UserWarning, stacklevel=3)
+
+    if workers <= 1 or len(names) <= 1:
+        for name in names:
+            yield from outcome(*_read_for_pool(name))
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunksize = max(1, min(16, len(names) // (workers * 8) or 1))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(_read_for_pool, names, chunksize=chunksize):
+            yield from outcome(*result)

@@ -1,0 +1,109 @@
+"""What ``chemref jats`` prints: a per-article summary table or JSON Lines, for many files in order."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import IO, Iterable
+
+from chemref.errors import JatsError
+from chemref.jats.model import Article
+
+__all__ = ["summarize", "format_table", "expand_paths", "run"]
+
+_COLUMNS = ("file", "refs", "refs_doi", "citations", "resolved", "with_doi", "ranges", "diagnostics")
+_SUFFIXES = (".nxml", ".xml")
+
+
+def summarize(article: Article) -> dict:
+    """Counts for one article: citations (anchors), resolved (with a known reference), with_doi, ranges."""
+    by_id = article.references_by_id
+    citations = resolved = with_doi = ranges = 0
+    for _, paragraph in article.paragraphs(include_abstracts=True, include_back=True):
+        for anchor in paragraph.citations:
+            citations += 1
+            if anchor.ref_ids:
+                resolved += 1
+                if any(by_id[r].doi for r in anchor.ref_ids if r in by_id):
+                    with_doi += 1
+            if anchor.expanded:
+                ranges += 1
+    return {
+        "file": article.file, "refs": len(article.references),
+        "refs_doi": sum(1 for r in article.references if r.doi), "citations": citations,
+        "resolved": resolved, "with_doi": with_doi, "ranges": ranges, "diagnostics": len(article.diagnostics),
+    }
+
+
+def format_table(rows: list[dict]) -> str:
+    """A plain-text table with a total line (numbers right-aligned)."""
+    if not rows:
+        return "no articles\n"
+    total = {c: sum(r[c] for r in rows) for c in _COLUMNS[1:]}
+    total["file"] = f"total ({len(rows)} articles)"
+    shown = rows + [total] if len(rows) > 1 else rows
+    names = [os.path.basename(str(r["file"])) if r is not total else r["file"] for r in shown]
+    width = max(len("file"), *(len(n) for n in names))
+    widths = [max(len(c), *(len(f"{r[c]:,}") for r in shown)) for c in _COLUMNS[1:]]
+    lines = ["  ".join(["file".ljust(width)] + [c.rjust(w) for c, w in zip(_COLUMNS[1:], widths)])]
+    for name, row in zip(names, shown):
+        if row is total:
+            lines.append("-" * len(lines[0]))
+        lines.append("  ".join([name.ljust(width)] + [f"{row[c]:,}".rjust(w)
+                                                       for c, w in zip(_COLUMNS[1:], widths)]))
+    return "\n".join(lines) + "\n"
+
+
+def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """Files as given; a directory stands for its ``*.nxml`` and ``*.xml`` files, sorted."""
+    out: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.iterdir() if f.suffix.lower() in _SUFFIXES and f.is_file())
+            if not found:
+                raise JatsError("folder holds no .nxml or .xml files", path=str(p))
+            out.extend(found)
+        else:
+            out.append(os.fspath(path))
+    return out
+
+
+def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
+        workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None) -> list[JatsError]:
+    """Read every file and print (or write to ``output`` atomically) the table or JSON Lines.
+
+    Returns the errors of files that could not be read (the others are still written, in input order).
+    """
+    from chemref._io import atomic_write
+    from chemref.jats.reader import read_many
+
+    files = expand_paths(paths)
+    errors: list[JatsError] = []
+    articles = read_many(files, workers=workers, on_error="skip", errors=errors)
+    if progress is None:
+        progress = len(files) >= 10
+    if progress:
+        from tqdm import tqdm
+
+        articles = tqdm(articles, total=len(files), unit="article", file=sys.stderr, disable=None,
+                        leave=False)
+
+    def emit(handle: IO[str]) -> None:
+        rows = []
+        for article in articles:
+            if as_json:
+                handle.write(json.dumps(article.to_dict(), ensure_ascii=False) + "\n")
+            else:
+                rows.append(summarize(article))
+        if not as_json:
+            handle.write(format_table(rows))
+
+    if output is not None:
+        with atomic_write(output) as handle:
+            emit(handle)
+    else:
+        emit(stream or sys.stdout)
+    return errors

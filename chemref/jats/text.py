@@ -1,0 +1,174 @@
+"""Paragraph text from JATS inline markup: one pass over the element, offsets into the built text.
+
+``<sub>``/``<sup>`` keep their characters (H<sub>2</sub>O -> "H2O") and are recorded as
+formatting ranges; runs of XML white space collapse to one space; block children of a ``<p>``
+(lists, figures, tables, boxed text, footnotes) are handed back to the caller to become their
+own paragraphs rather than being glued into this one.
+"""
+
+from __future__ import annotations
+
+import re
+from html.entities import name2codepoint
+from typing import Callable
+
+from lxml import etree
+
+__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "plain_text"]
+
+#: Elements that are blocks of their own even when they sit inside a ``<p>``.
+BLOCK_TAGS = frozenset({
+    "p", "sec", "fig", "fig-group", "table-wrap", "table-wrap-group", "list", "boxed-text", "disp-quote",
+    "def-list", "statement", "supplementary-material", "media", "chem-struct-wrap", "speech", "verse-group",
+    "array", "table", "glossary", "fn-group", "fn", "question-wrap", "ref-list", "app", "app-group",
+})
+#: Inline elements whose content is not running text.
+SKIP_TAGS = frozenset({
+    "alt-text", "long-desc", "object-id", "inline-graphic", "graphic", "private-char", "processing-meta",
+    "attrib", "permissions", "related-object",
+})
+_STYLES = {"sub": "sub", "sup": "sup", "italic": "italic", "bold": "bold"}
+_WS = re.compile(r"[ \t\n\r]+")
+_MATHML = "{http://www.w3.org/1998/Math/MathML}"
+_TEX_DOC = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
+_Entity = etree.Entity
+_Comment = etree.Comment
+_PI = etree.ProcessingInstruction
+
+
+class XrefEvent:
+    """A citation ``<xref>`` met while building a paragraph: its span in the text and its raw rids."""
+
+    __slots__ = ("start", "end", "rids", "line", "element")
+
+    def __init__(self, start: int, end: int, rids: tuple[str, ...], line: int | None, element) -> None:
+        self.start = start
+        self.end = end
+        self.rids = rids
+        self.line = line
+        self.element = element
+
+
+def _tex_text(source: str) -> str:
+    """The formula part of a ``<tex-math>`` (Springer Nature files wrap it in a whole LaTeX document)."""
+    match = _TEX_DOC.search(source)
+    body = match.group(1) if match else source
+    return body.strip().strip("$").strip()
+
+
+class TextBuilder:
+    """Accumulates the text of one paragraph with formatting ranges, citation xrefs and deferred blocks."""
+
+    __slots__ = ("parts", "pos", "last_space", "formatting", "xrefs", "blocks", "is_citation")
+
+    def __init__(self, is_citation: Callable[[object], bool]) -> None:
+        self.parts: list[str] = []
+        self.pos = 0
+        self.last_space = True          # no leading space at the start of a paragraph
+        self.formatting: list[tuple[int, int, str]] = []
+        self.xrefs: list[XrefEvent] = []
+        self.blocks: list = []
+        self.is_citation = is_citation
+
+    def add(self, text: str | None) -> None:
+        """Append ``text`` with XML white space collapsed (never two spaces in a row)."""
+        if not text:
+            return
+        if "\n" in text or "\t" in text or "\r" in text or "  " in text:
+            text = _WS.sub(" ", text)
+        if text[0] == " " and self.last_space:
+            text = text[1:]
+            if not text:
+                return
+        self.parts.append(text)
+        self.pos += len(text)
+        self.last_space = text[-1] == " "
+
+    def walk(self, element) -> None:
+        """Append the content of ``element`` (its text and children with their tails, not its own tail)."""
+        text = element.text
+        if text:
+            self.add(text)
+        for child in element:
+            self.child(child)
+            tail = child.tail
+            if tail:
+                self.add(tail)
+
+    def child(self, child) -> None:
+        tag = child.tag
+        if tag.__class__ is not str:
+            if tag is _Entity:
+                name = child.name
+                code = name2codepoint.get(name) if name else None
+                self.add(chr(code) if code else child.text)
+            return  # comments and processing instructions carry no text
+        if tag in _STYLES:
+            start = self.pos
+            self.walk(child)
+            if self.pos > start:
+                self.formatting.append((start, self.pos, _STYLES[tag]))
+        elif tag == "xref":
+            start = self.pos
+            self.walk(child)
+            if self.is_citation(child):
+                self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
+                                            child.sourceline, child))
+        elif tag in BLOCK_TAGS:
+            self.blocks.append(child)
+        elif tag in SKIP_TAGS:
+            return
+        elif tag == "alternatives":
+            self._alternatives(child)
+        elif tag == "tex-math":
+            self.add(_tex_text("".join(child.itertext())))
+        elif tag == "break":
+            self.add(" ")
+        else:
+            self.walk(child)
+
+    def _alternatives(self, element) -> None:
+        """Use one rendering of ``<alternatives>``: MathML, else TeX, else the first other child."""
+        chosen = None
+        for candidate in element:
+            tag = candidate.tag
+            if tag.__class__ is not str or tag in SKIP_TAGS:
+                continue
+            if tag.startswith(_MATHML):
+                chosen = candidate
+                break
+            if chosen is None or (chosen.tag == "tex-math" and tag != "tex-math"):
+                chosen = candidate
+        if chosen is not None:
+            self.child(chosen)
+
+    def text(self) -> str:
+        """The built text, without a trailing space; formatting ranges are clamped to it."""
+        text = "".join(self.parts)
+        if text.endswith(" "):
+            text = text[:-1]
+            end = len(text)
+            self.formatting = [(s, min(e, end), st) for s, e, st in self.formatting if s < end]
+            for event in self.xrefs:
+                event.start = min(event.start, end)
+                event.end = min(event.end, end)
+        return text
+
+
+def _never(_element) -> bool:
+    return False
+
+
+def plain_text(element) -> str:
+    """Text of an element (titles, metadata) with white space collapsed; blocks inside are included."""
+    if element is None:
+        return ""
+    if not len(element):  # no children: the common case for names, labels and years
+        text = element.text
+        return " ".join(text.split()) if text else ""
+    builder = TextBuilder(_never)
+    builder.walk(element)
+    for block in builder.blocks:  # e.g. a <p> inside a title-like element: keep its words
+        builder.add(" ")
+        builder.walk(block)
+    return builder.text()

@@ -1,0 +1,356 @@
+"""Author-mention detection in citing sentences ("Li et al.", "the group of X", a cited surname left in the text).
+
+Pure functions (no spaCy at import) for the question builder's fast path; the spaCy factory
+``chemref_author_mentions`` lives in :mod:`chemref.nlp.author_component` and is re-exported here
+lazily as :data:`make_author_mentions` so the declared entry point keeps working.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+__all__ = [
+    "AuthorMention", "AuthorRules", "DEFAULT_RULES", "PATTERNS", "TABLE_FILES",
+    "find_author_mentions", "cited_author_mentions", "mask_author_mentions", "load_author_tables",
+]
+
+#: Labels of :attr:`AuthorMention.pattern`, most specific first.
+PATTERNS = ("et_al", "coworkers", "group_of", "consortium", "ampersand", "and", "possessive", "surname")
+
+#: Rule tables (JSON, under ``chemref/nlp/data/``): key in :class:`AuthorRules` -> (file name, JSON field).
+TABLE_FILES: dict[str, tuple[str, str]] = {
+    "stopwords": ("authors_stopwords.json", "words"),
+    "eponyms": ("authors_eponyms.json", "names"),
+    "eponym_heads": ("authors_eponym_heads.json", "heads"),
+    "elements": ("authors_elements.json", "symbols"),
+    "chem_groups": ("authors_chem_groups.json", "names"),
+    "companies": ("authors_companies.json", "names"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorMention:
+    """One author mention: ``text == source[start:end]``; ``name`` is the surname or collaboration matched.
+
+    ``name_spans`` holds the offsets of the name(s) inside the source (two for "X and Y"), used by
+    :func:`mask_author_mentions` to replace names only and keep "et al.", "'s", "the group of".
+    """
+
+    start: int
+    end: int
+    text: str
+    name: str | None
+    pattern: str
+    name_spans: tuple[tuple[int, int], ...] = ()
+
+
+# --------------------------------------------------------------------------------------------------
+# Regular expressions (compiled once).
+_PARTICLE = r"(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]el|[Dd]ella|[Dd]i|[Dd]a|[Dd]u|[Dd]os|[Dd]as|[Ll]a|[Ll]e|[Tt]en|[Tt]er|[Aa]l|[Ee]l|[Bb]in)"
+# A surname: optional particles, a capitalised word (O'Brien, D'Amico), optionally hyphenated (Smith-Jones).
+_WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*"
+_NAME = rf"(?:{_PARTICLE}\s+){{0,3}}{_WORD}(?:[-‐]{_WORD})?"
+_N1 = rf"(?P<n1>{_NAME})"
+_N2 = rf"(?P<n2>{_NAME})"
+_REPORT_VERBS = (
+    "showed|shown|reported|found|demonstrated|proposed|described|observed|suggested|developed|introduced|identified|"
+    "noted|argued|investigated|studied|concluded|established|discovered|synthesi[sz]ed|presented|determined|"
+    "examined|applied|used|employed|prepared|hypothesi[sz]ed|postulated|predicted|calculated|revealed|confirmed|"
+    r"indicated|claimed|pointed|recently|first|also|further|later|have|had|were|was|who|in\s+their|in\s+(?:19|20)\d\d"
+)
+_YEAR_CUE = r"\s*(?:\(\s*(?:19|20)\d\d[a-z]?\b|,?\s*(?:19|20)\d\d[a-z]?\b|\[\s*(?:\d|CIT))"
+_CUE_AFTER = rf"(?={_YEAR_CUE}|['’]s?\b|\s+et\s*al\b|\s+(?:{_REPORT_VERBS})\b)"
+
+_ET_AL = re.compile(rf"(?<![\w'’]){_N1}\s*,?\s+et\.?\s*al(?:ii|ia)?\b\.?")
+_COWORKERS = re.compile(
+    rf"(?<![\w'’]){_N1}\s+(?:and|&|with)\s+(?:(?:his|her|their|its)\s+)?"
+    r"(?:co-?workers|colleagues|collaborators|associates|co-?authors|team|students|group)\b"
+)
+_GROUP_OF = re.compile(
+    r"\b(?:[Tt]he\s+)?(?:research\s+)?(?:groups?|laborator(?:y|ies)|labs?|teams?)\s+(?:of|led\s+by|headed\s+by)\s+"
+    rf"(?:(?:Prof(?:essor)?|Dr)\.?\s+)?(?:[A-Z]\.\s*){{0,2}}{_N1}(?:\s+(?:and|&)\s+{_N2})?"
+)
+_THE_X_GROUP = re.compile(rf"\b[Tt]he\s+{_N1}\s+(?:research\s+group|group|lab|laboratory|team)\b")
+_POSSESSIVE = re.compile(rf"(?<![\w'’]){_N1}(?P<poss>['’]s|(?<=s)['’])(?![\w'’])(?:\s+(?P<head>[\w-]+))?")
+_AND = re.compile(rf"(?<![\w'’]){_N1}\s+(?P<conj>and|&)\s+{_N2}(?![\w'’]){_CUE_AFTER}")
+_AND_NOCUE = re.compile(rf"(?<![\w'’]){_N1}\s+(?P<conj>and)\s+{_N2}(?![\w'’])")
+_AMP = re.compile(rf"(?<![\w'’]){_N1}\s*&\s*{_N2}(?![\w'’])")
+_BY_AND = re.compile(rf"\bby\s+{_N1}\s+(?:and|&)\s+{_N2}(?![\w'’])")
+_CONSORTIUM = re.compile(
+    r"(?:\b[Tt]he\s+)?(?P<n1>(?:(?:[A-Z0-9][\w\-]*|of|for|and|on|in)\s+){0,7}?"
+    r"(?:Consortium|Collaboration|Collaborative\s+Group|Study\s+Group|Working\s+Group|Research\s+Group|"
+    r"Investigators|Writing\s+Committee|Steering\s+Committee|Project\s+Team|Study\s+Team))\b"
+)
+_COLLAB_WORDS = frozenset(
+    "Consortium Collaboration Collaborative Group Study Working Research Investigators Writing Committee "
+    "Steering Project Team Network International Genome Genomes Sequencing Human the The of for and on in".split()
+)
+_STRONG_CUE = re.compile(rf"{_YEAR_CUE}|\s+et\s*al\b")
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("chemref.nlp") / "data"))
+
+
+def load_author_tables(directory: str | Path | None = None) -> dict[str, list[str]]:
+    """Read the ``authors_*.json`` rule tables (from the package, or from ``directory``)."""
+    base = Path(directory) if directory is not None else _data_dir()
+    tables: dict[str, list[str]] = {}
+    for key, (file_name, field_name) in TABLE_FILES.items():
+        path = base / file_name
+        with path.open(encoding="utf-8") as handle:
+            tables[key] = list(json.load(handle)[field_name])
+    return tables
+
+
+def _fold(text: str) -> str:
+    """ASCII-fold diacritics (Müller -> Muller) for surname variants."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _core(name: str) -> str:
+    """The surname without leading particles ("van der Waals" -> "Waals")."""
+    return name.split()[-1] if name else name
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+@lru_cache(maxsize=4096)
+def _surname_variants(surnames: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(all names to compare pattern names against, long names to search as whole words)."""
+    compare: set[str] = set()
+    search: set[str] = set()
+    for raw in surnames:
+        name = " ".join(str(raw).split())
+        if not name:
+            continue
+        forms = {name, name[0].upper() + name[1:]}
+        if name.isupper() and len(name) > 1:  # "SMITH" in some reference lists
+            forms.add(name.title())
+        forms |= {_fold(f) for f in forms}
+        words = name.split()
+        if len(words) > 1 and any(w in _COLLAB_WORDS for w in words):  # a collaboration: its key tokens count
+            for word in words:
+                if word not in _COLLAB_WORDS and len(word) >= 3 and any(c.isupper() for c in word):
+                    forms.add(word)
+        compare |= forms
+        search |= {f for f in forms if len(f) >= 3}
+    return frozenset(compare), tuple(sorted(search, key=len, reverse=True))
+
+
+class AuthorRules:
+    """The compiled author-mention rules; built once from the JSON tables."""
+
+    def __init__(self, tables: Mapping[str, Iterable[str]]) -> None:
+        self.tables = {key: sorted(set(tables.get(key, ()))) for key in TABLE_FILES}
+        self.stopwords = frozenset(self.tables["stopwords"])
+        self.eponyms = frozenset(self.tables["eponyms"])
+        self.eponym_heads = frozenset(h.lower() for h in self.tables["eponym_heads"])
+        self.elements = frozenset(self.tables["elements"])
+        self.chem_groups = frozenset(self.tables["chem_groups"])
+        self.companies = frozenset(self.tables["companies"])
+
+    @classmethod
+    def default(cls) -> "AuthorRules":
+        """Rules from the packaged tables."""
+        return cls(load_author_tables())
+
+    # ---------------------------------------------------------------------------------------------
+    def _plausible(self, name: str, cited: frozenset[str]) -> bool:
+        """A capitalised surname-like word that is not a function word, acronym or company."""
+        if name in cited or _core(name) in cited:
+            return True
+        core = _core(name)
+        if not core or not core[0].isupper() or any(c.isdigit() for c in core):
+            return False
+        if len(core) < 2 or (core.isupper() and len(core) > 1):  # R&D; DNA, RNA, NMR
+            return False
+        if sum(c.isupper() for c in core) > 2:  # CamelCase product names (ChemDraw is 2; MeOH-like skip)
+            return False
+        return core not in self.stopwords and name not in self.stopwords and name not in self.companies
+
+    def _candidates(self, text: str, cited: frozenset[str]) -> list[AuthorMention]:
+        out: list[AuthorMention] = []
+
+        def add(m: re.Match[str], pattern: str, groups: Sequence[str] = ("n1",), start: int | None = None,
+                end: int | None = None) -> None:
+            spans = tuple((m.start(g), m.end(g)) for g in groups if m.group(g))
+            names = [text[a:b] for a, b in spans]
+            name = next((n for n in names if n in cited or _core(n) in cited), names[0] if names else None)
+            s = m.start() if start is None else start
+            e = m.end() if end is None else end
+            out.append(AuthorMention(s, e, text[s:e], name, pattern, spans))
+
+        if "et" in text:
+            for m in _ET_AL.finditer(text):
+                name = m.group("n1")
+                if self._plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
+                    add(m, "et_al")
+        for m in _COWORKERS.finditer(text):
+            if self._plausible(m.group("n1"), cited):
+                add(m, "coworkers")
+        for m in _GROUP_OF.finditer(text):
+            if self._plausible(m.group("n1"), cited):
+                ok_n2 = m.group("n2") and self._plausible(m.group("n2"), cited)
+                add(m, "group_of", ("n1", "n2") if ok_n2 else ("n1",), end=None if ok_n2 else m.end("n1"))
+        for m in _THE_X_GROUP.finditer(text):
+            name = m.group("n1")
+            if name in cited or (self._plausible(name, cited) and name not in self.chem_groups
+                                 and name not in self.elements and name not in self.eponyms and len(name) >= 3):
+                add(m, "group_of")
+        if "'" in text or "’" in text:
+            for m in _POSSESSIVE.finditer(text):
+                name = m.group("n1")
+                head = (m.group("head") or "").lower()
+                if name in cited or _core(name) in cited:
+                    add(m, "possessive", end=m.end("poss"))
+                    continue
+                if not self._plausible(name, cited) or name in self.elements:
+                    continue
+                if head in self.eponym_heads or (name in self.eponyms and head not in _WORK_HEADS):
+                    continue
+                add(m, "possessive", end=m.end("poss"))
+        if "&" in text:
+            for m in _AMP.finditer(text):
+                n1, n2 = m.group("n1"), m.group("n2")
+                pair = f"{n1} & {n2}"
+                if pair in self.companies or n1 in self.companies or n2 in self.companies:
+                    if not (n1 in cited or n2 in cited):
+                        continue
+                if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
+                    add(m, "ampersand", ("n1", "n2"))
+        if " and " in text:
+            for rx in (_AND, _BY_AND, _AND_NOCUE):
+                for m in rx.finditer(text):
+                    if m.groupdict().get("conj") == "&":
+                        continue
+                    n1, n2 = m.group("n1"), m.group("n2")
+                    if rx is _AND_NOCUE and not (n1 in cited and n2 in cited):
+                        continue  # without a cue, "X and Y" counts only when both are cited names
+                    if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
+                        start = m.start("n1")
+                        add(m, "and", ("n1", "n2"), start=start, end=m.end("n2"))
+        for m in _CONSORTIUM.finditer(text):
+            name = m.group("n1").strip()
+            if name.split()[0][:1].isupper():
+                add(m, "consortium", start=m.start(), end=m.end())
+        return out
+
+    def _pair_ok(self, m: re.Match[str], text: str, cited: frozenset[str]) -> bool:
+        """Element symbols and eponym pairs need a strong cue (a year, "et al.") unless both are cited names."""
+        n1, n2 = m.group("n1"), m.group("n2")
+        risky = any(n in self.elements or n in self.eponyms or n in self.companies for n in (n1, n2))
+        if not risky:
+            return True
+        if n1 in cited and n2 in cited:
+            return True
+        return bool(_STRONG_CUE.match(text, m.end("n2")))
+
+    def _surname_hits(self, text: str, search: Sequence[str]) -> list[AuthorMention]:
+        out = []
+        for form in search:
+            pos = text.find(form)
+            while pos >= 0:
+                end = pos + len(form)
+                if (pos == 0 or not _is_word_char(text[pos - 1])) and (end == len(text) or not _is_word_char(text[end])):
+                    out.append(AuthorMention(pos, end, form, form, "surname", ((pos, end),)))
+                pos = text.find(form, pos + 1)
+        return out
+
+    def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
+        """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""
+        cited, search = _surname_variants(tuple(surnames))
+        found = self._candidates(text, cited) + self._surname_hits(text, search)
+        return _non_overlapping(found)
+
+    def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
+        """Only the mentions that name an author of the cited work (the issue's matching rule)."""
+        names = tuple(surnames)
+        cited, search = _surname_variants(names)
+        if not cited:
+            return []
+        found = [m for m in self._candidates(text, cited) if _names_cited(m, text, cited)]
+        found += self._surname_hits(text, search)
+        return _non_overlapping(found)
+
+    # ---------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The tables as one JSON object (for spaCy's to_disk / to_bytes)."""
+        return {key: list(values) for key, values in self.tables.items()}
+
+
+_WORK_HEADS = frozenset(
+    "group lab laboratory team work works study studies findings finding results result data paper papers review "
+    "experiments experiment observations observation report reports hypothesis proposal analysis".split()
+)
+
+_PRIORITY = {p: i for i, p in enumerate(PATTERNS)}
+
+
+def _names_cited(mention: AuthorMention, text: str, cited: frozenset[str]) -> bool:
+    for a, b in mention.name_spans:
+        name = text[a:b]
+        if name in cited or _core(name) in cited or _fold(name) in cited:
+            return True
+    return mention.name is not None and mention.name in cited
+
+
+def _non_overlapping(mentions: list[AuthorMention]) -> list[AuthorMention]:
+    """Keep the longest (then most specific) mention wherever mentions overlap; sorted by offset."""
+    ordered = sorted(mentions, key=lambda m: (-(m.end - m.start), _PRIORITY.get(m.pattern, 99), m.start))
+    kept: list[AuthorMention] = []
+    for m in ordered:
+        if all(m.end <= k.start or m.start >= k.end for k in kept):
+            kept.append(m)
+    kept.sort(key=lambda m: (m.start, m.end))
+    return kept
+
+
+DEFAULT_RULES = AuthorRules.default()
+
+
+def find_author_mentions(text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
+    """Every author-mention pattern in ``text`` ("X et al.", "X and Y", "X & Y", "X and co-workers",
+    "the group of X", "X's", consortium authors) plus whole-word hits of the given surnames (>= 3 chars)."""
+    return DEFAULT_RULES.find(text, surnames)
+
+
+def cited_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMention]:
+    """Mentions naming an author of the cited work: a >= 3 char surname anywhere as a whole word
+    (case-sensitive); a 1-2 char surname only inside an author-mention pattern ("Li et al.", "Li's")."""
+    return DEFAULT_RULES.cited(text, surnames)
+
+
+def mask_author_mentions(text: str, mentions: Sequence[AuthorMention], mask: str = "[AUTHOR]") -> str:
+    """Replace the names of the given mentions by ``mask`` (CiteME style: "Li et al." -> "[AUTHOR] et al.")."""
+    spans = sorted({span for m in mentions for span in (m.name_spans or ((m.start, m.end),))})
+    pieces: list[str] = []
+    cursor = 0
+    for start, end in spans:
+        if start < cursor:  # overlaps the previous replaced span
+            start = cursor
+            if start >= end:
+                continue
+        pieces.append(text[cursor:start])
+        pieces.append(mask)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def __getattr__(name: str) -> Any:
+    """Lazy access to the spaCy factory, so importing this module never imports spaCy."""
+    if name in ("make_author_mentions", "AuthorMentionsComponent"):
+        from chemref.nlp import author_component
+
+        return getattr(author_component, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

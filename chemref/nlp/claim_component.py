@@ -1,0 +1,91 @@
+"""spaCy component ``chemref_claim_classifier``: ``doc.cats = {"CLAIM": p, "PASSING": 1 - p}``.
+
+The doc-level decision uses the doc's citation when it has exactly one (``doc.spans["chemref_citations"]``),
+else the whole text. When sentences are set, every sentence holding a citation also gets
+``span._.chemref_claim`` (a :class:`chemref.nlp.claims.ClaimDecision`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from pathlib import Path
+from typing import Iterable
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.util import ensure_path
+
+from chemref.nlp.claims import DEFAULT_RULES, ClaimDecision, ClaimRules
+
+__all__ = ["ClaimClassifierComponent", "make_claim_classifier", "register_extensions"]
+
+_TABLES_FILE = "claims_rules.json"
+
+
+def register_extensions() -> None:
+    """Register ``span._.chemref_claim`` (guarded, so a pipeline-wide registration wins)."""
+    if importlib.util.find_spec("chemref.nlp.extensions") is not None:
+        importlib.import_module("chemref.nlp.extensions")  # the pipeline's own registrations come first
+    if not Span.has_extension("chemref_claim"):
+        Span.set_extension("chemref_claim", default=None)
+
+
+class ClaimClassifierComponent:
+    """Rule-based CLAIM vs PASSING text categoriser for citing sentences."""
+
+    def __init__(self, nlp: Language, name: str = "chemref_claim_classifier", *,
+                 citations_key: str = "chemref_citations", rules: ClaimRules | None = None) -> None:
+        self.name = name
+        self.citations_key = citations_key
+        self.rules = rules or DEFAULT_RULES
+        register_extensions()
+
+    def _decide(self, text: str, offset: int, citations: list[Span]) -> ClaimDecision:
+        if len(citations) == 1:
+            cit = citations[0]
+            return self.rules.classify(text, (cit.start_char - offset, cit.end_char - offset))
+        return self.rules.classify(text)
+
+    def __call__(self, doc: Doc) -> Doc:
+        citations = list(doc.spans[self.citations_key]) if self.citations_key in doc.spans else []
+        decision = self._decide(doc.text, 0, citations)
+        doc.cats = {"CLAIM": decision.score, "PASSING": 1.0 - decision.score}
+        if doc.has_annotation("SENT_START") and citations:
+            for sent in doc.sents:
+                inside = [c for c in citations if c.start_char >= sent.start_char and c.end_char <= sent.end_char]
+                if inside:
+                    sent._.chemref_claim = self._decide(sent.text, sent.start_char, inside)
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
+        for doc in stream:
+            yield self(doc)
+
+    # --- serialisation: the rule tables as JSON -------------------------------------------------
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        return json.dumps(self.rules.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
+        self.rules = ClaimRules(json.loads(data.decode("utf-8")))
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        (path / _TABLES_FILE).write_bytes(self.to_bytes())
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
+        return self.from_bytes((ensure_path(path) / _TABLES_FILE).read_bytes())
+
+
+@Language.factory(
+    "chemref_claim_classifier",
+    assigns=["doc.cats", "span._.chemref_claim"],
+    requires=["doc.spans"],
+    default_config={"citations_key": "chemref_citations"},
+)
+def make_claim_classifier(nlp: Language, name: str, citations_key: str) -> ClaimClassifierComponent:
+    """Factory for ``nlp.add_pipe("chemref_claim_classifier")`` (after ``chemref_citations``)."""
+    return ClaimClassifierComponent(nlp, name, citations_key=citations_key)

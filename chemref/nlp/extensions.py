@@ -1,0 +1,98 @@
+"""The custom attributes chemref puts on spaCy objects: ``Doc._.chemref_references`` and ``Span._.chemref_ref_ids``.
+
+Both are stored in ``doc.user_data`` in JSON-safe form (strings, tuples, plain dicts), so a Doc built by
+:func:`chemref.nlp.make_doc` still survives ``doc.to_bytes()``, ``DocBin`` and ``nlp.pipe(n_process=...)``;
+the getters hand back :class:`chemref.jats.model.Reference` objects and tuples of ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from chemref.jats.model import Reference
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc, Span
+
+__all__ = ["SPANS_KEY", "doc_text", "register_extensions", "references_mapping"]
+
+#: The span group holding citation markers (``doc.spans[SPANS_KEY]``).
+SPANS_KEY = "chemref_citations"
+
+_REFS_KEY = "chemref_references"
+_IDS_KEY = "chemref_ref_ids"
+_REF_FIELDS = tuple(f.name for f in fields(Reference))
+
+
+# Doc.text rebuilds the string from every token on each access: components share one copy per Doc.
+_TEXTS: "WeakKeyDictionary[Doc, str]" = WeakKeyDictionary()
+
+
+def doc_text(doc: "Doc", text: str | None = None) -> str:
+    """``doc.text``, computed once per Doc and shared by chemref's components (``text`` primes the cache)."""
+    if text is not None:
+        _TEXTS[doc] = text
+        return text
+    cached = _TEXTS.get(doc)
+    if cached is None:
+        cached = _TEXTS[doc] = doc.text
+    return cached
+
+
+def references_mapping(references: Mapping[str, Reference] | Iterable[Reference] | None) -> dict[str, Reference]:
+    """Normalise ``references`` (id -> Reference, or an iterable of Reference) to a dict keyed by id."""
+    if references is None:
+        return {}
+    if isinstance(references, Mapping):
+        return dict(references)
+    result: dict[str, Reference] = {}
+    for ref in references:
+        if not isinstance(ref, Reference):
+            raise TypeError(f"references must be chemref.jats.model.Reference objects, got {type(ref).__name__}")
+        result[ref.id] = ref
+    return result
+
+
+def _ref_to_plain(ref: Reference) -> dict[str, Any]:
+    return {name: list(value) if isinstance(value, tuple) else value
+            for name in _REF_FIELDS for value in (getattr(ref, name),)}
+
+
+def _ref_from_plain(data: Mapping[str, Any]) -> Reference:
+    return Reference(**{name: tuple(value) if isinstance(value, list) else value
+                        for name, value in data.items() if name in _REF_FIELDS})
+
+
+def _get_references(doc: "Doc") -> dict[str, Reference]:
+    stored = doc.user_data.get(_REFS_KEY)
+    if not stored:
+        return {}
+    return {key: _ref_from_plain(value) for key, value in stored.items()}
+
+
+def _set_references(doc: "Doc", value: Mapping[str, Reference] | Iterable[Reference] | None) -> None:
+    mapping = references_mapping(value)
+    doc.user_data[_REFS_KEY] = {str(key): _ref_to_plain(ref) for key, ref in mapping.items()}
+
+
+def _get_ref_ids(span: "Span") -> tuple[str, ...]:
+    return tuple(span.doc.user_data.get((_IDS_KEY, span.start_char, span.end_char), ()))
+
+
+def _set_ref_ids(span: "Span", value: Iterable[str]) -> None:
+    span.doc.user_data[(_IDS_KEY, span.start_char, span.end_char)] = tuple(str(v) for v in value)
+
+
+def register_extensions() -> None:
+    """Register the attributes once (idempotent: guarded with ``has_extension``)."""
+    from spacy.tokens import Doc, Span
+
+    if not Doc.has_extension(_REFS_KEY):
+        Doc.set_extension(_REFS_KEY, getter=_get_references, setter=_set_references)
+    if not Span.has_extension(_IDS_KEY):
+        Span.set_extension(_IDS_KEY, getter=_get_ref_ids, setter=_set_ref_ids)
+
+
+register_extensions()

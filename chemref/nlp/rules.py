@@ -1,0 +1,239 @@
+"""Layered, named rule tables for the sentence splitter (abbreviations, sentence openers, prefixes).
+
+Pure Python (no spaCy): the tables ship as JSON in ``chemref/nlp/data`` and a :class:`SentenceRules`
+round-trips through ``to_dict``/``from_dict`` so the spaCy component can save it with the pipeline.
+Tables are applied in order (general -> scientific -> chemistry -> taxonomy -> journals -> user); a
+later table overrides an earlier one for the same word.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from chemref.errors import InputError
+
+__all__ = ["NEVER", "NAME", "EITHER", "KINDS", "RuleTable", "SentenceRules", "DEFAULT_TABLES"]
+
+#: Never a boundary after the word ("Fig.", "ca.", "e.g.", "Anal.").
+NEVER = "never"
+#: A boundary only when a common sentence opener follows ("et al. The", "J. Am. Chem. Soc. 2019").
+NAME = "name"
+#: A boundary whenever an ordinary sentence start follows, as after a plain word ("r.t.", "etc.", "equiv.").
+EITHER = "either"
+KINDS = (NEVER, NAME, EITHER)
+
+#: The shipped tables, in the order they are applied.
+DEFAULT_TABLES = ("general", "scientific", "chemistry", "taxonomy", "journals")
+_DATA = Path(__file__).resolve().parent / "data"
+_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RuleTable:
+    """One named table: abbreviations by kind, sentence openers, lower-case prefixes, binomials, journals."""
+
+    name: str
+    never: frozenset[str] = frozenset()
+    name_like: frozenset[str] = frozenset()
+    either: frozenset[str] = frozenset()
+    sentence_starters: frozenset[str] = frozenset()
+    lowercase_prefixes: frozenset[str] = frozenset()
+    binomials: frozenset[str] = frozenset()
+    journals: frozenset[str] = frozenset()
+    description: str = field(default="", compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict in the format of the shipped ``data/*.json`` files (lists sorted)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "abbreviations": {NEVER: sorted(self.never), NAME: sorted(self.name_like),
+                              EITHER: sorted(self.either)},
+            "sentence_starters": sorted(self.sentence_starters),
+            "lowercase_prefixes": sorted(self.lowercase_prefixes),
+            "binomials": sorted(self.binomials),
+            "journals": sorted(self.journals),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "<dict>") -> "RuleTable":
+        """Build a table from :meth:`to_dict` output; raises :class:`InputError` on a bad shape."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("name"), str) or not data["name"]:
+            raise InputError("a sentence rule table needs a non-empty string 'name'", path=source,
+                             hint="see chemref/nlp/data/general.json for the format")
+        name = data["name"]
+        abbr = data.get("abbreviations", {})
+        if not isinstance(abbr, Mapping) or set(abbr) - set(KINDS):
+            raise InputError(f"rule table {name!r}: 'abbreviations' must map {KINDS} to lists of words",
+                             path=source, hint=f"unknown keys: {sorted(set(abbr) - set(KINDS))}"
+                             if isinstance(abbr, Mapping) else "got " + type(abbr).__name__)
+
+        def words(value: Any, what: str) -> frozenset[str]:
+            if value is None:
+                return frozenset()
+            if isinstance(value, str) or not all(isinstance(v, str) and v.strip() for v in value):
+                raise InputError(f"rule table {name!r}: {what} must be a list of non-empty strings", path=source)
+            return frozenset(v.strip() for v in value)
+
+        return cls(
+            name=name,
+            never=words(abbr.get(NEVER), "abbreviations.never"),
+            name_like=words(abbr.get(NAME), "abbreviations.name"),
+            either=words(abbr.get(EITHER), "abbreviations.either"),
+            sentence_starters=words(data.get("sentence_starters"), "sentence_starters"),
+            lowercase_prefixes=words(data.get("lowercase_prefixes"), "lowercase_prefixes"),
+            binomials=words(data.get("binomials"), "binomials"),
+            journals=words(data.get("journals"), "journals"),
+            description=str(data.get("description", "")),
+        )
+
+    @classmethod
+    def load(cls, name: str) -> "RuleTable":
+        """One of the shipped tables (:data:`DEFAULT_TABLES`) by name."""
+        path = _DATA / f"{name}.json"
+        if not path.is_file():
+            raise InputError(f"no shipped sentence rule table {name!r}", path=str(path),
+                             hint=f"choose one of {', '.join(DEFAULT_TABLES)}")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from exc
+        return cls.from_dict(data, source=str(path))
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The compiled lookups the splitter reads (built once per SentenceRules)."""
+
+    kinds: Mapping[str, str]                       # "Fig." -> "never"
+    multiword: Mapping[str, tuple[tuple[str, str], ...]]  # "al." -> (("et al.", "name"),)
+    starters: frozenset[str]
+    lowercase_prefixes: frozenset[str]
+    no_split: re.Pattern[str] | None
+
+
+def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> _Index:
+    kinds: dict[str, str] = {}
+    multi: dict[str, dict[str, str]] = {}
+    starters: set[str] = set()
+    prefixes: set[str] = set()
+
+    def put(word: str, kind: str) -> None:
+        if " " in word:
+            multi.setdefault(word.rsplit(" ", 1)[1], {})[word] = kind
+        else:
+            kinds[word] = kind
+
+    for table in tables:
+        # journal words first, so that the table's own explicit entries win over them
+        for journal in sorted(table.journals):
+            for word in journal.split():
+                if word.endswith(".") and len(word) > 2:
+                    put(word, NAME)
+        for kind, group in ((NEVER, table.never), (NAME, table.name_like), (EITHER, table.either)):
+            for word in sorted(group):
+                put(word if word.endswith(".") else word + ".", kind)
+        starters |= table.sentence_starters
+        prefixes |= table.lowercase_prefixes
+    pattern = re.compile("|".join(f"(?:{p})" for p in no_split)) if no_split else None
+    return _Index(
+        kinds=kinds,
+        multiword={k: tuple(sorted(v.items(), key=lambda kv: -len(kv[0]))) for k, v in multi.items()},
+        starters=frozenset(starters),
+        lowercase_prefixes=frozenset(prefixes),
+        no_split=pattern,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceRules:
+    """The rule tables and user no-split patterns of one splitter configuration (immutable, comparable)."""
+
+    tables: tuple[RuleTable, ...]
+    no_split: tuple[str, ...] = ()
+    _index: _Index = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        for pattern in self.no_split:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise InputError(f"no-split pattern {pattern!r} is not a valid regular expression: {exc}",
+                                 hint="patterns use Python's re syntax") from exc
+        names = [t.name for t in self.tables]
+        if len(set(names)) != len(names):
+            raise InputError(f"rule table names must be unique, got {names}")
+        object.__setattr__(self, "_index", _build_index(self.tables, self.no_split))
+
+    @classmethod
+    def default(cls) -> "SentenceRules":
+        """The shipped tables: general -> scientific -> chemistry -> taxonomy -> journals."""
+        return cls(tuple(RuleTable.load(name) for name in DEFAULT_TABLES))
+
+    @property
+    def table_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tables)
+
+    def table(self, name: str) -> RuleTable:
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def with_abbreviations(self, words: Iterable[str], *, kind: str = NAME) -> "SentenceRules":
+        """A copy with user abbreviations added to the last table, "user" ("Cmpd." or "Cmpd").
+
+        ``kind`` is "never" (no boundary after it, ever), "name" (the default: a boundary only before a
+        common sentence opener such as "The") or "either" (a boundary as after a plain word).
+        """
+        if kind not in KINDS:
+            raise InputError(f"unknown abbreviation kind {kind!r}", hint=f"use one of {', '.join(KINDS)}")
+        if isinstance(words, str):
+            words = [words]
+        added = []
+        for w in words:
+            if not isinstance(w, str) or not w.strip():
+                raise InputError(f"an abbreviation must be a non-empty string, got {w!r}")
+            w = w.strip()
+            added.append(w if w.endswith(".") else w + ".")
+        user = next((t for t in self.tables if t.name == "user"), RuleTable("user", description="user additions"))
+        groups = {NEVER: set(user.never), NAME: set(user.name_like), EITHER: set(user.either)}
+        for w in added:
+            for g in groups.values():
+                g.discard(w)
+            groups[kind].add(w)
+        new_user = RuleTable("user", never=frozenset(groups[NEVER]), name_like=frozenset(groups[NAME]),
+                             either=frozenset(groups[EITHER]), sentence_starters=user.sentence_starters,
+                             lowercase_prefixes=user.lowercase_prefixes, binomials=user.binomials,
+                             journals=user.journals, description=user.description)
+        tables = tuple(t for t in self.tables if t.name != "user") + (new_user,)
+        return SentenceRules(tables, self.no_split)
+
+    def with_no_split(self, patterns: Iterable[str]) -> "SentenceRules":
+        """A copy with regular expressions whose matches never contain a boundary ("Ex\\. \\d+")."""
+        if isinstance(patterns, str):
+            patterns = [patterns]
+        new = tuple(p for p in patterns if p not in self.no_split)
+        return SentenceRules(self.tables, self.no_split + new)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form (saved with a spaCy pipeline; never pickled)."""
+        return {"format": _FORMAT, "tables": [t.to_dict() for t in self.tables], "no_split": list(self.no_split)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "<dict>") -> "SentenceRules":
+        """Inverse of :meth:`to_dict`; raises :class:`InputError` naming what is wrong."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("tables"), list):
+            raise InputError("sentence rules need a 'tables' list", path=source,
+                             hint="write them with SentenceRules.to_dict()")
+        if data.get("format", _FORMAT) != _FORMAT:
+            raise InputError(f"unsupported sentence rules format {data.get('format')!r}", path=source,
+                             hint=f"this chemref reads format {_FORMAT}")
+        no_split = data.get("no_split", [])
+        if not isinstance(no_split, list) or not all(isinstance(p, str) for p in no_split):
+            raise InputError("'no_split' must be a list of regular expressions", path=source)
+        return cls(tuple(RuleTable.from_dict(t, source=source) for t in data["tables"]), tuple(no_split))

@@ -1,0 +1,397 @@
+"""Rule-based sentence splitting for scientific and chemical text, as character offsets.
+
+Pure Python + ``re`` (never imports spaCy), so the question builder's fast path and worker processes
+stay light. One left-to-right pass over the candidate boundaries that a single compiled regex finds
+(terminal punctuation with its closing quotes/brackets, newlines); each candidate is decided with
+cheap look-ups on the word before it and the word after it. Every regex is bounded or possessive, so
+the pass is linear in the input. The text is never changed: sentences are ``(start, end)`` offsets.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from bisect import bisect_right
+from typing import Sequence
+
+from chemref.nlp.rules import EITHER, NAME, NEVER, SentenceRules
+
+__all__ = ["split_sentences", "SentenceRules", "DEFAULT_RULES"]
+
+#: Built once at import (compiled look-ups inside).
+DEFAULT_RULES = SentenceRules.default()
+
+_TERMINALS = ".!?\u2026\u203c\u2047\u2048\u2049"
+_CLOSERS = "\"'\u201d\u2019\u00bb\u203a)\\]"
+_OPENERS = "([{\"'\u201c\u2018\u00ab\u2039\u201e"
+_DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_DASH_CLASS = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"  # for use inside [...]
+
+# caption panel labels and legend keys that open a sentence in lower case: "(c) ...", "(d–f) ...", "(*) ...",
+# "c. TEM analysis", "a: Overview", "cc, connecting cilium"
+_LABEL = re.compile(
+    r"\((?:[a-z][\'\u2032\d]?(?:\s?[,\u2013\-]\s?[a-z][\'\u2032\d]?){0,8}|\*{1,3}|[ivx]{1,5})\)\s"
+    r"|[a-z]\.\s+[^\sa-z]|[a-z](?:[\-\u2013][a-z])?[,:]\s"
+    r"|(?!(?:no|so|yes|and|or|but|yet|nor|thus|then|also|too|now|here|well|not)[,:])[a-z]{1,4}[,:]\s|[a-zA-Z]\s?[=<>\u2264\u2265]\s?\d"
+)
+
+_CAMEL = re.compile(r"[a-z]{1,4}[A-Z]|[a-z]{1,3}\d")        # mRNA, cDNA, pH, p53
+_PREFIX = re.compile(r"([a-z]{1,7})[-\u2010\u2011]")       # p-, n-, tert-, cis-
+# a superset of the lower-case sentence openers, for the fast path
+_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,7}}[-\u2010\u2011]"
+_LOWER_MAYBE_START = re.compile(_LOWER_MAYBE)
+_PLAIN = ".,;:!?=+%/<>~^|\\})\\]\u00b1\u00d7\u2032\u2033\u00b0&@"
+_PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
+
+
+# One pass finds every candidate: a newline (with any blank lines after it), a run of terminal
+# punctuation (+ closing quotes/brackets) before whitespace, the end or "[", or a period glued to a
+# superscript-like citation number after a word ("diffusion.7 Studies").
+_CANDIDATE = re.compile(
+    rf"[{_TERMINALS}\n](?<![{_TERMINALS}][{_TERMINALS}])(?:"            # one leading set keeps the scan fast
+    r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
+    rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
+    rf"|(?<=[^\W\d_)\]]\.)(?P<glued>)(?=\d{{1,3}}[a-z]?(?:[,{_DASH_CLASS}]\d{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
+    r")"
+)
+# the next non-space character after a candidate
+_NEXT = re.compile(r"\s*+(\S)")
+_NONWS = re.compile(r"\S")
+_SPACES = re.compile(r"[^\S\n]*+")  # horizontal whitespace only
+_WS = re.compile(r"\s*+")
+# Citation markers that may follow a sentence's final punctuation and then belong to it.
+_MARKER = re.compile(
+    rf"\[\s?\d{{1,4}}[a-z]?(?:\s?[,;{_DASH_CLASS}]\s?(?:\d{{1,4}}[a-z]?|[a-z])){{0,30}}\s?\]"            # [12] [3–5] [1, 4-6]
+    rf"|\(\d{{1,4}}(?:\s?[,;{_DASH_CLASS}]\s?\d{{1,4}}){{0,30}}\)"                            # (12) (3-5)
+    r"|\((?:[A-Z][\w'\u2019\-]{0,40}(?: et al\.?| and [A-Z][\w'\u2019\-]{0,40}| & [A-Z][\w'\u2019\-]{0,40})?"
+    r",? (?:1[5-9]|20)\d\d[a-z]?(?:, \d{1,4})?(?:; ?|, (?=[A-Z]))?){1,12}+\)"          # (Smith et al., 2019)
+)
+_GLUED_DIGITS = re.compile(rf"\d{{1,3}}[a-z]?(?:[,{_DASH_CLASS}]\d{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
+_TOKEN_BACK_LIMIT = 48
+# next-word shapes
+_WORD = re.compile(r"[^\W\d_][\w'\u2019]{0,40}")
+_LIST_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){0,4}|[ivxlcIVXLC]{1,5}|[A-Za-z])\Z")
+_STEREO = re.compile(r"\((?:[+\-\u2212\u00b1]|[RSEZ](?:,[RSEZ])*)\)")
+_DIGITS_TOKEN = re.compile(r"[\d.,]*\d[\d.,]*\Z")
+_BULLETS = frozenset("\u2022\u25aa\u25cf\u25e6\u2023\u2043\u25a0\u25a1\u27a2*\u2020\u2021\u00a7\u00b6#")
+_FOOTNOTE_MARKS = frozenset("*\u2020\u2021\u00a7\u00b6")  # "*P < 0.05", "†, p < 0.01"
+# next-word kinds
+_END, _STARTER, _UPPER, _DIGIT, _LOWERSTART, _LOWER, _OTHER = range(7)
+_SPLIT_AFTER_WORD = frozenset({_END, _STARTER, _UPPER, _DIGIT, _LOWERSTART})
+
+
+def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
+                    rules: SentenceRules | None = None) -> list[tuple[int, int]]:
+    """Sentence spans ``(start, end)`` of ``text`` (end exclusive), in order, stripped of whitespace.
+
+    Together they cover every non-whitespace character exactly once. ``protected`` spans (citation
+    anchors) never contain a boundary; one that follows sentence-final punctuation, like a plain
+    "[12]" or "(Smith et al., 2019)", is attached to the sentence before it.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"split_sentences() needs a str, got {type(text).__name__}")
+    idx = (DEFAULT_RULES if rules is None else rules)._index
+    prot = _protected_spans(text, protected, idx.no_split)
+    p_starts = [s for s, _ in prot]
+    n = len(text)
+    cuts: list[int] = []          # split points; sentences are the stripped pieces between them
+    last_cut = 0
+    sent_start = -1               # first non-space offset after last_cut, computed lazily
+    skip_to = 0                   # candidates before this offset were swallowed by an extension
+
+    candidates = _CANDIDATE.finditer(text)
+    if prot:
+        # anchors glued to a period after a word ("diffusion.a Studies") are candidates too
+        glued = [_GluedAnchor(s - 1) for s, _ in prot
+                 if s >= 2 and text[s - 1] == "." and not text[s - 2].isspace() and not text[s - 2].isdigit()]
+        if glued:
+            candidates = heapq.merge(candidates, glued, key=_Match_start)
+    last_i = -1
+    for m in candidates:
+        i = m.start()
+        if i < skip_to or i == last_i:
+            continue
+        last_i = i
+        if prot:
+            k = bisect_right(p_starts, i) - 1
+            if k >= 0 and prot[k][1] > i:
+                continue
+        group = m.lastgroup
+        if group == "nl":
+            if m.group().count("\n") > 1 or _newline_splits(text, i, m.end(), last_cut):
+                if i > last_cut:
+                    cuts.append(i)
+                    last_cut, sent_start = i, -1
+            continue
+        # terminal punctuation (or a period glued to a citation number)
+        glued = group == "glued"
+        run_end = i + 1 if glued else m.end("term")
+        end = punct_end = i + 1 if glued else m.end()
+        nm = _NEXT.match(text, end)
+        if nm is None:
+            break  # only whitespace is left: the end of the text closes the last sentence anyway
+        j = raw_j = nm.start(1)
+        c = nm.group(1)
+        starts_prot = prot and _starts_protected(prot, p_starts, j) is not None
+        if not glued and not starts_prot and (
+                c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None)):
+            continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
+        if glued or starts_prot or c == "[" or c == "(" or c == "," or c == ";":
+            end = _extend_over_markers(text, end, prot, p_starts, glued=glued)
+            if glued and end == punct_end:
+                continue  # "Fig.3b": a period inside a word
+            if end != punct_end:
+                nm = _NEXT.match(text, end)
+                if nm is None:
+                    break
+                j = nm.start(1)
+        nxt = _next_kind(text, j, idx)
+        # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker
+        raw_nxt = nxt if raw_j == j else _next_kind(text, raw_j, idx)
+        if run_end - i == 1 and text[i] == ".":
+            if sent_start < last_cut:
+                ss = _NONWS.search(text, last_cut)
+                sent_start = ss.start() if ss else n
+            split = _after_period(text, i, nxt, raw_nxt, sent_start, idx)
+        else:  # ! ? … and runs such as "..." or "?!"
+            split = nxt in _SPLIT_AFTER_WORD
+        if split and run_end < punct_end and ")" in text[run_end:punct_end]:
+            split = _parenthesised_sentence(text, i)
+        if split and end > last_cut:
+            cuts.append(end)
+            last_cut, sent_start = end, -1
+            skip_to = end
+
+    return _spans(text, cuts)
+
+
+class _GluedAnchor:
+    """A stand-in match for a period directly followed by a protected anchor."""
+
+    __slots__ = ("pos",)
+    lastgroup = "glued"
+
+    def __init__(self, pos: int) -> None:
+        self.pos = pos
+
+    def start(self) -> int:
+        return self.pos
+
+
+def _Match_start(m) -> int:
+    return m.start()
+
+
+def _protected_spans(text: str, protected: Sequence[tuple[int, int]],
+                     no_split: re.Pattern[str] | None) -> list[tuple[int, int]]:
+    """Caller's protected spans plus no-split pattern matches, sorted and merged."""
+    spans = []
+    n = len(text)
+    for span in protected:
+        s, e = int(span[0]), int(span[1])
+        if not 0 <= s <= e <= n:
+            raise ValueError(f"protected span {span!r} is outside the text (length {n})")
+        if e > s:
+            spans.append((s, e))
+    if no_split is not None:
+        spans.extend(m.span() for m in no_split.finditer(text) if m.end() > m.start())
+    if not spans:
+        return spans
+    spans.sort()
+    merged = [spans[0]]
+    for s, e in spans[1:]:
+        ls, le = merged[-1]
+        if s < le:
+            if e > le:
+                merged[-1] = (ls, e)
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _starts_protected(prot: list[tuple[int, int]], p_starts: list[int], pos: int) -> int | None:
+    """End of the protected span that starts exactly at ``pos``, else None."""
+    k = bisect_right(p_starts, pos) - 1
+    if k >= 0 and prot[k][0] == pos:
+        return prot[k][1]
+    return None
+
+
+def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_starts: list[int],
+                         *, glued: bool) -> int:
+    """Move a sentence end past citation anchors/markers that follow the final punctuation."""
+    if glued:
+        g = _GLUED_DIGITS.match(text, end)
+        if g is None:
+            # a protected anchor glued to the period ("diffusion.7" given by the JATS reader)
+            if prot:
+                k = bisect_right(p_starts, end) - 1
+                if k >= 0 and prot[k][0] == end:
+                    return prot[k][1]
+            return end
+        end = g.end()
+    n = len(text)
+    while end < n:
+        j = _SPACES.match(text, end).end()
+        if j < n and text[j] in ",;" and prot and j + 1 < n:
+            # "7,8": separators between glued anchors
+            k = bisect_right(p_starts, j + 1) - 1
+            if k >= 0 and prot[k][0] == j + 1:
+                end = prot[k][1]
+                continue
+        if prot:
+            k = bisect_right(p_starts, j) - 1
+            if k >= 0 and prot[k][0] == j:
+                end = prot[k][1]
+                continue
+        mk = _MARKER.match(text, j)
+        if mk is None or (text[j] == "(" and _is_enumerator(text, j, mk.end())):
+            break
+        end = mk.end()
+    return end
+
+
+def _is_enumerator(text: str, j: int, e: int) -> bool:
+    """"(3)" after a period opens a list item when "(2)" came shortly before (or it is "(1)")."""
+    inner = text[j + 1:e - 1]
+    if not inner.isdigit():
+        return False
+    num = int(inner)
+    return num <= 1 or text.rfind(f"({num - 1})", max(0, j - 1500), j) >= 0
+
+
+def _next_kind(text: str, j: int, idx) -> int:
+    """Classify the word that starts at ``j`` (after whitespace) as a sentence start or not."""
+    c = text[j]
+    if c.isupper():
+        w = _WORD.match(text, j)
+        word = w.group() if w else c
+        if word in idx.starters and not (len(word) == 1 and text.startswith(".", j + 1)):
+            return _STARTER
+        return _UPPER
+    if c.isdigit():
+        return _DIGIT
+    if c.islower():
+        if _LABEL.match(text, j):
+            return _LOWERSTART
+        if "\u03b1" <= c <= "\u03c9":  # Greek lower case opens sentences in biochemistry ("α-Synuclein")
+            return _LOWERSTART
+        if _CAMEL.match(text, j):
+            return _LOWERSTART
+        p = _PREFIX.match(text, j)
+        if p and p.group(1) in idx.lowercase_prefixes:
+            return _LOWERSTART
+        return _LOWER
+    if c in _OPENERS:
+        if c == "(" and (_STEREO.match(text, j) or _LABEL.match(text, j)):
+            return _LOWERSTART
+        if j + 1 < len(text):
+            c2 = text[j + 1]
+            if c2.isupper() or c2.isdigit():
+                return _UPPER
+            if c2 in _OPENERS and j + 2 < len(text) and (text[j + 2].isupper() or text[j + 2].isdigit()):
+                return _UPPER
+        return _OTHER
+    if c in _BULLETS and j + 1 < len(text) and (text[j + 1].isspace() or text[j + 1] == c
+                                                 or c in _FOOTNOTE_MARKS and (text[j + 1].isalpha() or text[j + 1] == ",")):
+        return _UPPER
+    return _OTHER
+
+
+def _parenthesised_sentence(text: str, p: int) -> bool:
+    """For "x.) Next": is the bracket a whole sentence ("... end. (This one.) Next") rather than an
+    abbreviation inside brackets ("(1/500, 30 min.) (Vector ...")?"""
+    o = text.rfind("(", max(0, p - 400), p)
+    if o < 0:
+        return True
+    k = o
+    while k > 0 and text[k - 1] in " \t\u00a0":
+        k -= 1
+    return k == 0 or text[k - 1] in _TERMINALS or text[k - 1] == "\n"
+
+
+def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, idx) -> bool:
+    """Is the single period at ``p`` a sentence end, given the kind of the next word?"""
+    if nxt == _END:
+        return True
+    lo = max(0, p - _TOKEN_BACK_LIMIT)
+    ws = p
+    while ws > lo and not text[ws - 1].isspace():
+        ws -= 1
+    word_start = ws
+    while word_start < p and text[word_start] in _OPENERS:
+        word_start += 1
+    word = text[word_start:p]
+    key = word + "."
+    kind = None
+    multi = idx.multiword.get(key)
+    if multi:
+        for phrase, k in multi:
+            b = p + 1 - len(phrase)
+            if b >= 0 and text.startswith(phrase, b) and (b == 0 or not text[b - 1].isalnum()):
+                kind = k
+                break
+    if kind is None:
+        kind = idx.kinds.get(key)
+    if kind is None and word:
+        if ws == sent_start and _LIST_LABEL.match(word):
+            return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
+        if len(word) == 1 and word.isupper():
+            # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
+            kind = EITHER if word == "I" or (word_start == ws and _after_number(text, ws)) else NAME
+        elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
+            kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
+    if kind == NEVER:
+        return False
+    if kind == NAME:
+        return raw_nxt == _STARTER
+    return nxt in _SPLIT_AFTER_WORD
+
+
+def _after_number(text: str, ws: int) -> bool:
+    """Is the token before offset ``ws`` (a word start) a number ("373.15 K.")?"""
+    e = ws
+    while e > 0 and text[e - 1] in " \t\u00a0\u2009\u202f":
+        e -= 1
+    if e == ws or e == 0:
+        return False
+    return text[e - 1].isdigit()
+
+
+def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
+    """A single newline is a boundary after a heading-like line or before a list item / bullet."""
+    k = _NONWS.search(text, j)
+    if k is None:
+        return False
+    c = text[k.start()]
+    if c in _BULLETS or c in _DASHES:
+        return True
+    if _LIST_LABEL_LINE.match(text, k.start()):
+        return True
+    line_start = text.rfind("\n", max(last_cut, i - 81), i) + 1
+    if line_start == 0 and i - 81 > last_cut:
+        return False  # the line is long: hard-wrapped prose, not a heading
+    line = text[max(line_start, last_cut):i].strip()
+    if not line or len(line) > 80:
+        return False
+    if line[-1] in ",;:-(\u2013\u2014&/" or line[-1].islower() and len(line.split()) > 10:
+        return False
+    return c.isupper() or c.isdigit()
+
+
+_LIST_LABEL_LINE = re.compile(r"(?:\d{1,3}[.)]|\(?[ivxIVX]{1,5}\)|\(?[a-zA-Z]\)|\(\d{1,3}\))\s")
+
+
+def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
+    """Strip the pieces between cut points; drop whitespace-only pieces."""
+    out = []
+    prev = 0
+    for c in cuts + [len(text)]:
+        m = _NONWS.search(text, prev, c)
+        if m is not None:
+            s, e = m.start(), c
+            while text[e - 1].isspace():
+                e -= 1
+            out.append((s, e))
+        prev = c
+    return out

@@ -1,0 +1,169 @@
+"""The ``chemref_sentencizer`` component: :func:`chemref.nlp.sentences.split_sentences` on ``doc.text``.
+
+Citation spans (``doc.spans["chemref_citations"]``) are passed as protected spans, so no boundary falls
+inside a citation and a citation right after the period stays with the sentence before it. Sentence
+starts are written in one ``doc.from_array`` call. The rule tables are saved with the pipeline as JSON
+(``sentencizer/rules.json``), never pickled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, List, Sequence
+
+import numpy
+import srsly
+from spacy.attrs import IDX, SENT_START
+from spacy.language import Language
+from spacy.util import ensure_path
+
+from chemref.errors import InputError
+from chemref.nlp.extensions import SPANS_KEY, doc_text, register_extensions
+from chemref.nlp.rules import KINDS, NAME, SentenceRules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
+
+__all__ = ["ChemrefSentencizer", "make_sentencizer", "split_tokens_at", "set_sentence_starts"]
+
+_RULES_FILE = "rules.json"
+
+
+def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> None:
+    """Split the tokens of ``doc`` in place at the character offsets ``cuts`` that fall inside a token.
+
+    Used only in the rare case that a citation or sentence boundary is inside a token; every span group
+    is rebuilt from its character offsets afterwards (spaCy's retokenizer does not update them).
+    """
+    idx = doc.to_array(IDX).astype(numpy.int64)
+    by_token: dict[int, list[int]] = {}
+    for cut in sorted(set(cuts)):
+        i = int(numpy.searchsorted(idx, cut, side="right")) - 1
+        if i < 0 or idx[i] == cut or cut >= idx[i] + len(doc[i]):
+            continue  # already a token boundary, or in the whitespace after a token
+        by_token.setdefault(i, []).append(cut - int(idx[i]))
+    if not by_token:
+        return
+    groups = {
+        key: ([(s.start_char, s.end_char, s.label_, s.kb_id_, s.id_) for s in group], dict(group.attrs))
+        for key, group in doc.spans.items()
+    }
+    with doc.retokenize() as retokenizer:
+        for i, offsets in by_token.items():
+            token = doc[i]
+            bounds = [0, *offsets, len(token.text)]
+            orths = [token.text[a:b] for a, b in zip(bounds, bounds[1:])]
+            retokenizer.split(token, orths, heads=[(token, k) for k in range(len(orths))])
+    for key, (spans, attrs) in groups.items():
+        rebuilt = []
+        for start, end, label, kb_id, span_id in spans:
+            span = doc.char_span(start, end, label=label, kb_id=kb_id, span_id=span_id, alignment_mode="expand")
+            if span is not None:
+                rebuilt.append(span)
+        doc.spans[key] = rebuilt
+        doc.spans[key].attrs.update(attrs)
+
+
+def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> None:
+    """Mark the token at each span start as a sentence start (one bulk ``from_array``), all others not.
+
+    Leading whitespace before the first sentence stays with it; a start inside a token splits that token.
+    """
+    n = len(doc)
+    if n == 0:
+        return
+    starts = numpy.fromiter((s for s, _ in spans[1:]), dtype=numpy.int64, count=max(len(spans) - 1, 0))
+    idx = doc.to_array(IDX).astype(numpy.int64)
+    pos = numpy.searchsorted(idx, starts)
+    inside = (pos >= n) | (idx[numpy.minimum(pos, n - 1)] != starts)
+    if inside.any():
+        split_tokens_at(doc, starts[inside].tolist())
+        n = len(doc)
+        idx = doc.to_array(IDX).astype(numpy.int64)
+        pos = numpy.searchsorted(idx, starts)
+        pos = pos[pos < n]
+    values = numpy.full((n, 1), -1, dtype=numpy.int32)
+    values[0, 0] = 1
+    values[pos, 0] = 1
+    doc.from_array([SENT_START], values.astype(numpy.uint64))
+
+
+class ChemrefSentencizer:
+    """Rule-based sentence boundaries from :class:`SentenceRules` (see the module docstring)."""
+
+    def __init__(self, name: str = "chemref_sentencizer", *, rules: SentenceRules | None = None) -> None:
+        from chemref.nlp.sentences import split_sentences  # here, so the entry point loads even mid-development
+
+        self.name = name
+        self.rules = rules if rules is not None else SentenceRules.default()
+        self._split = split_sentences
+
+    def __call__(self, doc: "Doc") -> "Doc":
+        group = doc.spans.get(SPANS_KEY) if doc.spans else None
+        protected = [(s.start_char, s.end_char) for s in group if s.end_char > s.start_char] if group else ()
+        set_sentence_starts(doc, self._split(doc_text(doc), protected=protected, rules=self.rules))
+        return doc
+
+    def pipe(self, docs: Iterable["Doc"], batch_size: int = 1000) -> Iterable["Doc"]:
+        for doc in docs:
+            yield self(doc)
+
+    def add_abbreviations(self, words: Iterable[str], *, kind: str = NAME) -> None:
+        """Add user abbreviations (saved with the pipeline); see :meth:`SentenceRules.with_abbreviations`."""
+        self.rules = self.rules.with_abbreviations(words, kind=kind)
+
+    def add_no_split(self, patterns: Iterable[str]) -> None:
+        """Add regular expressions whose matches never contain a boundary (saved with the pipeline)."""
+        self.rules = self.rules.with_no_split(patterns)
+
+    # serialisation: JSON only
+    def to_bytes(self, *, exclude: Sequence[str] = ()) -> bytes:
+        return srsly.json_dumps({"rules": self.rules.to_dict()}).encode("utf-8")
+
+    def from_bytes(self, data: bytes, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
+        self.rules = self._rules_from(srsly.json_loads(data), "<bytes>")
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / _RULES_FILE, self.rules.to_dict())
+
+    def from_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
+        file = ensure_path(path) / _RULES_FILE
+        if not file.is_file():
+            raise InputError("the saved chemref_sentencizer has no rule file", path=str(file),
+                             hint="save the pipeline again with nlp.to_disk()")
+        self.rules = SentenceRules.from_dict(srsly.read_json(file), source=str(file))
+        return self
+
+    @staticmethod
+    def _rules_from(data: Any, source: str) -> SentenceRules:
+        if not isinstance(data, dict) or "rules" not in data:
+            raise InputError("serialised chemref_sentencizer data has no 'rules'", path=source)
+        return SentenceRules.from_dict(data["rules"], source=source)
+
+
+@Language.factory(
+    "chemref_sentencizer",
+    assigns=["token.is_sent_start"],
+    requires=[],
+    default_config={"abbreviations": [], "abbreviation_kind": NAME, "no_split": []},
+)
+def make_sentencizer(nlp: Language, name: str, abbreviations: List[str], abbreviation_kind: str,
+                     no_split: List[str]) -> ChemrefSentencizer:
+    """spaCy factory. ``config={"abbreviations": ["Cmpd."], "abbreviation_kind": "never", "no_split": [r"Ex\\. \\d+"]}``.
+
+    ``abbreviation_kind`` is one of "never", "name" (default), "either" (see :mod:`chemref.nlp.rules`).
+    Citation spans from ``chemref_citations`` (or :func:`chemref.nlp.make_doc`) are used when present.
+    """
+    if abbreviation_kind not in KINDS:
+        raise InputError(f"chemref_sentencizer: unknown abbreviation_kind {abbreviation_kind!r}",
+                         hint=f"use one of {', '.join(KINDS)}")
+    register_extensions()
+    rules = SentenceRules.default()
+    if abbreviations:
+        rules = rules.with_abbreviations(abbreviations, kind=abbreviation_kind)
+    if no_split:
+        rules = rules.with_no_split(no_split)
+    return ChemrefSentencizer(name, rules=rules)

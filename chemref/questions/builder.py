@@ -1,0 +1,214 @@
+"""Build citation-prediction questions: one article is one task, run in order, in processes or on Dask.
+
+:func:`article_questions` applies the funnel to an :class:`~chemref.jats.model.Article`;
+:func:`build_article` reads one file (or bytes) first and turns a :class:`~chemref.errors.JatsError`
+into a per-file error; :func:`iter_build` / :func:`build` run it over many inputs, in input order,
+in this process or a process pool. Same inputs and settings give the same output, whatever the workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from chemref.errors import ChemrefError, InputError
+from chemref.jats.model import Article
+from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
+from chemref.questions.components import Components, default_components
+from chemref.questions.filters import FILTERS, REASONS, FilterContext
+from chemref.questions.findability import findability
+from chemref.questions.records import ArticleResult, BuildResult, Record
+from chemref.questions.settings import BuildSettings
+
+__all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
+           "JATS_SUFFIXES"]
+
+#: File name endings taken from a folder given as input.
+JATS_SUFFIXES = (".xml", ".nxml", ".jats")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One input article: a path (or the bytes of one) and the label written as ``source_file``."""
+
+    path: str | None
+    label: str
+    data: bytes | None = None
+
+
+def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> list[Source]:
+    """Files stay as given; a folder becomes its ``*.xml``/``*.nxml`` files (recursively, sorted),
+    labelled relative to that folder; bytes become ``<bytes N>``. A missing path raises InputError."""
+    sources: list[Source] = []
+    for n, item in enumerate(inputs):
+        if isinstance(item, Source):
+            sources.append(item)
+        elif isinstance(item, (bytes, bytearray)):
+            sources.append(Source(None, f"<bytes {n}>", bytes(item)))
+        else:
+            path = Path(item)
+            if path.is_dir():
+                files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(JATS_SUFFIXES))
+                if not files:
+                    raise InputError("no JATS files (*.xml, *.nxml) in this folder", path=str(path))
+                sources.extend(Source(str(p), p.relative_to(path).as_posix()) for p in files)
+            elif path.is_file():
+                sources.append(Source(str(path), str(item)))
+            else:
+                raise InputError("no such file or folder", path=str(path),
+                                 hint="give JATS files or folders that hold them")
+    return sources
+
+
+def _tiebreak(seed: int, record_id: str) -> int:
+    digest = hashlib.blake2b(f"{seed}\x00{record_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _record(cand: Candidate, excerpt: str, score: float | None, reason: str | None) -> Record:
+    anchor = cand.anchor
+    ref = cand.reference
+    if ref is not None and len(cand.anchors) == 1:
+        ref_id = ref.id
+    else:
+        ref_id = " ".join(rid for a in cand.anchors for rid in a.ref_ids) or None
+    info = cand.article
+    return Record(
+        id=cand.id, excerpt=excerpt, sentence=cand.sentence,
+        citation_start=anchor.start, citation_end=anchor.end, citation_text=anchor.text,
+        target_doi=ref.doi if ref is not None and len(cand.anchors) == 1 else None,
+        target_title=ref.title if ref is not None and len(cand.anchors) == 1 else None,
+        source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
+        source_license=info.source_license, ref_id=ref_id, section=cand.section,
+        findability=score, reason=reason,
+    )
+
+
+def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str]:
+    """Run the per-sentence filters in funnel order; return (first reason or None, final excerpt)."""
+    anchor = cand.anchor
+    excerpt = replace_citation(cand.sentence, anchor.start, anchor.end)
+    for name, check in FILTERS:
+        reason = check(cand, excerpt, ctx)
+        if reason is not None:
+            return reason, excerpt
+        if name == "no_author_named" and ctx.settings.authors == "mask":
+            ref = cand.reference
+            mentions = ctx.components.mentions(excerpt, ref.authors) if ref is not None and ref.authors else ()
+            if mentions:
+                excerpt = ctx.components.mask(excerpt, mentions)
+    return None, excerpt
+
+
+def article_questions(article: Article, settings: BuildSettings | None = None, *,
+                      components: Components | None = None, label: str | None = None) -> ArticleResult:
+    """Apply the whole funnel to one article: questions and rejections in document order."""
+    settings = settings or BuildSettings()
+    ctx = FilterContext(settings, components or default_components())
+    info = article_info(article)
+    if label is not None:
+        key = info.key if article.pmcid or label.startswith("<") else (Path(label).stem or info.key)
+        info = replace(info, source_file=label, key=key)
+    counts = {reason: 0 for reason in REASONS}
+    rejected: list[tuple[int, Record]] = []
+    survivors: list[tuple[int, Candidate, str, float]] = []
+    n = 0
+    for n, cand in enumerate(iter_candidates(article, ctx.components.split, info=info), start=1):
+        reason, excerpt = _first_failure(cand, ctx)
+        if reason is not None:
+            counts[reason] += 1
+            rejected.append((n, _record(cand, excerpt, None, reason)))
+            continue
+        score = findability(excerpt)
+        if settings.min_findability is not None and score < settings.min_findability:
+            counts["min_findability"] += 1
+            rejected.append((n, _record(cand, excerpt, score, "min_findability")))
+            continue
+        survivors.append((n, cand, excerpt, score))
+    ranked = sorted(survivors, key=lambda s: (-s[3], _tiebreak(settings.seed, s[1].id)))
+    kept = sorted(ranked[:settings.per_article], key=lambda s: s[0])
+    for order, cand, excerpt, score in ranked[settings.per_article:]:
+        counts["per_article_cap"] += 1
+        rejected.append((order, _record(cand, excerpt, score, "per_article_cap")))
+    rejected.sort(key=lambda item: item[0])
+    return ArticleResult(
+        source=info.source_file or info.key, key=info.key, cc_by=info.cc_by,
+        questions=tuple(_record(c, e, s, None) for _, c, e, s in kept),
+        rejected=tuple(r for _, r in rejected),
+        candidates=n, counts=tuple(counts.items()), diagnostics=len(article.diagnostics),
+    )
+
+
+def build_article(source: Source | str | os.PathLike[str] | bytes, settings: BuildSettings | None = None,
+                  *, components: Components | None = None) -> ArticleResult:
+    """Read one article and build its questions; an unreadable file becomes ``ArticleResult.error``.
+
+    A pure function of the file's bytes and the settings (picklable), so processes and Dask run it as is.
+    """
+    from chemref.jats import read
+
+    if not isinstance(source, Source):
+        source = expand_inputs([source])[0]
+    try:
+        article = read(source.data if source.data is not None else source.path)
+    except ChemrefError as exc:
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
+    return article_questions(article, settings, components=components, label=source.label)
+
+
+def _warm_up() -> None:
+    """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
+    import chemref.jats
+
+    getattr(chemref.jats, "read")
+    default_components()
+
+
+def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settings: BuildSettings | None = None,
+               *, workers: int = 1, components: Components | None = None) -> Iterator[ArticleResult]:
+    """Yield one :class:`ArticleResult` per input article, in input order (``workers`` processes)."""
+    settings = settings or BuildSettings()
+    sources = expand_inputs(inputs)
+    if workers < 1:
+        raise InputError(f"workers must be at least 1, got {workers}")
+    if workers == 1 or len(sources) <= 1:
+        for source in sources:
+            yield build_article(source, settings, components=components)
+        return
+    if components is not None:
+        raise InputError("custom components run with workers=1 only")
+    _warm_up()
+    with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
+        # Largest files first so one long review does not finish last on a single worker; results
+        # are still yielded in input order.
+        futures: dict[int, Future[ArticleResult]] = {}
+        for index in sorted(range(len(sources)), key=lambda i: -_size(sources[i])):
+            futures[index] = pool.submit(build_article, sources[index], settings)
+        for index in range(len(sources)):
+            yield futures.pop(index).result()
+
+
+def _size(source: Source) -> int:
+    if source.data is not None:
+        return len(source.data)
+    try:
+        return os.path.getsize(source.path) if source.path else 0
+    except OSError:
+        return 0
+
+
+def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,
+          per_article: int = 4, min_chars: int = 120, max_chars: int = 600, seed: int = 0,
+          authors: str = "drop", min_findability: float | None = None, workers: int = 1,
+          components: Components | None = None) -> BuildResult:
+    """Build questions from JATS files or folders; see :class:`BuildResult` for questions, rejections
+    and the funnel. Same inputs and settings give the same result for any ``workers``."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    settings = BuildSettings(per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed,
+                             authors=authors, min_findability=min_findability)
+    return BuildResult(settings, tuple(iter_build(inputs, settings, workers=workers, components=components)))

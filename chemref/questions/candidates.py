@@ -1,0 +1,177 @@
+"""Candidate sentences: every body sentence with at least one citation anchor, with its context.
+
+Only paragraphs that hold citations are split into sentences, and a sentence is a candidate when
+it holds at least one anchor; offsets are into the unmodified paragraph text, and the anchors of a
+candidate are re-based onto its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from chemref.jats.model import Article, CitationAnchor, Reference
+
+__all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "replace_citation",
+           "widen_anchor", "CITATION_MARK"]
+
+#: What replaces the one citation of a question in its excerpt.
+CITATION_MARK = "[CITATION]"
+
+#: ``split(text, protected=[(start, end), ...]) -> [(start, end), ...]`` (issue 4's fast path).
+Splitter = Callable[..., Sequence[tuple[int, int]]]
+
+_OPEN_FOR = {"]": "[", ")": "("}
+_SPACE = " \t\r\n\u00a0\u2009\u202f"
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleInfo:
+    """What every record says about its source article."""
+
+    source_file: str | None
+    source_pmcid: str | None
+    source_doi: str | None
+    source_license: str | None
+    cc_by: bool
+    key: str  # the id prefix: PMCID, else file stem, else DOI, else "article"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One sentence with at least one citation, ready for the filters.
+
+    ``anchors`` are re-based onto ``sentence`` and widened over brackets or parentheses that hold
+    nothing but the citation ("[12]", "(Goodenough and Kim, 2010)"); ``references`` holds, for the
+    first anchor, the reference of each of its ids (None where the id is not in the reference list).
+    """
+
+    id: str
+    article: ArticleInfo
+    section: str  # the section kind, or "caption" for a figure/table caption
+    section_title: str
+    paragraph_index: int
+    sentence_index: int
+    sentence: str
+    anchors: tuple[CitationAnchor, ...]
+    references: tuple[Reference | None, ...]
+
+    @property
+    def anchor(self) -> CitationAnchor:
+        """The first (for a question: the only) citation anchor of the sentence."""
+        return self.anchors[0]
+
+    @property
+    def reference(self) -> Reference | None:
+        """The one cited reference when the first anchor resolves to exactly one, else None."""
+        if len(self.references) == 1:
+            return self.references[0]
+        return None
+
+
+def _license_label(article: Article) -> str | None:
+    lic = article.license
+    return lic.url or (lic.text.strip()[:200] if lic.text else None)
+
+
+def article_info(article: Article) -> ArticleInfo:
+    """The source fields of every record from ``article``, and the stable id prefix."""
+    stem = Path(article.file).stem if article.file else None
+    if article.pmcid:
+        key = article.pmcid if article.pmcid.upper().startswith("PMC") else f"PMC{article.pmcid}"
+    elif stem:
+        key = stem
+    elif article.doi:
+        key = re.sub(r"[^A-Za-z0-9._-]", "_", article.doi)
+    else:
+        key = "article"
+    return ArticleInfo(
+        source_file=article.file,
+        source_pmcid=article.pmcid or None,
+        source_doi=article.doi or None,
+        source_license=_license_label(article),
+        cc_by=bool(article.license.cc_by),
+        key=key,
+    )
+
+
+def widen_anchor(text: str, start: int, end: int) -> tuple[int, int]:
+    """Extend ``text[start:end]`` over a bracket pair that encloses only it ("[12]", "(Smith, 2010)").
+
+    Brackets already inside the anchor are kept as they are; white space between the bracket and
+    the anchor is allowed. Returns the (possibly unchanged) span.
+    """
+    if end > start and text[end - 1] in _OPEN_FOR and text[start] == _OPEN_FOR[text[end - 1]]:
+        return start, end
+    left = start
+    while left > 0 and text[left - 1] in _SPACE:
+        left -= 1
+    right = end
+    while right < len(text) and text[right] in _SPACE:
+        right += 1
+    if left > 0 and right < len(text):
+        close = text[right]
+        if close in _OPEN_FOR and text[left - 1] == _OPEN_FOR[close]:
+            return left - 1, right + 1
+    return start, end
+
+
+def replace_citation(sentence: str, start: int, end: int) -> str:
+    """The excerpt: ``sentence`` with ``sentence[start:end]`` replaced by ``[CITATION]``."""
+    return sentence[:start] + CITATION_MARK + sentence[end:]
+
+
+def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def iter_candidates(article: Article, split: Splitter, *,
+                    info: ArticleInfo | None = None) -> Iterator[Candidate]:
+    """Yield every candidate sentence of ``article``'s body in document order.
+
+    ``split`` is :func:`chemref.nlp.sentences.split_sentences` (or a stand-in with its signature).
+    Paragraphs without citations are never split. Ids are ``<key>-p<paragraph>-s<sentence>`` with
+    the paragraph index over the whole body and the sentence index within the paragraph.
+    """
+    info = info or article_info(article)
+    refs = article.references_by_id
+    for p_index, (section, paragraph) in enumerate(article.paragraphs()):
+        if not paragraph.citations:
+            continue
+        text = paragraph.text
+        anchors = sorted(paragraph.citations, key=lambda a: (a.start, a.end))
+        spans = split(text, protected=[(a.start, a.end) for a in anchors])
+        a_pos = 0
+        for s_index, (s_start, s_end) in enumerate(spans):
+            s_start, s_end = _strip_span(text, s_start, s_end)
+            inside: list[CitationAnchor] = []
+            while a_pos < len(anchors) and anchors[a_pos].start < s_end:
+                inside.append(anchors[a_pos])  # an anchor is never dropped: it joins the next sentence
+                a_pos += 1
+            if not inside:
+                continue
+            sentence = text[s_start:s_end]
+            rebased = []
+            for anchor in inside:
+                start = max(anchor.start, s_start) - s_start
+                end = max(min(anchor.end, s_end) - s_start, start)
+                start, end = widen_anchor(sentence, start, end)
+                rebased.append(CitationAnchor(start, end, sentence[start:end], tuple(anchor.ref_ids)))
+            first = rebased[0]
+            yield Candidate(
+                id=f"{info.key}-p{p_index}-s{s_index}",
+                article=info,
+                section="caption" if paragraph.is_caption else section.kind,
+                section_title=section.title,
+                paragraph_index=p_index,
+                sentence_index=s_index,
+                sentence=sentence,
+                anchors=tuple(rebased),
+                references=tuple(refs.get(rid) for rid in first.ref_ids),
+            )

@@ -1,0 +1,159 @@
+"""Findability: how well an excerpt could identify one paper, as a documented score in [0, 1).
+
+Most single-citation claims are too generic to point at one paper ("X is a major cause of death
+worldwide [CITATION]"). The score adds points for specific content and subtracts for textbook
+phrasing, counting each distinct match once and capping each feature:
+
+| feature                                         | points each | cap  |
+|-------------------------------------------------|-------------|------|
+| chemical formula or ion (LiFePO4, H2O, Cu2+)     | 1.5         | 3    |
+| systematic or class chemical name (2,4-dichloro-, N-methyl-, …ase, …ide, …ate) | 1.0 | 3 |
+| number with a unit (5 mM, 373 K, 120 mAh g−1, 3-fold, 45%) | 1.0 | 3 |
+| gene / protein symbol (TP53, BRCA1, IL-6, p53, HIF-1α)     | 1.0 | 3 |
+| distinctive method (NMR, cryo-EM, DFT, CRISPR, voltammetry…) | 1.0 | 2 |
+| other acronym or mid-sentence proper name (Arabidopsis, PEDOT) | 0.5 | 1.5 |
+| claim verb (showed, demonstrated, identified, revealed…)    | 0.5 | 1 |
+| generic phrase (worldwide, plays an important role, in recent years…) | −1.5 | −3 |
+
+``findability = r / (r + 4)`` with ``r = max(0, total)``: 0 for a generic sentence, 0.5 at four
+points, approaching 1 for dense, specific sentences. Rounded to 4 decimals so it is stable in JSON.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["findability", "findability_features", "WEIGHTS"]
+
+#: feature -> (points per distinct match, cap on the feature's total)
+WEIGHTS: dict[str, tuple[float, float]] = {
+    "formula": (1.5, 3.0),
+    "chemical_name": (1.0, 3.0),
+    "number_unit": (1.0, 3.0),
+    "gene_protein": (1.0, 3.0),
+    "method": (1.0, 2.0),
+    "named_entity": (0.5, 1.5),
+    "claim_verb": (0.5, 1.0),
+    "generic": (-1.5, -3.0),
+}
+_HALF_POINT = 4.0
+
+_ELEMENTS = (
+    "H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr "
+    "Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm "
+    "Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No "
+    "Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og"
+).split()
+_EL = "(?:" + "|".join(sorted(_ELEMENTS, key=len, reverse=True)) + ")"
+_SUBSCRIPT = "[0-9\u2080-\u2089]*(?:\\.[0-9]+)?"
+_CHARGE = "(?:[0-9]?[+\u207a\u2212\u207b-]|[\u00b2\u00b3\u00b9\u2070-\u2079]+[\u207a\u207b])?"
+_GROUP = rf"(?:{_EL}{_SUBSCRIPT}|\((?:{_EL}{_SUBSCRIPT})+\){_SUBSCRIPT}|\[(?:{_EL}{_SUBSCRIPT})+\]{_SUBSCRIPT})"
+_FORMULA_WHOLE = re.compile(rf"{_GROUP}+{_CHARGE}")
+_TOKEN = re.compile(r"[A-Za-z0-9\u2080-\u2089\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b()\[\]+\u2212·.-]+")
+
+_CHEM_SYSTEMATIC = re.compile(
+    r"\b(?:\d+(?:,\d+)*-|[NOSCP]-|(?:cis|trans|tert|sec|iso|neo|meta|ortho|para)-)"
+    r"[a-z(\[]{3,}[\w(),\[\]-]*", re.IGNORECASE)
+_CHEM_STEMS = re.compile(
+    r"\b[a-z]*(?:methyl|ethyl|propyl|butyl|phenyl|benzyl|benzo|chloro|fluoro|bromo|iodo|hydroxy|amino|"
+    r"nitro|carboxy|sulfon|sulfo|phospho|phosphat|oxo|cyano|acetyl|pyridin|pyrrol|imidazol|thiophen|"
+    r"furan|indol|quinolin|piperidin|porphyrin|polymer|oxide|hydroxide|carbonate|nitrate|sulfate|"
+    r"sulfide|chloride|fluoride|bromide|iodide|acetate|phosphate|perovskite|zeolite|graphene|fulleren|"
+    r"nanotube|peptide|lipid|glycan|saccharide|ketone|aldehyde|ester|ether|amide|amine|alcohol|acid)[a-z]*\b")
+_ENZYME = re.compile(r"\b[a-z]{3,}ases?\b")
+_NOT_ENZYME = frozenset({"increase", "increases", "decrease", "decreases", "release", "releases",
+                         "database", "databases", "disease", "diseases", "purchase", "phase", "phases",
+                         "showcase", "please", "cease", "lease", "release", "erase", "crease", "chase",
+                         "bases", "cases", "vases", "phrase", "phrases", "ukase"})
+_NUMBER_UNIT = re.compile(
+    r"(?<![\w.])[-−+±~≈<>]?\d+(?:[.,]\d+)?(?:\s?(?:×|x)\s?10[−-]?\d+)?\s?"
+    r"(?:%|‰|°C|°|K\b|[mµμnpf]?M\b|[mµμn]?mol\b|[mµμnk]?g\b|[mµμ]?L\b|[nµμmck]?m\b|Å|[mk]?eV\b|[mkM]?V\b|"
+    r"[mµμ]?A\b|[mkMG]?W\b|[kMG]?Hz\b|ppm\b|k?Da\b|h\b|min\b|[mnpf]?s\b|bar\b|[kMG]?Pa\b|[k]?J\b|kcal\b|"
+    r"mAh\b|Wh\b|S\b|cm[−-]1|rpm\b|-fold\b|fold\b|wt\s?%|mol\s?%|equiv\b|atm\b|days?\b|weeks?\b)")
+_GENE = re.compile(
+    r"(?<![\w-])(?:[A-Z][A-Za-z]{0,5}\d+[A-Za-z0-9]*|[A-Z]{2,6}-\d+[A-Za-zα-ω]*|[A-Z]{2,6}-?[αβγδκ]|"
+    r"p\d{2,3}|[A-Z][A-Z0-9]{2,7}(?=\s+(?:gene|protein|kinase|receptor|expression|mutant|knockout|"
+    r"deficient|signal(?:l)?ing|pathway|complex|domain|promoter|transcripts?|mRNA)))(?![\w+\u2212-])")
+_METHOD = re.compile(
+    r"\b(?:NMR|cryo-?EM|X-ray|crystallograph\w*|mass spectrometr\w*|MS/MS|LC-MS|GC-MS|HPLC|DFT|"
+    r"density functional|molecular dynamics|ab initio|CRISPR\w*|RNA-seq|ChIP-seq|scRNA-seq|qPCR|RT-PCR|"
+    r"PCR|XPS|XRD|EXAFS|XANES|EPR|ESR|FTIR|FT-IR|Raman|UV-vis|voltammetr\w*|impedance spectroscop\w*|"
+    r"calorimetr\w*|ITC|SPR|FRET|AFM|STM|SEM|TEM|docking|mutagenesis|knock-?out|knock-?down|siRNA|shRNA|"
+    r"GWAS|proteomic\w*|metabolomic\w*|transcriptomic\w*|spectroscop\w*|chromatograph\w*|electrophoresis|"
+    r"microscop\w*|fluorescence|titration|electrospinning|sol-gel|hydrothermal|photolysis|catalys[ie]s)\b")
+_CLAIM_VERB = re.compile(
+    r"\b(?:show(?:s|ed|n)|demonstrat(?:e|es|ed)|reveal(?:s|ed)|identif(?:y|ies|ied)|discover(?:s|ed)|"
+    r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"
+    r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
+_CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
+_NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
+                        "Figure", "Table", "Fig", "Supplementary", "CITATION", "The", "When", "While",
+                        "Because", "Moreover", "Furthermore", "Thus", "Therefore", "Since", "Both",
+                        "DNA", "RNA", "USA", "UK", "WHO"})
+_GENERIC = re.compile(
+    r"\b(?:worldwide|world-wide|global(?:ly)? (?:health|burden|problem)|public health|"
+    r"(?:major|leading|main|common) cause|plays? (?:an? )?(?:important|key|crucial|critical|central|vital|"
+    r"essential|major|pivotal|significant) roles?|(?:has|have) (?:attracted|received|gained|drawn) "
+    r"(?:\w+ )?(?:attention|interest)|in recent years|over the (?:past|last) (?:few |several |two )?decades?|"
+    r"one of the most|(?:is|are) (?:widely|commonly|extensively|frequently) (?:used|studied|applied)|"
+    r"(?:is|are) well[- ]known|it is known that|a (?:wide|broad) (?:range|variety) of|numerous studies|"
+    r"many studies|(?:is|are) essential for|great potential|promising candidates?|"
+    r"(?:has|have) been (?:widely|extensively) (?:studied|investigated|used|reported))\b", re.IGNORECASE)
+
+
+def _formulas(text: str) -> set[str]:
+    found = set()
+    for match in _TOKEN.finditer(text):
+        token = match.group(0).strip(".-()[]")
+        if len(token) < 2 or not _FORMULA_WHOLE.fullmatch(token):
+            continue
+        elements = re.findall(_EL, token)
+        has_digit = any(ch.isdigit() or "\u2080" <= ch <= "\u2089" for ch in token)
+        has_charge = token[-1] in "+-\u2212\u207a\u207b"
+        # a formula needs a count, a charge, or a two-letter element among several (NaCl, but not "CO" or "NO")
+        if has_digit and len(elements) >= 1 and not token.isdigit() and any(c.isalpha() for c in token) \
+                and (len(elements) >= 2 or has_charge or token[0].isalpha()):
+            if len(elements) == 1 and not has_charge and re.fullmatch(r"[A-Z]\d+", token):
+                continue  # "C18", "S1", "P2": column names, figure panels, not formulas
+            found.add(token)
+        elif has_charge and elements:
+            found.add(token)
+        elif len(elements) >= 2 and any(len(e) == 2 for e in elements) and any(c.islower() for c in token):
+            found.add(token)
+    return found
+
+
+def findability_features(text: str) -> dict[str, set[str]]:
+    """The distinct matches of each feature in ``text`` (the ``[CITATION]`` marker is ignored)."""
+    text = text.replace("[CITATION]", " ")
+    chemical = {m.group(0) for m in _CHEM_SYSTEMATIC.finditer(text)}
+    chemical |= {m.group(0).lower() for m in _CHEM_STEMS.finditer(text)}
+    chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
+    genes = {m.group(0) for m in _GENE.finditer(text)}
+    formulas = _formulas(text)
+    methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
+    named = {m.group(1) for m in _CAPITAL.finditer(text)} - _NOT_NAMED - genes - formulas
+    named = {n for n in named if n.lower() not in methods}
+    return {
+        "formula": formulas,
+        "chemical_name": chemical,
+        "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)},
+        "gene_protein": {g for g in genes if g not in formulas and not any(f.startswith(g) for f in formulas)},
+        "method": methods,
+        "named_entity": named,
+        "claim_verb": {m.group(0).lower() for m in _CLAIM_VERB.finditer(text)},
+        "generic": {m.group(0).lower() for m in _GENERIC.finditer(text)},
+    }
+
+
+def findability(text: str) -> float:
+    """The findability score of an excerpt or sentence (see the module docstring for the weights)."""
+    total = 0.0
+    for name, matches in findability_features(text).items():
+        if not matches:
+            continue
+        points, cap = WEIGHTS[name]
+        value = points * len(matches)
+        total += max(value, cap) if points < 0 else min(value, cap)
+    raw = max(total, 0.0)
+    return round(raw / (raw + _HALF_POINT), 4)

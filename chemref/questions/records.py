@@ -1,0 +1,118 @@
+"""Question and rejection records (the JSONL rows) and the per-article / whole-build results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chemref.questions.settings import BuildSettings
+
+__all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
+
+#: The fields of a question, in output order; a rejected record adds ``reason``.
+QUESTION_FIELDS = (
+    "id", "excerpt", "sentence", "citation_start", "citation_end", "citation_text", "target_doi",
+    "target_title", "source_file", "source_pmcid", "source_doi", "source_license", "ref_id", "section",
+    "findability",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One candidate sentence as written out: a question (``reason`` None) or a rejection.
+
+    ``excerpt == sentence[:citation_start] + "[CITATION]" + sentence[citation_end:]`` unless
+    ``--authors mask`` replaced author names in the excerpt (the offsets always refer to ``sentence``).
+    For a rejected sentence with several citations the citation fields describe the first one and
+    ``ref_id`` lists every cited id separated by spaces; ``findability`` is None for sentences
+    rejected before it is computed (filters 1–7).
+    """
+
+    id: str
+    excerpt: str
+    sentence: str
+    citation_start: int
+    citation_end: int
+    citation_text: str
+    target_doi: str | None
+    target_title: str | None
+    source_file: str | None
+    source_pmcid: str | None
+    source_doi: str | None
+    source_license: str | None
+    ref_id: str | None
+    section: str
+    findability: float | None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the record (``reason`` only on rejections)."""
+        row = {name: getattr(self, name) for name in QUESTION_FIELDS}
+        if self.reason is not None:
+            row["reason"] = self.reason
+        return row
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleResult:
+    """What one article task returns: its questions and rejections in document order, the count of
+    candidates per first failing filter, and the read error when the file could not be used."""
+
+    source: str
+    key: str | None
+    cc_by: bool | None
+    questions: tuple[Record, ...] = ()
+    rejected: tuple[Record, ...] = ()
+    candidates: int = 0
+    counts: tuple[tuple[str, int], ...] = ()  # (reason, n) in funnel order, zeros included
+    diagnostics: int = 0  # the reader's recoverable diagnostics for this file
+    error: str | None = None
+
+    @property
+    def reasons(self) -> dict[str, int]:
+        """Rejections per reason for this article."""
+        return dict(self.counts)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """The result of a whole build: one :class:`ArticleResult` per input, in input order."""
+
+    settings: BuildSettings
+    articles: tuple[ArticleResult, ...] = field(default=())
+
+    @property
+    def questions(self) -> list[Record]:
+        """Every question, in input order then document order."""
+        return [q for a in self.articles for q in a.questions]
+
+    @property
+    def rejected(self) -> list[Record]:
+        """Every rejected candidate with its ``reason``, in input order then document order."""
+        return [r for a in self.articles for r in a.rejected]
+
+    @property
+    def errors(self) -> list[tuple[str, str]]:
+        """``(source, message)`` for each input that could not be read."""
+        return [(a.source, a.error) for a in self.articles if a.error is not None]
+
+    @property
+    def candidates(self) -> int:
+        """Candidate sentences (body sentences with at least one citation anchor) over all articles."""
+        return sum(a.candidates for a in self.articles)
+
+    @property
+    def funnel(self) -> dict[str, int]:
+        """Rejections per first failing filter over all articles, in funnel order."""
+        from chemref.questions.filters import REASONS
+
+        totals = {reason: 0 for reason in REASONS}
+        for article in self.articles:
+            for reason, n in article.counts:
+                totals[reason] = totals.get(reason, 0) + n
+        return totals
+
+    @property
+    def survival_rate(self) -> float:
+        """Questions per candidate sentence (0 when there are no candidates)."""
+        return len(self.questions) / self.candidates if self.candidates else 0.0

@@ -1,0 +1,83 @@
+"""The whole job of ``chemref questions build``: build, then write questions, rejections, report,
+chart and dataset card (each atomically). The CLI parses arguments and calls :func:`build_to_files`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from chemref.errors import InputError
+from chemref.questions.builder import expand_inputs, iter_build
+from chemref.questions.records import BuildResult
+from chemref.questions.settings import BuildSettings
+
+__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus"]
+
+#: The sample articles shipped with the project (written by the project; CC BY 4.0).
+SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+
+
+def sample_corpus() -> Path:
+    """The folder of sample articles used when no input is given."""
+    if not SAMPLE_CORPUS.is_dir():
+        raise InputError("no input given and the sample corpus is not installed", path=str(SAMPLE_CORPUS),
+                         hint="give JATS files or folders, or install chemref from its source tree")
+    return SAMPLE_CORPUS
+
+
+@dataclass(frozen=True)
+class BuildOutputs:
+    """The result and the paths written."""
+
+    result: BuildResult
+    output: Path
+    card: Path
+    report: Path | None = None
+    chart: Path | None = None
+    rejected: Path | None = None
+
+
+def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+                   report: str | os.PathLike[str] | None = None,
+                   rejected: str | os.PathLike[str] | None = None,
+                   workers: int = 1, progress: bool = False,
+                   on_error: Callable[[str, str], None] | None = None,
+                   **settings: object) -> BuildOutputs:
+    """Build questions from ``inputs`` (the sample corpus when empty) and write every output.
+
+    ``on_error(source, message)`` is called for each unreadable input as it is met (the run goes on;
+    the file is counted in the report). ``settings`` are :class:`BuildSettings` fields.
+    """
+    from chemref.questions.card import write_card
+    from chemref.questions.report import write_chart, write_jsonl, write_report
+
+    options = BuildSettings(**settings)  # type: ignore[arg-type]
+    sources = expand_inputs(list(inputs) or [sample_corpus()])
+    results = iter_build(sources, options, workers=workers)
+    if progress:
+        from tqdm import tqdm
+
+        results = tqdm(results, total=len(sources), unit="article", file=sys.stderr, desc="building",
+                       dynamic_ncols=True)
+    articles = []
+    for article in results:
+        if article.error is not None and on_error is not None:
+            on_error(article.source, article.error)
+        articles.append(article)
+    result = BuildResult(options, tuple(articles))
+    out = Path(output)
+    write_jsonl(out, [q.to_dict() for q in result.questions])
+    rejected_path = report_path = chart_path = None
+    if rejected is not None:
+        rejected_path = Path(rejected)
+        write_jsonl(rejected_path, [r.to_dict() for r in result.rejected])
+    if report is not None:
+        report_path = Path(report)
+        write_report(report_path, result)
+        chart_path = report_path.with_suffix(".png")
+        write_chart(chart_path, result)
+    card = write_card(result, out)
+    return BuildOutputs(result, out, card, report_path, chart_path, rejected_path)

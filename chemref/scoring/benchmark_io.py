@@ -1,0 +1,78 @@
+"""Line-numbered readers for the benchmark scorers' inputs (JSON Lines, JSON, TSV).
+
+Every error names the file and line and says what to do, so a bad prediction file is fixed
+in one go rather than by trial and error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from chemref.errors import InputError, ScoringError
+
+__all__ = ["read_text", "read_jsonl", "read_json", "record_id", "string_list"]
+
+PathLike = str | os.PathLike[str]
+
+
+def read_text(path: PathLike) -> str:
+    """The whole file as UTF-8 text, or an InputError saying why it cannot be read."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", path=str(p), hint="check the path")
+    if p.is_dir():
+        raise InputError("is a folder, expected a file", path=str(p))
+    try:
+        return p.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(p), hint="save the file as UTF-8") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=str(p)) from None
+
+
+def read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error."""
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
+                             hint="expected one JSON object per line (JSON Lines)") from None
+        if not isinstance(value, dict):
+            raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
+                             hint="expected one JSON object per line (JSON Lines)")
+        yield number, value
+
+
+def read_json(path: PathLike) -> Any:
+    """One JSON document."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
+
+
+def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None, key: str = "id") -> str:
+    """The record's id as a string (ints and strings both accepted: ``10`` and ``"10"`` are the same id)."""
+    if key not in record:
+        raise ScoringError(f"record has no {key!r} field", path=None if path is None else str(path), line=line)
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise ScoringError(f"{key!r} must be a non-empty string or an integer, found {value!r}",
+                           path=None if path is None else str(path), line=line)
+    return str(value)
+
+
+def string_list(record: dict[str, Any], key: str, *, path: PathLike | None, line: int | None) -> list[str]:
+    """``record[key]`` as a list of strings (ints accepted and converted); anything else is an error."""
+    value = record.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        raise ScoringError(f"{key!r} must be a list of strings, found {type(value).__name__}",
+                           path=None if path is None else str(path), line=line)
+    return [str(v) for v in value]

@@ -1,0 +1,174 @@
+"""``score_brat``: the Python entry point behind ``chemref score brat`` (ChEMU 2021 or BRATEval mode).
+
+It never prints and never exits: problems are raised as :mod:`chemref.errors` exceptions, and
+tolerated oddities (a missing prediction file in ChEMU mode, ignored lines...) are listed in
+``report["warnings"]``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from chemref.errors import InputError, ScoringError
+from chemref.scoring.report import Report, block, prf
+
+PathLike = str | os.PathLike[str]
+_LEVELS = ("relations", "entities")
+_SPANS = ("exact", "overlap", "approx")
+_TYPES = ("exact", "inexact", "hierarchical")
+
+
+def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "brateval"] = "chemu",
+               level: str | None = None, span: str | None = None, similarity: float | None = None,
+               type_match: str | None = None, strict: bool = False, per_doc: bool = False,
+               errors: bool = False) -> Report:
+    """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
+
+    ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
+    kept); ``mode="brateval"`` reproduces BRATEval v0.3.2 for one ``level`` (default relations), ``span``
+    (exact|overlap|approx, default exact), ``similarity`` (approx only, default 0.8) and ``type_match``.
+    Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
+    """
+    if level is not None and level not in _LEVELS:
+        raise InputError(f"unknown level {level!r}", hint="use relations or entities")
+    if span is not None and span not in _SPANS:
+        raise InputError(f"unknown span match {span!r}", hint="use exact, overlap or approx")
+    if type_match is not None and type_match not in _TYPES:
+        raise InputError(f"unknown type match {type_match!r}", hint="use exact, inexact or hierarchical")
+    if mode == "brateval":
+        from chemref.scoring.brateval import score_brateval
+
+        if span == "approx" and similarity is None:
+            similarity = 0.8
+        if similarity is not None and span != "approx":
+            raise InputError("a similarity threshold needs span matching 'approx'")
+        return score_brateval(gold, pred, level=level or "relations", span=span or "exact",
+                              similarity=similarity, type_match=type_match or "exact",
+                              per_doc=per_doc, errors=errors)
+    if mode != "chemu":
+        raise InputError(f"unknown scoring mode {mode!r}", hint="use chemu or brateval")
+    if span == "approx" or similarity is not None or type_match not in (None, "exact"):
+        raise InputError("approximate spans, similarity and type matching are BRATEval options",
+                         hint="add --brateval (mode='brateval')")
+    return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors)
+
+
+def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+    from chemref.brat.reader import decode_ann
+    from chemref.scoring.chemu import document_items
+
+    where = src.display(name)
+    text, bad = decode_ann(src.read_bytes(name), path=where)
+    ents, rels, diags = document_items(text, where)
+    warnings.extend(bad)
+    warnings.extend(diags)
+    return ents, rels
+
+
+def _label(block_key: tuple) -> str:
+    return "/".join(p for p in block_key if p)
+
+
+def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
+                 per_doc: bool, errors: bool) -> Report:
+    from chemref.scoring.chemu import BLOCKS, score_document
+    from chemref.scoring.sources import AnnSource
+
+    warnings: list[str] = []
+    with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
+        if not gsrc.names:
+            raise InputError("no .ann files found in the gold folder", path=gsrc.path)
+        for name in sorted(psrc.names.keys() - gsrc.names.keys()):
+            msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
+            if strict:
+                raise ScoringError(msg)
+            warnings.append(msg)
+        totals: dict[tuple, dict[str, list[int]]] = {b: {} for b in BLOCKS}
+        docs: dict[str, dict[str, Any]] = {}
+        err_items: list = [] if errors else None  # type: ignore[assignment]
+        records: list[dict[str, Any]] = []
+        empty: tuple[set, set] = (set(), set())
+        for name in sorted(gsrc.names):
+            g = _read_items(gsrc, name, warnings)
+            if name in psrc.names:
+                p = _read_items(psrc, name, warnings)
+            else:
+                msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}; counted as empty"
+                if strict:
+                    raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
+                warnings.append(msg)
+                p = empty
+            if errors:
+                err_items.clear()
+            counts = score_document(g, p, totals, err_items)
+            if per_doc:
+                docs[name] = {_label(b): prf(*(sum(v[i] for v in c.values()) for i in range(3)))
+                              for b, c in counts.items() if _keep(b, level, span)}
+            if errors and err_items:
+                records.extend(_error_records(name, err_items, gsrc, psrc, warnings, level, span))
+    data: dict[str, Any] = {"mode": "chemu", "title": f"ChEMU 2021 scores: {len(gsrc.names)} documents "
+                            f"(gold {gsrc.path}, prediction {psrc.path})",
+                            "gold": gsrc.path, "pred": psrc.path, "documents": len(gsrc.names)}
+    if level in (None, "relations"):
+        rel: dict[str, Any] = {}
+        for b in BLOCKS[:4]:
+            if _keep(b, level, span):
+                rel.setdefault(b[1], {})[b[2]] = block(totals[b])
+        data["relations"] = rel
+    if level in (None, "entities"):
+        data["entities"] = {b[1]: block(totals[b]) for b in BLOCKS[4:] if _keep(b, level, span)}
+    if per_doc:
+        data["per_doc"] = docs
+    if errors:
+        data["errors"] = records
+    data["warnings"] = warnings
+    return Report(data)
+
+
+def _keep(b: tuple, level: str | None, span: str | None) -> bool:
+    if level is not None and b[0] != level:
+        return False
+    if span == "exact":
+        return b[1] == "exact"
+    if span == "overlap":
+        return b[1] == "relaxed_bipartite"
+    return True
+
+
+def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[str],
+                   level: str | None, span: str | None) -> list[dict[str, Any]]:
+    """FP/FN records with the mention text from the .txt (gold .txt for FN, prediction .txt for FP)."""
+    texts: dict[str, str | None] = {}
+
+    def text_of(kind: str) -> str | None:
+        if kind not in texts:
+            first, second = (gsrc, psrc) if kind == "FN" else (psrc, gsrc)
+            texts[kind] = first.read_text(name) or second.read_text(name)
+        return texts[kind]
+
+    def mention(m: tuple, kind: str) -> dict[str, Any]:
+        label, frags = m
+        txt = text_of(kind)
+        out: dict[str, Any] = {"label": label, "fragments": [list(f) for f in frags], "text": None}
+        if txt is not None:
+            end = max((e for _, e in frags), default=0)
+            if end > len(txt):
+                src = gsrc if kind == "FN" else psrc
+                warnings.append(f"{src.display(name)}: {label} mention ending at {end} runs past the end of "
+                                f"the text ({len(txt)} characters)")
+            out["text"] = " ".join(txt[s:e] for s, e in frags)
+        return out
+
+    out = []
+    for b, kind, item in items:
+        if not _keep(b, level, span):
+            continue
+        rec: dict[str, Any] = {"report": _label(b), "kind": kind, "document": name, "type": item[0]}
+        if b[0] == "relations":
+            rec["arg1"] = mention(item[1], kind)
+            rec["arg2"] = mention(item[2], kind)
+        else:
+            rec["mention"] = mention(item, kind)
+        out.append(rec)
+    return out

@@ -1,0 +1,331 @@
+"""Citation prediction scoring (CiteME / BioChemCite style): which paper does ``[CITATION]`` cite?
+
+Gold is chemref's question JSONL (``target_doi``, ``target_title``) or the CiteME TSV
+(``target_paper_title``, several acceptable titles joined by ``[TITLE_SEPARATOR]``). Predictions are
+JSONL ``{"id", "dois": [ranked]}`` or ``{"id", "titles": [ranked]}``. DOIs match after
+:func:`chemref.doi.normalize_doi`; titles match with :func:`chemref.scoring.titles.titles_match`.
+
+Metrics per question, then the plain mean over every gold question: accuracy@1 (the top prediction
+is right), Recall@K (= hit@K, one target per question) and MRR@K. A question without a prediction
+counts as wrong and is reported. Predictions for ids that are not in the gold are reported and
+ignored (an error with ``strict=True``, and always an error when no predicted id is in the gold:
+that is the wrong file). Ids compare as strings, so CiteME's ``10`` and ``"10"`` are the same.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chemref.doi import normalize_doi
+from chemref.errors import InputError, ScoringError
+from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
+from chemref.scoring.metrics_report import MetricsReport
+from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
+
+__all__ = [
+    "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
+    "TITLE_SEPARATOR", "CITATION_MARKERS",
+]
+
+PathLike = str | os.PathLike[str]
+
+TITLE_SEPARATOR = "[TITLE_SEPARATOR]"
+#: The markers an excerpt may hold in place of the citation (CiteME rows 93 and 185 use the plural).
+CITATION_MARKERS = ("[CITATION]", "[CITATIONS]")
+_CITEME_REQUIRED = ("id", "excerpt", "target_paper_title")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldQuestion:
+    """One question's accepted answers (normalised DOIs and/or titles) and its breakdown fields."""
+
+    id: str
+    excerpt: str = ""
+    dois: tuple[str, ...] = ()
+    titles: tuple[str, ...] = ()
+    section: str | None = None
+    source: str | None = None
+    source_file: str | None = None
+    groups: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A ranked list of DOIs or of titles for one question."""
+
+    id: str
+    kind: str  # "dois" or "titles"
+    items: tuple[str, ...]
+    line: int | None = None
+
+
+# ----------------------------------------------------------------------------------------- readers
+
+def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> GoldQuestion:
+    where = {"path": None if path is None else str(path), "line": line}
+    qid = record_id(dict(record), **where)
+    raw_doi = record.get("target_doi")
+    dois: tuple[str, ...] = ()
+    if raw_doi not in (None, ""):
+        doi = normalize_doi(str(raw_doi))
+        if doi is None:
+            raise ScoringError(f"question {qid!r}: target_doi {raw_doi!r} is not a DOI", **where)
+        dois = (doi,)
+    title = record.get("target_title")
+    titles = (str(title),) if isinstance(title, str) and title.strip() else ()
+    if not dois and not titles:
+        raise ScoringError(f"question {qid!r} has neither target_doi nor target_title", **where,
+                           hint="is this a chemref question file? for CiteME use --format citeme")
+    source = next((str(record[key]) for key in ("source_pmcid", "source_doi", "source_file") if record.get(key)),
+                  None)
+    section = record.get("section")
+    return GoldQuestion(qid, str(record.get("excerpt") or ""), dois, titles,
+                        None if section in (None, "") else str(section), source,
+                        None if not record.get("source_file") else str(record["source_file"]))
+
+
+def _read_citeme(path: PathLike) -> tuple[list[GoldQuestion], list[str]]:
+    lines = read_text(path).splitlines()
+    if not lines:
+        raise InputError("empty file", path=str(path), hint="expected the CiteME TSV with a header line")
+    header = lines[0].split("\t")
+    missing = [name for name in _CITEME_REQUIRED if name not in header]
+    if missing:
+        raise InputError(f"not a CiteME TSV: header lacks {', '.join(missing)}", path=str(path), line=1,
+                         hint="for chemref question JSONL use --format chemref")
+    col = {name: i for i, name in enumerate(header)}
+    questions: list[GoldQuestion] = []
+    plural: list[str] = []
+    no_marker: list[str] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        cells = line.split("\t")
+        if len(cells) != len(header):
+            raise InputError(f"expected {len(header)} tab-separated columns, found {len(cells)}",
+                             path=str(path), line=number, hint="a tab or line break inside a field?")
+        get = lambda name: cells[col[name]].strip() if name in col else ""  # noqa: E731
+        qid = get("id")
+        titles = tuple(t.strip() for t in get("target_paper_title").split(TITLE_SEPARATOR) if t.strip())
+        if not qid or not titles:
+            raise InputError("row without an id or a target_paper_title", path=str(path), line=number)
+        excerpt = get("excerpt")
+        if "[CITATIONS]" in excerpt:
+            plural.append(qid)
+        elif "[CITATION]" not in excerpt:
+            no_marker.append(qid)
+        groups = tuple((name, get(name)) for name in ("split", "year") if get(name))
+        questions.append(GoldQuestion(qid, excerpt, (), titles, None, get("source_paper_title") or None,
+                                      None, groups))
+    diagnostics = []
+    if plural:
+        diagnostics.append(f"{len(plural)} excerpt(s) use the plural marker [CITATIONS]: ids {', '.join(plural)}")
+    if no_marker:
+        diagnostics.append(f"{len(no_marker)} excerpt(s) without a [CITATION] marker: ids {', '.join(no_marker)}")
+    return questions, diagnostics
+
+
+def read_questions(path: PathLike, *, format: str = "chemref") -> tuple[list[GoldQuestion], list[str]]:
+    """Gold questions from chemref JSONL (``format="chemref"``) or the CiteME TSV (``"citeme"``), and diagnostics."""
+    if format == "citeme":
+        questions, diagnostics = _read_citeme(path)
+    elif format == "chemref":
+        questions, diagnostics = [], []
+        first_line: dict[str, int] = {}
+        for line, record in read_jsonl(path):
+            question = _chemref_question(record, path=path, line=line)
+            if question.id in first_line:
+                raise ScoringError(f"question id {question.id!r} appears twice (first on line "
+                                   f"{first_line[question.id]})", path=str(path), line=line,
+                                   hint="question ids must be unique")
+            first_line[question.id] = line
+            questions.append(question)
+    else:
+        raise ScoringError(f"unknown question format {format!r}", hint="use 'chemref' or 'citeme'")
+    seen: set[str] = set()
+    for question in questions:
+        if question.id in seen:
+            raise ScoringError(f"question id {question.id!r} appears twice", path=str(path),
+                               hint="question ids must be unique")
+        seen.add(question.id)
+    return questions, diagnostics
+
+
+def _prediction(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> Prediction:
+    where = {"path": None if path is None else str(path), "line": line}
+    qid = record_id(dict(record), **where)
+    kinds = [key for key in ("dois", "titles") if key in record]
+    if len(kinds) != 1:
+        raise ScoringError(f"prediction for {qid!r} must have exactly one of 'dois' or 'titles', found "
+                           f"{kinds or 'neither'}", **where, hint='expected {"id": ..., "dois": [ranked DOIs]}')
+    return Prediction(qid, kinds[0], tuple(string_list(dict(record), kinds[0], **where)), line)
+
+
+def read_question_predictions(path: PathLike) -> list[Prediction]:
+    """Predictions JSONL: ``{"id", "dois": [...]}`` or ``{"id", "titles": [...]}``, ranked best first."""
+    return [_prediction(record, path=path, line=line) for line, record in read_jsonl(path)]
+
+
+# ----------------------------------------------------------------------------------------- scoring
+
+def _hit_rank(question: GoldQuestion, prediction: Prediction, depth: int, threshold: float,
+              path: PathLike | None) -> tuple[int | None, int]:
+    """1-based rank of the first correct item within ``depth`` (or None) and the number of unparseable DOIs."""
+    bad = 0
+    if prediction.kind == "dois":
+        if not question.dois:
+            raise ScoringError(f"question {question.id!r} has no gold DOI but the prediction gives DOIs",
+                               path=None if path is None else str(path), line=prediction.line,
+                               hint="predict titles for benchmarks that give titles only (CiteME)")
+        for rank, item in enumerate(prediction.items[:depth], start=1):
+            doi = normalize_doi(item)
+            if doi is None:
+                bad += 1
+            elif doi in question.dois:
+                return rank, bad
+        return None, bad
+    if not question.titles:
+        raise ScoringError(f"question {question.id!r} has no gold title but the prediction gives titles",
+                           path=None if path is None else str(path), line=prediction.line, hint="predict DOIs")
+    for rank, item in enumerate(prediction.items[:depth], start=1):
+        if any(titles_match(item, gold, threshold=threshold) for gold in question.titles):
+            return rank, bad
+    return None, bad
+
+
+def _metric_names(ks: Sequence[int]) -> list[str]:
+    names = ["accuracy@1"]
+    for k in ks:
+        if k > 1:
+            names += [f"recall@{k}", f"mrr@{k}"]
+    return names
+
+
+def _values(rank: int | None, ks: Sequence[int]) -> dict[str, float]:
+    values = {"accuracy@1": 1.0 if rank == 1 else 0.0}
+    for k in ks:
+        if k > 1:
+            hit = rank is not None and rank <= k
+            values[f"recall@{k}"] = 1.0 if hit else 0.0
+            values[f"mrr@{k}"] = 1.0 / rank if hit and rank is not None else 0.0
+    return values
+
+
+def _sort_key(value: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _breakdown(rows: list[tuple[GoldQuestion, dict[str, float]]], key, names: list[str]) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[dict[str, float]]] = {}
+    for question, values in rows:
+        groups.setdefault(key(question) or "(none)", []).append(values)
+    return {
+        value: {"n": len(group), **{name: sum(g[name] for g in group) / len(group) for name in names}}
+        for value, group in sorted(groups.items(), key=lambda item: _sort_key(item[0]))
+    }
+
+
+def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, Any]],
+                    predictions: PathLike | Iterable[Prediction | Mapping[str, Any]], *,
+                    format: str = "chemref", k: int | Sequence[int] = (1, 5, 10),
+                    threshold: float = DEFAULT_THRESHOLD, strict: bool = False) -> MetricsReport:
+    """Accuracy@1, Recall@K and MRR@K of ranked DOI / title predictions, with per-section and per-source tables.
+
+    ``questions`` is a path (chemref JSONL, or CiteME TSV with ``format="citeme"``) or records;
+    ``predictions`` a JSONL path or records. ``threshold`` is the fuzzy title similarity needed
+    (see :mod:`chemref.scoring.titles`); ``strict`` turns predictions for unknown ids into an error.
+    """
+    ks = (k,) if isinstance(k, int) else tuple(sorted(set(k)))
+    if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
+        raise ScoringError(f"K must be positive integers, got {k!r}")
+    if not 0.0 < threshold <= 1.0:
+        raise ScoringError(f"title similarity threshold must be in (0, 1], got {threshold}")
+    diagnostics: list[str] = []
+    if isinstance(questions, (str, os.PathLike)):
+        gold, read_diagnostics = read_questions(questions, format=format)
+        diagnostics += read_diagnostics
+    else:
+        gold = [q if isinstance(q, GoldQuestion) else _chemref_question(q, path=None, line=i + 1)
+                for i, q in enumerate(questions)]
+    pred_path = predictions if isinstance(predictions, (str, os.PathLike)) else None
+    if pred_path is not None:
+        preds = read_question_predictions(pred_path)
+    else:
+        preds = [p if isinstance(p, Prediction) else _prediction(p, path=None, line=i + 1)
+                 for i, p in enumerate(predictions)]  # type: ignore[union-attr]
+
+    by_id: dict[str, Prediction] = {}
+    for prediction in preds:
+        if prediction.id in by_id:
+            raise ScoringError(f"predictions for {prediction.id!r} given twice (first on line "
+                               f"{by_id[prediction.id].line})", path=None if pred_path is None else str(pred_path),
+                               line=prediction.line, hint="give one ranked list per question")
+        by_id[prediction.id] = prediction
+    gold_ids = {q.id for q in gold}
+    unknown = [p.id for p in preds if p.id not in gold_ids]
+    if unknown and (strict or len(unknown) == len(preds)):
+        raise ScoringError(f"{len(unknown)} of {len(preds)} predicted ids are not question ids (e.g. {unknown[0]!r})",
+                           path=None if pred_path is None else str(pred_path),
+                           hint="are questions and predictions from the same set? questions come first")
+    if unknown:
+        diagnostics.append(f"{len(unknown)} prediction(s) for ids not in the questions, ignored: "
+                           + ", ".join(map(repr, unknown[:5])) + (" ..." if len(unknown) > 5 else ""))
+
+    names = _metric_names(ks)
+    depth = max(ks)
+    rows: list[tuple[GoldQuestion, dict[str, float]]] = []
+    missing: list[str] = []
+    unparseable = 0
+    kinds: set[str] = set()
+    for question in gold:
+        prediction = by_id.get(question.id)
+        rank = None
+        if prediction is None:
+            missing.append(question.id)
+        else:
+            kinds.add(prediction.kind)
+            rank, bad = _hit_rank(question, prediction, depth, threshold, pred_path)
+            unparseable += bad
+        rows.append((question, _values(rank, ks)))
+    if missing:
+        diagnostics.append(f"{len(missing)} question(s) without a prediction, counted wrong: "
+                           + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
+    if unparseable:
+        diagnostics.append(f"{unparseable} predicted string(s) in the top {depth} are not DOIs (counted as misses)")
+
+    metrics = {name: (sum(v[name] for _, v in rows) / len(rows) if rows else 0.0) for name in names}
+    breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
+    if any(q.section for q in gold):
+        breakdowns["section"] = _breakdown(rows, lambda q: q.section, names)
+    if any(q.source for q in gold):
+        breakdowns["source"] = _breakdown(rows, lambda q: q.source, names)
+    for group in dict.fromkeys(name for q in gold for name, _ in q.groups):
+        breakdowns[group] = _breakdown(rows, lambda q, g=group: dict(q.groups).get(g), names)
+    matching = []
+    if "dois" in kinds:
+        matching.append("DOIs equal after normalize_doi")
+    if "titles" in kinds:
+        matching.append(f"titles match after normalisation, fuzzy similarity ≥ {threshold} for titles of "
+                        "30+ characters")
+    return MetricsReport(
+        task=f"citation prediction ({'CiteME TSV' if format == 'citeme' else 'chemref questions'})",
+        metrics=metrics,
+        n=len(rows),
+        definition="accuracy@1 = top prediction correct; Recall@K = correct answer in the top K (one target "
+                   "per question); MRR@K = mean of 1/rank of the correct answer within the top K, else 0"
+                   + (f"; {'; '.join(matching)}" if matching else ""),
+        averaging=f"mean over all {len(rows)} questions (a question without a prediction counts 0)",
+        k=ks,
+        counts={"questions": len(gold), "predicted": len(gold) - len(missing), "missing_predictions": len(missing),
+                "unknown_prediction_ids": len(unknown), "unparseable_dois": unparseable},
+        breakdowns=breakdowns,
+        details={"title_threshold": threshold},
+        diagnostics=tuple(diagnostics),
+    )

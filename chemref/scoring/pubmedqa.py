@@ -1,0 +1,95 @@
+"""PubMedQA (PQA-L, reasoning-required setting) scoring: accuracy and macro-F1 over yes / no / maybe.
+
+As the official evaluator: the predictions must cover exactly the gold ids (missing or extra ids
+are a :class:`~chemref.errors.ScoringError`, never silently scored), labels must be one of
+``yes``, ``no``, ``maybe`` (lower case, as in the dataset; anything else is an error), and
+macro-F1 is the unweighted mean of the three per-class F1 values, a class never predicted having
+precision 0 and so F1 0 (scikit-learn's ``zero_division=0``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from chemref.errors import ScoringError
+from chemref.scoring.benchmark_io import read_json
+from chemref.scoring.metrics_report import MetricsReport
+
+__all__ = ["score_pubmedqa", "LABELS", "read_labels"]
+
+LABELS = ("yes", "no", "maybe")
+
+PathLike = str | os.PathLike[str]
+
+
+def read_labels(source: PathLike | Mapping[str, Any], *, role: str) -> dict[str, str]:
+    """``{id: label}`` from a JSON file or a mapping; labels outside yes/no/maybe are an error."""
+    path = str(source) if isinstance(source, (str, os.PathLike)) else None
+    data = read_json(source) if path is not None else source
+    if not isinstance(data, Mapping):
+        raise ScoringError(f"{role} must be a JSON object {{pmid: label}}, found {type(data).__name__}", path=path,
+                           hint="PubMedQA answers are a dict of PMID -> yes|no|maybe")
+    labels: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping) and "final_decision" in value:  # ori_pqal.json-shaped records
+            value = value["final_decision"]
+        if value not in LABELS:
+            hint = "labels are lower case" if isinstance(value, str) and value.strip().lower() in LABELS else \
+                "each answer must be one of yes, no, maybe"
+            raise ScoringError(f"{role} label {value!r} for id {key!r} is not yes, no or maybe", path=path, hint=hint)
+        labels[str(key)] = value
+    return labels
+
+
+def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[str, Any]) -> MetricsReport:
+    """Accuracy and macro-F1 of ``pred`` ({pmid: label}) against ``gold`` (e.g. ``test_ground_truth.json``)."""
+    gold_labels = read_labels(gold, role="gold")
+    pred_labels = read_labels(pred, role="prediction")
+    missing = sorted(set(gold_labels) - set(pred_labels))
+    extra = sorted(set(pred_labels) - set(gold_labels))
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"{len(missing)} gold id(s) without a prediction (e.g. {', '.join(missing[:3])})")
+        if extra:
+            parts.append(f"{len(extra)} predicted id(s) not in the gold (e.g. {', '.join(extra[:3])})")
+        raise ScoringError("predictions must cover exactly the gold ids: " + "; ".join(parts),
+                           path=str(pred) if isinstance(pred, (str, os.PathLike)) else None,
+                           hint="predict every test PMID once, and nothing else")
+    if not gold_labels:
+        raise ScoringError("the gold has no items", path=str(gold) if isinstance(gold, (str, os.PathLike)) else None)
+
+    confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
+    for key, label in gold_labels.items():
+        confusion[label][pred_labels[key]] += 1
+    n = len(gold_labels)
+    correct = sum(confusion[label][label] for label in LABELS)
+    per_class: dict[str, dict[str, float | int]] = {}
+    for label in LABELS:
+        tp = confusion[label][label]
+        fp = sum(confusion[g][label] for g in LABELS) - tp
+        fn = sum(confusion[label].values()) - tp
+        precision, recall, f1 = _f1(tp, fp, fn)
+        per_class[label] = {"precision": precision, "recall": recall, "f1": f1, "support": tp + fn}
+    never = [label for label in LABELS if not any(confusion[g][label] for g in LABELS)]
+    diagnostics = tuple(f"class {label!r} is never predicted: its precision and F1 are 0" for label in never)
+    return MetricsReport(
+        task="PubMedQA (PQA-L, reasoning-required)",
+        metrics={"accuracy": correct / n, "macro_f1": sum(c["f1"] for c in per_class.values()) / len(LABELS)},
+        n=n,
+        definition="accuracy = correct / n; macro-F1 = unweighted mean of the F1 of yes, no and maybe "
+                   "(a class never predicted has F1 0)",
+        averaging=f"micro for accuracy, macro over the 3 classes for F1; {n} items",
+        counts={"correct": correct},
+        details={"per_class": per_class, "confusion": confusion},
+        diagnostics=diagnostics,
+    )

@@ -1,0 +1,316 @@
+"""Citation recommendation scoring: Recall@K and MRR@K over ranked lists (JSON Lines or TREC files).
+
+Definitions (per query, then the mean over queries that have at least one relevant item):
+
+* Recall@K = |top-K ∩ relevant| / |relevant|
+* RR@K = 1 / rank of the first relevant item if it is within the top K, else 0; MRR@K is its mean.
+
+Ranking order: a plain list (``{"id", "ranking": [...]}``) is ranked in list order. When scores are
+given (a TREC run, or ``"scores"`` beside ``"ranking"``) the order is trec_eval's: score descending,
+ties broken by document id in *descending* string order; the rank column of a run is ignored.
+An id repeated in a ranking counts only at its first position; the repeat keeps its slot but can
+never score (a system gains nothing by repeating or by dropping repeats). K larger than a list
+simply uses the whole list. Queries whose gold has no relevant item are reported and skipped;
+gold queries without a prediction score 0 (reported); predictions for ids absent from the gold are
+ignored and reported, as trec_eval ignores run topics missing from the qrels.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chemref.errors import InputError, ScoringError
+from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
+from chemref.scoring.metrics_report import MetricsReport
+
+__all__ = [
+    "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
+    "read_ranking_predictions", "read_qrels", "read_trec_run", "BREAKDOWN_FIELDS", "GoldQuery",
+]
+
+#: Optional gold fields that get a breakdown table when present.
+BREAKDOWN_FIELDS = ("context_length", "position", "field", "year")
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldQuery:
+    """One query's relevant ids and the optional fields used for breakdowns."""
+
+    id: str
+    relevant: frozenset[str]
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+def recall_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> float:
+    """|top-k ∩ relevant| / |relevant| (repeats count once); 0/0 is an error: skip such queries first."""
+    if not relevant:
+        raise ValueError("recall is undefined for a query with no relevant item")
+    return len(set(ranking[:k]) & set(relevant)) / len(set(relevant))
+
+
+def reciprocal_rank_at_k(ranking: Sequence[str], relevant: Collection[str], k: int) -> float:
+    """1 / rank of the first relevant item in the top k (1-based), else 0."""
+    for rank, item in enumerate(ranking[:k], start=1):
+        if item in relevant:
+            return 1.0 / rank
+    return 0.0
+
+
+def trec_order(scored: Iterable[tuple[str, float]]) -> list[str]:
+    """Document ids sorted as trec_eval does: score descending, then document id descending."""
+    return [doc for doc, _ in sorted(scored, key=lambda pair: (pair[1], pair[0]), reverse=True)]
+
+
+def _dedupe(ranking: Sequence[str]) -> tuple[list[str], int]:
+    """Replace repeats by a placeholder that can never be relevant (keeps positions); count them."""
+    seen: set[str] = set()
+    out: list[str] = []
+    repeats = 0
+    for item in ranking:
+        if item in seen:
+            out.append("\x00repeat")
+            repeats += 1
+        else:
+            seen.add(item)
+            out.append(item)
+    return out, repeats
+
+
+# ----------------------------------------------------------------------------------------- readers
+
+def read_ranking_gold(path: PathLike) -> list[GoldQuery]:
+    """GOLD JSONL: ``{"id", "relevant": [ids], optional context_length/position/field/year}``."""
+    queries: list[GoldQuery] = []
+    seen: dict[str, int] = {}
+    for line, record in read_jsonl(path):
+        qid = record_id(record, path=path, line=line)
+        if qid in seen:
+            raise ScoringError(f"query id {qid!r} repeated (first on line {seen[qid]})", path=str(path), line=line)
+        seen[qid] = line
+        if "relevant" not in record:
+            raise ScoringError("gold record has no 'relevant' list", path=str(path), line=line,
+                               hint='expected {"id": ..., "relevant": [ids]}')
+        relevant = string_list(record, "relevant", path=path, line=line)
+        fields = tuple((name, str(record[name])) for name in BREAKDOWN_FIELDS
+                       if name in record and record[name] is not None)
+        queries.append(GoldQuery(qid, frozenset(relevant), fields))
+    return queries
+
+
+def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
+    """PRED JSONL: ``{"id", "ranking": [ids]}`` (optionally ``"scores"``: then trec_eval order applies)."""
+    runs: dict[str, list[str]] = {}
+    lines: dict[str, int] = {}
+    for line, record in read_jsonl(path):
+        qid = record_id(record, path=path, line=line)
+        if qid in lines:
+            raise ScoringError(f"predictions for {qid!r} given twice (first on line {lines[qid]})",
+                               path=str(path), line=line, hint="give one ranking per query")
+        lines[qid] = line
+        if "ranking" not in record:
+            raise ScoringError("prediction record has no 'ranking' list", path=str(path), line=line,
+                               hint='expected {"id": ..., "ranking": [ids]}')
+        ranking = string_list(record, "ranking", path=path, line=line)
+        scores = record.get("scores")
+        if scores is not None:
+            if (not isinstance(scores, list) or len(scores) != len(ranking)
+                    or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores)):
+                raise ScoringError("'scores' must be a list of numbers as long as 'ranking'", path=str(path),
+                                   line=line)
+            ranking = trec_order(zip(ranking, (float(s) for s in scores)))
+        runs[qid] = ranking
+    return runs
+
+
+def read_qrels(path: PathLike) -> list[GoldQuery]:
+    """TREC qrels: ``query iteration docno relevance`` per line; relevance > 0 means relevant."""
+    relevant: dict[str, set[str]] = {}
+    for number, raw in enumerate(read_text(path).splitlines(), start=1):
+        parts = raw.split()
+        if not parts:
+            continue
+        if len(parts) != 4:
+            raise InputError(f"expected 4 columns (query iteration docno relevance), found {len(parts)}",
+                             path=str(path), line=number, hint="is this a run file? give the qrels first")
+        qid, _, doc, rel = parts
+        try:
+            level = int(float(rel))
+        except ValueError:
+            raise InputError(f"relevance {rel!r} is not a number", path=str(path), line=number) from None
+        bucket = relevant.setdefault(qid, set())
+        if level > 0:
+            bucket.add(doc)
+    return [GoldQuery(qid, frozenset(docs)) for qid, docs in relevant.items()]
+
+
+def read_trec_run(path: PathLike) -> tuple[dict[str, list[str]], list[str]]:
+    """TREC run: ``query Q0 docno rank score tag``; returns rankings in trec_eval order and diagnostics."""
+    scored: dict[str, list[tuple[str, float]]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    diagnostics: list[str] = []
+    for number, raw in enumerate(read_text(path).splitlines(), start=1):
+        parts = raw.split()
+        if not parts:
+            continue
+        if len(parts) != 6:
+            raise InputError(f"expected 6 columns (query Q0 docno rank score tag), found {len(parts)}",
+                             path=str(path), line=number, hint="is this a qrels file? give the run second")
+        qid, _, doc, _, score, _ = parts
+        try:
+            value = float(score)
+        except ValueError:
+            raise InputError(f"score {score!r} is not a number", path=str(path), line=number) from None
+        if (qid, doc) in seen:
+            diagnostics.append(f"{path}:{number}: document {doc!r} repeated for query {qid!r} "
+                               f"(first on line {seen[qid, doc]}); the higher-ranked copy counts")
+        else:
+            seen[qid, doc] = number
+        scored.setdefault(qid, []).append((doc, value))
+    return {qid: trec_order(pairs) for qid, pairs in scored.items()}, diagnostics
+
+
+def _gold_from_memory(gold: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> list[GoldQuery]:
+    if isinstance(gold, Mapping):
+        return [GoldQuery(str(q), frozenset(str(d) for d in docs)) for q, docs in gold.items()]
+    out = []
+    for index, record in enumerate(gold):
+        qid = record_id(dict(record), path=None, line=index + 1)
+        fields = tuple((n, str(record[n])) for n in BREAKDOWN_FIELDS if record.get(n) is not None)
+        out.append(GoldQuery(qid, frozenset(str(d) for d in record.get("relevant", ())), fields))
+    return out
+
+
+def _pred_from_memory(pred: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
+    if isinstance(pred, Mapping):
+        return {str(q): [str(d) for d in docs] for q, docs in pred.items()}
+    out: dict[str, list[str]] = {}
+    for index, record in enumerate(pred):
+        qid = record_id(dict(record), path=None, line=index + 1)
+        if qid in out:
+            raise ScoringError(f"predictions for {qid!r} given twice")
+        ranking = [str(d) for d in record.get("ranking", ())]
+        if record.get("scores") is not None:
+            ranking = trec_order(zip(ranking, (float(s) for s in record["scores"])))
+        out[qid] = ranking
+    return out
+
+
+def _sort_key(value: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+# ----------------------------------------------------------------------------------------- scorer
+
+def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]],
+                  pred: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]], *,
+                  k: int | Sequence[int] = 10, format: str = "jsonl", per_query: bool = False) -> MetricsReport:
+    """Recall@K and MRR@K of ``pred`` against ``gold``, with breakdowns by the optional gold fields.
+
+    ``gold`` / ``pred`` are paths (JSON Lines, or TREC qrels / run with ``format="trec"``), or in
+    memory: ``{query: [relevant ids]}`` / ``{query: [ranked ids]}`` or lists of records.
+    ``per_query=True`` adds each query's values under ``"per_query"``.
+    """
+    ks = (k,) if isinstance(k, int) else tuple(k)
+    if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
+        raise ScoringError(f"K must be a positive integer, got {k!r}")
+    if format not in ("jsonl", "trec"):
+        raise ScoringError(f"unknown format {format!r}", hint="use 'jsonl' or 'trec'")
+    diagnostics: list[str] = []
+    if isinstance(gold, (str, os.PathLike)):
+        queries = read_qrels(gold) if format == "trec" else read_ranking_gold(gold)
+    else:
+        queries = _gold_from_memory(gold)
+    if isinstance(pred, (str, os.PathLike)):
+        if format == "trec":
+            runs, run_diagnostics = read_trec_run(pred)
+            diagnostics += run_diagnostics
+        else:
+            runs = read_ranking_predictions(pred)
+    else:
+        runs = _pred_from_memory(pred)
+
+    gold_ids = {q.id for q in queries}
+    unknown = [qid for qid in runs if qid not in gold_ids]
+    if runs and len(unknown) == len(runs) and queries:
+        raise ScoringError(f"none of the {len(runs)} predicted query ids is in the gold (e.g. {unknown[0]!r})",
+                           hint="are gold and predictions from the same benchmark? gold comes first")
+    if unknown:
+        diagnostics.append(f"{len(unknown)} predicted query id(s) not in the gold, ignored: "
+                           + ", ".join(map(repr, unknown[:5])) + (" ..." if len(unknown) > 5 else ""))
+
+    names = [f"{m}@{v}" for v in ks for m in ("recall", "mrr")]
+    no_relevant: list[str] = []
+    missing: list[str] = []
+    repeats_total = 0
+    rows: list[tuple[GoldQuery, dict[str, float]]] = []
+    for query in queries:
+        if not query.relevant:
+            no_relevant.append(query.id)
+            continue
+        ranking = runs.get(query.id)
+        if ranking is None:
+            missing.append(query.id)
+            ranking = []
+        ranking, repeats = _dedupe(ranking)
+        repeats_total += repeats
+        values: dict[str, float] = {}
+        for v in ks:
+            values[f"recall@{v}"] = recall_at_k(ranking, query.relevant, v)
+            values[f"mrr@{v}"] = reciprocal_rank_at_k(ranking, query.relevant, v)
+        rows.append((query, values))
+
+    if no_relevant:
+        diagnostics.append(f"{len(no_relevant)} gold query(ies) with no relevant item, skipped: "
+                           + ", ".join(map(repr, no_relevant[:5])) + (" ..." if len(no_relevant) > 5 else ""))
+    if missing:
+        diagnostics.append(f"{len(missing)} gold query(ies) with no prediction, scored 0: "
+                           + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
+    if repeats_total:
+        diagnostics.append(f"{repeats_total} repeated id(s) in rankings; each counts only at its first position")
+    if not rows:
+        diagnostics.append("no query with a relevant item: nothing to average, metrics reported as 0")
+
+    metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
+    breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
+    for field_name in BREAKDOWN_FIELDS:
+        if not any(dict(q.fields).get(field_name) is not None for q, _ in rows):
+            continue
+        groups: dict[str, list[dict[str, float]]] = {}
+        for query, values in rows:
+            groups.setdefault(dict(query.fields).get(field_name, "(none)"), []).append(values)
+        breakdowns[field_name] = {
+            value: {"n": len(group), **{name: _mean([g[name] for g in group]) for name in names}}
+            for value, group in sorted(groups.items(), key=lambda item: _sort_key(item[0]))
+        }
+    details: dict[str, Any] = {}
+    if per_query:
+        details["per_query"] = {query.id: values for query, values in rows}
+    return MetricsReport(
+        task="citation recommendation (ranking)",
+        metrics=metrics,
+        n=len(rows),
+        definition="Recall@K = |top-K ∩ relevant| / |relevant|; MRR@K = mean of 1/rank of the first relevant "
+                   "item in the top K (0 if none); ties as trec_eval (score desc, then docno desc)",
+        averaging=f"macro: mean over the {len(rows)} queries with ≥1 relevant item "
+                  "(queries without a prediction count 0)",
+        k=ks,
+        counts={"queries_in_gold": len(queries), "no_relevant_skipped": len(no_relevant),
+                "missing_predictions": len(missing), "unknown_prediction_ids": len(unknown),
+                "repeated_ids": repeats_total},
+        breakdowns=breakdowns,
+        details=details,
+        diagnostics=tuple(diagnostics),
+    )

@@ -1,0 +1,132 @@
+"""Score reports: a plain ``dict`` (JSON-ready) that also prints as a table and exports CSV / Markdown."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, Iterator
+
+NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
+
+
+def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
+    """Counts with precision, recall and F1 (0 where undefined)."""
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
+
+
+def block(counts: dict[str, list[int]]) -> dict[str, Any]:
+    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> [tp, fp, fn]`` (micro sum)."""
+    per_type = {t: prf(*counts[t]) for t in sorted(counts)}
+    total = [sum(v[i] for v in counts.values()) for i in range(3)]
+    return {"per_type": per_type, "overall": prf(*total)}
+
+
+class Report(dict):
+    """A score report. It *is* the JSON-ready dict; ``str(report)`` is a readable table.
+
+    ``sections()`` yields ``(label, per_type, overall)`` for every table in the report, which is what
+    the CSV and Markdown exports flatten.
+    """
+
+    def __init__(self, data: dict[str, Any], *, text: str | None = None) -> None:
+        super().__init__(data)
+        self._text = text
+
+    # -- structure
+    def sections(self) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+        if self.get("mode") == "brateval":
+            yield (self.get("label", "brateval"), self["per_type"], self["overall"])
+            return
+        for level in ("relations", "entities"):
+            for match, sub in self.get(level, {}).items():
+                if "per_type" in sub:
+                    yield (f"{level}/{match}", sub["per_type"], sub["overall"])
+                else:
+                    for coref, leaf in sub.items():
+                        yield (f"{level}/{match}/{coref}", leaf["per_type"], leaf["overall"])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat row per (section, type) plus an ``all`` row per section; per-document rows follow."""
+        out: list[dict[str, Any]] = []
+        for label, per_type, overall in self.sections():
+            for t, c in list(per_type.items()) + [("all", overall)]:
+                out.append({"document": "", "report": label, "type": t, **c})
+        for doc, blocks in self.get("per_doc", {}).items():
+            for label, c in blocks.items():
+                out.append({"document": doc, "report": label, "type": "all", **c})
+        return out
+
+    # -- exports
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self, indent=indent, ensure_ascii=False)
+
+    def _columns(self) -> list[str]:
+        cols = ["document", "report", "type", *NUMBER_KEYS]
+        if self.get("mode") == "brateval" and self.get("level") == "relations":
+            cols += ["fpm", "fnm"]
+        return cols
+
+    def to_csv(self) -> str:
+        import csv
+
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=self._columns(), extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        for row in self.rows():
+            writer.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in row.items()})
+        return buf.getvalue()
+
+    def to_markdown(self) -> str:
+        cols = self._columns()
+        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
+                                                              else "---" for c in cols) + "|"]
+        for row in self.rows():
+            cells = [f"{row[c]:.4f}" if isinstance(row.get(c), float) else str(row.get(c, "")) for c in cols]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+    def to_text(self) -> str:
+        if self._text is not None:
+            return self._text
+        out = [self.get("title", "scores")]
+        for label, per_type, overall in self.sections():
+            out.append("")
+            out.append(label)
+            width = max([len(t) for t in per_type] + [7])
+            out.append(f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}")
+            for t, c in list(per_type.items()) + [("overall", overall)]:
+                out.append(f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {c['precision']:>9.4f}"
+                           f" {c['recall']:>7.4f} {c['f1']:>7.4f}")
+        per_doc = self.get("per_doc")
+        if per_doc:
+            labels = list(next(iter(per_doc.values())).keys())
+            out.append("")
+            out.append("per document (tp/fp/fn): " + ", ".join(labels))
+            for doc, blocks in per_doc.items():
+                out.append(f"  {doc}  " + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
+        errors = self.get("errors")
+        if errors is not None:
+            out.append("")
+            out.append(f"errors ({len(errors)} false positives and false negatives)")
+            for e in errors:
+                out.append("  " + format_error(e))
+        return "\n".join(out) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _mention(m: dict[str, Any]) -> str:
+    frags = ";".join(f"{s}-{e}" for s, e in m["fragments"])
+    return f"{m['label']} [{frags}] {m.get('text')!r}"
+
+
+def format_error(e: dict[str, Any]) -> str:
+    """One line for an FP/FN record of ``report["errors"]``."""
+    head = f"{e['kind']} {e['report']} {e['document']} {e['type']}"
+    if "arg1" in e:
+        return f"{head}: {_mention(e['arg1'])} -> {_mention(e['arg2'])}"
+    return f"{head}: {_mention(e['mention'])}"

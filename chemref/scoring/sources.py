@@ -1,0 +1,123 @@
+"""Collections of ``.ann`` files to score: a folder (recursive or top level) or a ``.zip`` (Codalab style).
+
+Documents are named by their path relative to the root, without ``.ann``. In a zip, a folder that
+wraps every ``.ann`` member (``submission/…``) is stripped, and macOS metadata members are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import zipfile
+from pathlib import Path
+
+from chemref.errors import InputError
+
+
+class AnnSource:
+    """Read access to the ``.ann`` (and ``.txt``) files of one folder or zip, by document name."""
+
+    def __init__(self, path: str | os.PathLike[str], *, recursive: bool = True) -> None:
+        self.path = str(path)
+        self.skipped: list[str] = []   # .ann files left out (subfolders in top-level mode)
+        p = Path(path)
+        self._zip: zipfile.ZipFile | None = None
+        if not p.exists():
+            raise InputError("no such file or folder", path=self.path)
+        if p.is_dir():
+            self.names = self._scan_dir(p, recursive)
+        elif zipfile.is_zipfile(p):
+            self.names = self._scan_zip(p, recursive)
+        else:
+            raise InputError("not a folder or a .zip file", path=self.path,
+                             hint="give a folder of .ann files or a Codalab-style .zip")
+
+    # -- folders
+    def _scan_dir(self, root: Path, recursive: bool) -> dict[str, str]:
+        names: dict[str, str] = {}
+        stack = [("", str(root))]
+        while stack:
+            rel, folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError as exc:
+                raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=folder) from None
+            for entry in entries:
+                name = entry.name
+                if entry.is_dir():
+                    if recursive:
+                        stack.append((rel + name + "/", entry.path))
+                    elif not name.startswith("."):
+                        self._note_subfolder(entry.path)
+                elif name.endswith(".ann"):
+                    names[rel + name[:-4]] = entry.path
+        return names
+
+    def _note_subfolder(self, folder: str) -> None:
+        for dirpath, _, files in os.walk(folder):
+            self.skipped.extend(os.path.join(dirpath, f) for f in files if f.endswith(".ann"))
+
+    # -- zips
+    def _scan_zip(self, path: Path, recursive: bool) -> dict[str, str]:
+        try:
+            zf = zipfile.ZipFile(path)
+        except (OSError, zipfile.BadZipFile) as exc:
+            raise InputError(f"cannot open the zip file: {exc}", path=self.path) from None
+        self._zip = zf
+        members = [m for m in zf.namelist()
+                   if m.endswith(".ann") and not m.startswith("__MACOSX/")
+                   and not posixpath.basename(m).startswith("._")]
+        dirs = {posixpath.dirname(m) for m in members}
+        prefix = posixpath.commonpath(list(dirs)) if dirs else ""
+        self._zip_prefix = prefix + "/" if prefix else ""
+        names: dict[str, str] = {}
+        for m in members:
+            rel = m[len(self._zip_prefix):]
+            if not recursive and "/" in rel:
+                self.skipped.append(f"{self.path}:{m}")
+                continue
+            names[rel[:-4]] = m
+        return names
+
+    # -- access
+    def display(self, name: str) -> str:
+        """A path for messages: the file path, or ``ZIP:member`` for a zip member."""
+        where = self.names.get(name, name + ".ann")
+        return f"{self.path}:{where}" if self._zip is not None else where
+
+    def read_bytes(self, name: str) -> bytes:
+        """The bytes of document ``name``'s ``.ann``."""
+        where = self.names[name]
+        try:
+            if self._zip is not None:
+                return self._zip.read(where)
+            with open(where, "rb") as handle:
+                return handle.read()
+        except (OSError, KeyError, zipfile.BadZipFile) as exc:
+            raise InputError(f"cannot read the file: {exc}", path=self.display(name)) from None
+
+    def read_text(self, name: str) -> str | None:
+        """The ``.txt`` beside document ``name`` (UTF-8, bad bytes replaced), or None when there is none."""
+        where = self.names.get(name)
+        if where is None:
+            return None
+        txt = where[:-4] + ".txt"
+        try:
+            if self._zip is not None:
+                data = self._zip.read(txt)
+            else:
+                with open(txt, "rb") as handle:
+                    data = handle.read()
+        except (OSError, KeyError):
+            return None
+        return data.decode("utf-8-sig", errors="replace")
+
+    def close(self) -> None:
+        if self._zip is not None:
+            self._zip.close()
+
+    def __enter__(self) -> "AnnSource":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,122 @@
+"""BM25 baseline: predictions from a candidate pool (file or the source articles' references), end to end
+through ``chemref baseline bm25`` and ``chemref score questions``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chemref.baseline.bm25 import bm25_predictions, query_text
+from chemref.cli import main
+from chemref.errors import ChemrefError, InputError
+from chemref.scoring import score_questions
+
+DATA = Path(__file__).parent / "data" / "scoring"
+QUESTIONS = DATA / "questions.jsonl"
+POOL = DATA / "pool.jsonl"
+
+
+def _jats_reader_available() -> bool:
+    try:
+        from chemref.jats import read  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_reader = pytest.mark.skipif(not _jats_reader_available(), reason="chemref.jats.read is not available yet")
+
+
+def test_query_text_drops_the_marker() -> None:
+    assert query_text("A [CITATION] and B [CITATIONS].").split() == ["A", "and", "B", "."]
+
+
+def test_pool_file_ranks_the_target_first() -> None:
+    predictions = bm25_predictions(QUESTIONS, pool=POOL, k=5)
+    assert [p["id"] for p in predictions] == ["q1", "q2", "q3", "q4", "q5", "q6"]
+    assert all(len(p["dois"]) == 5 and p["scores"] == sorted(p["scores"], reverse=True) for p in predictions)
+    report = score_questions(QUESTIONS, predictions)
+    assert report["accuracy@1"] == 1.0
+
+
+def test_k_larger_than_the_pool_and_ties_in_pool_order(tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": 1, "excerpt": "Nothing in common here [CITATION].",
+                                     "target_doi": "10.9999/none"}) + "\n", encoding="utf-8")
+    diagnostics: list[str] = []
+    (prediction,) = bm25_predictions(questions, pool=POOL, k=1000, diagnostics=diagnostics)
+    pool_order = [json.loads(line)["doi"].lower().removeprefix("https://doi.org/")
+                  for line in POOL.read_text().splitlines()]
+    assert prediction["id"] == "1" and prediction["dois"] == pool_order and set(prediction["scores"]) == {0.0}
+    assert any("not in the pool" in d for d in diagnostics)
+
+
+def test_cli_pipeline_with_a_pool_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "preds.jsonl"
+    assert main(["baseline", "bm25", str(QUESTIONS), "-o", str(out), "--pool", str(POOL)]) == 0
+    capsys.readouterr()
+    assert main(["score", "questions", str(QUESTIONS), str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["accuracy@1"] == 1.0 and report["recall@10"] == 1.0 and report["n"] == 6
+
+
+@needs_reader
+def test_cli_pipeline_with_the_reference_pool(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # source_file names are found beside the question file, not in the cwd
+    out = tmp_path / "preds.jsonl"
+    assert main(["baseline", "bm25", str(QUESTIONS), "-o", str(out)]) == 0
+    predictions = [json.loads(line) for line in out.read_text().splitlines()]
+    # the pool: references with a DOI and a title in both articles, the shared one counted once
+    assert {len(p["dois"]) for p in predictions} == {6}
+    capsys.readouterr()
+    assert main(["score", "questions", str(QUESTIONS), str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["accuracy@1"] == 1.0
+
+
+def test_missing_source_article_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": "x", "excerpt": "Text [CITATION].", "source_file": "gone.nxml"}) + "\n",
+                         encoding="utf-8")
+    out = tmp_path / "preds.jsonl"
+    out.write_text("earlier output\n", encoding="utf-8")
+    with pytest.raises(ChemrefError, match="--pool FILE"):
+        bm25_predictions(questions)
+    assert main(["baseline", "bm25", str(questions), "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("chemref: error: ")
+    assert out.read_text() == "earlier output\n"  # nothing half-written, nothing lost
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+BAD = [
+    ("q.jsonl", '{"id": "x"}\n', "has no 'excerpt'"),
+    ("q.jsonl", '{"id": "x", "excerpt": "A [CITATION]."}\n', "no source_file"),
+    ("pool", '{"doi": "nonsense", "title": "T"}\n', "no valid 'doi'"),
+    ("pool", '{"doi": "10.1000/a"}\n', "has no 'title'"),
+    ("pool", "", "pool is empty"),
+]
+
+
+@pytest.mark.parametrize(("which", "text", "message"), BAD)
+def test_bad_input(tmp_path: Path, which: str, text: str, message: str) -> None:
+    path = tmp_path / ("pool.jsonl" if which == "pool" else "q.jsonl")
+    path.write_text(text, encoding="utf-8")
+    if which == "pool":
+        with pytest.raises(InputError, match=message):
+            bm25_predictions(QUESTIONS, pool=path)
+    else:
+        with pytest.raises(InputError, match=message):
+            bm25_predictions(path)
+
+
+def test_imports_stay_light() -> None:
+    code = ("import sys, chemref.scoring.ranking, chemref.scoring.pubmedqa, chemref.scoring.citation_prediction, "
+            "chemref.baseline.bm25, chemref.cli.score_benchmarks, chemref.cli.baseline; "
+            "heavy = [m for m in ('spacy', 'bm25s', 'numpy', 'ranx') if m in sys.modules]; "
+            "assert not heavy, heavy")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,118 @@
+"""chemref.load(): component order, saving and loading in a fresh process, multiprocessing, user rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from importlib.util import find_spec
+
+import pytest
+
+spacy = pytest.importorskip("spacy")
+
+import chemref  # noqa: E402
+from chemref.errors import InputError  # noqa: E402
+from chemref.nlp.pipeline import COMPONENTS, OPTIONAL_COMPONENTS  # noqa: E402
+
+KEY = "chemref_citations"
+OPTIONAL = list(OPTIONAL_COMPONENTS)
+
+TEXTS = [
+    "Pd(PPh3)4 (5 mol%) and [Ru(bpy)3]2+ were stirred at 50°C in H2O. The yield was 85% [12].",
+    "Cu2+ binds (Smith et al., 2019). Read Note. The end.",
+    "Water enters by diffusion.[7] Studies of 2,4-dichloro-6-(6-trifluoromethylpyridin-2-yl)-1,3,5-triazine "
+    "followed (Smith and Jones 2019; Lee 2020). 10 mg/mL of (S)-BINAP was used at r.t. for 2 h.",
+    "",
+]
+
+
+def summary(docs) -> list[dict]:
+    return [{"tokens": [t.text for t in doc], "sents": [s.text for s in doc.sents],
+             "cites": [s.text for s in doc.spans[KEY]]} for doc in docs]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return chemref.load(exclude=OPTIONAL)
+
+
+def test_component_order() -> None:
+    nlp = chemref.load()
+    expected = list(COMPONENTS) + [name for name, (module, _) in OPTIONAL_COMPONENTS.items()
+                                   if find_spec(module) is not None]
+    assert nlp.pipe_names == expected
+    assert nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "chemref.Tokenizer.v1"
+
+
+def test_exclude_unknown_component_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="chemref_parser"):
+        chemref.load(exclude=["chemref_parser"])
+
+
+def test_public_api() -> None:
+    from chemref.nlp import split_sentences
+
+    assert chemref.split_sentences is split_sentences
+    assert chemref.split_sentences("One. Two.") == [(0, 4), (5, 9)]
+    code = "import sys, chemref.nlp, chemref.nlp.rules; assert 'spacy' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_round_trip_in_a_fresh_process(nlp, tmp_path) -> None:
+    """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself (acceptance 3)."""
+    nlp.get_pipe("chemref_sentencizer").add_abbreviations(["Note"], kind="never")
+    try:
+        expected = summary(nlp.pipe(TEXTS))
+        nlp.to_disk(tmp_path / "model")
+    finally:
+        nlp.replace_pipe("chemref_sentencizer", "chemref_sentencizer")
+    assert expected[1]["sents"][-1] == "Read Note. The end."
+    (tmp_path / "texts.json").write_text(json.dumps(TEXTS), encoding="utf-8")
+    script = textwrap.dedent(f"""
+        import json, sys
+        import spacy
+        assert "chemref" not in sys.modules
+        nlp = spacy.load({str(tmp_path / "model")!r})
+        texts = json.load(open({str(tmp_path / "texts.json")!r}, encoding="utf-8"))
+        out = [{{"tokens": [t.text for t in d], "sents": [s.text for s in d.sents],
+                 "cites": [s.text for s in d.spans["{KEY}"]]}} for d in nlp.pipe(texts)]
+        print(json.dumps({{"pipe_names": nlp.pipe_names, "docs": out}}))
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["pipe_names"] == nlp.pipe_names
+    assert loaded["docs"] == expected
+    saved = json.loads((tmp_path / "model" / "chemref_sentencizer" / "rules.json").read_text(encoding="utf-8"))
+    assert "Note." in next(t for t in saved["tables"] if t["name"] == "user")["abbreviations"]["never"]
+
+
+def test_config_abbreviations_saved_and_reloaded(tmp_path) -> None:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("chemref_sentencizer", config={"abbreviations": ["Note"], "abbreviation_kind": "never",
+                                                "no_split": [r"Ex\\. \\d+"]})
+    nlp.to_disk(tmp_path)
+    again = spacy.load(tmp_path)
+    assert again.get_pipe("chemref_sentencizer").rules == nlp.get_pipe("chemref_sentencizer").rules
+    assert again.config["components"]["chemref_sentencizer"]["abbreviations"] == ["Note"]
+    assert [s.text for s in again("Read Note. The end.").sents] == ["Read Note. The end."]
+
+
+def test_to_bytes_round_trip(nlp) -> None:
+    again = chemref.load(exclude=OPTIONAL).from_bytes(nlp.to_bytes())
+    assert summary(again.pipe(TEXTS)) == summary(nlp.pipe(TEXTS))
+
+
+def test_pipe_with_two_processes(nlp) -> None:
+    texts = TEXTS * 3
+    assert summary(nlp.pipe(texts, n_process=2, batch_size=2)) == summary(nlp.pipe(texts))
+
+
+@pytest.mark.xfail(reason="the full pipeline's later components must keep doc.user_data msgpack-safe for "
+                          "multiprocessing (chemref_claim_classifier stored ClaimDecision objects)", strict=False)
+def test_full_pipeline_with_two_processes() -> None:
+    full = chemref.load()
+    texts = TEXTS * 2
+    assert summary(full.pipe(texts, n_process=2, batch_size=2)) == summary(full.pipe(texts))

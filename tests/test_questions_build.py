@@ -1,0 +1,208 @@
+"""End-to-end question building on the sample corpus (golden funnel), the dev corpus (acceptance
+invariants), workers=2 and Dask equal to one process, and unreadable input as a per-file error."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA, shared_path
+
+from chemref.jats import read
+from chemref.questions import build
+from chemref.questions.candidates import CITATION_MARK
+
+SAMPLE = CORPORA / "jats"
+ONE_OR_TWO_LETTER_PATTERNS = (r"{s} et al", r"{s} and co-?workers", r"{s} and colleagues", r"{s}['’]s\b",
+                              r"{s} (?:and|&) [A-Z]", r"group of {s}\b")
+
+# Every candidate sentence of the sample corpus and its first failing filter ("kept": passes filters 1-7;
+# it is then a question or falls to the per-article cap). The traps are described in corpora/README.md.
+GOLDEN = [
+    ("PMC0000101-p0-s0", "length"),  # Olivine LiFePO4 is a widely used cathode materia
+    ("PMC0000101-p0-s1", "one_citation"),  # Its intrinsic electronic conductivity of about 1
+    ("PMC0000101-p0-s2", "no_author_named"),  # Okafor and co-workers showed that a 3 nm carbon 
+    ("PMC0000101-p1-s0", "one_citation"),  # Carbon coatings derived from citric acid, glucos
+    ("PMC0000101-p1-s1", "has_doi"),  # Nitrogen doping of the carbon layer further lowe
+    ("PMC0000101-p2-s0", "kept"),  # Rietveld refinement of the X-ray diffraction pat
+    ("PMC0000101-p2-s1", "kept"),  # The Raman D/G band intensity ratio of 0.92 indic
+    ("PMC0000101-p3-s0", "section"),  # X-ray diffraction patterns of bare and coated Li
+    ("PMC0000101-p4-s0", "is_claim"),  # Electrochemical impedance spectra were fitted wi
+    ("PMC0000101-p4-s1", "kept"),  # The coated electrodes retained 96% of their init
+    ("PMC0000101-p5-s0", "kept"),  # Thin, partially graphitic carbon shells are thou
+    ("PMC0000101-p5-s1", "kept"),  # Lithium-ion batteries are one of the most import
+    ("PMC0000101-p6-s0", "no_author_named"),  # A similar trend was reported by Li et al., who f
+    ("PMC0000101-p6-s1", "has_doi"),  # Pyridinic nitrogen at 2.1 at.% in our shells, me
+    ("PMC0000101-p7-s0", "section"),  # LiFePO4 powder was purchased from a commercial s
+    ("PMC0000102-p0-s0", "kept"),  # Laccases are multicopper oxidases that couple th
+    ("PMC0000102-p0-s1", "kept"),  # The T1 copper site of fungal laccases has a redo
+    ("PMC0000102-p0-s2", "one_citation"),  # Both the axial ligand and the hydrophobicity of 
+    ("PMC0000102-p1-s0", "kept"),  # [CITATION] showed that replacing the axial methi
+    ("PMC0000102-p1-s1", "length"),  # Enzymes are widely used in industry because they
+    ("PMC0000102-p2-s0", "kept"),  # Initial rates followed Michaelis–Menten kinetics
+    ("PMC0000102-p2-s1", "no_author_named"),  # Protein concentrations were measured with the Ha
+    ("PMC0000102-p3-s0", "is_claim"),  # ABTS and syringaldazine were obtained from Merck
+    ("PMC0000102-p3-s1", "kept"),  # Activity measured after purging the buffer with 
+    ("PMC0000102-p4-s0", "is_claim"),  # Docking poses of ABTS in the substrate pocket we
+    ("PMC0000102-p5-s0", "kept"),  # The 2.4-fold increase in kcat of the L386W varia
+    ("PMC0000102-p5-s1", "no_author_named"),  # Ma's group later extended this approach to bacte
+    ("PMC0000102-p6-s0", "kept"),  # Glycosylation at Asn54 and Asn333 increased the 
+    ("PMC0000102-p7-s0", "section"),  # The laccase gene was codon-optimised and express
+    ("PMC0000102-p7-s1", "section"),  # Secreted protein was concentrated by ultrafiltra
+    ("PMC0000104-p0-s0", "cc_by"),  # Substoichiometric Zn2+ shortens the lag phase of
+    ("PMC0000104-p0-s1", "cc_by"),  # The designed peptide KFFEH9 carries a single his
+    ("PMC0000104-p1-s0", "cc_by"),  # Equimolar Zn2+ raised the thioflavin-T fluoresce
+    ("PMC0000104-p1-s1", "cc_by"),  # Isothermal titration calorimetry gave a dissocia
+    ("PMC0000104-p2-s0", "cc_by"),  # Peptides were synthesised by standard Fmoc solid
+    ("PMC0000105-p0-s0", "has_doi"),  # Zinc is an essential trace element for all livin
+    ("PMC0000105-p0-s1", "kept"),  # Zinc binding to the CCHC knuckles of retroviral 
+    ("PMC0000105-p0-s2", "one_citation"),  # Earlier reports on knuckle stoichiometry disagre
+    ("PMC0000105-p1-s0", "kept"),  # Co2+ substitution gives d–d bands at 568 and 642
+    ("PMC0000105-p1-s1", "no_author_named"),  # The Amsel titration, in which Co2+ is displaced 
+    ("PMC0000105-p2-s0", "kept"),  # Fluorescence anisotropy with a fluorescein-label
+    ("PMC0000105-p2-s1", "kept"),  # A single Cys-to-Ser mutation in the distal knuck
+    ("PMC0000105-p2-s2", "one_citation"),  # The NMR chemical shifts of His34 confirm that it
+    ("PMC0000105-p3-s0", "no_author_named"),  # Our results agree with the sequential model of V
+    ("PMC0000105-p3-s1", "has_doi"),  # Proteins containing zinc fingers play important 
+    ("PMC0000105-p4-s0", "section"),  # Protein was expressed in E. coli BL21(DE3) cells
+    ("sample_cu_tio2_co2-p0-s0", "has_doi"),  # Climate change driven by rising atmospheric CO2 
+    ("sample_cu_tio2_co2-p0-s1", "kept"),  # Copper single atoms anchored on anatase TiO2 con
+    ("sample_cu_tio2_co2-p0-s2", "one_citation"),  # The competing hydrogen evolution reaction has be
+    ("sample_cu_tio2_co2-p1-s0", "one_citation"),  # Oxygen vacancies next to the copper sites stabil
+    ("sample_cu_tio2_co2-p1-s1", "kept"),  # Doping anatase with Li+ instead of copper shifts
+    ("sample_cu_tio2_co2-p11-s0", "kept"),  # The persistence of Cu+ under illumination explai
+    ("sample_cu_tio2_co2-p11-s1", "length"),  # Photocatalysis has great potential for solar fue
+    ("sample_cu_tio2_co2-p12-s0", "section"),  # Anatase nanoparticles (25 nm) were impregnated w
+    ("sample_cu_tio2_co2-p2-s0", "kept"),  # In situ X-ray photoelectron spectroscopy showed 
+    ("sample_cu_tio2_co2-p2-s1", "no_author_named"),  # The isotope-labelling experiment with 13CO2 gave
+    ("sample_cu_tio2_co2-p3-s0", "is_claim"),  # Adsorption energies were computed with the plane
+    ("sample_cu_tio2_co2-p3-s1", "kept"),  # Methane formation rates reached 42 µmol g−1 h−1 
+    ("sample_cu_tio2_co2-p4-s0", "section"),  # Product rates on Cu/TiO2 photocatalysts from thi
+    ("sample_cu_tio2_co2-p9-s0", "section"),  # Cu NP/TiO2[CITATION]
+]
+
+
+def _dump(result):
+    return ([q.to_dict() for q in result.questions], [r.to_dict() for r in result.rejected], result.funnel,
+            [a.error for a in result.articles])
+
+
+def named_surnames(excerpt: str, surnames) -> list[str]:
+    """Issue 5's rule, independently: >= 3 letters anywhere as a whole word (case-sensitive); 1-2 letters
+    only in an author-mention pattern."""
+    hits = []
+    for name in surnames:
+        if len(name) >= 3:
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", excerpt):
+                hits.append(name)
+        elif any(re.search(rf"(?<!\w){p.format(s=re.escape(name))}", excerpt) for p in ONE_OR_TWO_LETTER_PATTERNS):
+            hits.append(name)
+    return hits
+
+
+def check_invariants(result, folder: Path, *, masked: bool = False) -> None:
+    """Acceptance 1 of issue 5, for every question of ``result`` built from ``folder``."""
+    settings = result.settings
+    per_article = Counter(q.source_file for q in result.questions)
+    assert max(per_article.values(), default=0) <= settings.per_article
+    articles = {}
+    for q in result.questions:
+        if q.source_file not in articles:
+            articles[q.source_file] = read(folder / q.source_file)
+        article = articles[q.source_file]
+        assert article.license.cc_by, q.id
+        ref = article.references_by_id[q.ref_id]
+        assert q.target_doi and q.target_doi == ref.doi, q.id
+        assert q.excerpt.count(CITATION_MARK) == 1, q.id
+        assert settings.min_chars <= len(q.excerpt) <= settings.max_chars, q.id
+        assert q.sentence[q.citation_start:q.citation_end] == q.citation_text, q.id
+        rebuilt = q.sentence[:q.citation_start] + CITATION_MARK + q.sentence[q.citation_end:]
+        if not masked:
+            assert q.excerpt == rebuilt, q.id
+            assert q.excerpt.replace(CITATION_MARK, q.citation_text) == q.sentence, q.id
+        assert any(q.sentence in p.text for _, p in article.paragraphs()), q.id
+        assert q.section not in ("methods", "materials", "protocol", "caption"), q.id
+        assert not named_surnames(q.excerpt, ref.authors), (q.id, named_surnames(q.excerpt, ref.authors))
+    assert len({q.id for q in result.questions} | {r.id for r in result.rejected}) == \
+        len(result.questions) + len(result.rejected)
+    assert result.candidates == len(result.questions) + len(result.rejected)
+    assert sum(result.funnel.values()) == len(result.rejected)
+
+
+@pytest.fixture(scope="module")
+def sample_result():
+    return build([SAMPLE])
+
+
+@pytest.mark.parametrize(("record_id", "expected"), GOLDEN)
+def test_sample_golden_funnel(sample_result, record_id, expected):
+    outcome = {q.id: "kept" for q in sample_result.questions}
+    outcome.update({r.id: "kept" if r.reason == "per_article_cap" else r.reason for r in sample_result.rejected})
+    assert outcome.get(record_id) == expected
+
+
+def test_sample_has_no_unlisted_candidates(sample_result):
+    listed = {record_id for record_id, _ in GOLDEN}
+    assert {q.id for q in sample_result.questions} | {r.id for r in sample_result.rejected} == listed
+
+
+def test_sample_invariants(sample_result):
+    assert 8 <= len(sample_result.questions) <= 20
+    assert not sample_result.errors
+    check_invariants(sample_result, SAMPLE)
+
+
+def test_sample_mask_mode_keeps_author_named_sentences_masked():
+    result = build([SAMPLE], authors="mask")
+    check_invariants(result, SAMPLE, masked=True)
+    masked = [q for q in result.questions + result.rejected if "[AUTHOR]" in q.excerpt]
+    assert masked, "the author-named traps should be masked, not dropped"
+    assert "no_author_named" not in {r.reason for r in result.rejected}
+
+
+def test_same_seed_same_output_and_workers_2_equal(sample_result):
+    assert _dump(build([SAMPLE])) == _dump(sample_result)
+    assert _dump(build([SAMPLE], workers=2)) == _dump(sample_result)
+
+
+def test_dask_local_cluster_equals_single_process(sample_result):
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    from chemref.questions import build_bag, build_dask
+
+    assert build_bag([SAMPLE]).npartitions >= 1
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        result = build_dask([SAMPLE], client=client)
+    assert _dump(result) == _dump(sample_result)
+
+
+def test_malformed_file_is_a_per_file_error(tmp_path):
+    bad = tmp_path / "broken.xml"
+    bad.write_text("<article><front><article-meta></front></article>", encoding="utf-8")
+    good = SAMPLE / "sample_lfp_carbon_coating.xml"
+    result = build([good, bad, tmp_path / "broken.xml"])
+    assert [a.error is None for a in result.articles] == [True, False, False]
+    assert "broken.xml" in result.errors[0][1]
+    assert result.questions  # the readable article still gives its questions
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_dev_corpus_acceptance():
+    dev = shared_path("corpora", "jats", "dev")
+    result = build([dev])
+    assert not result.errors
+    check_invariants(result, dev)
+    assert 0.02 < result.survival_rate < 0.10  # BioChemCite: roughly one in twenty
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_dev_corpus_mask_mode_invariants():
+    dev = shared_path("corpora", "jats", "dev")
+    result = build([dev], authors="mask")
+    check_invariants(result, dev, masked=True)

@@ -1,0 +1,125 @@
+"""Golden tables for each question filter (candidate -> reason | None), with stand-in NLP components."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from chemref.jats.model import CitationAnchor, Reference
+from chemref.questions.candidates import ArticleInfo, Candidate, replace_citation
+from chemref.questions.components import Components
+from chemref.questions.filters import (
+    FILTERS, REASONS, FilterContext, cc_by, has_doi, is_claim, length, no_author_named, one_citation, section,
+)
+from chemref.questions.settings import BuildSettings
+
+
+@dataclass(frozen=True)
+class _Decision:
+    label: str
+    score: float = 1.0
+    rule: str | None = None
+
+
+def _mentions(text, surnames):
+    """Stand-in for chemref.nlp.authors.cited_author_mentions: whole-word surname hits only."""
+    import re
+    return [m for s in surnames for m in re.finditer(rf"\b{re.escape(s)}\b", text) if len(s) >= 3]
+
+
+def _classify(sentence, citation=None):
+    """Stand-in claim classifier: supplier / 'as described' sentences are passing mentions."""
+    passing = any(w in sentence for w in ("purchased from", "as described previously", "software"))
+    return _Decision("PASSING" if passing else "CLAIM")
+
+
+FAKE = Components(split=lambda text, protected=(): [(0, len(text))], mentions=_mentions,
+                  mask=lambda text, mentions: text, classify=_classify)
+CTX = FilterContext(BuildSettings(), FAKE)
+CTX_MASK = FilterContext(BuildSettings(authors="mask"), FAKE)
+CTX_SHORT = FilterContext(BuildSettings(min_chars=20, max_chars=40), FAKE)
+
+INFO = ArticleInfo("a.xml", "PMC1", "10.1/a", "https://creativecommons.org/licenses/by/4.0/", True, "PMC1")
+INFO_NC = ArticleInfo("b.xml", None, None, "https://creativecommons.org/licenses/by-nc/4.0/", False, "b")
+REF = Reference("R1", doi="10.5555/x", title="T", authors=("Okafor", "Lindgren"))
+REF_NODOI = Reference("R2", authors=("Quispe",))
+REF_AMBIG = Reference("R3", ambiguous=True)
+
+LONG = "Carbon shells raised the discharge capacity at 10 C from 62 to 118 mAh g-1 in olivine cathodes"
+
+
+def cand(sentence: str = LONG + " [1].", *, refs=(REF,), n_anchors: int = 1, ids=None, section_kind="results",
+         info=INFO) -> Candidate:
+    """A candidate whose first anchor is the last "[...]" of ``sentence``."""
+    start = sentence.rindex("[")
+    anchors = tuple(CitationAnchor(start, len(sentence) - 1, sentence[start:-1], ids or tuple(
+        r.id if r else "X" for r in refs)) for _ in range(n_anchors))
+    return Candidate("PMC1-p0-s0", info, section_kind, "Results", 0, 0, sentence, anchors, tuple(refs))
+
+
+def run(check, c: Candidate, ctx=CTX):
+    return check(c, replace_citation(c.sentence, c.anchor.start, c.anchor.end), ctx)
+
+
+CASES = [
+    # (filter, candidate, context, expected reason)
+    pytest.param(cc_by, cand(), CTX, None, id="cc_by-ok"),
+    pytest.param(cc_by, cand(info=INFO_NC), CTX, "cc_by", id="cc_by-nc"),
+    pytest.param(section, cand(section_kind="introduction"), CTX, None, id="section-intro"),
+    pytest.param(section, cand(section_kind="results"), CTX, None, id="section-results"),
+    pytest.param(section, cand(section_kind="discussion"), CTX, None, id="section-discussion"),
+    pytest.param(section, cand(section_kind="other"), CTX, None, id="section-other"),
+    pytest.param(section, cand(section_kind="methods"), CTX, "section", id="section-methods"),
+    pytest.param(section, cand(section_kind="materials"), CTX, "section", id="section-materials"),
+    pytest.param(section, cand(section_kind="protocol"), CTX, "section", id="section-protocol"),
+    pytest.param(section, cand(section_kind="caption"), CTX, "section", id="section-caption"),
+    pytest.param(one_citation, cand(), CTX, None, id="one-ok"),
+    pytest.param(one_citation, cand(n_anchors=2), CTX, "one_citation", id="one-two-anchors"),
+    pytest.param(one_citation, cand(refs=(REF, REF_NODOI)), CTX, "one_citation", id="one-range-or-multirid"),
+    pytest.param(one_citation, cand(refs=(None,)), CTX, "one_citation", id="one-missing-ref-id"),
+    pytest.param(one_citation, cand(refs=(REF_AMBIG,)), CTX, "one_citation", id="one-ambiguous-ref"),
+    pytest.param(has_doi, cand(), CTX, None, id="doi-ok"),
+    pytest.param(has_doi, cand(refs=(REF_NODOI,)), CTX, "has_doi", id="doi-missing"),
+    pytest.param(no_author_named, cand(), CTX, None, id="author-none"),
+    pytest.param(no_author_named, cand("Okafor and co-workers showed that carbon helps in every cell [1]."), CTX,
+                 "no_author_named", id="author-named"),
+    pytest.param(no_author_named, cand("Okafor and co-workers showed that carbon helps in every cell [1]."), CTX_MASK,
+                 None, id="author-named-mask-mode"),
+    pytest.param(no_author_named, cand("Okaforite minerals were found [1]."), CTX, None, id="author-not-whole-word"),
+    pytest.param(no_author_named, cand("Shown before [1].", refs=(Reference("R9", doi="10.1/z"),)), CTX, None,
+                 id="author-list-empty"),
+    pytest.param(is_claim, cand(), CTX, None, id="claim"),
+    pytest.param(is_claim, cand("LiFePO4 was purchased from a supplier and used as received [1]."), CTX,
+                 "is_claim", id="passing-supplier"),
+    pytest.param(is_claim, cand("Spectra were fitted as described previously [1]."), CTX, "is_claim",
+                 id="passing-described"),
+    pytest.param(length, cand(), CTX_SHORT, "length", id="length-too-long"),
+    pytest.param(length, cand("Short one [1]."), CTX_SHORT, None, id="length-ok-short-bounds"),
+    pytest.param(length, cand("Short [1]."), CTX_SHORT, "length", id="length-too-short"),
+    pytest.param(length, cand("x" * 108 + " [1]."), CTX, None, id="length-exactly-120"),
+    pytest.param(length, cand("x" * 107 + " [1]."), CTX, "length", id="length-119"),
+    pytest.param(length, cand("x" * 588 + " [1]."), CTX, None, id="length-exactly-600"),
+    pytest.param(length, cand("x" * 589 + " [1]."), CTX, "length", id="length-601"),
+]
+
+
+@pytest.mark.parametrize(("check", "candidate", "ctx", "expected"), CASES)
+def test_filter(check, candidate, ctx, expected):
+    assert run(check, candidate, ctx) == expected
+
+
+def test_filters_are_in_funnel_order():
+    assert [name for name, _ in FILTERS] == ["cc_by", "section", "one_citation", "has_doi", "no_author_named",
+                                             "is_claim", "length"]
+    assert REASONS[-2:] == ("min_findability", "per_article_cap")
+    for name, check in FILTERS:  # each filter is named after the reason it returns
+        assert check.__name__ == name
+
+
+def test_length_counts_the_excerpt_not_the_sentence():
+    # the sentence is 121 characters, the excerpt ("[CITATION]" replaces "[12345678901]") 118
+    sentence = "y" * 106 + " [12345678901]."
+    c = cand(sentence)
+    assert len(sentence) >= 120
+    assert run(length, c) == "length"
