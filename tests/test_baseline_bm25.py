@@ -79,6 +79,21 @@ def test_cli_pipeline_with_the_reference_pool(tmp_path: Path, capsys: pytest.Cap
     assert report["accuracy@1"] == 1.0
 
 
+@needs_reader
+def test_corpus_folder_resolves_bare_source_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chemref questions build FOLDER`` writes source_file relative to FOLDER: --corpus FOLDER finds them."""
+    monkeypatch.chdir(tmp_path)
+    records = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+    for record in records:
+        record["source_file"] = Path(record["source_file"]).name
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    with pytest.raises(InputError, match="not found"):
+        bm25_predictions(questions)
+    predictions = bm25_predictions(questions, corpus=DATA / "articles")
+    assert score_questions(questions, predictions)["accuracy@1"] == 1.0
+
+
 def test_missing_source_article_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     questions = tmp_path / "q.jsonl"
     questions.write_text(json.dumps({"id": "x", "excerpt": "Text [CITATION].", "source_file": "gone.nxml"}) + "\n",

@@ -24,6 +24,8 @@ __all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
+#: ``chemref questions build`` with no input reads these articles (see chemref.questions.run).
+SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
 
 
 def query_text(excerpt: str) -> str:
@@ -119,14 +121,28 @@ def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]) -> list
     return out
 
 
+def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None) -> list[Path]:
+    """Where relative ``source_file`` names are looked up, in order (duplicates removed)."""
+    folders: list[Path] = []
+    if corpus is not None:
+        folders += [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
+    if isinstance(questions, (str, os.PathLike)):
+        folders.append(Path(questions).parent)
+    folders += [Path("."), SAMPLE_CORPUS]
+    return list(dict.fromkeys(p.resolve() for p in folders))
+
+
 def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool: str | PathLike = "references",
-                     k: int = 100, diagnostics: list[str] | None = None) -> list[dict[str, Any]]:
+                     k: int = 100, corpus: PathLike | Iterable[PathLike] | None = None,
+                     diagnostics: list[str] | None = None) -> list[dict[str, Any]]:
     """Top-``k`` DOIs per question by BM25 between the excerpt and the candidate titles.
 
     Returns ``[{"id", "dois": [...], "scores": [...]}]`` in question order, the shape
     ``chemref score questions`` reads. ``pool`` is ``"references"`` (the source articles' reference
-    lists; relative ``source_file`` names are looked up beside the question file, then in the working
-    folder) or a JSONL path of ``{"doi", "title"}``. Oddities are appended to ``diagnostics``.
+    lists) or a JSONL path of ``{"doi", "title"}``. ``chemref questions build`` writes ``source_file``
+    relative to the folder it was given, so relative names are looked up in ``corpus`` (that folder),
+    then beside the question file, in the working folder and in the sample corpus (the builder's
+    default input). Oddities are appended to ``diagnostics``.
     """
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
@@ -139,7 +155,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
         if no_source:
             raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
                              "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
-        bases = [Path(questions).parent, Path(".")] if isinstance(questions, (str, os.PathLike)) else [Path(".")]
+        bases = _search_folders(questions, corpus)
         candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases,
                                     diagnostics=notes)
         if not candidates:

@@ -1,10 +1,31 @@
-"""BRAT standoff model and reader/writer (no spaCy)."""
+"""BRAT standoff model and reader/writer (no spaCy).
 
-from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, MentionKey, Normalization, Note,
-                                Relation, Span)
-from chemref.brat.reader import ALL_KINDS, SCORING_KINDS, decode_ann, parse_ann, read_ann
-from chemref.brat.writer import format_ann, write_ann
+Names are re-exported lazily, so importing one submodule (e.g. for decoding) stays cheap.
+"""
 
-__all__ = ["Span", "Entity", "Relation", "Event", "Attribute", "Normalization", "Note", "Equiv", "Document",
-           "MentionKey", "parse_ann", "read_ann", "decode_ann", "format_ann", "write_ann", "ALL_KINDS",
-           "SCORING_KINDS"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    **dict.fromkeys(("Span", "Entity", "Relation", "Event", "Attribute", "Normalization", "Note", "Equiv",
+                     "Document", "MentionKey"), "chemref.brat.model"),
+    **dict.fromkeys(("parse_ann", "read_ann", "decode_ann", "ALL_KINDS", "SCORING_KINDS"), "chemref.brat.reader"),
+    **dict.fromkeys(("format_ann", "write_ann"), "chemref.brat.writer"),
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'chemref.brat' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, Normalization, Note,
                                 Relation, Span)
+from chemref.brat.decode import decode_ann
 from chemref.errors import BratError
 
 #: every line kind this reader understands (the first character of a line)
@@ -21,16 +22,6 @@ ALL_KINDS = "TREAMN#*"
 SCORING_KINDS = "TR"
 
 
-def decode_ann(data: bytes, *, path: str | None = None) -> tuple[str, list[str]]:
-    """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        where = f"{path}:{line}" if path else f"line {line}"
-        warning = (f"{where}: bytes that are not UTF-8 (first at byte {exc.start}) were replaced by U+FFFD "
-                   f"(re-save the file as UTF-8)")
-        return data.decode("utf-8-sig", errors="replace"), [warning]
 
 
 def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: str = ALL_KINDS,

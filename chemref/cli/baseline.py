@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import List, Optional
 
 import typer
 
@@ -17,13 +18,16 @@ def bm25_command(
     pool: str = typer.Option("references", "--pool", help='"references" (every reference with a DOI and a title '
                                                           'in the source articles) or a JSONL of {"doi", "title"}.'),
     k: int = typer.Option(100, "--k", help="How many DOIs to rank per question."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the questions were built from "
+                                                "(source_file names are relative to it); repeat for several."),
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     from chemref._io import atomic_write
     from chemref.baseline.bm25 import bm25_predictions
 
     diagnostics: list[str] = []
-    predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, diagnostics=diagnostics))
+    predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,
+                                                           diagnostics=diagnostics))
     for message in diagnostics:
         warn(message)
     with atomic_write(output) as handle:

@@ -57,5 +57,3 @@ def build_command(
     if outputs.report:
         written.append(f"{outputs.report} (report), {outputs.chart} (chart)")
     typer.echo("wrote " + "; ".join(written))
-    if result.articles and len(result.errors) == len(result.articles):
-        fail("no input article could be read (see the warnings above)")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from chemref.cli.app import fail, guarded, score_app, warn
@@ -11,8 +9,8 @@ from chemref.cli.app import fail, guarded, score_app, warn
 
 @score_app.command("brat")
 def score_brat_command(
-    gold: Path = typer.Argument(..., help="Gold folder of .ann files (or a .zip)."),
-    pred: Path = typer.Argument(..., help="Prediction folder or Codalab-style .zip of .ann files."),
+    gold: str = typer.Argument(..., help="Gold folder of .ann files (or a .zip)."),
+    pred: str = typer.Argument(..., help="Prediction folder or Codalab-style .zip of .ann files."),
     brateval: bool = typer.Option(False, "--brateval", help="Print exactly what BRATEval v0.3.2 prints."),
     level: str = typer.Option(None, "--level", help="relations|entities (BRATEval default: relations; "
                                                       "ChEMU default: both)."),

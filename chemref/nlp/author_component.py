@@ -7,17 +7,17 @@ cited works come from ``doc._.chemref_references`` (ref id -> Reference) and the
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from chemref.nlp.authors import AuthorRules, DEFAULT_RULES
+from chemref.nlp.authors import DEFAULT_RULES, AuthorRules
+from chemref.nlp.extensions import doc_text
+from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
 __all__ = ["AuthorMentionsComponent", "make_author_mentions", "register_extensions"]
 
@@ -26,8 +26,7 @@ _TABLES_FILE = "authors_rules.json"
 
 def register_extensions() -> None:
     """Register the extensions this component reads (guarded: the pipeline's own registration wins)."""
-    if importlib.util.find_spec("chemref.nlp.extensions") is not None:
-        importlib.import_module("chemref.nlp.extensions")  # the pipeline's own registrations come first
+    register_pipeline_extensions()  # the pipeline's own getters/setters come first
     if not Doc.has_extension("chemref_references"):
         Doc.set_extension("chemref_references", default=None)
     if not Span.has_extension("chemref_ref_ids"):
@@ -48,8 +47,8 @@ class AuthorMentionsComponent:
         register_extensions()
 
     # ---------------------------------------------------------------------------------------------
-    def _cited_surnames(self, doc: Doc, citations: Iterable[Span]) -> tuple[str, ...]:
-        refs = doc._.chemref_references or {}
+    @staticmethod
+    def _cited_surnames(refs: Mapping[str, Any], citations: Iterable[Span]) -> tuple[str, ...]:
         names: list[str] = []
         for cit in citations:
             for ref_id in cit._.chemref_ref_ids or ():
@@ -65,10 +64,11 @@ class AuthorMentionsComponent:
         else:
             windows = [(0, len(doc.text))]
         group: list[Span] = []
-        text = doc.text
+        text = doc_text(doc)
+        refs = (doc._.chemref_references or {}) if citations else {}  # the getter rebuilds objects: once per Doc
         for w_start, w_end in windows:
             in_window = [c for c in citations if c.start_char >= w_start and c.end_char <= w_end]
-            surnames = self._cited_surnames(doc, in_window)
+            surnames = self._cited_surnames(refs, in_window) if in_window else ()
             for m in self.rules.find(text[w_start:w_end], surnames):
                 start, end = m.start + w_start, m.end + w_start
                 if self.exclude_citations and any(start < c.end_char and end > c.start_char for c in in_window):

@@ -278,6 +278,9 @@ class AuthorRules:
         cited, search = _surname_variants(names)
         if not cited:
             return []
+        probe = text if text.isascii() else text + " " + _fold(text)
+        if not any(name in probe for name in cited):  # fast path: no cited name occurs at all
+            return []
         found = [m for m in self._candidates(text, cited) if _names_cited(m, text, cited)]
         found += self._surname_hits(text, search)
         return _non_overlapping(found)

@@ -7,8 +7,6 @@ else the whole text. When sentences are set, every sentence holding a citation a
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 from pathlib import Path
 from typing import Iterable
@@ -18,6 +16,8 @@ from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from chemref.nlp.claims import DEFAULT_RULES, ClaimDecision, ClaimRules
+from chemref.nlp.extensions import doc_text
+from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
 __all__ = ["ClaimClassifierComponent", "make_claim_classifier", "register_extensions"]
 
@@ -26,8 +26,7 @@ _TABLES_FILE = "claims_rules.json"
 
 def register_extensions() -> None:
     """Register ``span._.chemref_claim`` (guarded, so a pipeline-wide registration wins)."""
-    if importlib.util.find_spec("chemref.nlp.extensions") is not None:
-        importlib.import_module("chemref.nlp.extensions")  # the pipeline's own registrations come first
+    register_pipeline_extensions()  # the pipeline's own getters/setters come first
     if not Span.has_extension("chemref_claim"):
         Span.set_extension("chemref_claim", default=None)
 
@@ -50,13 +49,14 @@ class ClaimClassifierComponent:
 
     def __call__(self, doc: Doc) -> Doc:
         citations = list(doc.spans[self.citations_key]) if self.citations_key in doc.spans else []
-        decision = self._decide(doc.text, 0, citations)
+        text = doc_text(doc)
+        decision = self._decide(text, 0, citations)
         doc.cats = {"CLAIM": decision.score, "PASSING": 1.0 - decision.score}
         if doc.has_annotation("SENT_START") and citations:
             for sent in doc.sents:
                 inside = [c for c in citations if c.start_char >= sent.start_char and c.end_char <= sent.end_char]
                 if inside:
-                    sent._.chemref_claim = self._decide(sent.text, sent.start_char, inside)
+                    sent._.chemref_claim = self._decide(text[sent.start_char:sent.end_char], sent.start_char, inside)
         return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:

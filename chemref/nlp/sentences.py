@@ -22,9 +22,10 @@ __all__ = ["split_sentences", "SentenceRules", "DEFAULT_RULES"]
 DEFAULT_RULES = SentenceRules.default()
 
 _TERMINALS = ".!?\u2026\u203c\u2047\u2048\u2049"
-_CLOSERS = "\"'\u201d\u2019\u00bb\u203a)\\]"
+_CLOSERS = "\"'\u201d\u2019\u00bb\u203a)\\]\u2020\u2021\u00a7\u00b6"  # incl. footnote daggers ("ESI.† The")
 _OPENERS = "([{\"'\u201c\u2018\u00ab\u2039\u201e"
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_SUP = "\u00b9\u00b2\u00b3\u2070\u2074-\u2079"  # superscript digits
 _DASH_CLASS = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"  # for use inside [...]
 
 # caption panel labels and legend keys that open a sentence in lower case: "(c) ...", "(d–f) ...", "(*) ...",
@@ -36,9 +37,9 @@ _LABEL = re.compile(
 )
 
 _CAMEL = re.compile(r"[a-z]{1,4}[A-Z]|[a-z]{1,3}\d")        # mRNA, cDNA, pH, p53
-_PREFIX = re.compile(r"([a-z]{1,7})[-\u2010\u2011]")       # p-, n-, tert-, cis-
+_PREFIX = re.compile(r"([a-z]{1,8})[-\u2010\u2011(]")      # p-, n-, tert-, cis-, bis(
 # a superset of the lower-case sentence openers, for the fast path
-_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,7}}[-\u2010\u2011]"
+_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]"
 _LOWER_MAYBE_START = re.compile(_LOWER_MAYBE)
 _PLAIN = ".,;:!?=+%/<>~^|\\})\\]\u00b1\u00d7\u2032\u2033\u00b0&@"
 _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
@@ -51,7 +52,7 @@ _CANDIDATE = re.compile(
     rf"[{_TERMINALS}\n](?<![{_TERMINALS}][{_TERMINALS}])(?:"            # one leading set keeps the scan fast
     r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
     rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
-    rf"|(?<=[^\W\d_)\]]\.)(?P<glued>)(?=\d{{1,3}}[a-z]?(?:[,{_DASH_CLASS}]\d{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
+    rf"|(?<=[^\W\d_)\]]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
     r")"
 )
 # the next non-space character after a candidate
@@ -66,7 +67,7 @@ _MARKER = re.compile(
     r"|\((?:[A-Z][\w'\u2019\-]{0,40}(?: et al\.?| and [A-Z][\w'\u2019\-]{0,40}| & [A-Z][\w'\u2019\-]{0,40})?"
     r",? (?:1[5-9]|20)\d\d[a-z]?(?:, \d{1,4})?(?:; ?|, (?=[A-Z]))?){1,12}+\)"          # (Smith et al., 2019)
 )
-_GLUED_DIGITS = re.compile(rf"\d{{1,3}}[a-z]?(?:[,{_DASH_CLASS}]\d{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
+_GLUED_DIGITS = re.compile(rf"[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
 _TOKEN_BACK_LIMIT = 48
 # next-word shapes
 _WORD = re.compile(r"[^\W\d_][\w'\u2019]{0,40}")
@@ -112,11 +113,11 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         if i < skip_to or i == last_i:
             continue
         last_i = i
+        group = m.lastgroup
         if prot:
             k = bisect_right(p_starts, i) - 1
-            if k >= 0 and prot[k][1] > i:
-                continue
-        group = m.lastgroup
+            if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
+                continue  # inside an anchor (an anchor that ends with the period, "145.", may end a sentence)
         if group == "nl":
             if m.group().count("\n") > 1 or _newline_splits(text, i, m.end(), last_cut):
                 if i > last_cut:
@@ -132,7 +133,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             break  # only whitespace is left: the end of the text closes the last sentence anyway
         j = raw_j = nm.start(1)
         c = nm.group(1)
-        starts_prot = prot and _starts_protected(prot, p_starts, j) is not None
+        starts_prot = prot and (j == end or c in "([" or c.isdigit() or c in _SUP) \
+            and _starts_protected(prot, p_starts, j) is not None
         if not glued and not starts_prot and (
                 c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None)):
             continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
@@ -239,7 +241,9 @@ def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_sta
             if k >= 0 and prot[k][0] == j + 1:
                 end = prot[k][1]
                 continue
-        if prot:
+        if prot and j < n and (j == end or text[j] in "([" or text[j].isdigit() or text[j] in _SUP):
+            # an anchor glued to the period or a bracketed/numeric one belongs to the sentence before;
+            # a narrative one ("... absent. Kwong et al. (2008) have ...") opens the next sentence
             k = bisect_right(p_starts, j) - 1
             if k >= 0 and prot[k][0] == j:
                 end = prot[k][1]
@@ -321,6 +325,9 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     word_start = ws
     while word_start < p and text[word_start] in _OPENERS:
         word_start += 1
+    inner = max(text.rfind("(", word_start, p), text.rfind("[", word_start, p))
+    if inner >= 0 and text.find(")", inner, p) < 0 and text.find("]", inner, p) < 0:
+        word_start = inner + 1  # "2(Fig." -> "Fig."
     word = text[word_start:p]
     key = word + "."
     kind = None
@@ -338,7 +345,7 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
             return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
         if len(word) == 1 and word.isupper():
             # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
-            kind = EITHER if word == "I" or (word_start == ws and _after_number(text, ws)) else NAME
+            kind = EITHER if word == "I" or (word_start == ws and _after_word(text, ws, idx)) else NAME
         elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
     if kind == NEVER:
@@ -348,14 +355,28 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     return nxt in _SPLIT_AFTER_WORD
 
 
-def _after_number(text: str, ws: int) -> bool:
-    """Is the token before offset ``ws`` (a word start) a number ("373.15 K.")?"""
+_NAME_LEADS = frozenset({"thank", "thanks", "courtesy", "dr", "prof", "mr", "mrs", "ms", "gift", "provided",
+                         "kindly", "donated", "supplied", "sir", "lady", "des", "van", "von", "de", "da", "di",
+                         "del", "della", "le", "la"})
+
+
+def _after_word(text: str, ws: int, idx) -> bool:
+    """Is the one capital letter at ``ws`` a unit or label rather than an initial? True after a number
+    ("373.15 K.") or after a lower-case content word ("vitamin A.", "metaphase I.", "form B.")."""
     e = ws
     while e > 0 and text[e - 1] in " \t\u00a0\u2009\u202f":
         e -= 1
     if e == ws or e == 0:
         return False
-    return text[e - 1].isdigit()
+    if text[e - 1].isdigit():
+        return True
+    b = e
+    while b > 0 and e - b < 24 and text[b - 1].isalpha():
+        b -= 1
+    prev = text[b:e]
+    if len(prev) < 2 or not prev.islower() or (b > 0 and not text[b - 1].isspace() and text[b - 1] not in "(["):
+        return False
+    return prev.capitalize() not in idx.starters and prev not in _NAME_LEADS
 
 
 def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:

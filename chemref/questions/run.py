@@ -68,6 +68,9 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
             on_error(article.source, article.error)
         articles.append(article)
     result = BuildResult(options, tuple(articles))
+    if result.articles and len(result.errors) == len(result.articles):
+        raise InputError(f"no input article could be read ({len(result.errors)} given; first: {result.errors[0][1]})",
+                         hint="nothing was written")
     out = Path(output)
     write_jsonl(out, [q.to_dict() for q in result.questions])
     rejected_path = report_path = chart_path = None

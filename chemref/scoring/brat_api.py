@@ -55,7 +55,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
-    from chemref.brat.reader import decode_ann
+    from chemref.brat.decode import decode_ann
     from chemref.scoring.chemu import document_items
 
     where = src.display(name)

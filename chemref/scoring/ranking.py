@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from chemref.errors import InputError, ScoringError
@@ -181,8 +180,10 @@ def _gold_from_memory(gold: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> 
     out = []
     for index, record in enumerate(gold):
         qid = record_id(dict(record), path=None, line=index + 1)
+        if not isinstance(record.get("relevant"), (list, tuple, set, frozenset)):
+            raise ScoringError(f"gold record {qid!r} has no 'relevant' list", line=index + 1)
         fields = tuple((n, str(record[n])) for n in BREAKDOWN_FIELDS if record.get(n) is not None)
-        out.append(GoldQuery(qid, frozenset(str(d) for d in record.get("relevant", ())), fields))
+        out.append(GoldQuery(qid, frozenset(str(d) for d in record["relevant"]), fields))
     return out
 
 
@@ -194,7 +195,9 @@ def _pred_from_memory(pred: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> 
         qid = record_id(dict(record), path=None, line=index + 1)
         if qid in out:
             raise ScoringError(f"predictions for {qid!r} given twice")
-        ranking = [str(d) for d in record.get("ranking", ())]
+        if not isinstance(record.get("ranking"), (list, tuple)):
+            raise ScoringError(f"prediction record {qid!r} has no 'ranking' list", line=index + 1)
+        ranking = [str(d) for d in record["ranking"]]
         if record.get("scores") is not None:
             ranking = trec_order(zip(ranking, (float(s) for s in record["scores"])))
         out[qid] = ranking

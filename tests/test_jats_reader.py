@@ -1,0 +1,148 @@
+"""read / read_many / the CLI: errors name file, line and column; no DTD, no network; order is kept."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+from jats_helpers import article, numbered_refs, paragraph_article, x
+
+import chemref.jats as jats
+from chemref.cli import main
+from chemref.errors import JatsError
+
+GOOD = paragraph_article(f"Known [{x('B1', '1')}&#x02013;{x('B3', '3')}].", n_refs=3)
+
+
+@pytest.fixture()
+def files(tmp_path):
+    paths = []
+    for i in range(5):
+        path = tmp_path / f"a{i}.nxml"
+        path.write_bytes(article(f"<sec><title>Results</title><p>Article {i} [{x('B1', '1')}]</p></sec>",
+                                 numbered_refs(1)))
+        paths.append(path)
+    return paths
+
+
+ERROR_CASES = [
+    pytest.param(b"", "empty file", None, id="empty"),
+    pytest.param(b"<article><body><p>x</body></article>", "malformed XML", 1, id="mismatched-tag"),
+    pytest.param(b"<?xml version='1.0'?>\n<article>\n<body><p>x &nbsp; y</p></body></article>", "malformed XML", 3,
+                 id="undefined-entity-without-dtd"),
+    pytest.param(b"<html><body/></html>", "no <article> element", 1, id="not-jats"),
+    pytest.param(GOOD[:200], "malformed XML", 1, id="truncated"),
+]
+
+
+@pytest.mark.parametrize("data, message, line", ERROR_CASES)
+def test_bad_input_raises_jats_error(data: bytes, message: str, line: int | None) -> None:
+    with pytest.raises(JatsError) as info:
+        jats.read(data, name="bad.nxml")
+    assert message in str(info.value) and "bad.nxml" in str(info.value)
+    assert info.value.line == line
+
+
+def test_missing_file_and_directory(tmp_path) -> None:
+    with pytest.raises(JatsError, match="no such file"):
+        jats.read(tmp_path / "nope.nxml")
+    with pytest.raises(JatsError, match="directory"):
+        jats.read(tmp_path)
+
+
+def test_external_entities_and_dtd_are_never_loaded(tmp_path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET")
+    data = (f'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY xxe SYSTEM "file://{secret}">]>'
+            '<article><body><p>leak: &xxe;</p></body></article>').encode()
+    art = jats.read(data)
+    assert "TOP SECRET" not in json.dumps(art.to_dict())
+
+
+def test_dtd_url_in_doctype_is_not_fetched() -> None:
+    # every dev file names an http DTD; reading must neither fetch it nor fail on it
+    art = jats.read(GOOD)
+    assert art.sections[0].paragraphs[0].citations[0].ref_ids == ("B1", "B2", "B3")
+
+
+def test_wrapper_root_and_metadata() -> None:
+    meta = ('<article-id pub-id-type="pmc">12345</article-id><article-id pub-id-type="pmid">999</article-id>'
+            '<article-id pub-id-type="doi">10.1000/ABC</article-id><title-group><article-title>H<sub>2</sub>O '
+            'study</article-title></title-group><pub-date pub-type="collection"><year>2019</year></pub-date>'
+            '<pub-date pub-type="epub"><year>2018</year></pub-date>')
+    data = b"<pmc-articleset>" + article("<p>x</p>", meta=meta).split(b"?>", 1)[1] + b"</pmc-articleset>"
+    data = data.replace(b"<!DOCTYPE", b"<!-- ").replace(b'.dtd">', b'.dtd -->', 1)
+    art = jats.read(data)
+    assert (art.pmcid, art.pmid, art.doi, art.title, art.journal, art.year) == (
+        "PMC12345", "999", "10.1000/abc", "H2O study", "J Test", 2018)
+
+
+def test_no_body_and_sub_articles_are_diagnosed() -> None:
+    data = article("<p>x</p>").replace(b"<body><p>x</p></body>", b"").replace(
+        b"</article>", b"<sub-article><body><p>Decision letter</p></body></sub-article></article>")
+    codes = [d.code for d in jats.read(data).diagnostics]
+    assert codes == ["no-body", "sub-article-ignored"]
+
+
+def test_article_pickles_and_serialises() -> None:
+    art = jats.read(GOOD, name="good.nxml")
+    assert pickle.loads(pickle.dumps(art)) == art
+    data = json.loads(json.dumps(art.to_dict()))
+    assert data["file"] == "good.nxml"
+    assert data["sections"][0]["paragraphs"][0]["citations"][0] == {
+        "start": 7, "end": 10, "text": "1–3", "ref_ids": ["B1", "B2", "B3"]}
+    assert set(data) >= {"file", "pmcid", "pmid", "doi", "title", "journal", "year", "license", "sections",
+                         "references", "diagnostics"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_read_many_keeps_input_order(files, workers: int) -> None:
+    titles = [a.sections[0].paragraphs[0].text for a in jats.read_many(files, workers=workers)]
+    assert titles == [f"Article {i} [1]" for i in range(5)]
+
+
+def test_read_many_errors(files, tmp_path) -> None:
+    bad = tmp_path / "bad.nxml"
+    bad.write_bytes(b"<article><body>")
+    paths = [files[0], bad, files[1]]
+    with pytest.raises(JatsError, match="bad.nxml"):
+        list(jats.read_many(paths))
+    errors: list[JatsError] = []
+    got = list(jats.read_many(paths, workers=2, on_error="skip", errors=errors))
+    assert [a.file for a in got] == [str(files[0]), str(files[1])]
+    assert len(errors) == 1 and errors[0].path == str(bad) and errors[0].line == 1
+    with pytest.warns(UserWarning, match="bad.nxml"):
+        list(jats.read_many(paths, on_error="skip"))
+
+
+def test_no_spacy_import() -> None:
+    code = ("import sys, chemref.jats as j; j.read(" + repr(GOOD) + "); import chemref.cli.jats; "
+            "assert 'spacy' not in sys.modules, 'spacy imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_cli_table_json_and_output(files, tmp_path, capsys) -> None:
+    assert main(["jats", str(files[0]), str(files[1])]) == 0
+    out = capsys.readouterr().out
+    assert "a0.nxml" in out and "total (2 articles)" in out and "with_doi" in out
+    assert main(["jats", "--json", *map(str, files)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["file"] for line in lines] == [str(p) for p in files]
+    target = tmp_path / "out" / "articles.jsonl"
+    assert main(["jats", "--json", "-o", str(target), "--workers", "2", str(files[0].parent)]) == 0
+    assert len(target.read_text().splitlines()) == 5
+
+
+def test_cli_errors(files, tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.nxml"
+    bad.write_bytes(b"<article><body>")
+    target = tmp_path / "o.jsonl"
+    assert main(["jats", "--json", "-o", str(target), str(files[0]), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("chemref: error: ") and "bad.nxml:1" in err and "Traceback" not in err
+    assert len(target.read_text().splitlines()) == 1
+    assert main(["jats", str(tmp_path / "missing.nxml")]) == 2
+    assert "no such file" in capsys.readouterr().err

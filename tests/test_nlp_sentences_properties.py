@@ -1,0 +1,148 @@
+"""Properties of split_sentences: exact coverage, protected anchors, bounded worst case, real corpora."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chemref.nlp.sentences import split_sentences
+
+
+def assert_covers(text: str, spans: list[tuple[int, int]]) -> None:
+    """Spans are in order, non-overlapping, stripped, and cover every non-space character once."""
+    prev = 0
+    for s, e in spans:
+        assert prev <= s < e <= len(text), (s, e)
+        assert not text[prev:s].strip(), f"non-space text left out before {s}: {text[prev:s]!r}"
+        assert not text[s].isspace() and not text[e - 1].isspace(), f"span {(s, e)} is not stripped"
+        prev = e
+    assert not text[prev:].strip(), "non-space text left out at the end"
+
+
+def assert_no_boundary_inside(spans, protected) -> None:
+    ends = {e for _, e in spans}
+    starts = {s for s, _ in spans}
+    for s, e in protected:
+        assert not any(s < b < e for b in ends | starts), f"boundary inside protected span {(s, e)}"
+
+
+ALPHABET = st.sampled_from(list("aAbZ.!?…\"')]([ \n\t 1290,;:-–ε•*†") + ["e.g.", "et al.", "Fig.", "[12]", "(3)",
+                                                                     "r.t.", " The ", "\n\n", "J. ", "(a) ",
+                                                                     "(Smith et al., 2019)", ".7 ", "U.S."])
+
+
+@given(st.lists(ALPHABET, max_size=200).map("".join))
+@settings(max_examples=400)
+def test_spans_cover_any_text(text):
+    assert_covers(text, split_sentences(text))
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=300)
+def test_spans_cover_arbitrary_unicode(text):
+    assert_covers(text, split_sentences(text))
+
+
+@given(st.lists(ALPHABET, min_size=1, max_size=120).map("".join), st.data())
+@settings(max_examples=300)
+def test_protected_spans_never_hold_a_boundary(text, data):
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=8))))
+    protected = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if b > a]
+    spans = split_sentences(text, protected=protected)
+    assert_covers(text, spans)
+    assert_no_boundary_inside(spans, protected)
+
+
+ADVERSARIAL = {
+    "digit run": "1" * 1_000_000,
+    "spaced digits": "1 " * 500_000,
+    "decimal runs": "3.14159" * 140_000,
+    "no punctuation": "word " * 200_000,
+    "one huge word": "a" * 1_000_000,
+    "periods": "." * 1_000_000,
+    "spaced periods": ". " * 500_000,
+    "initials": "A. " * 333_333,
+    "short sentences": "The. " * 200_000,
+    "list labels": "1. " * 333_333,
+    "glued citations": "a.1 " * 250_000,
+    "open brackets": "x. (" * 250_000,
+    "newlines": "\n" * 1_000_000,
+    "one bracket marker": "x. [" + "1," * 499_990 + "]",
+    "author-year run": "x. (" + "Smith, 2019; " * 76_000 + ")",
+    "ellipses": "Wait... " * 125_000,
+}
+
+
+@pytest.mark.parametrize("name", list(ADVERSARIAL))
+def test_adversarial_megabyte_inputs_are_covered(name):
+    """Bounded worst case: every 1 MB input finishes (the timings are in benchmarks/bench_sentences.py)."""
+    text = ADVERSARIAL[name]
+    assert_covers(text, split_sentences(text))
+
+
+def test_empty_and_whitespace():
+    assert split_sentences("") == []
+    assert split_sentences(" \n\t ") == []
+    assert split_sentences("x") == [(0, 1)]
+
+
+def test_rejects_bad_arguments():
+    with pytest.raises(TypeError):
+        split_sentences(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="outside the text"):
+        split_sentences("abc", protected=[(1, 9)])
+
+
+def test_module_does_not_import_spacy():
+    code = "import sys, chemref.nlp.sentences, chemref.nlp.rules; assert 'spacy' not in sys.modules, 'spacy imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.shared
+def test_craft_spans_cover_text():
+    from conftest import shared_path
+
+    path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            doc = json.loads(line)
+            assert_covers(doc["text"], split_sentences(doc["text"]))
+
+
+@pytest.mark.shared
+def test_craft_boundary_f1_floor():
+    """A regression floor well under the measured figure (see benchmarks/bench_sentences.py)."""
+    from conftest import shared_path
+
+    path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
+    tools = shared_path("tools")
+    sys.path.insert(0, str(tools))
+    try:
+        from sentence_f1 import evaluate
+    finally:
+        sys.path.remove(str(tools))
+    result = evaluate(str(path), split_sentences)
+    assert result["all"]["f1"] >= 0.99
+    assert result["internal"]["f1"] >= 0.985
+
+
+@pytest.mark.shared
+def test_jats_dev_paragraphs_are_covered_and_anchors_kept_whole():
+    from conftest import shared_path
+
+    reader = pytest.importorskip("chemref.jats.reader", reason="the JATS reader is not available")
+    folder = shared_path("corpora", "jats", "dev")
+    files = sorted(folder.glob("*.nxml"))
+    assert files
+    for path in files:
+        article = reader.read(path)
+        for _, paragraph in article.paragraphs(include_abstracts=True, include_back=True):
+            protected = [(c.start, c.end) for c in paragraph.citations]
+            spans = split_sentences(paragraph.text, protected=protected)
+            assert_covers(paragraph.text, spans)
+            assert_no_boundary_inside(spans, protected)

@@ -1,0 +1,79 @@
+"""``chemref questions build``: the README's main command on the sample, outputs, and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import CORPORA
+
+from chemref.cli import main
+from chemref.questions.card import CARD_MARKER
+from chemref.questions.records import QUESTION_FIELDS
+
+
+def test_no_input_builds_the_sample(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status = main(["questions", "build", "-o", "questions.jsonl", "--report", "report.json",
+                   "--rejected", "rejected.jsonl", "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "candidates" in out and "per_article_cap" in out and "survival rate" in out
+    rows = [json.loads(line) for line in (tmp_path / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows and all(list(row) == list(QUESTION_FIELDS) for row in rows)
+    rejected = [json.loads(line) for line in (tmp_path / "rejected.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rejected and all(list(row) == [*QUESTION_FIELDS, "reason"] for row in rejected)
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["questions"] == len(rows) and report["candidates"] == len(rows) + len(rejected)
+    assert [r["filter"] for r in report["funnel"]][:3] == ["cc_by", "section", "one_citation"]
+    assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    card = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert card.startswith("---\n") and CARD_MARKER in card and "path: questions.jsonl" in card
+    assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave nothing behind
+
+
+def test_existing_readme_is_never_overwritten(tmp_path, capsys):
+    (tmp_path / "README.md").write_text("# my project\n", encoding="utf-8")
+    status = main(["questions", "build", str(CORPORA / "jats" / "sample_laccase_kinetics.xml"),
+                   "-o", str(tmp_path / "questions.jsonl"), "--no-progress"])
+    assert status == 0
+    assert (tmp_path / "README.md").read_text(encoding="utf-8") == "# my project\n"
+    assert CARD_MARKER in (tmp_path / "questions.README.md").read_text(encoding="utf-8")
+
+
+def test_malformed_file_is_a_warning_and_the_run_goes_on(tmp_path, capsys):
+    bad = tmp_path / "bad.nxml"
+    bad.write_text("<article><body><p>unclosed</body></article>", encoding="utf-8")
+    status = main(["questions", "build", str(bad), str(CORPORA / "jats"), "-o", str(tmp_path / "q.jsonl"),
+                   "--report", str(tmp_path / "r.json")])
+    captured = capsys.readouterr()
+    assert status == 0
+    assert "chemref: warning: skipped unreadable article" in captured.err and "bad.nxml" in captured.err
+    assert "Traceback" not in captured.err
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["errors"] and report["errors"][0]["source_file"].endswith("bad.nxml")
+    assert "1 unreadable" in captured.out
+
+
+@pytest.mark.parametrize("args", [
+    ["questions", "build", "does/not/exist.xml", "-o", "{tmp}/q.jsonl"],
+    ["questions", "build", "-o", "{tmp}/q.jsonl", "--authors", "hide"],
+    ["questions", "build", "-o", "{tmp}/q.jsonl", "--min-chars", "500", "--max-chars", "100"],
+    ["questions", "build", "-o", "{tmp}/q.jsonl", "--workers", "0"],
+])
+def test_bad_arguments_exit_2_without_traceback(tmp_path, capsys, args):
+    status = main([a.replace("{tmp}", str(tmp_path)) for a in args] + ["--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "Traceback" not in err
+    assert not (tmp_path / "q.jsonl").exists()
+
+
+def test_only_unreadable_input_fails(tmp_path, capsys):
+    bad = tmp_path / "bad.xml"
+    bad.write_text("not xml at all", encoding="utf-8")
+    status = main(["questions", "build", str(bad), "-o", str(tmp_path / "q.jsonl"), "--no-progress"])
+    assert status == 2
+    assert "no input article could be read" in capsys.readouterr().err
+    assert not (tmp_path / "q.jsonl").exists()
