@@ -66,7 +66,7 @@ def _ref_doi(ref) -> str | None:
             if found:
                 return found
     for link in ref.iter("ext-link", "uri"):
-        found = _doi((link.get(_XLINK) or "") + " " + "".join(link.itertext()))
+        found = _doi("".join(link.itertext())) or _doi(link.get(_XLINK) or "")  # what is printed first
         if found:
             return found
     pieces = list(ref.itertext())

@@ -118,6 +118,11 @@ CASES = [
      ("The Planck Collaboration",)),
     ("RECOVERY Collaborative Group showed that dexamethasone lowers mortality [CITATION].",
      ("RECOVERY Collaborative Group",), ("RECOVERY Collaborative Group",)),
+    ("European regulators set a limit of 2 mg/kg [CITATION].",
+     ("European Parliament and the Council of the European Union",), ()),
+    ("EFSA set a tolerable weekly intake of 4 ug/kg [CITATION].", ("EFSA Panel on Contaminants in the Food Chain",),
+     ("EFSA",)),
+    ("Aiese Cigliano et al. mapped the fibres [CITATION].", ("Aiese Cigliano",), ("Aiese Cigliano",)),
     ("The World Health Organization estimates 1.3 million deaths a year [CITATION].", ("World Health Organization",),
      ("World Health Organization",)),
     # --- >= 3 char surnames anywhere, case-sensitive, whole word -------------------------------------
@@ -200,6 +205,14 @@ PATTERN_CASES = [
     ("Rossi's results were confirmed [4].", [("Rossi's", "possessive")]),
     ("Stokes' shift is large [4].", []),
     ("Zhang et al. and Wang et al. disagree [4].", [("Zhang et al.", "et_al"), ("Wang et al.", "et_al")]),
+    ("Signalling through Akt and ErbB (2015) was blocked.", []),
+    ("The DCs' response was weak [4].", []),
+    ("The Polycomb group silences Hox genes [4].", []),
+    ("The Kovacs lab reported it [4].", [("The Kovacs lab", "group_of")]),
+    ("the group of Prof. Dr. Weber reported it [4].", [("the group of Prof. Dr. Weber", "group_of")]),
+    ("Researchers' attention has shifted [4].", []),
+    ("Google's model was larger [4].", []),
+    ("Ahmed and Rahman (2019) and Wu and Li (2020) agree.", [("Ahmed and Rahman", "and"), ("Wu and Li", "and")]),
 ]
 
 
@@ -353,3 +366,21 @@ def test_factory_entry_point_path() -> None:
     from chemref.nlp.author_component import make_author_mentions as direct
 
     assert make_author_mentions is direct
+
+
+def test_one_string_of_surnames_is_an_error() -> None:
+    with pytest.raises(TypeError, match="iterable of surnames"):
+        cited_author_mentions("Smith et al. showed it.", "Smith")
+
+
+def test_bad_rule_table_names_the_file(tmp_path) -> None:
+    import json
+
+    from chemref.errors import InputError
+    from chemref.nlp.authors import TABLE_FILES, load_author_tables
+
+    for file_name, field_name in TABLE_FILES.values():
+        (tmp_path / file_name).write_text(json.dumps({field_name: []}), encoding="utf-8")
+    (tmp_path / "authors_stopwords.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(InputError, match="authors_stopwords.json"):
+        load_author_tables(tmp_path)

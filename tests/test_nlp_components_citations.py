@@ -150,3 +150,37 @@ def test_make_doc_from_plain_string(nlp) -> None:
     doc = make_doc(nlp, "A sentence [1]. Another one.")
     assert [s.text for s in doc.spans[KEY]] == ["[1]"]  # a str has no anchors: markers are recognised
     assert len(list(doc.sents)) == 2
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+_PIECES = ["a", "Z", "7", "12", ".", ",", " ", "\n", "(", ")", "[", "]", "–", "Pd(PPh3)4", "et al.", "°C", "diffusion"]
+
+
+@given(data=st.data())
+def test_make_doc_property_any_anchors(nlp, data) -> None:
+    """Any anchors inside the text: the text is unchanged, every anchor is a span with its ids, sentences
+    are split_sentences' spans with the anchors protected."""
+    from chemref.nlp.sentences import split_sentences
+
+    text = "".join(data.draw(st.lists(st.sampled_from(_PIECES), max_size=25)))
+    bounds = st.integers(min_value=0, max_value=len(text))
+    anchors = []
+    for k in range(data.draw(st.integers(min_value=0, max_value=3))):
+        a, b = sorted((data.draw(bounds), data.draw(bounds)))
+        anchors.append(CitationAnchor(a, b, text[a:b], (f"r{k}",)))
+    doc = make_doc(nlp, Paragraph(text, citations=tuple(anchors)), [])
+    assert doc.text == text
+    spans = doc.spans[KEY]
+    assert len(spans) == len(anchors)
+    for span, anchor in zip(spans, anchors):
+        assert span.text == anchor.text.strip() or not anchor.text.strip()
+        assert span._.chemref_ref_ids == anchor.ref_ids
+    prot = [(s.start_char, s.end_char) for s in spans if s.end_char > s.start_char]
+    got = []
+    for sent in doc.sents:
+        piece = sent.text
+        if piece.strip():
+            start = sent.start_char + len(piece) - len(piece.lstrip())
+            got.append((start, start + len(piece.strip())))
+    assert got == split_sentences(text, protected=prot)

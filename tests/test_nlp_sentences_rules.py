@@ -43,10 +43,10 @@ def test_rules_json_round_trip_and_equality():
 def test_user_abbreviation_suppresses_a_split():
     text = "The sample was sent to the Lab. Smith group for analysis. It came back."
     assert sents(text) == ["The sample was sent to the Lab. Smith group for analysis.", "It came back."]
-    text = "The yield of Cpd. Alpha was low. We repeated it."
-    assert sents(text) == ["The yield of Cpd.", "Alpha was low.", "We repeated it."]
-    rules = SentenceRules.default().with_abbreviations(["Cpd."], kind="never")
-    assert sents(text, rules=rules) == ["The yield of Cpd. Alpha was low.", "We repeated it."]
+    text = "The yield of Bch. Alpha was low. We repeated it."
+    assert sents(text) == ["The yield of Bch.", "Alpha was low.", "We repeated it."]
+    rules = SentenceRules.default().with_abbreviations(["Bch."], kind="never")
+    assert sents(text, rules=rules) == ["The yield of Bch. Alpha was low.", "We repeated it."]
 
 
 def test_user_abbreviation_kinds():

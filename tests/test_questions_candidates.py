@@ -162,3 +162,41 @@ def test_rejected_multi_reference_record_lists_every_id():
     art = _article([_para(("A range claim" + FILLER + " [2].", "R2 R3 R4"))])
     (r,) = article_questions(art, components=FAKE).rejected
     assert r.reason == "one_citation" and r.ref_id == "R2 R3 R4" and r.target_doi is None
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["LiFePO4", "carbon", "shell.", "raised", "(see", "Fig.", "2)", "the", "[", "]", "e.g.,",
+                          "capacity", "at", "10", "C.", "Okafor", "and", "Kim,", "2010", "cells."])
+
+
+@given(st.lists(st.tuples(st.lists(_WORDS, min_size=1, max_size=8), st.booleans()), min_size=1, max_size=12))
+def test_every_anchor_lands_in_one_candidate_and_excerpts_rebuild(chunks):
+    text, anchors = "", []
+    for n, (words, cite) in enumerate(chunks):
+        text += " ".join(words)
+        if cite:
+            text += " "
+            anchors.append(CitationAnchor(len(text), len(text) + len(str(n)) + 2, f"[{n}]", (f"R{n % 9 + 1}",)))
+            text += f"[{n}]"
+        text += " "
+    para = Paragraph(text, tuple(anchors))
+    cands = list(iter_candidates(_article([para]), _split_on_period_space))
+    assert sum(len(c.anchors) for c in cands) == len(anchors)
+    for c in cands:
+        assert c.sentence in text
+        for a in c.anchors:
+            assert c.sentence[a.start:a.end] == a.text
+            assert a.text.strip("[] ").isdigit()
+
+
+def test_bytes_input_gives_the_same_questions():
+    from conftest import CORPORA
+
+    from chemref.questions import build
+
+    path = CORPORA / "jats" / "sample_laccase_kinetics.xml"
+    by_path = build([path])
+    by_bytes = build([path.read_bytes()])
+    assert [q.id for q in by_bytes.questions] == [q.id for q in by_path.questions]
+    assert {q.source_file for q in by_bytes.questions} == {"<bytes 0>"}

@@ -77,3 +77,14 @@ def test_only_unreadable_input_fails(tmp_path, capsys):
     assert status == 2
     assert "no input article could be read" in capsys.readouterr().err
     assert not (tmp_path / "q.jsonl").exists()
+
+
+def test_output_loads_with_hugging_face_datasets(tmp_path):
+    datasets = pytest.importorskip("datasets", reason="datasets is optional (not a chemref dependency)")
+    status = main(["questions", "build", "-o", str(tmp_path / "questions.jsonl"), "--no-progress"])
+    assert status == 0
+    ds = datasets.load_dataset("json", data_files=str(tmp_path / "questions.jsonl"), split="train",
+                               cache_dir=str(tmp_path / "cache"))
+    assert ds.num_rows > 0 and ds.column_names == list(QUESTION_FIELDS)
+    card = datasets.load_dataset(str(tmp_path), cache_dir=str(tmp_path / "cache2"))
+    assert card["test"].num_rows == ds.num_rows

@@ -19,7 +19,7 @@ def _authors_mode(value: str) -> str:
 @questions_app.command("build")
 def build_command(
     inputs: Optional[List[Path]] = typer.Argument(
-        None, metavar="[INPUT]...",
+        None, metavar="INPUT",
         help="JATS files or folders of them (*.xml, *.nxml). None: the sample articles in corpora/jats/."),
     output: Path = typer.Option(..., "-o", "--output", help="Questions, JSON Lines (written atomically); "
                                 "the dataset card README.md is written beside it."),

@@ -9,8 +9,8 @@ from chemref.cli.app import fail, guarded, score_app, warn
 
 @score_app.command("brat")
 def score_brat_command(
-    gold: str = typer.Argument(..., help="Gold folder of .ann files (or a .zip)."),
-    pred: str = typer.Argument(..., help="Prediction folder or Codalab-style .zip of .ann files."),
+    gold: str = typer.Argument(..., metavar="GOLD", help="Gold folder of .ann files (or a .zip)."),
+    pred: str = typer.Argument(..., metavar="PRED", help="Prediction folder or Codalab-style .zip of .ann files."),
     brateval: bool = typer.Option(False, "--brateval", help="Print exactly what BRATEval v0.3.2 prints."),
     level: str = typer.Option(None, "--level", help="relations|entities (BRATEval default: relations; "
                                                       "ChEMU default: both)."),

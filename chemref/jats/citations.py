@@ -19,7 +19,7 @@ from chemref.jats.text import XrefEvent
 __all__ = ["resolve_anchors"]
 
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
-_DASH_GAP = re.compile(rf"^\s*[{_DASHES}]\s*$")
+_DASH_SET = frozenset(_DASHES)
 _NUMERIC = re.compile(r"^[\s\[\(]*\d{1,3}[a-z]?[\s\]\),;]*$")
 _RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d+[a-z]?)\s*[{_DASHES}]\s*(\d+[a-z]?)[\s\]\)]*$")
 _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
@@ -59,13 +59,13 @@ def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic
 
 def _joins_range(text: str, left: XrefEvent, right: XrefEvent) -> str | None:
     """'range' if a dash joins two numeric xrefs, 'hidden' for an empty xref glued on, else None."""
-    gap = text[left.end:right.start]
+    if left.end == right.start:
+        return "hidden" if left.start == left.end or right.start == right.end else None
+    if right.start - left.end > 8 or text[left.end:right.start].strip() not in _DASH_SET:
+        return None
     left_text = text[left.start:left.end]
     right_text = text[right.start:right.end]
-    if gap == "" and (left_text == "" or right_text == ""):
-        return "hidden"
-    if _DASH_GAP.match(gap) and (left_text == "" or _NUMERIC.match(left_text)) \
-            and (right_text == "" or _NUMERIC.match(right_text)):
+    if (left_text == "" or _NUMERIC.match(left_text)) and (right_text == "" or _NUMERIC.match(right_text)):
         return "range"
     return None
 
@@ -169,8 +169,12 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
         elif len(group) == 1:
             event = events[group[0]]
             extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics)
-        expanded = tuple(r for r in dict.fromkeys(extra) if r not in ids)
-        all_ids = sorted(set(ids) | set(expanded), key=refs.position.__getitem__)
+        if extra:
+            expanded = tuple(r for r in dict.fromkeys(extra) if r not in ids)
+            all_ids = tuple(sorted(set(ids) | set(expanded), key=refs.position.__getitem__))
+        else:
+            expanded = ()
+            all_ids = tuple(ids) if len(ids) < 2 else tuple(sorted(ids, key=refs.position.__getitem__))
         start = events[group[0]].start
         end = events[group[-1]].end
         while start < end and text[start].isspace():
@@ -186,6 +190,6 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
                     stripped = rest.lstrip()
                     if stripped[:1] in (")", "]"):
                         end += len(rest) - len(stripped) + 1
-        anchors.append(CitationAnchor(start, end, text[start:end], tuple(all_ids), expanded))
+        anchors.append(CitationAnchor(start, end, text[start:end], all_ids, expanded))
         floor = end
     return tuple(anchors)

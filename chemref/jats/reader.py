@@ -38,6 +38,30 @@ _IGNORED = frozenset({"title", "label", "sec-meta", "object-id", "alt-text", "lo
                       "ref-list", "permissions", "attrib", "kwd-group", "subtitle"})
 
 
+def _children(element, path: str) -> list[tuple[object, str]]:
+    """The element children of ``element`` with their XPaths (``p[2]``; no index when the tag is unique),
+    the same strings lxml's ``getpath`` gives, without its per-call walk up the tree."""
+    tags: dict[str, int] = {}
+    kids = []
+    for child in element:
+        tag = child.tag
+        if tag.__class__ is str and tag[0] != "{":
+            tags[tag] = tags.get(tag, 0) + 1
+            kids.append(child)
+    if len(tags) == len(kids):
+        return [(child, f"{path}/{child.tag}") for child in kids]
+    seen: dict[str, int] = {}
+    out = []
+    for child in kids:
+        tag = child.tag
+        if tags[tag] == 1:
+            out.append((child, f"{path}/{tag}"))
+        else:
+            n = seen[tag] = seen.get(tag, 0) + 1
+            out.append((child, f"{path}/{tag}[{n}]"))
+    return out
+
+
 class _ArticleReader:
     """The state of reading one article: its references, diagnostics and what was consumed."""
 
@@ -57,7 +81,7 @@ class _ArticleReader:
         rids = (xref.get("rid") or "").split()
         return bool(rids) and all(self.refs.resolve(r) is not None for r in rids)
 
-    def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph]) -> list:
+    def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph], path: str) -> list:
         builder = TextBuilder(self.is_citation)
         builder.walk(element)
         text = builder.text()
@@ -70,43 +94,43 @@ class _ArticleReader:
             anchors = ()
         if text or anchors:
             formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
-            out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context,
-                                 self.getpath(element)))
+            out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context, path))
         return builder.blocks
 
     def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
-              context: str, is_caption: bool) -> None:
+              context: str, is_caption: bool, path: str) -> None:
         tag = element.tag
         if tag.__class__ is not str or tag[0] == "{" or tag in _IGNORED:
             return
         if tag == "p":
-            for nested in self.paragraph(element, context, is_caption, paragraphs):
-                self.block(nested, kind, paragraphs, sections, _CONTEXTS.get(nested.tag, context), is_caption)
+            for nested in self.paragraph(element, context, is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, _CONTEXTS.get(nested.tag, context), is_caption,
+                           self.getpath(nested))
             return
         if tag in _SECTION_TAGS:
-            sections.append(self.section(element, kind))
+            sections.append(self.section(element, kind, path))
             return
         if tag == "caption":
-            for child in element:
+            for child, child_path in _children(element, path):
                 if child.tag in ("title", "p"):
-                    for nested in self.paragraph(child, "caption", True, paragraphs):
-                        self.block(nested, kind, paragraphs, sections, "caption", True)
+                    for nested in self.paragraph(child, "caption", True, paragraphs, child_path):
+                        self.block(nested, kind, paragraphs, sections, "caption", True, self.getpath(nested))
                 else:
-                    self.block(child, kind, paragraphs, sections, "caption", True)
+                    self.block(child, kind, paragraphs, sections, "caption", True, child_path)
             return
         if tag in ("td", "th"):
-            for nested in self.paragraph(element, "table", True, paragraphs):
-                self.block(nested, kind, paragraphs, sections, "table", True)
+            for nested in self.paragraph(element, "table", True, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
             return
         if tag in _FLOATS:
             is_caption = True
             context = "table" if tag in ("table", "array") else context
         elif tag in _CONTEXTS:
             context = _CONTEXTS[tag] if not is_caption or tag == "table-wrap-foot" else context
-        for child in element:
-            self.block(child, kind, paragraphs, sections, context, is_caption)
+        for child, child_path in _children(element, path):
+            self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
 
-    def section(self, element, parent_kind: str | None) -> Section:
+    def section(self, element, parent_kind: str | None, path: str) -> Section:
         title_el = element.find("title")
         title = plain_text(title_el) if title_el is not None else ""
         if parent_kind == "abstract":
@@ -115,8 +139,8 @@ class _ArticleReader:
             kind = section_kind(title, element.get("sec-type"), parent_kind)
         paragraphs: list[Paragraph] = []
         sections: list[Section] = []
-        for child in element:
-            self.block(child, kind, paragraphs, sections, "p", False)
+        for child, child_path in _children(element, path):
+            self.block(child, kind, paragraphs, sections, "p", False, child_path)
         return Section(title, kind, tuple(paragraphs), tuple(sections))
 
     def body(self, body) -> tuple[Section, ...]:
@@ -132,13 +156,13 @@ class _ArticleReader:
                 loose.clear()
                 loose_sections.clear()
 
-        for child in body:
+        for child, path in _children(body, self.getpath(body)):
             if child.tag == "sec":
                 flush(leading=not seen_section)
                 seen_section = True
-                out.append(self.section(child, None))
+                out.append(self.section(child, None, path))
             else:
-                self.block(child, "other", loose, loose_sections, "p", False)
+                self.block(child, "other", loose, loose_sections, "p", False, path)
         if loose or loose_sections:
             kind_leading = False  # trailing (or the only) untitled text is not an introduction
             flush(leading=kind_leading)
@@ -170,7 +194,7 @@ def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
     for element in meta:
         if element.tag not in ("abstract", "trans-abstract"):
             continue
-        section = reader.section(element, "abstract")
+        section = reader.section(element, "abstract", reader.getpath(element))
         title = section.title or (element.get("abstract-type") or "Abstract").replace("-", " ").capitalize()
         out.append(Section(title, "abstract", section.paragraphs, section.sections))
     return tuple(out)
@@ -182,12 +206,12 @@ def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
         if container is None:
             continue
         loose: list[Paragraph] = []
-        for child in container:
+        for child, path in _children(container, reader.getpath(container)):
             tag = child.tag
-            if tag.__class__ is not str or tag in ("ref-list", "label", "title"):
+            if tag in ("ref-list", "label", "title"):
                 continue
             if tag in _SECTION_TAGS or tag in ("app-group", "fn-group", "glossary"):
-                section = reader.section(child, None)
+                section = reader.section(child, None, path)
                 if not section.title:
                     default = {"ack": "Acknowledgements", "fn-group": "Footnotes", "app-group": "Appendices",
                                "glossary": "Glossary", "notes": "Notes"}.get(tag, "")
@@ -196,7 +220,7 @@ def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
                     out.append(section)
             else:
                 extra: list[Section] = []
-                reader.block(child, "other", loose, extra, "p", False)
+                reader.block(child, "other", loose, extra, "p", False, path)
                 out.extend(extra)
         if loose:
             out.append(Section("Floating figures and tables" if container is floats else "", "other",

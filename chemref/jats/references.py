@@ -21,7 +21,6 @@ __all__ = ["ReferenceList", "read_references"]
 
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 CITATION_TAGS = frozenset({"mixed-citation", "element-citation", "citation", "nlm-citation"})
-_NAME_TAGS = ("name", "string-name", "collab")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _DIGITS = re.compile(r"\d+")
 
@@ -63,100 +62,143 @@ def _in_comment(element) -> bool:
     return False
 
 
-def _work_doi(work: list, conflicts: list[str]) -> tuple[str | None, str | None]:
-    """The DOI of one work and where it was found (see the module docstring for the priority)."""
-    for element in work:
-        for pub_id in element.iter("pub-id"):
-            if (pub_id.get("pub-id-type") or "").lower() == "doi":
-                doi = normalize_doi("".join(pub_id.itertext()))
-                if doi:
-                    return doi, "comment" if _in_comment(pub_id) else "pub-id"
-    for element in work:
-        for link in element.iter("ext-link", "uri"):
-            shown = "".join(link.itertext())
-            href = link.get(_XLINK) or ""
-            from_text = normalize_doi(shown) if "10." in shown else None
-            from_href = normalize_doi(href) if "10." in href else None
-            if from_text and from_href and from_text != from_href:
-                conflicts.append(f"link text {from_text} vs href {from_href}")
-            doi = from_text or from_href
-            if doi:
-                return doi, "comment" if _in_comment(link) else "ext-link"
-    for element in work:
-        for comment in element.iter("comment"):
-            text = "".join(comment.itertext())
-            if "10." in text:
-                found = find_dois(text)
-                if found:
-                    return found[0], "comment"
-    for element in work:
-        pieces = list(element.itertext())
-        text = "".join(pieces)
-        if "10." in text:
-            # as printed ("DOI <fpage>10</fpage>.1021/x"), then with element edges as spaces
-            # ("<bold>145</bold>10.1242/x" must not read as "14510.1242/x")
-            found = find_dois(text) or find_dois(" ".join(pieces))
-            if found:
-                return found[0], "text"
-    return None, None
+_FIELD_TAGS = ("pub-id", "ext-link", "uri", "comment", "surname", "collab", "string-name", "article-title",
+               "chapter-title", "data-title", "source", "year")
+_TITLE_TAGS = ("article-title", "chapter-title", "data-title")
+_RANK = {"pub-id": 0, "ext-link": 1, "comment": 2, "text": 3}
 
 
-def _pmid(work: list) -> str | None:
-    for element in work:
-        for pub_id in element.iter("pub-id"):
-            if (pub_id.get("pub-id-type") or "").lower() == "pmid":
-                match = _DIGITS.search("".join(pub_id.itertext()))
-                if match:
-                    return match.group(0)
-    return None
-
-
-def _is_continuation(work: list) -> bool:
-    """A citation with no person names and no title continues the previous one (another edition)."""
-    for element in work:
-        for _ in element.iter(*_NAME_TAGS, "article-title", "chapter-title", "person-group"):
-            return False
+def _by_author(element) -> bool:
+    """False for names in an editor / translator / inventor ``person-group``."""
+    parent = element.getparent()
+    if parent is not None and parent.tag == "person-group":
+        role = parent.get("person-group-type")
+        return not role or role == "author"
     return True
 
 
-_NOT_EDITOR = "not({}parent::person-group[@person-group-type!='author'])"
-_AUTHOR_XP = etree.XPath(
-    "descendant::surname[parent::name or parent::string-name][not(../parent::person-group"
-    "[@person-group-type!='author'])]"
-    " | descendant::collab[" + _NOT_EDITOR.format("") + "]"
-    " | descendant::string-name[not(surname)][" + _NOT_EDITOR.format("") + "]")
+class _Work:
+    """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
+
+    __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "year", "has_comment",
+                 "conflicts")
+
+    def __init__(self, elements: list) -> None:
+        self.elements = elements
+        self.doi: str | None = None
+        self.source: str | None = None
+        self.pmid: str | None = None
+        self.names: list[str] = []
+        self.titles: dict[str, object] = {}
+        self.book_source = None
+        self.year = None
+        self.has_comment = False
+        self.conflicts: list[str] = []
+        link_doi = link_source = None
+        for element in elements:
+            book = (element.get("publication-type") or "journal") != "journal"
+            for field in element.iter(*_FIELD_TAGS):
+                tag = field.tag
+                if tag == "pub-id":
+                    kind = (field.get("pub-id-type") or "").lower()
+                    if kind == "doi" and self.doi is None:
+                        doi = normalize_doi("".join(field.itertext()))
+                        if doi:
+                            self.doi, self.source = doi, "comment" if _in_comment(field) else "pub-id"
+                    elif kind == "pmid" and self.pmid is None:
+                        match = _DIGITS.search("".join(field.itertext()))
+                        if match:
+                            self.pmid = match.group(0)
+                elif tag == "surname":
+                    name = field.getparent()
+                    if name is not None and name.tag in ("name", "string-name") and _by_author(name):
+                        text = field.text
+                        if len(field) or not text or "\n" in text or "  " in text:
+                            text = plain_text(field)
+                        else:
+                            text = text.strip()
+                        if text:
+                            self.names.append(text)
+                elif tag == "year":
+                    if self.year is None:
+                        self.year = field
+                elif tag == "ext-link" or tag == "uri":
+                    if link_doi is None:
+                        shown = "".join(field.itertext())
+                        href = field.get(_XLINK) or ""
+                        from_text = normalize_doi(shown) if "10." in shown else None
+                        from_href = normalize_doi(href) if "10." in href else None
+                        if from_text and from_href and from_text != from_href:
+                            self.conflicts.append(f"link text {from_text} vs href {from_href}")
+                        link_doi = from_text or from_href
+                        if link_doi:
+                            link_source = "comment" if _in_comment(field) else "ext-link"
+                elif tag in _TITLE_TAGS:
+                    self.titles.setdefault(tag, field)
+                elif tag == "collab":
+                    if _by_author(field):
+                        text = plain_text(field)
+                        if text:
+                            self.names.append(text)
+                elif tag == "string-name":
+                    if field.find("surname") is None and _by_author(field):
+                        text = plain_text(field)
+                        if text:
+                            self.names.append(text)
+                elif tag == "source":
+                    if book and self.book_source is None:
+                        self.book_source = field
+                elif tag == "comment":
+                    self.has_comment = True
+        if self.doi is None and link_doi:
+            self.doi, self.source = link_doi, link_source
+        if self.doi is None:
+            self._text_doi()
+
+    def _text_doi(self) -> None:
+        if self.has_comment:
+            for element in self.elements:
+                for comment in element.iter("comment"):
+                    text = "".join(comment.itertext())
+                    if "10." in text:
+                        found = find_dois(text)
+                        if found:
+                            self.doi, self.source = found[0], "comment"
+                            return
+        for element in self.elements:
+            pieces = list(element.itertext())
+            text = "".join(pieces)
+            if "10." in text:
+                # as printed ("DOI <fpage>10</fpage>.1021/x"), then with element edges as spaces
+                # ("<bold>145</bold>10.1242/x" must not read as "14510.1242/x")
+                found = find_dois(text) or find_dois(" ".join(pieces))
+                if found:
+                    self.doi, self.source = found[0], "text"
+                    return
+
+    @property
+    def is_continuation(self) -> bool:
+        """No person names and no title: another edition of the previous work (Angewandte's German one)."""
+        return not self.names and not self.titles
 
 
-def _authors(work: list) -> list[str]:
-    """Surnames and collaboration names of the authors (editors and translators left out)."""
-    names: list[str] = []
-    for element in work:
-        for found in _AUTHOR_XP(element):
-            text = plain_text(found)
-            if text:
-                names.append(text)
-    return names
-
-
-def _title(work: list) -> str | None:
-    for tag in ("article-title", "chapter-title", "data-title"):
-        for element in work:
-            found = next(element.iter(tag), None)
+def _title(works: list[_Work]) -> str | None:
+    for tag in _TITLE_TAGS:
+        for work in works:
+            found = work.titles.get(tag)
             if found is not None:
                 text = plain_text(found)
                 if text:
                     return text
-    for element in work:
-        if (element.get("publication-type") or "journal") != "journal":
-            found = next(element.iter("source"), None)
-            if found is not None:
-                return plain_text(found) or None
+    for work in works:
+        if work.book_source is not None:
+            return plain_text(work.book_source) or None
     return None
 
 
-def _year(work: list, ref_id: str, diagnostics: list[Diagnostic]) -> int | None:
-    for element in work:
-        found = next(element.iter("year"), None)
+def _year(works: list[_Work], ref_id: str, diagnostics: list[Diagnostic]) -> int | None:
+    for work in works:
+        found = work.year
         if found is not None:
             raw = "".join(found.itertext()).strip()
             match = _YEAR.search(raw)
@@ -165,30 +207,30 @@ def _year(work: list, ref_id: str, diagnostics: list[Diagnostic]) -> int | None:
             diagnostics.append(Diagnostic("ref-year-unparseable",
                                           f"reference {ref_id}: year {raw[:40]!r} is not a year", found.sourceline))
             return None
-    match = _YEAR.search(" ".join("".join(element.itertext()) for element in work))
+    match = _YEAR.search(" ".join("".join(e.itertext()) for work in works for e in work.elements))
     return int(match.group(1)) if match else None
 
 
-def _works(ref) -> list[list]:
-    """The citation elements of a ``<ref>``, alternatives grouped, continuations merged."""
-    works: list[list] = []
+def _works(ref) -> list[list[_Work]]:
+    """The works of a ``<ref>``: citation elements (alternatives grouped), continuations merged."""
+    works: list[_Work] = []
     for child in ref:
         tag = child.tag
         if tag in CITATION_TAGS:
-            works.append([child])
+            works.append(_Work([child]))
         elif tag == "citation-alternatives":
             group = [c for c in child if c.tag in CITATION_TAGS]
             if group:
-                works.append(group)
+                works.append(_Work(group))
     if not works:
-        nested = [c for c in ref.iter(*CITATION_TAGS)]
-        works = [[nested[0]]] if nested else [[ref]]
-    merged = [works[0]]
+        nested = next(ref.iter(*CITATION_TAGS), None)
+        works = [_Work([nested if nested is not None else ref])]
+    merged = [[works[0]]]
     for work in works[1:]:
-        if _is_continuation(work):
-            merged[-1] = merged[-1] + work
+        if work.is_continuation:
+            merged[-1].append(work)
         else:
-            merged.append(work)
+            merged.append([work])
     return merged
 
 
@@ -211,31 +253,37 @@ def read_references(back, diagnostics: list[Diagnostic]) -> ReferenceList:
             diagnostics.append(Diagnostic("ref-duplicate-id",
                                           f"reference id {ref_id!r} used twice; the first one is kept", line))
             continue
-        works = _works(ref)
-        dois: list[tuple[str, str]] = []
-        pmid = None
-        for work in works:
-            conflicts: list[str] = []
-            doi, source = _work_doi(work, conflicts)
-            if doi:
-                dois.append((doi, source))
-            pmid = pmid or _pmid(work)
-            for conflict in conflicts:
+        groups = _works(ref)
+        if len(groups) == 1 and len(groups[0]) == 1:      # the common case: one citation element
+            work = groups[0][0]
+            flat = groups[0]
+            doi, source, pmid = work.doi, work.source, work.pmid
+            distinct = (doi,) if doi else ()
+            ambiguous = False
+        else:
+            dois: list[tuple[str, str]] = []
+            pmid = None
+            for group in groups:
+                best = min((w for w in group if w.doi), key=lambda w: _RANK[w.source], default=None)
+                if best is not None:
+                    dois.append((best.doi, best.source))
+                for work in group:
+                    pmid = pmid or work.pmid
+            ambiguous = len(groups) > 1
+            flat = [work for group in groups for work in group]
+            distinct = tuple(dict.fromkeys(d for d, _ in dois))
+            if ambiguous:
+                diagnostics.append(Diagnostic(
+                    "ref-ambiguous", f"reference {ref_id} bundles {len(groups)} works; no single DOI is given "
+                    f"(found: {', '.join(distinct) or 'none'})", line))
+            doi, source = (None, None) if ambiguous or not dois else dois[0]
+        for work in flat:
+            for conflict in work.conflicts:
                 diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
                                               "the link text is used", line))
-        ambiguous = len(works) > 1
-        flat = [element for work in works for element in work]
-        distinct = tuple(dict.fromkeys(d for d, _ in dois))
-        if ambiguous:
-            diagnostics.append(Diagnostic("ref-ambiguous", f"reference {ref_id} bundles {len(works)} works; "
-                                          f"no single DOI is given (found: {', '.join(distinct) or 'none'})", line))
-        doi, source = (None, None) if ambiguous or not dois else dois[0]
-        year = _year(flat, ref_id, diagnostics)
-        reference = Reference(
-            id=ref_id, doi=doi, doi_source=source, pmid=pmid, title=_title(flat),
-            authors=tuple(_authors(flat)), year=year, ambiguous=ambiguous,
-            dois=distinct, label=label or None, line=line,
-        )
+        authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for work in flat for n in work.names)
+        reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
+                              ambiguous, distinct, label or None, line)
         result.position[ref_id] = len(result.order)
         result.order.append(ref_id)
         result._elements.append(ref)

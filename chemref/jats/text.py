@@ -9,6 +9,7 @@ own paragraphs rather than being glued into this one.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from html.entities import name2codepoint
 from typing import Callable
 
@@ -29,6 +30,7 @@ SKIP_TAGS = frozenset({
 })
 _STYLES = {"sub": "sub", "sup": "sup", "italic": "italic", "bold": "bold"}
 _WS = re.compile(r"[ \t\n\r]+")
+_SPACES = re.compile(r" {2,}|^ | $")
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 _TEX_DOC = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
 _Entity = etree.Entity
@@ -57,75 +59,76 @@ def _tex_text(source: str) -> str:
 
 
 class TextBuilder:
-    """Accumulates the text of one paragraph with formatting ranges, citation xrefs and deferred blocks."""
+    """Accumulates the text of one paragraph with formatting ranges, citation xrefs and deferred blocks.
 
-    __slots__ = ("parts", "pos", "last_space", "formatting", "xrefs", "blocks", "is_citation")
+    Text is appended raw (one ``list.append`` per text node); XML white space is collapsed once in
+    :meth:`text`, which maps every recorded offset onto the collapsed string.
+    """
+
+    __slots__ = ("parts", "pos", "formatting", "xrefs", "blocks", "is_citation")
 
     def __init__(self, is_citation: Callable[[object], bool]) -> None:
         self.parts: list[str] = []
         self.pos = 0
-        self.last_space = True          # no leading space at the start of a paragraph
-        self.formatting: list[tuple[int, int, str]] = []
+        self.formatting: list[list] = []
         self.xrefs: list[XrefEvent] = []
         self.blocks: list = []
         self.is_citation = is_citation
 
     def add(self, text: str | None) -> None:
-        """Append ``text`` with XML white space collapsed (never two spaces in a row)."""
-        if not text:
-            return
-        if "\n" in text or "\t" in text or "\r" in text or "  " in text:
-            text = _WS.sub(" ", text)
-        if text[0] == " " and self.last_space:
-            text = text[1:]
-            if not text:
-                return
-        self.parts.append(text)
-        self.pos += len(text)
-        self.last_space = text[-1] == " "
+        """Append text (white space runs inside it become one space)."""
+        if text:
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                text = _WS.sub(" ", text)
+            self.parts.append(text)
+            self.pos += len(text)
 
     def walk(self, element) -> None:
         """Append the content of ``element`` (its text and children with their tails, not its own tail)."""
+        parts = self.parts
         text = element.text
         if text:
-            self.add(text)
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                text = _WS.sub(" ", text)
+            parts.append(text)
+            self.pos += len(text)
         for child in element:
-            self.child(child)
-            tail = child.tail
-            if tail:
-                self.add(tail)
-
-    def child(self, child) -> None:
-        tag = child.tag
-        if tag.__class__ is not str:
-            if tag is _Entity:
+            tag = child.tag
+            if tag.__class__ is str:
+                if tag in _STYLES:
+                    start = self.pos
+                    self.walk(child)
+                    if self.pos > start:
+                        self.formatting.append([start, self.pos, _STYLES[tag]])
+                elif tag == "xref":
+                    start = self.pos
+                    self.walk(child)
+                    if self.is_citation(child):
+                        self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
+                                                    child.sourceline, child))
+                elif tag in BLOCK_TAGS:
+                    self.blocks.append(child)
+                elif tag in SKIP_TAGS:
+                    pass
+                elif tag == "alternatives":
+                    self._alternatives(child)
+                elif tag == "tex-math":
+                    self.add(_tex_text("".join(child.itertext())))
+                elif tag == "break":
+                    parts.append(" ")
+                    self.pos += 1
+                else:
+                    self.walk(child)
+            elif tag is _Entity:
                 name = child.name
                 code = name2codepoint.get(name) if name else None
                 self.add(chr(code) if code else child.text)
-            return  # comments and processing instructions carry no text
-        if tag in _STYLES:
-            start = self.pos
-            self.walk(child)
-            if self.pos > start:
-                self.formatting.append((start, self.pos, _STYLES[tag]))
-        elif tag == "xref":
-            start = self.pos
-            self.walk(child)
-            if self.is_citation(child):
-                self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
-                                            child.sourceline, child))
-        elif tag in BLOCK_TAGS:
-            self.blocks.append(child)
-        elif tag in SKIP_TAGS:
-            return
-        elif tag == "alternatives":
-            self._alternatives(child)
-        elif tag == "tex-math":
-            self.add(_tex_text("".join(child.itertext())))
-        elif tag == "break":
-            self.add(" ")
-        else:
-            self.walk(child)
+            tail = child.tail
+            if tail:
+                if "\n" in tail or "  " in tail or "\t" in tail or "\r" in tail:
+                    tail = _WS.sub(" ", tail)
+                parts.append(tail)
+                self.pos += len(tail)
 
     def _alternatives(self, element) -> None:
         """Use one rendering of ``<alternatives>``: MathML, else TeX, else the first other child."""
@@ -139,19 +142,60 @@ class TextBuilder:
                 break
             if chosen is None or (chosen.tag == "tex-math" and tag != "tex-math"):
                 chosen = candidate
-        if chosen is not None:
-            self.child(chosen)
+        if chosen is None:
+            return
+        if chosen.tag == "tex-math":
+            self.add(_tex_text("".join(chosen.itertext())))
+        else:
+            self.walk(chosen)
 
     def text(self) -> str:
-        """The built text, without a trailing space; formatting ranges are clamped to it."""
-        text = "".join(self.parts)
-        if text.endswith(" "):
-            text = text[:-1]
-            end = len(text)
-            self.formatting = [(s, min(e, end), st) for s, e, st in self.formatting if s < end]
-            for event in self.xrefs:
-                event.start = min(event.start, end)
-                event.end = min(event.end, end)
+        """The built text with XML white space collapsed (no leading or trailing space, never two in a
+        row); formatting ranges and xref offsets are moved onto it."""
+        raw = "".join(self.parts)
+        # text nodes were collapsed one by one; what is left is "a " + " b" at node edges and the ends
+        if not ("  " in raw or raw[:1] == " " or raw[-1:] == " "):
+            return raw
+        starts: list[int] = []
+        ends: list[int] = []
+        new_starts: list[int] = []
+        new_lens: list[int] = []
+        out: list[str] = []
+        last = 0
+        new_pos = 0
+        size = len(raw)
+        for match in _SPACES.finditer(raw):
+            a, b = match.span()
+            replacement = "" if a == 0 or b == size else " "
+            if b - a == 1 and replacement == " " and raw[a] == " ":
+                continue
+            out.append(raw[last:a])
+            new_pos += a - last
+            starts.append(a)
+            ends.append(b)
+            new_starts.append(new_pos)
+            new_lens.append(len(replacement))
+            out.append(replacement)
+            new_pos += len(replacement)
+            last = b
+        out.append(raw[last:])
+        text = "".join(out)
+
+        def move(offset: int) -> int:
+            i = bisect_right(starts, offset) - 1
+            if i < 0:
+                return offset
+            if offset >= ends[i]:
+                return offset - ends[i] + new_starts[i] + new_lens[i]
+            return new_starts[i] + min(offset - starts[i], new_lens[i])
+
+        for item in self.formatting:
+            item[0] = move(item[0])
+            item[1] = move(item[1])
+        self.formatting = [item for item in self.formatting if item[1] > item[0]]
+        for event in self.xrefs:
+            event.start = move(event.start)
+            event.end = move(event.end)
         return text
 
 

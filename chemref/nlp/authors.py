@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from chemref.errors import InputError
+
 __all__ = [
     "AuthorMention", "AuthorRules", "DEFAULT_RULES", "PATTERNS", "TABLE_FILES",
     "find_author_mentions", "cited_author_mentions", "mask_author_mentions", "load_author_tables",
@@ -75,9 +77,11 @@ _COWORKERS = re.compile(
 )
 _GROUP_OF = re.compile(
     r"\b(?:[Tt]he\s+)?(?:research\s+)?(?:groups?|laborator(?:y|ies)|labs?|teams?)\s+(?:of|led\s+by|headed\s+by)\s+"
-    rf"(?:(?:Prof(?:essor)?|Dr)\.?\s+)?(?:[A-Z]\.\s*){{0,2}}{_N1}(?:\s+(?:and|&)\s+{_N2})?"
+    rf"(?:(?:Prof(?:essor)?|Dr)\.?\s+){{0,2}}(?:[A-Z]\.\s*){{0,2}}{_N1}(?:\s+(?:and|&)\s+{_N2})?"
 )
-_THE_X_GROUP = re.compile(rf"\b[Tt]he\s+{_N1}\s+(?:research\s+group|group|lab|laboratory|team)\b")
+_THE_X_GROUP = re.compile(rf"\b[Tt]he\s+{_N1}\s+(?P<kind>research\s+group|group|lab|laboratory|team)\b")
+_COWORKER_KEYS = ("worker", "colleague", "collaborator", "associate", "author", "team", "student", "group")
+_CONSORTIUM_KEYS = ("Consortium", "Collaborat", "Group", "Investigators", "Committee", "Team")
 _POSSESSIVE = re.compile(rf"(?<![\w'’]){_N1}(?P<poss>['’]s|(?<=s)['’])(?![\w'’])(?:\s+(?P<head>[\w-]+))?")
 _AND = re.compile(rf"(?<![\w'’]){_N1}\s+(?P<conj>and|&)\s+{_N2}(?![\w'’]){_CUE_AFTER}")
 _AND_NOCUE = re.compile(rf"(?<![\w'’]){_N1}\s+(?P<conj>and)\s+{_N2}(?![\w'’])")
@@ -91,6 +95,10 @@ _CONSORTIUM = re.compile(
 _COLLAB_WORDS = frozenset(
     "Consortium Collaboration Collaborative Group Study Working Research Investigators Writing Committee "
     "Steering Project Team Network International Genome Genomes Sequencing Human the The of for and on in".split()
+)
+_COLLAB_MARKERS = frozenset(
+    "Consortium Collaboration Collaborative Group Committee Investigators Network Project Team Panel Initiative "
+    "Study Working Society Association Organization Organisation Agency Authority Council".split()
 )
 _STRONG_CUE = re.compile(rf"{_YEAR_CUE}|\s+et\s*al\b")
 
@@ -106,7 +114,11 @@ def load_author_tables(directory: str | Path | None = None) -> dict[str, list[st
     for key, (file_name, field_name) in TABLE_FILES.items():
         path = base / file_name
         with path.open(encoding="utf-8") as handle:
-            tables[key] = list(json.load(handle)[field_name])
+            data = json.load(handle)
+        if not isinstance(data, dict) or not isinstance(data.get(field_name), list):
+            raise InputError(f"rule table has no list {field_name!r}", path=str(path),
+                             hint=f"expected a JSON object with a {field_name!r} list of strings")
+        tables[key] = [str(item) for item in data[field_name]]
     return tables
 
 
@@ -138,9 +150,11 @@ def _surname_variants(surnames: tuple[str, ...]) -> tuple[frozenset[str], tuple[
             forms.add(name.title())
         forms |= {_fold(f) for f in forms}
         words = name.split()
-        if len(words) > 1 and any(w in _COLLAB_WORDS for w in words):  # a collaboration: its key tokens count
+        if len(words) > 1 and any(w in _COLLAB_MARKERS for w in words):
+            # a collaboration: its acronym-like key tokens count too ("ENCODE", "GTEx", "EFSA")
             for word in words:
-                if word not in _COLLAB_WORDS and len(word) >= 3 and any(c.isupper() for c in word):
+                word = word.strip("()[],;:")
+                if word not in _COLLAB_WORDS and len(word) >= 3 and sum(c.isupper() for c in word) >= 2:
                     forms.add(word)
         compare |= forms
         search |= {f for f in forms if len(f) >= 3}
@@ -176,6 +190,10 @@ class AuthorRules:
             return False
         if sum(c.isupper() for c in core) > 2:  # CamelCase product names (ChemDraw is 2; MeOH-like skip)
             return False
+        if len(core) > 2 and core.endswith("s") and core[:-1].isupper():  # plural acronyms: DCs, MOFs
+            return False
+        if len(core) > 1 and core[-1].isupper():  # gene and protein names: ErbB, LipH
+            return False
         return core not in self.stopwords and name not in self.stopwords and name not in self.companies
 
     def _candidates(self, text: str, cited: frozenset[str]) -> list[AuthorMention]:
@@ -195,17 +213,21 @@ class AuthorRules:
                 name = m.group("n1")
                 if self._plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
                     add(m, "et_al")
-        for m in _COWORKERS.finditer(text):
-            if self._plausible(m.group("n1"), cited):
-                add(m, "coworkers")
-        for m in _GROUP_OF.finditer(text):
+        lowered = text.lower()
+        if any(k in lowered for k in _COWORKER_KEYS):
+            for m in _COWORKERS.finditer(text):
+                if self._plausible(m.group("n1"), cited):
+                    add(m, "coworkers")
+        has_group = any(k in lowered for k in ("group", "lab", "team"))
+        for m in (_GROUP_OF.finditer(text) if has_group else ()):
             if self._plausible(m.group("n1"), cited):
                 ok_n2 = m.group("n2") and self._plausible(m.group("n2"), cited)
                 add(m, "group_of", ("n1", "n2") if ok_n2 else ("n1",), end=None if ok_n2 else m.end("n1"))
-        for m in _THE_X_GROUP.finditer(text):
+        for m in (_THE_X_GROUP.finditer(text) if has_group else ()):
             name = m.group("n1")
-            if name in cited or (self._plausible(name, cited) and name not in self.chem_groups
-                                 and name not in self.elements and name not in self.eponyms and len(name) >= 3):
+            if name in cited or (m.group("kind") != "group" and self._plausible(name, cited)
+                                 and name not in self.chem_groups and name not in self.elements
+                                 and name not in self.eponyms and len(name) >= 3):
                 add(m, "group_of")
         if "'" in text or "’" in text:
             for m in _POSSESSIVE.finditer(text):
@@ -229,7 +251,7 @@ class AuthorRules:
                 if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
                     add(m, "ampersand", ("n1", "n2"))
         if " and " in text:
-            for rx in (_AND, _BY_AND, _AND_NOCUE):
+            for rx in ((_AND, _BY_AND, _AND_NOCUE) if cited else (_AND, _BY_AND)):
                 for m in rx.finditer(text):
                     if m.groupdict().get("conj") == "&":
                         continue
@@ -239,7 +261,7 @@ class AuthorRules:
                     if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
                         start = m.start("n1")
                         add(m, "and", ("n1", "n2"), start=start, end=m.end("n2"))
-        for m in _CONSORTIUM.finditer(text):
+        for m in (_CONSORTIUM.finditer(text) if any(k in text for k in _CONSORTIUM_KEYS) else ()):
             name = m.group("n1").strip()
             if name.split()[0][:1].isupper():
                 add(m, "consortium", start=m.start(), end=m.end())
@@ -268,14 +290,13 @@ class AuthorRules:
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
         """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""
-        cited, search = _surname_variants(tuple(surnames))
+        cited, search = _surname_variants(_as_names(surnames))
         found = self._candidates(text, cited) + self._surname_hits(text, search)
         return _non_overlapping(found)
 
     def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
         """Only the mentions that name an author of the cited work (the issue's matching rule)."""
-        names = tuple(surnames)
-        cited, search = _surname_variants(names)
+        cited, search = _surname_variants(_as_names(surnames))
         if not cited:
             return []
         probe = text if text.isascii() else text + " " + _fold(text)
@@ -289,6 +310,13 @@ class AuthorRules:
     def to_json(self) -> dict[str, Any]:
         """The tables as one JSON object (for spaCy's to_disk / to_bytes)."""
         return {key: list(values) for key, values in self.tables.items()}
+
+
+def _as_names(surnames: Iterable[str]) -> tuple[str, ...]:
+    """The surnames as a tuple; one bare string is a mistake (it would be read letter by letter)."""
+    if isinstance(surnames, str):
+        raise TypeError(f"surnames must be an iterable of surnames, not one string: use ({surnames!r},)")
+    return tuple(str(name) for name in surnames)
 
 
 _WORK_HEADS = frozenset(

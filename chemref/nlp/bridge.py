@@ -22,8 +22,8 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
     """Tokenize ``paragraph.text`` with ``nlp``, attach its citation anchors, run the pipeline, return the Doc.
 
     * every :class:`CitationAnchor` becomes a span in ``doc.spans["chemref_citations"]`` (label
-      ``"citation"``; outer whitespace trimmed) whose ``span._.chemref_ref_ids`` are the anchor's
-      ``ref_ids``; tokens are split where an anchor starts or ends inside one ("diffusion.7");
+      ``"citation"``, ``span.id_`` its index in ``paragraph.citations``; outer whitespace trimmed) whose
+      ``span._.chemref_ref_ids`` are the anchor's ``ref_ids``; tokens are split where an anchor starts or ends inside one ("diffusion.7");
     * ``doc._.chemref_references`` maps every reference id to its :class:`Reference` (``references`` is
       a mapping id -> Reference, e.g. ``article.references_by_id``, or an iterable of Reference);
     * then each enabled pipeline component runs in order, so ``chemref_citations`` keeps these anchors,
@@ -35,6 +35,8 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 
     Raises :class:`InputError` when an anchor's offsets are outside the paragraph text.
     """
+    from spacy.tokens import Span
+
     from chemref.nlp.sentencizer import split_tokens_at
 
     register_extensions()
@@ -60,11 +62,11 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
     if spans:
         split_tokens_at(doc, [offset for start, end, _ in spans for offset in (start, end)])
     group = []
-    for start, end, ref_ids in spans:
-        span = doc.char_span(start, end, label="citation", alignment_mode="expand")
+    for k, (start, end, ref_ids) in enumerate(spans):
+        span = doc.char_span(start, end, label="citation", span_id=str(k), alignment_mode="expand")
         if span is None:  # an empty anchor in whitespace: a zero-length span at the next token
             i = next((t.i for t in doc if t.idx >= start), len(doc))
-            span = doc[i:i]
+            span = Span(doc, i, i, label="citation", span_id=str(k))
         span._.chemref_ref_ids = ref_ids
         group.append(span)
     if from_jats:  # a plain string has no anchors: leave the group to chemref_citations' recogniser

@@ -1,8 +1,8 @@
 """spaCy component ``chemref_claim_classifier``: ``doc.cats = {"CLAIM": p, "PASSING": 1 - p}``.
 
-The doc-level decision uses the doc's citation when it has exactly one (``doc.spans["chemref_citations"]``),
-else the whole text. When sentences are set, every sentence holding a citation also gets
-``span._.chemref_claim`` (a :class:`chemref.nlp.claims.ClaimDecision`).
+When sentences are set, every sentence holding a citation gets ``span._.chemref_claim`` (a
+:class:`chemref.nlp.claims.ClaimDecision`) and ``doc.cats`` is the mean over those sentences; otherwise
+``doc.cats`` is the decision for the whole text (at its citation when it has exactly one).
 """
 
 from __future__ import annotations
@@ -50,13 +50,17 @@ class ClaimClassifierComponent:
     def __call__(self, doc: Doc) -> Doc:
         citations = list(doc.spans[self.citations_key]) if self.citations_key in doc.spans else []
         text = doc_text(doc)
-        decision = self._decide(text, 0, citations)
-        doc.cats = {"CLAIM": decision.score, "PASSING": 1.0 - decision.score}
+        scores: list[float] = []
         if doc.has_annotation("SENT_START") and citations:
             for sent in doc.sents:
                 inside = [c for c in citations if c.start_char >= sent.start_char and c.end_char <= sent.end_char]
                 if inside:
-                    sent._.chemref_claim = self._decide(text[sent.start_char:sent.end_char], sent.start_char, inside)
+                    decision = self._decide(text[sent.start_char:sent.end_char], sent.start_char, inside)
+                    sent._.chemref_claim = decision
+                    scores.append(decision.score)
+        # doc level: the mean over citing sentences when sentences are set, else the whole text
+        p = sum(scores) / len(scores) if scores else self._decide(text, 0, citations).score
+        doc.cats = {"CLAIM": p, "PASSING": 1.0 - p}
         return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:

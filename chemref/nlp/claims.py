@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from chemref.errors import InputError
+
 __all__ = [
     "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "classify_citation", "load_claim_tables",
 ]
@@ -58,6 +60,10 @@ def load_claim_tables(directory: str | Path | None = None) -> dict[str, Any]:
         rules = json.load(handle)
     with (base / LEXICON_FILE).open(encoding="utf-8") as handle:
         lexicon = json.load(handle)
+    for key in ("passing", "claim"):
+        if not isinstance(rules, dict) or not isinstance(rules.get(key), list):
+            raise InputError(f"rule table has no list {key!r}", path=str(base / RULES_FILE),
+                             hint="expected {'bias': ..., 'passing': [...], 'claim': [...]}")
     return {"rules": rules, "lexicon": lexicon}
 
 

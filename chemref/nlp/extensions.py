@@ -78,11 +78,13 @@ def _set_references(doc: "Doc", value: Mapping[str, Reference] | Iterable[Refere
 
 
 def _get_ref_ids(span: "Span") -> tuple[str, ...]:
-    return tuple(span.doc.user_data.get((_IDS_KEY, span.start_char, span.end_char), ()))
+    return tuple(span.doc.user_data.get((_IDS_KEY, span.start_char, span.end_char, span.id), ()))
 
 
 def _set_ref_ids(span: "Span", value: Iterable[str]) -> None:
-    span.doc.user_data[(_IDS_KEY, span.start_char, span.end_char)] = tuple(str(v) for v in value)
+    # keyed like spaCy's own span attributes (offsets and span id), so two anchors on the same characters
+    # (make_doc gives each its index as span.id_) keep their own ids
+    span.doc.user_data[(_IDS_KEY, span.start_char, span.end_char, span.id)] = tuple(str(v) for v in value)
 
 
 def register_extensions() -> None:

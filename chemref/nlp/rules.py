@@ -34,7 +34,8 @@ _FORMAT = 1
 
 @dataclass(frozen=True, slots=True)
 class RuleTable:
-    """One named table: abbreviations by kind, sentence openers, lower-case prefixes, binomials, journals."""
+    """One named table: abbreviations by kind, sentence openers, lower-case prefixes ("n-" in "n-Butyl..."),
+    lower-case abbreviations that may open a sentence ("aq. HCl was added"), binomials, journals."""
 
     name: str
     never: frozenset[str] = frozenset()
@@ -42,6 +43,7 @@ class RuleTable:
     either: frozenset[str] = frozenset()
     sentence_starters: frozenset[str] = frozenset()
     lowercase_prefixes: frozenset[str] = frozenset()
+    lowercase_openers: frozenset[str] = frozenset()
     binomials: frozenset[str] = frozenset()
     journals: frozenset[str] = frozenset()
     description: str = field(default="", compare=False)
@@ -55,6 +57,7 @@ class RuleTable:
                               EITHER: sorted(self.either)},
             "sentence_starters": sorted(self.sentence_starters),
             "lowercase_prefixes": sorted(self.lowercase_prefixes),
+            "lowercase_openers": sorted(self.lowercase_openers),
             "binomials": sorted(self.binomials),
             "journals": sorted(self.journals),
         }
@@ -86,6 +89,7 @@ class RuleTable:
             either=words(abbr.get(EITHER), "abbreviations.either"),
             sentence_starters=words(data.get("sentence_starters"), "sentence_starters"),
             lowercase_prefixes=words(data.get("lowercase_prefixes"), "lowercase_prefixes"),
+            lowercase_openers=words(data.get("lowercase_openers"), "lowercase_openers"),
             binomials=words(data.get("binomials"), "binomials"),
             journals=words(data.get("journals"), "journals"),
             description=str(data.get("description", "")),
@@ -113,6 +117,7 @@ class _Index:
     multiword: Mapping[str, tuple[tuple[str, str], ...]]  # "al." -> (("et al.", "name"),)
     starters: frozenset[str]
     lowercase_prefixes: frozenset[str]
+    lowercase_openers: frozenset[str]
     no_split: re.Pattern[str] | None
 
 
@@ -121,6 +126,7 @@ def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> _I
     multi: dict[str, dict[str, str]] = {}
     starters: set[str] = set()
     prefixes: set[str] = set()
+    openers: set[str] = set()
 
     def put(word: str, kind: str) -> None:
         if " " in word:
@@ -139,12 +145,14 @@ def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> _I
                 put(word if word.endswith(".") else word + ".", kind)
         starters |= table.sentence_starters
         prefixes |= table.lowercase_prefixes
+        openers |= table.lowercase_openers
     pattern = re.compile("|".join(f"(?:{p})" for p in no_split)) if no_split else None
     return _Index(
         kinds=kinds,
         multiword={k: tuple(sorted(v.items(), key=lambda kv: -len(kv[0]))) for k, v in multi.items()},
         starters=frozenset(starters),
         lowercase_prefixes=frozenset(prefixes),
+        lowercase_openers=frozenset(openers),
         no_split=pattern,
     )
 
@@ -208,7 +216,8 @@ class SentenceRules:
             groups[kind].add(w)
         new_user = RuleTable("user", never=frozenset(groups[NEVER]), name_like=frozenset(groups[NAME]),
                              either=frozenset(groups[EITHER]), sentence_starters=user.sentence_starters,
-                             lowercase_prefixes=user.lowercase_prefixes, binomials=user.binomials,
+                             lowercase_prefixes=user.lowercase_prefixes,
+                             lowercase_openers=user.lowercase_openers, binomials=user.binomials,
                              journals=user.journals, description=user.description)
         tables = tuple(t for t in self.tables if t.name != "user") + (new_user,)
         return SentenceRules(tables, self.no_split)

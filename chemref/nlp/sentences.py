@@ -31,7 +31,7 @@ _DASH_CLASS = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"  # for use inside [...]
 # caption panel labels and legend keys that open a sentence in lower case: "(c) ...", "(d–f) ...", "(*) ...",
 # "c. TEM analysis", "a: Overview", "cc, connecting cilium"
 _LABEL = re.compile(
-    r"\((?:[a-z][\'\u2032\d]?(?:\s?[,\u2013\-]\s?[a-z][\'\u2032\d]?){0,8}|\*{1,3}|[ivx]{1,5})\)\s"
+    r"\((?:[a-z][\'\u2032\d]?(?:\s?[,\u2013\u2212\u2010\u2011\-]\s?[a-z][\'\u2032\d]?){0,8}|\*{1,3}|[ivx]{1,5})\)\s"
     r"|[a-z]\.\s+[^\sa-z]|[a-z](?:[\-\u2013][a-z])?[,:]\s"
     r"|(?!(?:no|so|yes|and|or|but|yet|nor|thus|then|also|too|now|here|well|not)[,:])[a-z]{1,4}[,:]\s|[a-zA-Z]\s?[=<>\u2264\u2265]\s?\d"
 )
@@ -39,7 +39,8 @@ _LABEL = re.compile(
 _CAMEL = re.compile(r"[a-z]{1,4}[A-Z]|[a-z]{1,3}\d")        # mRNA, cDNA, pH, p53
 _PREFIX = re.compile(r"([a-z]{1,8})[-\u2010\u2011(]")      # p-, n-, tert-, cis-, bis(
 # a superset of the lower-case sentence openers, for the fast path
-_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]"
+_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]|[a-z]{{2,8}}\.\s"
+_LOWER_ABBREV = re.compile(r"[a-z]{2,8}\.(?=\s)")  # "aq. HCl was added" (see RuleTable.lowercase_openers)
 _LOWER_MAYBE_START = re.compile(_LOWER_MAYBE)
 _PLAIN = ".,;:!?=+%/<>~^|\\})\\]\u00b1\u00d7\u2032\u2033\u00b0&@"
 _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
@@ -52,14 +53,13 @@ _CANDIDATE = re.compile(
     rf"[{_TERMINALS}\n](?<![{_TERMINALS}][{_TERMINALS}])(?:"            # one leading set keeps the scan fast
     r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
     rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
-    rf"|(?<=[^\W\d_)\]]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
+    rf"|(?<=[^\W\d_]\.|[)\]]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
     r")"
 )
 # the next non-space character after a candidate
 _NEXT = re.compile(r"\s*+(\S)")
 _NONWS = re.compile(r"\S")
 _SPACES = re.compile(r"[^\S\n]*+")  # horizontal whitespace only
-_WS = re.compile(r"\s*+")
 # Citation markers that may follow a sentence's final punctuation and then belong to it.
 _MARKER = re.compile(
     rf"\[\s?\d{{1,4}}[a-z]?(?:\s?[,;{_DASH_CLASS}]\s?(?:\d{{1,4}}[a-z]?|[a-z])){{0,30}}\s?\]"            # [12] [3–5] [1, 4-6]
@@ -73,7 +73,6 @@ _TOKEN_BACK_LIMIT = 48
 _WORD = re.compile(r"[^\W\d_][\w'\u2019]{0,40}")
 _LIST_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){0,4}|[ivxlcIVXLC]{1,5}|[A-Za-z])\Z")
 _STEREO = re.compile(r"\((?:[+\-\u2212\u00b1]|[RSEZ](?:,[RSEZ])*)\)")
-_DIGITS_TOKEN = re.compile(r"[\d.,]*\d[\d.,]*\Z")
 _BULLETS = frozenset("\u2022\u25aa\u25cf\u25e6\u2023\u2043\u25a0\u25a1\u27a2*\u2020\u2021\u00a7\u00b6#")
 _FOOTNOTE_MARKS = frozenset("*\u2020\u2021\u00a7\u00b6")  # "*P < 0.05", "†, p < 0.01"
 # next-word kinds
@@ -106,7 +105,7 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         glued = [_GluedAnchor(s - 1) for s, _ in prot
                  if s >= 2 and text[s - 1] == "." and not text[s - 2].isspace() and not text[s - 2].isdigit()]
         if glued:
-            candidates = heapq.merge(candidates, glued, key=_Match_start)
+            candidates = heapq.merge(candidates, glued, key=_start_of)
     last_i = -1
     for m in candidates:
         i = m.start()
@@ -147,6 +146,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 if nm is None:
                     break
                 j = nm.start(1)
+                c = nm.group(1)
+            if c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None):
+                continue  # after the markers, a plain lower-case word or a symbol: never a boundary
         nxt = _next_kind(text, j, idx)
         # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker
         raw_nxt = nxt if raw_j == j else _next_kind(text, raw_j, idx)
@@ -180,7 +182,7 @@ class _GluedAnchor:
         return self.pos
 
 
-def _Match_start(m) -> int:
+def _start_of(m) -> int:
     return m.start()
 
 
@@ -284,6 +286,9 @@ def _next_kind(text: str, j: int, idx) -> int:
             return _LOWERSTART
         p = _PREFIX.match(text, j)
         if p and p.group(1) in idx.lowercase_prefixes:
+            return _LOWERSTART
+        p = _LOWER_ABBREV.match(text, j)
+        if p and p.group() in idx.lowercase_openers:
             return _LOWERSTART
         return _LOWER
     if c in _OPENERS:
@@ -395,8 +400,8 @@ def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
     line = text[max(line_start, last_cut):i].strip()
     if not line or len(line) > 80:
         return False
-    if line[-1] in ",;:-(\u2013\u2014&/" or line[-1].islower() and len(line.split()) > 10:
-        return False
+    if line[-1] in ",;:-(\u2013\u2014&/" or line[-1].islower() and len(line.split()) > 6:
+        return False  # a list lead-in, or prose wrapped at the end of a line
     return c.isupper() or c.isdigit()
 
 

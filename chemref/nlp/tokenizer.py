@@ -5,9 +5,11 @@ It is spaCy's own :class:`spacy.tokenizer.Tokenizer` with chemref's prefix/suffi
 it without chemref. The patterns are plain ``re`` expressions built once at import; spaCy caches the
 result per distinct whitespace-separated chunk, so their cost is paid once per word form.
 
-Design (studied against spaCy's English rules and scispaCy's; written here):
+Design (spaCy's English rules and scispaCy's bracket lookaheads studied; written here; scispaCy itself
+does not earn a dependency: it pulls in nmslib/scikit-learn for rules that fit in this file):
 
-* hyphens, slashes and commas between digits never split ("1,3,5-triazine", "mg/mL", "C=O");
+* hyphens, slashes and "=" between letters never split, nor commas after digits or capitals
+  ("1,3,5-triazine", "N,N-dimethyl", "mg/mL", "C=O");
 * an opening bracket is not split off when its group is glued to what follows ("(S)-BINAP",
   "[Ru(bpy)3]2+", "[1,3]dioxole"); ``token_match`` keeps bracket-balanced chemical words whole
   ("Pd(PPh3)4", "Pd(OAc)2") unless the whole word is one group ("(12)") or a citation group ends it;
@@ -97,11 +99,18 @@ INFIX_RE = re.compile(
 _CITE_GROUP = r"\[[0-9][0-9,\-–−]*\](?![A-Za-z])"
 _CHEM_BODY = rf"(?:(?!{_CITE_GROUP})(?:{_G2})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(?=[0-9])|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+"
 
-#: Whole bracket-balanced chemical words: not one group alone, not ending in punctuation or a citation.
+# Affix characters: a chunk holding many of them would be stripped one by one, each strip rescanning the
+# chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is kept as one token.
+_AFFIX = r"()\[\]{}.,;:!?\"'“”‘’«»‹›—…*†‡"
+MAX_AFFIXES = 32
+
+#: Whole bracket-balanced chemical words (not one group alone, not ending in punctuation or a citation),
+#: and, to bound the worst case, any chunk with MAX_AFFIXES or more affix characters ("))))...").
 TOKEN_MATCH_RE = re.compile(
-    rf"(?!{_G2}$)"  # "(12)", "[Ru(bpy)3]" alone are split as brackets
+    rf"(?:(?=(?:[^{_AFFIX}]*[{_AFFIX}]){{{MAX_AFFIXES}}})\S*"
+    rf"|(?!{_G2}$)"  # "(12)", "[Ru(bpy)3]" alone are split as brackets
     rf"(?=[^\s]*[\(\[{{])"  # only words with a bracket need this
-    rf"(?:{_CHEM_BODY})$"
+    rf"(?:{_CHEM_BODY}))$"
 )
 
 # spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial).

@@ -1,7 +1,8 @@
 """Citation-prediction question building from JATS articles (issue 5).
 
 ``build(inputs, ...) -> BuildResult`` is the entry point; ``build_dask`` / ``build_bag`` run the same
-per-article function on Dask; ``build_to_files`` is what ``chemref questions build`` calls.
+per-article function on Dask; ``build_to_files`` is what ``chemref questions build`` calls;
+``chemref.questions.findability.findability(text)`` is the documented findability score.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from typing import Any
 from chemref.questions.builder import Source, article_questions, build, build_article, expand_inputs, iter_build
 from chemref.questions.candidates import CITATION_MARK, Candidate
 from chemref.questions.filters import FILTERS, REASONS
-from chemref.questions.findability import findability
 from chemref.questions.records import QUESTION_FIELDS, ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
 
 __all__ = [
     "build", "build_article", "article_questions", "iter_build", "expand_inputs", "Source", "BuildSettings",
     "BuildResult", "ArticleResult", "Record", "Candidate", "QUESTION_FIELDS", "FILTERS", "REASONS",
-    "CITATION_MARK", "findability", "build_bag", "build_dask", "build_to_files",
+    "CITATION_MARK", "build_bag", "build_dask", "build_to_files",
 ]
 
 

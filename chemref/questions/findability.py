@@ -80,7 +80,7 @@ _METHOD = re.compile(
     r"PCR|XPS|XRD|EXAFS|XANES|EPR|ESR|FTIR|FT-IR|Raman|UV-vis|voltammetr\w*|impedance spectroscop\w*|"
     r"calorimetr\w*|ITC|SPR|FRET|AFM|STM|SEM|TEM|docking|mutagenesis|knock-?out|knock-?down|siRNA|shRNA|"
     r"GWAS|proteomic\w*|metabolomic\w*|transcriptomic\w*|spectroscop\w*|chromatograph\w*|electrophoresis|"
-    r"microscop\w*|fluorescence|titration|electrospinning|sol-gel|hydrothermal|photolysis|catalys[ie]s)\b")
+    r"microscop\w*|in situ hybridi[sz]ation|fluorescence|titration|electrospinning|sol-gel|hydrothermal|photolysis|catalys[ie]s)\b")
 _CLAIM_VERB = re.compile(
     r"\b(?:show(?:s|ed|n)|demonstrat(?:e|es|ed)|reveal(?:s|ed)|identif(?:y|ies|ied)|discover(?:s|ed)|"
     r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"

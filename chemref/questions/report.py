@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from chemref._io import atomic_write
-from chemref.questions.filters import REASONS
 from chemref.questions.records import BuildResult
 
 __all__ = ["FILTER_DESCRIPTIONS", "funnel_rows", "funnel_table", "report_dict", "write_report",

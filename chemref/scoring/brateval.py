@@ -9,6 +9,7 @@ Wherever BRATEval aborts with a Java exception, this module raises a :class:`Bra
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable
 
@@ -62,6 +63,7 @@ def java_parse_int(s: str) -> int:
     return value
 
 
+@lru_cache(maxsize=65536)
 def java_string_hash(s: str) -> int:
     """``String.hashCode`` over UTF-16 code units, as an unsigned 32-bit value."""
     h = 0
@@ -163,11 +165,20 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
         warnings.append(f"{path}:1: the file starts with a byte order mark; BRATEval reads it as part of the "
                         f"first line, which it then ignores")
     for lineno, line in enumerate(java_read_lines(text), 1):
-        if not java_trim(line):
+        if not line or (line[0] <= " " and not java_trim(line)):
             continue
         c = line[0]
         if c == "T":
-            fields = java_split(line, "\t")
+            fields = line.split("\t")
+            if len(fields) == 3 and fields[2]:
+                # common shape "TYPE START END": Python and Java splitting agree, parse directly
+                ent = fields[1].split(" ")
+                if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
+                        and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
+                    entities[fields[0]] = BEntity(fields[0], ent[0], [(int(ent[1]), int(ent[2]))], fields[2])
+                    continue
+            else:
+                fields = java_split(line, "\t")
             if len(fields) != 3:
                 warnings.append(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
                                 f"fields, not 3; an empty text field counts as missing)")
@@ -190,17 +201,19 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                                  "NumberFormatException") from None
             entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
         elif c == "R":
-            fields = java_split(java_trim(line), " ")
+            fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
             if len(fields) != 3:
                 warnings.append(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
                                 f"gives {len(fields)} parts, not 3)")
                 continue
             sub = java_split(fields[0], "\t")
-            a1 = java_split(fields[1], ":")
-            a2 = java_split(fields[2], ":")
-            if len(sub) < 2 or len(a1) < 2 or len(a2) < 2:
-                raise _abort("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path, lineno,
-                             "ArrayIndexOutOfBoundsException")
+            a1 = fields[1].split(":")
+            a2 = fields[2].split(":")
+            if len(sub) < 2 or len(a1) < 2 or len(a2) < 2 or not a1[1] or not a2[1]:
+                a1, a2 = java_split(fields[1], ":"), java_split(fields[2], ":")
+                if len(sub) < 2 or len(a1) < 2 or len(a2) < 2:
+                    raise _abort("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path,
+                                 lineno, "ArrayIndexOutOfBoundsException")
             relations[sub[0]] = BRelation(sub[0], sub[1], a1[1], a2[1], lineno)
         elif c == "E":
             fields = java_split(java_trim(line), "\t")

@@ -1,0 +1,214 @@
+"""``chemref score brat`` end to end on the sample in corpora/brat, plus the Java-compatibility helpers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA
+
+from chemref.errors import ChemrefError, InputError, ScoringError
+from chemref.scoring import score_brat
+from chemref.scoring.brateval import java_double, java_format4, java_hashmap_order, java_split, java_sort_key
+from chemref.scoring.closure import transitive_closure
+from chemref.scoring.report import Report
+from chemref.scoring.spans import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity, overlap
+
+GOLD = CORPORA / "brat" / "gold"
+PRED = CORPORA / "brat" / "pred"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "chemref", "score", "brat", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_default_table_on_the_sample() -> None:
+    p = run(GOLD, PRED)
+    assert p.returncode == 0, p.stderr
+    assert "relations/relaxed_bipartite/coref_expanded" in p.stdout and "overall" in p.stdout
+    assert p.stderr == ""
+
+
+def test_json_has_the_paper_structure() -> None:
+    p = run(GOLD, PRED, "--json")
+    got = json.loads(p.stdout)
+    for match in ("exact", "relaxed_bipartite"):
+        for coref in ("coref_not_expanded", "coref_expanded"):
+            leaf = got["relations"][match][coref]
+            assert set(leaf) == {"per_type", "overall"}
+            assert set(leaf["overall"]) == {"tp", "fp", "fn", "precision", "recall", "f1"}
+        assert set(got["entities"][match]) == {"per_type", "overall"}
+    assert got == json.loads(score_brat(GOLD, PRED).to_json())
+
+
+def test_csv_markdown_per_doc_and_errors() -> None:
+    csv_out = run(GOLD, PRED, "--csv", "--per-doc").stdout.splitlines()
+    assert csv_out[0] == "document,report,type,tp,fp,fn,precision,recall,f1"
+    assert any(line.startswith("r001,") for line in csv_out)
+    md = run(GOLD, PRED, "--markdown").stdout
+    assert md.startswith("| document | report | type |")
+    err = run(GOLD, PRED, "--errors", "--level", "entities", "--span", "exact")
+    assert err.returncode == 0
+    assert "entities/exact" in err.stdout and "relations/" not in err.stdout
+    assert "'4-Chloro-2-nitrophenol'" in err.stdout          # FP text from the prediction's .txt
+    report = score_brat(GOLD, PRED, errors=True, per_doc=True)
+    assert {e["kind"] for e in report["errors"]} == {"FP", "FN"}
+    assert set(report["per_doc"]) == {"r001", "r002", "r003"}
+
+
+def test_codalab_zip_with_a_subfolder(tmp_path: Path) -> None:
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for f in PRED.glob("*.ann"):
+            zf.write(f, f"res/{f.name}")
+        zf.writestr("__MACOSX/res/._r001.ann", "junk")
+    assert score_brat(GOLD, archive) == {**score_brat(GOLD, PRED), "pred": str(archive),
+                                         "title": score_brat(GOLD, archive)["title"]}
+    b = score_brat(GOLD, archive, mode="brateval", span="overlap")
+    assert b["overall"] == score_brat(GOLD, PRED, mode="brateval", span="overlap")["overall"]
+
+
+def _partial_pred(tmp_path: Path) -> Path:
+    pred = tmp_path / "pred"
+    shutil.copytree(PRED, pred)
+    (pred / "r003.ann").unlink()
+    (pred / "extra.ann").write_text("")
+    return pred
+
+
+def test_missing_prediction_file_chemu_warns_strict_fails(tmp_path: Path) -> None:
+    pred = _partial_pred(tmp_path)
+    p = run(GOLD, pred)
+    assert p.returncode == 0
+    assert "r003" in p.stderr and "counted as empty" in p.stderr and "extra" in p.stderr
+    assert all(line.startswith("chemref: warning: ") for line in p.stderr.splitlines())
+    s = run(GOLD, pred, "--strict")
+    assert s.returncode == 2 and s.stdout == "" and s.stderr.startswith("chemref: error: ")
+    with pytest.raises(ScoringError):
+        score_brat(GOLD, pred, strict=True)
+
+
+def test_missing_prediction_file_brateval_aborts(tmp_path: Path) -> None:
+    p = run(GOLD, _partial_pred(tmp_path), "--brateval")
+    assert p.returncode == 2 and p.stdout == ""
+    assert "mandatory file is missing: r003.ann" in p.stderr and "Traceback" not in p.stderr
+
+
+BAD_ANN = [
+    ("T1\tentity 0 five\tx\n", "offsets must be integers"),
+    ("T1\tentity 0 5\tx\nR1\tCOREFERENCE Arg1:T1 Arg2:T9\n", "T9"),
+    ("T1\tentity 0 5\tx\nR1\tCOREFERENCE Arg1:T1\n", "relation"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_ANN)
+@pytest.mark.parametrize("mode", [[], ["--brateval"]])
+def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mode: list[str]) -> None:
+    (tmp_path / "g").mkdir()
+    (tmp_path / "p").mkdir()
+    (tmp_path / "g" / "d.ann").write_text("T1\tentity 0 5\tx\n")
+    (tmp_path / "p" / "d.ann").write_text(text)
+    p = run(tmp_path / "g", tmp_path / "p", *mode)
+    if mode and "Arg1:T1\n" in text:   # BRATEval skips an R line that is not 3 space-separated parts
+        assert p.returncode == 0 and "skips this R line" in p.stderr
+        return
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert f"{tmp_path / 'p' / 'd.ann'}:" in p.stderr and (words in p.stderr or mode)
+
+
+def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
+    for d in ("g", "p"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "d.ann").write_bytes(b"T1\tentity 0 5\tx\nT2\tentity 6 9\tcaf\xe9\n")
+    for mode in ([], ["--brateval"]):
+        p = run(tmp_path / "g", tmp_path / "p", *mode)
+        assert p.returncode == 0 and f"{tmp_path / 'g' / 'd.ann'}:2:" in p.stderr
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    assert run(GOLD, tmp_path / "nope").returncode == 2
+    assert run(GOLD, PRED, "--similarity", "0.8").returncode == 2        # a BRATEval option
+    assert run(GOLD, PRED, "--brateval", "--span", "fuzzy").returncode == 2
+    assert run(GOLD, PRED, "--json", "--csv").returncode == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    p = run(empty, PRED)
+    assert p.returncode == 2 and "no .ann files" in p.stderr
+    with pytest.raises(InputError):
+        score_brat(GOLD, PRED, mode="other")  # type: ignore[arg-type]
+
+
+def test_api_never_exits(tmp_path: Path) -> None:
+    with pytest.raises(ChemrefError):
+        score_brat(tmp_path / "missing", PRED)
+    report = score_brat(GOLD, PRED, mode="brateval", level="entities", span="approx", similarity=0.8,
+                        type_match="inexact")
+    assert isinstance(report, Report) and isinstance(report, dict)
+    assert str(report).splitlines()[2] == "Summary:"
+    assert json.loads(report.to_json())["overall"]["tp"] == report["overall"]["tp"]
+
+
+# ------------------------------------------------------------------ Java compatibility helpers
+JAVA_FORMAT = [(1 / 32, "0.0313"), (0.5, "0.5000"), (2 / 3, "0.6667"), (0.0, "0.0000"), (1.0, "1.0000"),
+               (0.00005, "0.0001"), (0.12345, "0.1235"), (0.99995, "1.0000")]
+
+
+@pytest.mark.parametrize("x, text", JAVA_FORMAT)
+def test_java_half_up_format(x: float, text: str) -> None:
+    assert java_format4(x) == text
+
+
+def test_java_hashmap_order() -> None:
+    # "T1".hashCode() = 84*31 + 49 = 2653, bucket 13 of 16: T4..T9 (buckets 0..5) come first
+    assert java_hashmap_order([f"T{i}" for i in range(1, 10)]) == ["T4", "T5", "T6", "T7", "T8", "T9", "T1", "T2", "T3"]
+    # the greedy order named in crafted/greedy_5x5/DESCRIPTION.txt
+    assert java_hashmap_order(["R1", "R2", "R3", "R4", "R5"]) == ["R2", "R3", "R4", "R5", "R1"]
+    keys = [f"T{i}" for i in range(1, 200)]
+    assert sorted(java_hashmap_order(keys)) == sorted(keys)
+    assert java_hashmap_order(["T1", "T2", "T1"]) == java_hashmap_order(["T1", "T2"])
+
+
+def test_java_strings() -> None:
+    assert java_split("T1\tentity 0 8\t", "\t") == ["T1", "entity 0 8"]
+    assert java_split("", "\t") == [""]
+    assert java_split("\t\t", "\t") == []
+    assert sorted(["b", "\U0001F600", "\uFFFD", "B"], key=java_sort_key) == ["B", "b", "\U0001F600", "\uFFFD"]
+    assert java_double(0.8) == "0.8" and java_double(1.0) == "1.0"
+
+
+SPAN_CASES = [
+    # (e1, e2, brateval exact, brateval overlap, chemu overlap)
+    ([(0, 5)], [(0, 5), (7, 9)], True, True, True),
+    ([(0, 5), (7, 9)], [(0, 5)], False, True, True),
+    ([(0, 5)], [(5, 9)], False, False, False),
+    ([(10, 10)], [(5, 10)], False, True, False),       # zero-length fragment: BRATEval says overlap
+    ([(0, 5)], [(4, 9)], False, True, True),
+]
+
+
+@pytest.mark.parametrize("e1, e2, exact, bo, co", SPAN_CASES)
+def test_span_predicates(e1, e2, exact, bo, co) -> None:
+    assert brateval_exact(e1, e2) is exact
+    assert brateval_overlap(e1, e2) is bo
+    assert overlap(e1, e2) is co
+
+
+def test_brateval_similarity() -> None:
+    assert brateval_similarity("abcde", "abcdx", 0.8) == 0.0          # allowed = floor(0.19999999999999996*5) = 0
+    assert brateval_similarity("abcdefghij", "abcdefghix", 0.8) == pytest.approx(0.9)
+    assert brateval_similarity("a\U0001F600b", "a\U0001F600b", 0.8) == 1.0
+    assert banded_edit_distance("kitten", "sitting", 3) == 3
+    assert banded_edit_distance("ab", "abcdef", 2) == 3                # out of band: allowed + 1
+
+
+def test_closure() -> None:
+    assert transitive_closure([(1, 2), (2, 3), (3, 4)]) == {(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)}
+    assert transitive_closure([(1, 2), (2, 1)]) == {(1, 2), (2, 1)}
