@@ -23,7 +23,7 @@ _DOI = re.compile(r"10\.\d{4,9}/[^\s\"']+")  # SICI DOIs hold < and >
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 _WRAPPERS = {"bold", "italic", "sup", "sub"}
 _CITE_TYPES = {"bibr", "ref"}
-_PARAGRAPH_TAGS = {"p", "title", "td", "th"}
+_PARAGRAPH_TAGS = {"p", "title", "tr"}  # a table row is one paragraph
 _RANGE_TEXT = re.compile(rf"^\W*(\d+)\s*[{DASHES}]\s*(\d+)\W*$")
 
 

@@ -191,3 +191,27 @@ def test_lean_scoring_reader_agrees_with_the_reader(doc: Document) -> None:
     parsed = parse_ann(text, name="d", kinds="TR")
     assert ments == {e.id: e.key for e in parsed.entities}
     assert [(t, a, b) for t, a, b, _ in rels] == [(r.type, r.arg1, r.arg2) for r in parsed.relations]
+
+
+_lines = st.sampled_from(["T1\tentity 0 5\tx", "T2\tentity 3 9;12 15\ty", "T3\tentity 3 9 ; 12 15", "T4\tentity +3 9\tz",
+                          "T5\tentity 9 3\tz", "T6\tentity 0 5 7\tz", "T7 entity 0 5", "T8\tentity\tq", "T9\tentity ٣ 9\tw",
+                          "R1\tCOREFERENCE Arg1:T1 Arg2:T2", "R2\tWORK_UP Arg2:T2 Arg1:T1", "R3\tX Arg1:T1",
+                          "R4\tX Arg1:T1 Arg2:T99", "R5\tX Arg1:T1 Arg3:T2", "A1\tNeg", "X1\tjunk", "", "  ", "T1\tChem 1 2\t"])
+
+
+@given(st.lists(_lines, max_size=6))
+def test_lean_scoring_reader_agrees_on_any_lines(lines) -> None:
+    from chemref.scoring.chemu import document_items
+
+    text = "\r\n".join(lines)
+    try:
+        parsed = parse_ann(text, name="d", path="d.ann", kinds="TR")
+    except BratError as exc:
+        with pytest.raises(BratError) as info:
+            document_items(text, "d.ann")
+        assert info.value.line == exc.line
+        return
+    ents, rels, _ = document_items(text, "d.ann")
+    by_id = {e.id: e.key for e in parsed.entities}
+    assert ents == set(by_id.values())
+    assert rels == {(r.type, by_id[r.arg1], by_id[r.arg2]) for r in parsed.relations}

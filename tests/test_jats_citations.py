@@ -40,7 +40,7 @@ CASES = [
     pytest.param(f"nitrogen{x('B5', '5')}{x('B6', '6')} and", [("5", B(5)), ("6", B(6))], id="glued-bare"),
     pytest.param(f"Known{x('B1', '<sup>1</sup>')}.", [("1", B(1))], id="sup-inside-xref"),
     pytest.param(f"Known [{x('B1', '1', 'ref')}].", [("1", B(1))], id="ref-type-ref"),
-    pytest.param(f"Known (<xref ref-type=\"fig\" rid=\"F1\">Fig. 1</xref>).", [], id="figure-xref-ignored"),
+    pytest.param("Known (<xref ref-type=\"fig\" rid=\"F1\">Fig. 1</xref>).", [], id="figure-xref-ignored"),
     pytest.param(f"(Goodenough and Kim, {x('B1', '2010')}; Smith et al., {x('B2', '2012')})",
                  [("Goodenough and Kim, 2010", B(1)), ("Smith et al., 2012", B(2))], id="author-year-parenthetical"),
     pytest.param(f"as shown by Smith et al. ({x('B1', '2010')}) before",
@@ -55,13 +55,23 @@ CASES = [
     pytest.param(f"(Pokojná, Kriglstein, et al., {x('B1', '2024a')})", [("Pokojná, Kriglstein, et al., 2024a", B(1))],
                  id="author-year-names-et-al"),
     pytest.param(f"(ARTIS Zoo, {x('B1', '2014')})", [("ARTIS Zoo, 2014", B(1))], id="author-year-organisation"),
-    pytest.param(f"(<xref ref-type=\"bibr\" rid=\"B1\">Smith et al., 2010</xref>)", [("Smith et al., 2010", B(1))],
+    pytest.param("(<xref ref-type=\"bibr\" rid=\"B1\">Smith et al., 2010</xref>)", [("Smith et al., 2010", B(1))],
                  id="author-year-linked-names"),
     pytest.param(f"In 2010 we ({x('B1', '2010')}) saw", [("2010", B(1))], id="year-without-names"),
     pytest.param(f"(Smith, {x('B1', '2010')}&#x02013;{x('B3', '2012')})", [("Smith, 2010", B(1)), ("2012", B(3))],
                  id="years-with-dash-are-not-a-range"),
     pytest.param(f"Known [{x('B99', '99')}].", [("99", ())], id="unknown-rid-kept-with-diagnostic"),
     pytest.param(f"Known [{x('B5', '5')}&#x02013;{x('B3', '3')}].", [("5–3", B(3, 5))], id="reversed-range"),
+    pytest.param(f"Known {x('B4')} here.", [("", B(4))], id="lone-empty-xref-is-a-zero-width-anchor"),
+    pytest.param(f"as shown by García Márquez ({x('B1', '2010')})", [("García Márquez (2010)", B(1))],
+                 id="narrative-double-surname",
+                 marks=pytest.mark.xfail(reason="narrative names are single words so that 'Recently Smith' "
+                                                "is not taken; double surnames lose their first part")),
+    pytest.param("".join(["x"] + [f"<xref ref-type=\"bibr\" rid=\"B{i}\">{i}</xref>" for i in (1,)]) +
+                 f" and [{x('B10', '1010')}&#x02013;{x('B12', '1012')}]",
+                 [("1", B(1)), ("1010–1012", B(10, 11, 12))], id="range-with-four-digit-numbers",
+                 marks=pytest.mark.xfail(reason="range ends are 1-3 digit numbers so that '2010–2012' years are "
+                                                "never expanded")),
 ]
 
 

@@ -59,6 +59,14 @@ def test_every_ref_and_citation_is_accounted_for(corpus) -> None:
                     if d.code in ("citation-outside-paragraph", "paragraph-skipped", "xref-unknown-rid")], path.name
 
 
+def test_corpus_diagnostics(corpus) -> None:
+    found = sorted((path.name, d.code) for path, a, _ in corpus for d in a.diagnostics
+                   if d.code != "sub-article-ignored")
+    assert found == [("10.1371_journal.pone.0138823.nxml", "ref-ambiguous"),
+                     ("10.7554_eLife.00007.nxml", "ref-doi-conflict"),
+                     ("PMC7704251.nxml", "no-citation-markup")]
+
+
 def test_citation_doi_recall_is_complete(corpus) -> None:
     resolvable = found = 0
     for _, article, count in corpus:

@@ -46,6 +46,17 @@ def test_bad_input_raises_jats_error(data: bytes, message: str, line: int | None
     assert info.value.line == line
 
 
+def test_safety_limits() -> None:
+    deep = b"<article><body><p>" + b"<italic>" * 300 + b"x" + b"</italic>" * 300 + b"</p></body></article>"
+    with pytest.raises(JatsError, match="safety limits"):
+        jats.read(deep)
+    ok = b"<article><body><p>" + b"<italic>" * 200 + b"x" + b"</italic>" * 200 + b"</p></body></article>"
+    assert jats.read(ok).sections[0].paragraphs[0].text == "x"
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">'
+              b'<!ENTITY c "&b;&b;&b;&b;&b;">]><article><body><p>&c;</p></body></article>')
+    assert jats.read(laughs).sections[0].paragraphs[0].text == "&c;"  # never expanded
+
+
 def test_missing_file_and_directory(tmp_path) -> None:
     with pytest.raises(JatsError, match="no such file"):
         jats.read(tmp_path / "nope.nxml")

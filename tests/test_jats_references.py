@@ -111,10 +111,10 @@ def test_unparseable_year_missing_and_duplicate_ids_are_diagnosed() -> None:
     assert [r.id for r in art.references] == ["R1"]
     assert art.references[0].year is None
     codes = sorted(d.code for d in art.diagnostics)
-    assert codes == ["ref-duplicate-id", "ref-missing-id", "ref-year-unparseable"]
+    assert codes == ["no-citation-markup", "ref-duplicate-id", "ref-missing-id", "ref-year-unparseable"]
 
 
 def test_doi_conflict_is_diagnosed() -> None:
     art = jats.read(article("<p>x</p>", '<ref id="R1"><element-citation><ext-link '
                             'xlink:href="http://dx.doi.org/10.1111/a">10.1111/b</ext-link></element-citation></ref>'))
-    assert [d.code for d in art.diagnostics] == ["ref-doi-conflict"]
+    assert [d.code for d in art.diagnostics] == ["ref-doi-conflict", "no-citation-markup"]

@@ -40,7 +40,8 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
             "<fig id='F1'><label>Figure 1</label><caption><title>Fig title " + x("B4", "4") + "</title>"
             "<p>Caption text.</p></caption><graphic xlink:href='f1.jpg'/></fig>"
             "<table-wrap><caption><p>Table caption</p></caption><table><thead><tr><th>Head</th></tr></thead>"
-            "<tbody><tr><td>cell " + x("B5", "5") + "</td><td/></tr></tbody></table>"
+            "<tbody><tr><td>cell " + x("B5", "5") + "</td><td/><td> </td><td><italic>last</italic></td></tr>"
+            "</tbody></table>"
             "<table-wrap-foot><fn><p>Table note.</p></fn></table-wrap-foot></table-wrap></sec>")
     art = jats.read(article(body, numbered_refs(5)))
     got = [(p.text, p.context, p.is_caption) for _, p in art.paragraphs()]
@@ -53,9 +54,11 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
         ("Caption text.", "caption", True),
         ("Table caption", "caption", True),
         ("Head", "table", True),
-        ("cell 5", "table", True),
+        ("cell 5 | last", "table", True),
         ("Table note.", "table-foot", True),
     ]
+    row = [p for _, p in art.paragraphs() if p.text.startswith("cell")][0]
+    assert [(f.start, f.end, f.style) for f in row.formatting] == [(9, 13, "italic")]
     cited = [r for _, p in art.paragraphs() for a in p.citations for r in a.ref_ids]
     assert cited == ["B1", "B2", "B3", "B4", "B5"]
     assert not [d for d in art.diagnostics if d.code == "citation-outside-paragraph"]

@@ -154,7 +154,8 @@ def test_make_doc_from_plain_string(nlp) -> None:
 
 from hypothesis import given, strategies as st  # noqa: E402
 
-_PIECES = ["a", "Z", "7", "12", ".", ",", " ", "\n", "(", ")", "[", "]", "–", "Pd(PPh3)4", "et al.", "°C", "diffusion"]
+_PIECES = ["a", "Z", "7", "12", ".", ",", " ", "\n", "(", ")", "[", "]", "–", "Pd(PPh3)4", "et al.", "°C",
+           "diffusion"]
 
 
 @given(data=st.data())
@@ -184,3 +185,38 @@ def test_make_doc_property_any_anchors(nlp, data) -> None:
             start = sent.start_char + len(piece) - len(piece.lstrip())
             got.append((start, start + len(piece.strip())))
     assert got == split_sentences(text, protected=prot)
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_make_doc_on_every_dev_jats_paragraph(nlp) -> None:
+    """Every paragraph of the dev JATS articles: text unchanged, each anchor a span with its ids and text,
+    sentences equal to split_sentences with the anchors protected."""
+    from conftest import shared_path
+
+    from chemref.nlp.sentences import split_sentences
+
+    read = pytest.importorskip("chemref.jats.reader").read
+    files = sorted(p for p in shared_path("corpora", "jats", "dev").iterdir() if p.suffix in {".xml", ".nxml"})
+    assert files
+    wrong = []
+    for path in files:
+        article = read(path)
+        for _section, para in article.paragraphs(include_abstracts=True):
+            doc = make_doc(nlp, para, article.references_by_id)
+            assert doc.text == para.text
+            spans = doc.spans[KEY]
+            assert len(spans) == len(para.citations)
+            for span, anchor in zip(spans, para.citations):
+                if span._.chemref_ref_ids != anchor.ref_ids or span.text != anchor.text.strip():
+                    wrong.append((path.name, anchor, span.text))
+            prot = [(s.start_char, s.end_char) for s in spans if s.end_char > s.start_char]
+            got = []
+            for sent in doc.sents:
+                piece = sent.text
+                if piece.strip():
+                    start = sent.start_char + len(piece) - len(piece.lstrip())
+                    got.append((start, start + len(piece.strip())))
+            if got != split_sentences(para.text, protected=prot):
+                wrong.append((path.name, para.text[:80], "sentences differ"))
+    assert wrong == []

@@ -91,7 +91,7 @@ def test_sentence_start_inside_a_token_splits_the_token(nlp) -> None:
     assert cut not in {t.idx for t in doc}
     marker = doc.spans[KEY][0]
     marker._.chemref_ref_ids = ("r1",)
-    set_sentence_starts(doc, [(0, cut), (cut, len(text))])
+    doc = set_sentence_starts(doc, [(0, cut), (cut, len(text))])
     assert [s.text for s in doc.sents] == [text[:cut], text[cut:]]
     assert doc.text == text
     assert [(s.text, s.label_, s._.chemref_ref_ids) for s in doc.spans[KEY]] == [("[1]", "numeric", ("r1",))]
@@ -101,9 +101,24 @@ def test_forced_split_inside_glued_token(nlp) -> None:
     text = "xxxyyy zzz"
     doc = nlp.make_doc(text)
     assert len(doc) == 2
-    set_sentence_starts(doc, [(0, 3), (3, 10)])
+    doc = set_sentence_starts(doc, [(0, 3), (3, 10)])
     assert [t.text for t in doc] == ["xxx", "yyy", "zzz"]
     assert [s.text for s in doc.sents] == ["xxx", "yyy zzz"]
+
+
+def test_many_starts_inside_tokens_rebuild_the_doc(nlp) -> None:
+    """Past a few in-token starts the Doc is rebuilt in one pass, keeping spans, ids and user data."""
+    text = " ".join(["abcdefgh"] * 30) + " [1] end."
+    doc = nlp(text)
+    doc.spans[KEY][0]._.chemref_ref_ids = ("r1",)
+    doc.user_data["mine"] = 1
+    spans = [(0, 4)] + [(i * 9 + 4, i * 9 + 13) for i in range(29)] + [(29 * 9 + 4, len(text))]
+    spans = [(a, b - 1 if text[b - 1] == " " else b) for a, b in spans]
+    new = set_sentence_starts(doc, spans)
+    assert new.text == text
+    assert doc_spans(new) == spans
+    assert [(s.text, s._.chemref_ref_ids) for s in new.spans[KEY]] == [("[1]", ("r1",))]
+    assert new.user_data["mine"] == 1
 
 
 def test_equals_split_sentences_on_craft(nlp) -> None:

@@ -77,6 +77,8 @@ ADVERSARIAL = {
     "one bracket marker": "x. [" + "1," * 499_990 + "]",
     "author-year run": "x. (" + "Smith, 2019; " * 76_000 + ")",
     "ellipses": "Wait... " * 125_000,
+    "lost spaces": "word.Abc " * 111_000,
+    "citations after numbers": "Ser1.1 This " * 83_000,
 }
 
 

@@ -88,3 +88,16 @@ def test_output_loads_with_hugging_face_datasets(tmp_path):
     assert ds.num_rows > 0 and ds.column_names == list(QUESTION_FIELDS)
     card = datasets.load_dataset(str(tmp_path), cache_dir=str(tmp_path / "cache2"))
     assert card["test"].num_rows == ds.num_rows
+
+
+def test_workers_2_writes_the_same_file(tmp_path):
+    one, two = tmp_path / "one" / "q.jsonl", tmp_path / "two" / "q.jsonl"
+    assert main(["questions", "build", "-o", str(one), "--no-progress"]) == 0
+    assert main(["questions", "build", "-o", str(two), "--workers", "2"]) == 0
+    assert one.read_bytes() == two.read_bytes()
+
+
+def test_output_that_is_a_folder_is_an_error(tmp_path, capsys):
+    status = main(["questions", "build", "-o", str(tmp_path), "--no-progress"])
+    assert status == 2
+    assert "is a folder" in capsys.readouterr().err

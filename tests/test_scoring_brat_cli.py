@@ -102,7 +102,7 @@ def test_missing_prediction_file_brateval_aborts(tmp_path: Path) -> None:
 
 
 BAD_ANN = [
-    ("T1\tentity 0 five\tx\n", "offsets must be integers"),
+    ("T1\tentity 0 five\tx\n", "offsets must be non-negative integers"),
     ("T1\tentity 0 5\tx\nR1\tCOREFERENCE Arg1:T1 Arg2:T9\n", "T9"),
     ("T1\tentity 0 5\tx\nR1\tCOREFERENCE Arg1:T1\n", "relation"),
 ]
@@ -212,3 +212,11 @@ def test_brateval_similarity() -> None:
 def test_closure() -> None:
     assert transitive_closure([(1, 2), (2, 3), (3, 4)]) == {(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)}
     assert transitive_closure([(1, 2), (2, 1)]) == {(1, 2), (2, 1)}
+
+
+def test_scoring_imports_stay_small() -> None:
+    code = ("import sys; from chemref.scoring import score_brat; import chemref.brat, chemref.cli.score_brat; "
+            f"score_brat({str(GOLD)!r}, {str(PRED)!r}); score_brat({str(GOLD)!r}, {str(PRED)!r}, mode='brateval'); "
+            "heavy = {'spacy', 'numpy', 'scipy', 'networkx', 'lxml'} & set(sys.modules); assert not heavy, heavy")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr

@@ -141,3 +141,29 @@ def test_crafted_cases_without_expected_files(case: str, brateval: tuple, chemu:
     assert (b["tp"], b["fp"], b["fn"]) == brateval
     c = score_brat(base / "gold", base / "system")["relations"]["relaxed_bipartite"]["coref_expanded"]["overall"]
     assert (c["tp"], c["fp"], c["fn"]) == chemu
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("kwargs", [{}, {"mode": "brateval", "span": "overlap"},
+                                    {"mode": "brateval", "level": "entities", "span": "approx"},
+                                    {"per_doc": True, "errors": True}])
+def test_two_worker_processes_give_the_same_report(kwargs: dict) -> None:
+    gold, pred = shared_path("chemu_ref", "gold", "dev"), shared_path("chemu_ref", "systems", "mixed")
+    one = score_brat(gold, pred, jobs=1, **kwargs)
+    two = score_brat(gold, pred, jobs=2, **kwargs)
+    assert one == two and str(one) == str(two)
+
+
+@pytest.mark.shared
+def test_an_error_in_a_worker_process_is_raised_with_its_file_and_line(tmp_path: Path) -> None:
+    gold = shared_path("chemu_ref", "gold", "dev")
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    names = sorted(p.name for p in gold.glob("*.ann"))
+    for name in names:
+        (pred / name).write_bytes((gold / name).read_bytes())
+    (pred / names[-1]).write_text("T1\tentity 0 x\tw\n")     # the last document goes to the second worker
+    for mode in ("chemu", "brateval"):
+        with pytest.raises(ChemrefError) as info:
+            score_brat(gold, pred, mode=mode, jobs=2)     # type: ignore[arg-type]
+        assert info.value.path and info.value.path.endswith(names[-1]) and info.value.line == 1

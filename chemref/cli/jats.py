@@ -12,7 +12,7 @@ from chemref.cli.app import EXIT_INPUT, app, error, guarded
 
 @app.command("jats")
 def jats_command(
-    files: List[Path] = typer.Argument(..., help="JATS .nxml/.xml files, or folders of them."),
+    files: List[Path] = typer.Argument(..., metavar="FILE", help="JATS .nxml/.xml files, or folders of them."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: one object per article, in input order."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (atomically) "
                                                                         "instead of standard output."),

@@ -197,3 +197,14 @@ class Article:
             ],
             "diagnostics": [asdict(d) for d in self.diagnostics],
         }
+
+
+def _reduce_positional(self: Any) -> tuple[type, tuple[Any, ...]]:
+    """Pickle as ``cls(*fields)``: several times faster than the dataclass default for frozen slots
+    classes, which matters when ``read_many`` ships articles back from worker processes."""
+    return type(self), tuple([getattr(self, name) for name in self.__slots__])
+
+
+for _cls in (Diagnostic, License, CitationAnchor, FormatRange, Paragraph, Section, Reference):
+    _cls.__reduce__ = _reduce_positional  # type: ignore[method-assign]
+del _cls

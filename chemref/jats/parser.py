@@ -33,8 +33,11 @@ def parse_article(data: bytes, path: str | None = None) -> etree._Element:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position if exc.position else (None, None)
-        raise JatsError(f"malformed XML: {exc.msg}", path=path, line=line or None, column=column or None,
-                        hint=_HINT) from None
+        message, hint = f"malformed XML: {exc.msg}", _HINT
+        if "XML_PARSE_HUGE" in (exc.msg or ""):
+            message = "XML exceeds the parser's safety limits (nesting deeper than 256 levels or a huge text node)"
+            hint = "such files are refused on purpose; check that this is a real JATS article"
+        raise JatsError(message, path=path, line=line or None, column=column or None, hint=hint) from None
     except (etree.LxmlError, ValueError) as exc:
         raise JatsError(f"cannot parse XML: {exc}", path=path, hint=_HINT) from None
     if root is None:

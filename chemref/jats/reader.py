@@ -84,9 +84,13 @@ class _ArticleReader:
     def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph], path: str) -> list:
         builder = TextBuilder(self.is_citation)
         builder.walk(element)
-        text = builder.text()
         if element.tag == "p":
             self.visited_p += 1
+        return self._finish(builder, element, context, is_caption, out, path)
+
+    def _finish(self, builder: TextBuilder, element, context: str, is_caption: bool, out: list[Paragraph],
+                path: str) -> list:
+        text = builder.text()
         if builder.xrefs:
             self.consumed.extend(event.element for event in builder.xrefs)
             anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics)
@@ -96,6 +100,22 @@ class _ArticleReader:
             formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
             out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context, path))
         return builder.blocks
+
+    def row(self, row, out: list[Paragraph], path: str) -> list:
+        """One table row as one paragraph: its non-empty cells joined by " | " (context ``table``)."""
+        builder = TextBuilder(self.is_citation)
+        for cell in row:
+            if cell.tag not in ("td", "th"):
+                continue
+            mark, pos, n_xrefs = len(builder.parts), builder.pos, len(builder.xrefs)
+            if pos:
+                builder.add(" | ")
+            builder.walk(cell)
+            if len(builder.xrefs) == n_xrefs and not "".join(builder.parts[mark + (1 if pos else 0):]).strip():
+                del builder.parts[mark:]   # an empty cell leaves no separator behind
+                builder.pos = pos
+                builder.formatting = [f for f in builder.formatting if f[0] < pos]
+        return self._finish(builder, row, "table", True, out, path)
 
     def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
               context: str, is_caption: bool, path: str) -> None:
@@ -118,7 +138,11 @@ class _ArticleReader:
                 else:
                     self.block(child, kind, paragraphs, sections, "caption", True, child_path)
             return
-        if tag in ("td", "th"):
+        if tag == "tr":
+            for nested in self.row(element, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
+            return
+        if tag in ("td", "th"):  # a cell outside any row
             for nested in self.paragraph(element, "table", True, paragraphs, path):
                 self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
             return
@@ -168,8 +192,9 @@ class _ArticleReader:
             flush(leading=kind_leading)
         return tuple(out)
 
-    def check_body(self, body) -> None:
-        """Name in diagnostics every citation xref and <p> of the body that is not in a paragraph."""
+    def check_body(self, body) -> int:
+        """Name in diagnostics every citation xref and <p> of the body that is not in a paragraph;
+        returns the number of citation xrefs in the body."""
         xrefs = [x for x in body.iter("xref") if self.is_citation(x)]
         if len(xrefs) != len(self.consumed):
             consumed = set(self.consumed)
@@ -185,6 +210,7 @@ class _ArticleReader:
             self.diagnostics.append(Diagnostic(
                 "paragraph-skipped", f"{n_p - self.visited_p} <p> element(s) of the body sit where no "
                 "paragraph is read (e.g. inside a title or label)", body.sourceline))
+        return len(xrefs)
 
 
 def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
@@ -244,7 +270,12 @@ def _read_tree(article, file: str | None) -> Article:
         reader.consumed = []
         reader.visited_p = 0
         sections = reader.body(body)
-        reader.check_body(body)
+        n_citations = reader.check_body(body)
+        if refs.references and not n_citations:
+            diagnostics.append(Diagnostic(
+                "no-citation-markup", f"{len(refs.references)} references but no citation <xref> in the body; "
+                "the citations are probably plain text (e.g. '(Gibson et al., 2009)') and are not resolved",
+                body.sourceline))
     else:
         diagnostics.append(Diagnostic("no-body", "the article has no <body> (metadata or abstract only)",
                                       article.sourceline))

@@ -97,12 +97,28 @@ class TextBuilder:
             if tag.__class__ is str:
                 if tag in _STYLES:
                     start = self.pos
-                    self.walk(child)
+                    if len(child):
+                        self.walk(child)
+                    else:  # a leaf: no recursive call
+                        text = child.text
+                        if text:
+                            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                                text = _WS.sub(" ", text)
+                            parts.append(text)
+                            self.pos += len(text)
                     if self.pos > start:
                         self.formatting.append([start, self.pos, _STYLES[tag]])
                 elif tag == "xref":
                     start = self.pos
-                    self.walk(child)
+                    if len(child):
+                        self.walk(child)
+                    else:
+                        text = child.text
+                        if text:
+                            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                                text = _WS.sub(" ", text)
+                            parts.append(text)
+                            self.pos += len(text)
                     if self.is_citation(child):
                         self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
                                                     child.sourceline, child))
@@ -117,8 +133,17 @@ class TextBuilder:
                 elif tag == "break":
                     parts.append(" ")
                     self.pos += 1
-                else:
+                elif tag[0] == "{":  # MathML and other foreign markup: its text, read in C
+                    self.add("".join(child.itertext()))
+                elif len(child):
                     self.walk(child)
+                else:
+                    text = child.text
+                    if text:
+                        if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                            text = _WS.sub(" ", text)
+                        parts.append(text)
+                        self.pos += len(text)
             elif tag is _Entity:
                 name = child.name
                 code = name2codepoint.get(name) if name else None

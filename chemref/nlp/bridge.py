@@ -14,16 +14,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["make_doc"]
 
-_WS = " \t\n\r\f\v\u00a0\u2009\u200a\u202f\u2002\u2003"
-
-
 def make_doc(nlp: "Language", paragraph: Paragraph | str,
              references: Mapping[str, Reference] | Iterable[Reference] | None = None) -> "Doc":
     """Tokenize ``paragraph.text`` with ``nlp``, attach its citation anchors, run the pipeline, return the Doc.
 
     * every :class:`CitationAnchor` becomes a span in ``doc.spans["chemref_citations"]`` (label
       ``"citation"``, ``span.id_`` its index in ``paragraph.citations``; outer whitespace trimmed) whose
-      ``span._.chemref_ref_ids`` are the anchor's ``ref_ids``; tokens are split where an anchor starts or ends inside one ("diffusion.7");
+      ``span._.chemref_ref_ids`` are the anchor's ``ref_ids``; tokens are split where an anchor starts
+      or ends inside one ("diffusion.7");
     * ``doc._.chemref_references`` maps every reference id to its :class:`Reference` (``references`` is
       a mapping id -> Reference, e.g. ``article.references_by_id``, or an iterable of Reference);
     * then each enabled pipeline component runs in order, so ``chemref_citations`` keeps these anchors,
@@ -35,6 +33,8 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 
     Raises :class:`InputError` when an anchor's offsets are outside the paragraph text.
     """
+    import numpy
+    from spacy.attrs import IDX
     from spacy.tokens import Span
 
     from chemref.nlp.sentencizer import split_tokens_at
@@ -52,20 +52,20 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
                 f"text (length {len(text)})", line=paragraph.line,
                 hint="anchors must be character offsets into Paragraph.text")
         start, end = anchor.start, anchor.end
-        while start < end and text[start] in _WS:
+        while start < end and text[start].isspace():
             start += 1
-        while end > start and text[end - 1] in _WS:
+        while end > start and text[end - 1].isspace():
             end -= 1
         spans.append((start, end, tuple(anchor.ref_ids)))
     doc = nlp.make_doc(text)
     doc_text(doc, text)
     if spans:
-        split_tokens_at(doc, [offset for start, end, _ in spans for offset in (start, end)])
+        doc = split_tokens_at(doc, [offset for start, end, _ in spans for offset in (start, end)])
     group = []
     for k, (start, end, ref_ids) in enumerate(spans):
         span = doc.char_span(start, end, label="citation", span_id=str(k), alignment_mode="expand")
         if span is None:  # an empty anchor in whitespace: a zero-length span at the next token
-            i = next((t.i for t in doc if t.idx >= start), len(doc))
+            i = int(numpy.searchsorted(doc.to_array(IDX), start))
             span = Span(doc, i, i, label="citation", span_id=str(k))
         span._.chemref_ref_ids = ref_ids
         group.append(span)

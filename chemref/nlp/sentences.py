@@ -54,6 +54,10 @@ _CANDIDATE = re.compile(
     r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
     rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
     rf"|(?<=[^\W\d_]\.|[)\]]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
+    # after a number only before a capitalised word ("at Ser133.1,2 This event"; a decimal never reads so)
+    rf"|(?<=\d\.)(?P<glued_num>)(?=\d{{1,3}}(?:[,{_DASH_CLASS}]\d{{1,3}}){{0,30}}\s+[A-Z])"
+    # a space lost between sentences: "digestion with XbaI.Hybridization with probe A ..."
+    r"|(?<=[^\W\d_]\.|[)\]]\.)(?P<nospace>)(?=[A-Z][a-z]{2,}[\s,])"
     r")"
 )
 # the next non-space character after a candidate
@@ -69,6 +73,10 @@ _MARKER = re.compile(
 )
 _GLUED_DIGITS = re.compile(rf"[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
 _TOKEN_BACK_LIMIT = 48
+_OPEN_BRACKET = re.compile(r"[(\[]")
+_SENTENCE_AFTER_ET_AL = re.compile(r"\s+[A-Z][a-z]{2,}\s+[a-z]{3,}\b(?!\s+(?:1[89]|20)\d\d)")
+# what follows a word of an abbreviated journal title: another abbreviated word, or "2019," / "2019;"
+_CITATION_NEXT = re.compile(r"\s+(?:[A-Z][a-z]{1,11}\.(?=[\s,])|(?:1[89]|20)\d\d[a-z]?[,;:])")
 # next-word shapes
 _WORD = re.compile(r"[^\W\d_][\w'\u2019]{0,40}")
 _LIST_LABEL = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){0,4}|[ivxlcIVXLC]{1,5}|[A-Za-z])\Z")
@@ -123,8 +131,14 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                     cuts.append(i)
                     last_cut, sent_start = i, -1
             continue
+        if group == "nospace":
+            if _nospace_splits(text, i, idx):
+                cuts.append(i + 1)
+                last_cut, sent_start = i + 1, -1
+                skip_to = i + 1
+            continue
         # terminal punctuation (or a period glued to a citation number)
-        glued = group == "glued"
+        glued = group == "glued" or group == "glued_num"
         run_end = i + 1 if glued else m.end("term")
         end = punct_end = i + 1 if glued else m.end()
         nm = _NEXT.match(text, end)
@@ -149,17 +163,30 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 c = nm.group(1)
             if c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None):
                 continue  # after the markers, a plain lower-case word or a symbol: never a boundary
+        if prot:
+            k = bisect_right(p_starts, end - 1) - 1
+            if k >= 0 and prot[k][0] < end < prot[k][1]:
+                # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it
+                end = _extend_over_markers(text, prot[k][1], prot, p_starts, glued=False)
+                nm = _NEXT.match(text, end)
+                if nm is None:
+                    break
+                j = nm.start(1)
+                c = nm.group(1)
         nxt = _next_kind(text, j, idx)
-        # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker
-        raw_nxt = nxt if raw_j == j else _next_kind(text, raw_j, idx)
+        if group == "glued_num" and nxt != _STARTER:
+            continue  # "133.1,2 This" is a citation, "Section 3.2 Results" is not
+        # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker;
+        # a glued citation number is not a word ("Koshland et al.23 Conformational ...")
+        raw_nxt = nxt if raw_j == j or glued else _next_kind(text, raw_j, idx)
         if run_end - i == 1 and text[i] == ".":
             if sent_start < last_cut:
                 ss = _NONWS.search(text, last_cut)
                 sent_start = ss.start() if ss else n
-            split = _after_period(text, i, nxt, raw_nxt, sent_start, idx)
+            split = _after_period(text, i, nxt, raw_nxt, sent_start, idx, end if glued else i + 1)
         else:  # ! ? … and runs such as "..." or "?!"
             split = nxt in _SPLIT_AFTER_WORD
-        if split and run_end < punct_end and ")" in text[run_end:punct_end]:
+        if split and c in _OPENERS and run_end < punct_end and ")" in text[run_end:punct_end]:
             split = _parenthesised_sentence(text, i)
         if split and end > last_cut:
             cuts.append(end)
@@ -280,7 +307,7 @@ def _next_kind(text: str, j: int, idx) -> int:
     if c.islower():
         if _LABEL.match(text, j):
             return _LOWERSTART
-        if "\u03b1" <= c <= "\u03c9":  # Greek lower case opens sentences in biochemistry ("α-Synuclein")
+        if "\u03b1" <= c <= "\u03c9" or c == "\u00b5":  # Greek lower case opens sentences ("α-Synuclein")
             return _LOWERSTART
         if _CAMEL.match(text, j):
             return _LOWERSTART
@@ -307,8 +334,28 @@ def _next_kind(text: str, j: int, idx) -> int:
     return _OTHER
 
 
+_NOT_PROSE = re.compile(r"[/@:\\_=]|www|http|\.[A-Za-z]{2,4}\.")
+
+
+def _nospace_splits(text: str, p: int, idx) -> bool:
+    """"XbaI.Hybridization": a sentence end with the space lost, unless the chunk is a URL, a path, an
+    e-mail address or a dotted name, or the word before the period is an abbreviation."""
+    lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
+    ws = p
+    while ws > lo and not text[ws - 1].isspace():
+        ws -= 1
+    if ws == lo and lo > 0:
+        return False  # a very long chunk: not prose
+    w = _WORD.match(text, p + 1)
+    chunk = text[ws:w.end() if w else p + 1]
+    if _NOT_PROSE.search(chunk) or chunk.count(".") > 1:
+        return False
+    word = text[ws:p].lstrip(_OPENERS)
+    return word != "" and idx.kinds.get(word + ".") is None and not (len(word) == 1)
+
+
 def _parenthesised_sentence(text: str, p: int) -> bool:
-    """For "x.) Next": is the bracket a whole sentence ("... end. (This one.) Next") rather than an
+    """For "x.) (Next": is the bracket a whole sentence ("... end. (This one.) (Next ...") rather than an
     abbreviation inside brackets ("(1/500, 30 min.) (Vector ...")?"""
     o = text.rfind("(", max(0, p - 400), p)
     if o < 0:
@@ -319,20 +366,22 @@ def _parenthesised_sentence(text: str, p: int) -> bool:
     return k == 0 or text[k - 1] in _TERMINALS or text[k - 1] == "\n"
 
 
-def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, idx) -> bool:
-    """Is the single period at ``p`` a sentence end, given the kind of the next word?"""
+def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, idx, after: int) -> bool:
+    """Is the single period at ``p`` a sentence end, given the kind of the next word (``after`` is the
+    offset past the period and a citation number glued to it)?"""
     if nxt == _END:
         return True
-    lo = max(0, p - _TOKEN_BACK_LIMIT)
+    lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
     ws = p
     while ws > lo and not text[ws - 1].isspace():
         ws -= 1
     word_start = ws
     while word_start < p and text[word_start] in _OPENERS:
         word_start += 1
-    inner = max(text.rfind("(", word_start, p), text.rfind("[", word_start, p))
-    if inner >= 0 and text.find(")", inner, p) < 0 and text.find("]", inner, p) < 0:
-        word_start = inner + 1  # "2(Fig." -> "Fig."
+    if p - word_start > 1 and _OPEN_BRACKET.search(text, word_start, p):
+        inner = max(text.rfind("(", word_start, p), text.rfind("[", word_start, p))
+        if text.find(")", inner, p) < 0 and text.find("]", inner, p) < 0:
+            word_start = inner + 1  # "2(Fig." -> "Fig."
     word = text[word_start:p]
     key = word + "."
     kind = None
@@ -350,13 +399,19 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
             return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
         if len(word) == 1 and word.isupper():
             # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
-            kind = EITHER if word == "I" or (word_start == ws and _after_word(text, ws, idx)) else NAME
+            kind = EITHER if word == "I" or (word_start == ws and _after_word(text, ws, idx)
+                                             and not _CITATION_NEXT.match(text, p + 1)) else NAME
         elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
     if kind == NEVER:
         return False
     if kind == NAME:
+        if raw_nxt == _UPPER and key == "al." and _SENTENCE_AFTER_ET_AL.match(text, after):
+            return True  # "... by Jones et al. Mechanistic studies ..." (a journal or name would not go on in lower case)
         return raw_nxt == _STARTER
+    if kind is None and nxt != _STARTER and word[:1].isupper() and word[1:].islower() and word.isalpha() \
+            and _CITATION_NEXT.match(text, p + 1):
+        return False  # an unlisted journal abbreviation: "J. Pharm. Biomed. Anal. 2019, 5, 1"
     return nxt in _SPLIT_AFTER_WORD
 
 

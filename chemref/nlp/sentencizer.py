@@ -29,12 +29,22 @@ __all__ = ["ChemrefSentencizer", "make_sentencizer", "split_tokens_at", "set_sen
 _RULES_FILE = "rules.json"
 
 
-def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> None:
-    """Split the tokens of ``doc`` in place at the character offsets ``cuts`` that fall inside a token.
+# Up to this many tokens are split with spaCy's retokenizer (each split moves the token array, so many of
+# them would be quadratic); beyond it the Doc is rebuilt in one pass unless tokens carry annotations.
+_RETOKENIZE_MAX = 8
+_TOKEN_ANNOTATIONS = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB", "SENT_START")
 
-    Used only in the rare case that a citation or sentence boundary is inside a token; every span group
-    is rebuilt from its character offsets afterwards (spaCy's retokenizer does not update them).
+
+def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> "Doc":
+    """Split tokens of ``doc`` at the character offsets ``cuts`` that fall inside a token; returns the Doc.
+
+    Used only when a citation or sentence boundary is inside a token. A few splits happen in place with
+    spaCy's retokenizer; many (adversarial text) rebuild an equal Doc in linear time, carrying over
+    ``user_data``, ``cats``, hooks and context. Span groups are rebuilt from their character offsets
+    either way (the retokenizer does not update them). The text never changes.
     """
+    from spacy.tokens import Doc
+
     idx = doc.to_array(IDX).astype(numpy.int64)
     by_token: dict[int, list[int]] = {}
     for cut in sorted(set(cuts)):
@@ -43,41 +53,66 @@ def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> None:
             continue  # already a token boundary, or in the whitespace after a token
         by_token.setdefault(i, []).append(cut - int(idx[i]))
     if not by_token:
-        return
+        return doc
     groups = {
         key: ([(s.start_char, s.end_char, s.label_, s.kb_id_, s.id_) for s in group], dict(group.attrs))
         for key, group in doc.spans.items()
     }
-    with doc.retokenize() as retokenizer:
-        for i, offsets in by_token.items():
-            token = doc[i]
-            bounds = [0, *offsets, len(token.text)]
-            orths = [token.text[a:b] for a, b in zip(bounds, bounds[1:])]
-            retokenizer.split(token, orths, heads=[(token, k) for k in range(len(orths))])
+    if len(by_token) <= _RETOKENIZE_MAX or any(doc.has_annotation(a) for a in _TOKEN_ANNOTATIONS):
+        with doc.retokenize() as retokenizer:
+            for i, offsets in by_token.items():
+                token = doc[i]
+                bounds = [0, *offsets, len(token.text)]
+                orths = [token.text[a:b] for a, b in zip(bounds, bounds[1:])]
+                retokenizer.split(token, orths, heads=[(token, k) for k in range(len(orths))])
+        new = doc
+    else:
+        words: list[str] = []
+        spaces: list[bool] = []
+        for token in doc:
+            text = token.text
+            offsets = by_token.get(token.i)
+            if offsets is not None:
+                bounds = [0, *offsets, len(text)]
+                words.extend(text[a:b] for a, b in zip(bounds, bounds[1:]))
+                spaces.extend([False] * (len(bounds) - 2))
+            else:
+                words.append(text)
+            spaces.append(bool(token.whitespace_))
+        new = Doc(doc.vocab, words=words, spaces=spaces)
+        new.user_data.update(doc.user_data)
+        new.cats = dict(doc.cats)
+        new.user_hooks.update(doc.user_hooks)
+        new.user_token_hooks.update(doc.user_token_hooks)
+        new.user_span_hooks.update(doc.user_span_hooks)
+        new._context = doc._context
+        doc_text(new, doc_text(doc))
     for key, (spans, attrs) in groups.items():
         rebuilt = []
         for start, end, label, kb_id, span_id in spans:
-            span = doc.char_span(start, end, label=label, kb_id=kb_id, span_id=span_id, alignment_mode="expand")
+            span = new.char_span(start, end, label=label, kb_id=kb_id, span_id=span_id, alignment_mode="expand")
             if span is not None:
                 rebuilt.append(span)
-        doc.spans[key] = rebuilt
-        doc.spans[key].attrs.update(attrs)
+        new.spans[key] = rebuilt
+        new.spans[key].attrs.update(attrs)
+    return new
 
 
-def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> None:
+def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> "Doc":
     """Mark the token at each span start as a sentence start (one bulk ``from_array``), all others not.
 
-    Leading whitespace before the first sentence stays with it; a start inside a token splits that token.
+    Leading whitespace before the first sentence stays with it; a start inside a token splits that token
+    (see :func:`split_tokens_at`), so use the returned Doc.
     """
     n = len(doc)
     if n == 0:
-        return
+        return doc
     starts = numpy.fromiter((s for s, _ in spans[1:]), dtype=numpy.int64, count=max(len(spans) - 1, 0))
     idx = doc.to_array(IDX).astype(numpy.int64)
     pos = numpy.searchsorted(idx, starts)
     inside = (pos >= n) | (idx[numpy.minimum(pos, n - 1)] != starts)
     if inside.any():
-        split_tokens_at(doc, starts[inside].tolist())
+        doc = split_tokens_at(doc, starts[inside].tolist())
         n = len(doc)
         idx = doc.to_array(IDX).astype(numpy.int64)
         pos = numpy.searchsorted(idx, starts)
@@ -86,6 +121,7 @@ def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> None:
     values[0, 0] = 1
     values[pos, 0] = 1
     doc.from_array([SENT_START], values.astype(numpy.uint64))
+    return doc
 
 
 class ChemrefSentencizer:
@@ -101,8 +137,7 @@ class ChemrefSentencizer:
     def __call__(self, doc: "Doc") -> "Doc":
         group = doc.spans.get(SPANS_KEY) if doc.spans else None
         protected = [(s.start_char, s.end_char) for s in group if s.end_char > s.start_char] if group else ()
-        set_sentence_starts(doc, self._split(doc_text(doc), protected=protected, rules=self.rules))
-        return doc
+        return set_sentence_starts(doc, self._split(doc_text(doc), protected=protected, rules=self.rules))
 
     def pipe(self, docs: Iterable["Doc"], batch_size: int = 1000) -> Iterable["Doc"]:
         for doc in docs:
@@ -152,7 +187,8 @@ class ChemrefSentencizer:
 )
 def make_sentencizer(nlp: Language, name: str, abbreviations: List[str], abbreviation_kind: str,
                      no_split: List[str]) -> ChemrefSentencizer:
-    """spaCy factory. ``config={"abbreviations": ["Cmpd."], "abbreviation_kind": "never", "no_split": [r"Ex\\. \\d+"]}``.
+    """spaCy factory, e.g. ``nlp.add_pipe("chemref_sentencizer", config={"abbreviations": ["Cmpd."],
+    "abbreviation_kind": "never", "no_split": [r"Ex\\. \\d+"]})``.
 
     ``abbreviation_kind`` is one of "never", "name" (default), "either" (see :mod:`chemref.nlp.rules`).
     Citation spans from ``chemref_citations`` (or :func:`chemref.nlp.make_doc`) are used when present.

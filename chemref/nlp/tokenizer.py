@@ -97,7 +97,8 @@ INFIX_RE = re.compile(
 
 # A numeric square group ("[12]", "[3-5]") is a citation unless a letter follows ("[1,3]dioxole").
 _CITE_GROUP = r"\[[0-9][0-9,\-–−]*\](?![A-Za-z])"
-_CHEM_BODY = rf"(?:(?!{_CITE_GROUP})(?:{_G2})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(?=[0-9])|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+"
+_CHEM_BODY = (rf"(?:(?!{_CITE_GROUP})(?:{_G2})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(?=[0-9])"
+              rf"|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+")
 
 # Affix characters: a chunk holding many of them would be stripped one by one, each strip rescanning the
 # chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is kept as one token.

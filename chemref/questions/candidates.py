@@ -136,14 +136,20 @@ def iter_candidates(article: Article, split: Splitter, *,
     """Yield every candidate sentence of ``article``'s body in document order.
 
     ``split`` is :func:`chemref.nlp.sentences.split_sentences` (or a stand-in with its signature).
-    Paragraphs without citations are never split. Ids are ``<key>-p<paragraph>-s<sentence>`` with
-    the paragraph index over the whole body and the sentence index within the paragraph.
+    Paragraphs without citations are never split. Ids are ``<key>-p<paragraph>-s<sentence>`` with the
+    index of the running-text paragraph in the body and of the sentence in the paragraph; figure/table
+    captions and table text are counted apart, ``<key>-c<caption>-s<sentence>``, so ids of running
+    text do not move when tables are read differently.
     """
     info = info or article_info(article)
     refs = article.references_by_id
-    for p_index, (section, paragraph) in enumerate(article.paragraphs()):
+    counters = {"p": -1, "c": -1}
+    for section, paragraph in article.paragraphs():
+        kind = "c" if paragraph.is_caption else "p"
+        counters[kind] += 1
         if not paragraph.citations:
             continue
+        p_index = counters[kind]
         text = paragraph.text
         anchors = sorted(paragraph.citations, key=lambda a: (a.start, a.end))
         spans = split(text, protected=[(a.start, a.end) for a in anchors])
@@ -165,7 +171,7 @@ def iter_candidates(article: Article, split: Splitter, *,
                 rebased.append(CitationAnchor(start, end, sentence[start:end], tuple(anchor.ref_ids)))
             first = rebased[0]
             yield Candidate(
-                id=f"{info.key}-p{p_index}-s{s_index}",
+                id=f"{info.key}-{kind}{p_index}-s{s_index}",
                 article=info,
                 section="caption" if paragraph.is_caption else section.kind,
                 section_title=section.title,

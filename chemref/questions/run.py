@@ -55,6 +55,9 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     from chemref.questions.report import write_chart, write_jsonl, write_report
 
     options = BuildSettings(**settings)  # type: ignore[arg-type]
+    for path in (output, rejected, report):
+        if path is not None and Path(path).is_dir():
+            raise InputError("is a folder, expected a file name to write", path=str(path))
     sources = expand_inputs(list(inputs) or [sample_corpus()])
     results = iter_build(sources, options, workers=workers)
     if progress:
@@ -72,15 +75,24 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
         raise InputError(f"no input article could be read ({len(result.errors)} given; first: {result.errors[0][1]})",
                          hint="nothing was written")
     out = Path(output)
-    write_jsonl(out, [q.to_dict() for q in result.questions])
-    rejected_path = report_path = chart_path = None
-    if rejected is not None:
-        rejected_path = Path(rejected)
-        write_jsonl(rejected_path, [r.to_dict() for r in result.rejected])
-    if report is not None:
-        report_path = Path(report)
-        write_report(report_path, result)
-        chart_path = report_path.with_suffix(".png")
-        write_chart(chart_path, result)
-    card = write_card(result, out)
+    rejected_path = Path(rejected) if rejected is not None else None
+    report_path = Path(report) if report is not None else None
+    chart_path = report_path.with_suffix(".png") if report_path is not None else None
+    writes: list[tuple[Path, Callable[[], object]]] = [
+        (out, lambda: write_jsonl(out, [q.to_dict() for q in result.questions]))]
+    if rejected_path is not None:
+        writes.append((rejected_path, lambda: write_jsonl(rejected_path, [r.to_dict() for r in result.rejected])))
+    if report_path is not None and chart_path is not None:
+        writes.append((report_path, lambda: write_report(report_path, result)))
+        writes.append((chart_path, lambda: write_chart(chart_path, result)))
+    for target, write in writes:
+        try:
+            write()
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(target),
+                             hint="check that the folder exists and is writable") from None
+    try:
+        card = write_card(result, out)
+    except OSError as exc:
+        raise InputError(f"cannot write the dataset card: {exc.strerror or exc}", path=str(out.parent)) from None
     return BuildOutputs(result, out, card, report_path, chart_path, rejected_path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from chemref.errors import BratError, ScoringError
 from chemref.scoring.report import Report, prf
@@ -71,22 +71,24 @@ def java_string_hash(s: str) -> int:
         for c in s.encode("ascii"):
             h = (31 * h + c) & 0xFFFFFFFF
     else:
-        data = s.encode("utf-16-le")
+        data = s.encode("utf-16-le", "surrogatepass")
         for i in range(0, len(data), 2):
             h = (31 * h + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
     return h
 
 
-def java_hashmap_order(keys: Iterable[str]) -> list[str]:
-    """Iteration order of a ``java.util.HashMap<String, V>`` after ``put`` of ``keys`` in this order.
+def java_hashmap_layout(keys: Iterable[str]) -> tuple[list[str], bool]:
+    """Iteration order of a ``java.util.HashMap<String, V>`` after ``put`` of ``keys`` in this order, and
+    whether Java would have turned a bucket into a tree (then the order shown is only approximate).
 
     Emulates the bucket index ``(h ^ h>>>16) & (cap-1)``, insertion order within a bucket, growth at
-    size > 0.75·cap, and the resize a long bucket causes in a table smaller than 64. A bucket that Java
-    would turn into a tree (9+ entries, table >= 64) keeps insertion order here (never seen in practice).
+    size > 0.75·cap, and the resize a bucket of 9+ entries causes in a table smaller than 64. In a
+    larger table such a bucket becomes a red-black tree whose iteration order is not emulated.
     """
     spread: dict[str, int] = {}
     cap = 16
     counts: dict[int, int] = {}
+    treeified = False
     for key in keys:
         if key in spread:
             continue  # put on an existing key replaces the value in place
@@ -96,8 +98,10 @@ def java_hashmap_order(keys: Iterable[str]) -> list[str]:
         b = h & (cap - 1)
         before = counts.get(b, 0)
         counts[b] = before + 1
-        grow = before >= 8 and cap < 64
-        if len(spread) > cap * 3 // 4 or grow:
+        long_bin = before >= 8
+        if long_bin and cap >= 64:
+            treeified = True
+        if len(spread) > cap * 3 // 4 or (long_bin and cap < 64):
             while True:
                 cap *= 2
                 if not (len(spread) > cap * 3 // 4):
@@ -106,12 +110,17 @@ def java_hashmap_order(keys: Iterable[str]) -> list[str]:
             for hv in spread.values():
                 counts[hv & (cap - 1)] = counts.get(hv & (cap - 1), 0) + 1
     index = {k: i for i, k in enumerate(spread)}
-    return sorted(spread, key=lambda k: (spread[k] & (cap - 1), index[k]))
+    return sorted(spread, key=lambda k: (spread[k] & (cap - 1), index[k])), treeified
+
+
+def java_hashmap_order(keys: Iterable[str]) -> list[str]:
+    """The iteration order part of :func:`java_hashmap_layout`."""
+    return java_hashmap_layout(keys)[0]
 
 
 def java_sort_key(s: str) -> bytes:
     """Sort key equal to ``String.compareTo`` (UTF-16 code unit order)."""
-    return s.encode("utf-16-be")
+    return s.encode("utf-16-be", "surrogatepass")
 
 
 def java_double(x: float) -> str:
@@ -274,8 +283,12 @@ def _find(item: Any, candidates: list, alive: list[bool] | None, match) -> int:
     return -1
 
 
-def _ordered(mapping: dict) -> list:
-    return [mapping[k] for k in java_hashmap_order(mapping)]
+def _ordered(mapping: dict, path: str, warnings: list[str]) -> list:
+    order, treeified = java_hashmap_layout(mapping)
+    if treeified:
+        warnings.append(f"{path}: so many ids share one java.util.HashMap bucket that Java would use a tree "
+                        f"there; BRATEval's greedy visiting order is only approximated for this file")
+    return [mapping[k] for k in order]
 
 
 # ---------------------------------------------------------------- scoring
@@ -284,11 +297,11 @@ def _counts() -> list[int]:
 
 
 def score_entities_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[str, list[int]],
-                       types: set[str], errors: list | None) -> None:
+                       types: set[str], errors: list | None, warnings: list[str]) -> None:
     """``CompareEntities`` for one document pair."""
-    evals = _ordered(pred.entities)
+    evals = _ordered(pred.entities, pred.path, warnings)
     alive = [True] * len(evals)
-    for g in _ordered(gold.entities):
+    for g in _ordered(gold.entities, gold.path, warnings):
         types.add(g.type)
         j = _find(g, evals, alive, m)
         if j >= 0:
@@ -308,7 +321,7 @@ def score_entities_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[s
 
 
 def score_relations_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[str, list[int]],
-                        types: set[str], errors: list | None) -> None:
+                        types: set[str], errors: list | None, warnings: list[str]) -> None:
     """``CompareRelations`` for one document pair (greedy in HashMap order, then fpm / fnm)."""
     for doc in (gold, pred):
         for rel in doc.relations.values():
@@ -317,11 +330,11 @@ def score_relations_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[
                 raise BratError(f"relation {rel.id} refers to {missing}, which is not a T id BRATEval read from "
                                 f"this file (undefined, or a T line it skipped)", path=doc.path, line=rel.line,
                                 hint="BRATEval v0.3.2 aborts here with NullPointerException")
-    evals = _ordered(pred.relations)
+    evals = _ordered(pred.relations, pred.path, warnings)
     ekeys = [r.key for r in evals]
     alive = [True] * len(evals)
     fns: list[BRelation] = []
-    for g in _ordered(gold.relations):
+    for g in _ordered(gold.relations, gold.path, warnings):
         key = g.key
         types.add(key)
         row = acc.setdefault(key, _counts())
@@ -365,6 +378,30 @@ def _read(src: Any, name: str, warnings: list[str]) -> BDocument:
     return parse_brateval(text, where, warnings)
 
 
+def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, relations: bool, per_doc: bool,
+                 errors: bool) -> tuple:
+    """Score the documents ``names``: ``(counts by key, row keys, per-doc counts, error records, warnings)``."""
+    acc: dict[str, list[int]] = {}
+    types: set[str] = set()
+    docs: dict[str, Any] = {}
+    records: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for name in names:
+        gdoc = _read(gsrc, name, warnings)
+        pdoc = _read(psrc, name, warnings)
+        before = [sum(v[i] for v in acc.values()) for i in range(3)] if per_doc else None
+        errs: list | None = [] if errors else None
+        if relations:
+            score_relations_doc(gdoc, pdoc, m, acc, types, errs, warnings)
+        else:
+            score_entities_doc(gdoc, pdoc, m, acc, types, errs, warnings)
+        if before is not None:
+            docs[name] = {"all": prf(*(sum(v[i] for v in acc.values()) - before[i] for i in range(3)))}
+        if errs:
+            records.extend(_brateval_errors(name, errs, relations))
+    return acc, types, docs, records, warnings
+
+
 def _settings_line(pred: str, gold: str, span: str, type_match: str, threshold: float | None) -> str:
     s = f"Type match={_TYPE_NAMES[type_match]}; Span match={_SPAN_NAMES[span]}"
     if span == "approx":
@@ -379,8 +416,9 @@ def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
 
 def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
                    span: str = "exact", similarity: float | None = None, type_match: str = "exact",
-                   per_doc: bool = False, errors: bool = False) -> Report:
+                   per_doc: bool = False, errors: bool = False, jobs: int | None = None) -> Report:
     """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``)."""
+    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     threshold = similarity if span == "approx" else None
@@ -394,6 +432,8 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     docs: dict[str, Any] = {}
     records: list[dict[str, Any]] = []
     with AnnSource(gold, recursive=not relations) as gsrc, AnnSource(pred, recursive=not relations) as psrc:
+        if not gsrc.names:
+            warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
         for src in (gsrc, psrc):
             for skipped in src.skipped:
                 warnings.append(f"{skipped}: in a subfolder; BRATEval's CompareRelations ignores it")
@@ -405,20 +445,25 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
                                    path=gsrc.display(name),
                                    hint="BRATEval v0.3.2 aborts here; chemref's ChEMU mode (without --brateval) "
                                         "scores a missing file as empty")
-        for name in sorted(gsrc.names):
-            gdoc = _read(gsrc, name, warnings)
-            pdoc = _read(psrc, name, warnings)
-            before = {k: list(v) for k, v in acc.items()} if per_doc else None
-            errs: list | None = [] if errors else None
-            if relations:
-                score_relations_doc(gdoc, pdoc, m, acc, types, errs)
-            else:
-                score_entities_doc(gdoc, pdoc, m, acc, types, errs)
-            if before is not None:
-                tot = [sum(v[i] for v in acc.values()) - sum(v[i] for v in before.values()) for i in range(3)]
-                docs[name] = {"all": prf(*tot)}
-            if errs:
-                records.extend(_brateval_errors(name, errs, relations))
+        names = sorted(gsrc.names)
+
+        def run(chunk: Sequence[str]) -> tuple:
+            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors)
+
+        def reopen() -> None:
+            gsrc.reopen()
+            psrc.reopen()
+
+        for part in map_chunks(run, names, _jobs(jobs, len(names)), reopen):
+            part_acc, part_types, part_docs, part_records, part_warnings = part
+            for key, row in part_acc.items():
+                old = acc.setdefault(key, _counts())
+                for i in range(5):
+                    old[i] += row[i]
+            types |= part_types
+            docs.update(part_docs)
+            records.extend(part_records)
+            warnings.extend(part_warnings)
     lines = ["Annotation taxonomy ignored. No file annotation.conf found.",
              _settings_line(str(pred), str(gold), span, type_match, threshold), "Summary:"]
     per_type: dict[str, Any] = {}

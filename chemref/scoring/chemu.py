@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from operator import itemgetter
-from typing import Iterable
 
 from chemref.errors import BratError
 from chemref.scoring.closure import transitive_closure
@@ -38,13 +37,11 @@ def _frags(offs: str, path: str | None, lineno: int) -> tuple[tuple[int, int], .
         if len(se) != 2:
             raise BratError(f"cannot read the offsets {offs.strip()!r}: each fragment must be 'START END'",
                             path=path, line=lineno, hint="fragments of a discontinuous span are separated by ';'")
-        try:
-            start, end = int(se[0]), int(se[1])
-        except ValueError:
-            raise BratError(f"offsets must be integers, got {frag.strip()!r}", path=path, line=lineno) from None
-        if start < 0 or end < start:
-            raise BratError(f"fragment {start} {end} is not a valid span (0 <= start <= end)",
-                            path=path, line=lineno)
+        if not (se[0].isdecimal() and se[1].isdecimal()):
+            raise BratError(f"offsets must be non-negative integers, got {frag.strip()!r}", path=path, line=lineno)
+        start, end = int(se[0]), int(se[1])
+        if end < start:
+            raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
         frags.append((start, end))
     return tuple(sorted(set(frags)))
 
@@ -99,12 +96,9 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, Mention], li
             parts = line.split("\t", 2)
             if len(parts) > 1:
                 sp = parts[1].split()
-                if len(sp) == 3 and ";" not in sp[2]:
-                    try:
-                        start, end = int(sp[1]), int(sp[2])
-                    except ValueError:
-                        start, end = 1, 0
-                    if 0 <= start <= end:
+                if len(sp) == 3 and sp[1].isdecimal() and sp[2].isdecimal():
+                    start, end = int(sp[1]), int(sp[2])
+                    if start <= end:
                         ments[parts[0]] = (sp[0], ((start, end),))
                         continue
             tid, typ, frags = _t_line(line, path, lineno)

@@ -112,6 +112,11 @@ class AnnSource:
             return None
         return data.decode("utf-8-sig", errors="replace")
 
+    def reopen(self) -> None:
+        """Open a fresh zip handle (a forked worker must not share the parent's file position)."""
+        if self._zip is not None:
+            self._zip = zipfile.ZipFile(self.path)
+
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()

@@ -36,11 +36,13 @@ def brateval_overlap(e1: Sequence[Frag], e2: Sequence[Frag]) -> bool:
     return _one_way(e1, e2) or _one_way(e2, e1)
 
 
-def utf16_units(text: str) -> str | list[int]:
-    """``text`` as a sequence of UTF-16 code units (the string itself when it is all BMP)."""
-    if text.isascii() or all(ord(c) < 0x10000 for c in text):
-        return text
-    data = text.encode("utf-16-le")
+def _is_bmp(text: str) -> bool:
+    return text.isascii() or all(ord(c) < 0x10000 for c in text)
+
+
+def utf16_units(text: str) -> list[int]:
+    """``text`` as a list of UTF-16 code units (a character outside the BMP gives two)."""
+    data = text.encode("utf-16-le", "surrogatepass")
     return [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
 
 
@@ -70,7 +72,11 @@ def banded_edit_distance(x: Sequence, y: Sequence, allowed: int) -> int:
 
 def brateval_similarity(a: str, b: str, threshold: float) -> float:
     """BRATEval's string similarity of two T text fields: ``1 - d/L`` when ``d`` is within the band, else 0."""
-    x, y = utf16_units(a), utf16_units(b)
+    if _is_bmp(a) and _is_bmp(b):
+        x: Sequence = a
+        y: Sequence = b
+    else:  # compare UTF-16 code units on both sides, as Java's charAt does
+        x, y = utf16_units(a), utf16_units(b)
     length = max(len(x), len(y))
     allowed = math.floor((1.0 - threshold) * float(length))
     dist = banded_edit_distance(x, y, allowed)
