@@ -157,3 +157,25 @@ def test_cli_errors(files, tmp_path, capsys) -> None:
     assert len(target.read_text().splitlines()) == 1
     assert main(["jats", str(tmp_path / "missing.nxml")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_hand_written_article_with_every_form() -> None:
+    from conftest import ROOT
+    from jats_independent import count_file
+
+    path = ROOT / "tests" / "data" / "jats" / "citation_forms.nxml"
+    art = jats.read(path)
+    got = [(s.kind, a.text, a.ref_ids) for s, p in art.paragraphs() for a in p.citations]
+    assert got == [
+        ("introduction", "1", ("R1",)), ("introduction", "2–4", ("R2", "R3", "R4")),
+        ("introduction", "1-3", ("R1", "R2", "R3")), ("introduction", "4–6", ("R4", "R5", "R6")),
+        ("introduction", "5", ("R5",)), ("introduction", "1,2", ("R1", "R2")),
+        ("methods", "Goodenough and Kim, 2010", ("R6",)),
+    ]
+    assert [(r.id, r.doi_source) for r in art.references] == [
+        ("R1", "pub-id"), ("R2", "comment"), ("R3", "text"), ("R4", "ext-link"), ("R5", None), ("R6", "pub-id")]
+    assert (art.pmcid, art.doi, art.title, art.year, art.license.cc_by) == (
+        "PMC0000001", "10.9999/jtc.2024.001", "CO2 reduction on Cu2+ sites", 2024, True)
+    count = count_file(path)
+    assert {(p.path, r) for _, p in art.paragraphs() for a in p.citations for r in a.ref_ids} == count.pairs
+    assert {r.id: r.doi for r in art.references if r.doi} == count.dois

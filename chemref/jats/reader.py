@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 from pathlib import Path
-from typing import Iterable, Iterator, Literal
+from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 from chemref.errors import JatsError
 from chemref.jats.citations import resolve_anchors
@@ -21,7 +21,7 @@ from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
 from chemref.jats.text import TextBuilder, plain_text
 
-__all__ = ["read", "read_many"]
+__all__ = ["read", "read_many", "map_articles"]
 
 _CITATION_TYPES = frozenset({"bibr", "ref"})
 _SECTION_TAGS = frozenset({"sec", "app", "ack", "notes", "bio"})
@@ -187,9 +187,7 @@ class _ArticleReader:
                 out.append(self.section(child, None, path))
             else:
                 self.block(child, "other", loose, loose_sections, "p", False, path)
-        if loose or loose_sections:
-            kind_leading = False  # trailing (or the only) untitled text is not an introduction
-            flush(leading=kind_leading)
+        flush(leading=False)  # trailing (or the only) untitled text is not called an introduction
         return tuple(out)
 
     def check_body(self, body) -> int:
@@ -319,31 +317,40 @@ def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> 
         raise JatsError("XML nested too deeply to read", path=file) from None
 
 
-def _read_for_pool(path: str) -> tuple[Article | None, dict | None]:
-    """Process-pool task: an Article, or the JatsError's fields (exceptions with kw-only args do not pickle)."""
-    try:
-        return read(path), None
-    except JatsError as exc:
-        return None, {"message": exc.message, "path": exc.path, "line": exc.line, "column": exc.column,
-                      "hint": exc.hint}
+T = TypeVar("T")
 
 
-def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,
-              on_error: Literal["raise", "skip"] = "raise",
-              errors: list[JatsError] | None = None) -> Iterator[Article]:
-    """Yield one Article per path, in input order; ``workers > 1`` reads in that many processes.
+class _Task:
+    """A picklable per-file task: ``convert(read(path))``, or the JatsError's fields on failure
+    (exceptions with keyword-only arguments do not survive pickling)."""
 
-    ``on_error="raise"`` raises the first file's :class:`JatsError` when its turn comes;
-    ``on_error="skip"`` yields nothing for a bad file and appends its error to ``errors``
-    (or, with no list given, issues a :class:`UserWarning` naming it), so no file is dropped silently.
-    """
+    def __init__(self, convert: Callable[[Article], T] | None = None) -> None:
+        self.convert = convert
+
+    def __call__(self, path: str) -> tuple[object, dict | None]:
+        try:
+            article = read(path)
+        except JatsError as exc:
+            return None, {"message": exc.message, "path": exc.path, "line": exc.line, "column": exc.column,
+                          "hint": exc.hint}
+        return (article if self.convert is None else self.convert(article)), None
+
+
+def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Article], T] | None = None, *,
+                 workers: int = 1, on_error: Literal["raise", "skip"] = "raise",
+                 errors: list[JatsError] | None = None) -> Iterator[T]:
+    """Yield ``convert(article)`` for each path in input order (the Article itself when ``convert`` is
+    None); with ``workers > 1`` both reading and ``convert`` run in worker processes, so only the
+    converted value (a JSON line, a summary) crosses the process boundary. ``convert`` must be
+    picklable (a module-level function). Errors are handled as in :func:`read_many`."""
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     names = [os.fspath(p) for p in paths]
+    task = _Task(convert)
 
-    def outcome(article: Article | None, error: dict | None) -> Iterator[Article]:
-        if article is not None:
-            yield article
+    def outcome(value: object, error: dict | None) -> Iterator:
+        if error is None:
+            yield value
             return
         exc = JatsError(error["message"], path=error["path"], line=error["line"], column=error["column"],
                         hint=error["hint"])
@@ -356,11 +363,23 @@ def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,
 
     if workers <= 1 or len(names) <= 1:
         for name in names:
-            yield from outcome(*_read_for_pool(name))
+            yield from outcome(*task(name))
         return
     from concurrent.futures import ProcessPoolExecutor
 
     chunksize = max(1, min(16, len(names) // (workers * 8) or 1))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(_read_for_pool, names, chunksize=chunksize):
+        for result in pool.map(task, names, chunksize=chunksize):
             yield from outcome(*result)
+
+
+def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,
+              on_error: Literal["raise", "skip"] = "raise",
+              errors: list[JatsError] | None = None) -> Iterator[Article]:
+    """Yield one Article per path, in input order; ``workers > 1`` reads in that many processes.
+
+    ``on_error="raise"`` raises the first file's :class:`JatsError` when its turn comes;
+    ``on_error="skip"`` yields nothing for a bad file and appends its error to ``errors``
+    (or, with no list given, issues a :class:`UserWarning` naming it), so no file is dropped silently.
+    """
+    return map_articles(paths, None, workers=workers, on_error=on_error, errors=errors)

@@ -11,7 +11,7 @@ from typing import IO, Iterable
 from chemref.errors import JatsError
 from chemref.jats.model import Article
 
-__all__ = ["summarize", "format_table", "expand_paths", "run"]
+__all__ = ["summarize", "format_table", "expand_paths", "json_line", "run"]
 
 _COLUMNS = ("file", "refs", "refs_doi", "citations", "resolved", "with_doi", "ranges", "diagnostics")
 _SUFFIXES = (".nxml", ".xml")
@@ -78,28 +78,25 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
     Returns the errors of files that could not be read (the others are still written, in input order).
     """
     from chemref._io import atomic_write
-    from chemref.jats.reader import read_many
+    from chemref.jats.reader import map_articles
 
     files = expand_paths(paths)
     errors: list[JatsError] = []
-    articles = read_many(files, workers=workers, on_error="skip", errors=errors)
+    results = map_articles(files, json_line if as_json else summarize, workers=workers, on_error="skip",
+                           errors=errors)
     if progress is None:
         progress = len(files) >= 10
     if progress:
         from tqdm import tqdm
 
-        articles = tqdm(articles, total=len(files), unit="article", file=sys.stderr, disable=None,
-                        leave=False)
+        results = tqdm(results, total=len(files), unit="article", file=sys.stderr, disable=None, leave=False)
 
     def emit(handle: IO[str]) -> None:
-        rows = []
-        for article in articles:
-            if as_json:
-                handle.write(json.dumps(article.to_dict(), ensure_ascii=False) + "\n")
-            else:
-                rows.append(summarize(article))
-        if not as_json:
-            handle.write(format_table(rows))
+        if as_json:
+            for line in results:
+                handle.write(line)
+        else:
+            handle.write(format_table(list(results)))
 
     if output is not None:
         with atomic_write(output) as handle:
@@ -107,3 +104,8 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
     else:
         emit(stream or sys.stdout)
     return errors
+
+
+def json_line(article: Article) -> str:
+    """One JSON Lines record (``Article.to_dict()``), newline included."""
+    return json.dumps(article.to_dict(), ensure_ascii=False) + "\n"

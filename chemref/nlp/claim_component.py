@@ -24,11 +24,29 @@ __all__ = ["ClaimClassifierComponent", "make_claim_classifier", "register_extens
 _TABLES_FILE = "claims_rules.json"
 
 
+def _claim_key(span: Span) -> tuple[str, str, int, int]:
+    return ("._.", "chemref_claim", span.start_char, span.end_char)
+
+
+def _get_claim(span: Span) -> ClaimDecision | None:
+    value = span.doc.user_data.get(_claim_key(span))
+    return None if value is None else ClaimDecision(*value)
+
+
+def _set_claim(span: Span, decision: ClaimDecision | None) -> None:
+    # stored as a plain (label, score, rule) tuple so Docs stay msgpack-safe (DocBin, n_process > 1)
+    key = _claim_key(span)
+    if decision is None:
+        span.doc.user_data.pop(key, None)
+    else:
+        span.doc.user_data[key] = (decision.label, decision.score, decision.rule)
+
+
 def register_extensions() -> None:
     """Register ``span._.chemref_claim`` (guarded, so a pipeline-wide registration wins)."""
     register_pipeline_extensions()  # the pipeline's own getters/setters come first
     if not Span.has_extension("chemref_claim"):
-        Span.set_extension("chemref_claim", default=None)
+        Span.set_extension("chemref_claim", getter=_get_claim, setter=_set_claim)
 
 
 class ClaimClassifierComponent:

@@ -3,7 +3,7 @@
 Citation spans (``doc.spans["chemref_citations"]``) are passed as protected spans, so no boundary falls
 inside a citation and a citation right after the period stays with the sentence before it. Sentence
 starts are written in one ``doc.from_array`` call. The rule tables are saved with the pipeline as JSON
-(``sentencizer/rules.json``), never pickled.
+(``<pipeline dir>/chemref_sentencizer/rules.json``), never pickled.
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ class ChemrefSentencizer:
     """Rule-based sentence boundaries from :class:`SentenceRules` (see the module docstring)."""
 
     def __init__(self, name: str = "chemref_sentencizer", *, rules: SentenceRules | None = None) -> None:
-        from chemref.nlp.sentences import split_sentences  # here, so the entry point loads even mid-development
+        # imported here: spaCy imports every entry-point module on each spacy.blank(), keep that import light
+        from chemref.nlp.sentences import split_sentences
 
         self.name = name
         self.rules = rules if rules is not None else SentenceRules.default()

@@ -10,23 +10,21 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Sequence
 
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.report import Report, prf
+from chemref.scoring.report import Report, format4, prf
 from chemref.scoring.spans import brateval_exact, brateval_overlap, brateval_similarity
 
 _JAVA_WS = "".join(chr(i) for i in range(33))
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
 _TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
-_Q = Decimal("0.0001")
 
 
 # ---------------------------------------------------------------- Java helpers
 def java_format4(x: float) -> str:
     """``String.format("%1.4f", x)``: HALF_UP on the shortest decimal representation of ``x``."""
-    return str(Decimal(repr(x)).quantize(_Q, rounding=ROUND_HALF_UP))
+    return format4(x)
 
 
 def java_split(s: str, sep: str) -> list[str]:

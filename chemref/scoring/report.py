@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
+_Q = Decimal("0.0001")
+
+
+def format4(x: float) -> str:
+    """Four decimals rounded HALF_UP on the shortest repr of ``x`` (what Java's ``%1.4f`` prints)."""
+    return str(Decimal(repr(x)).quantize(_Q, rounding=ROUND_HALF_UP))
 
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
@@ -76,7 +83,7 @@ class Report(dict):
         writer = csv.DictWriter(buf, fieldnames=self._columns(), extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for row in self.rows():
-            writer.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in row.items()})
+            writer.writerow({k: (format4(v) if isinstance(v, float) else v) for k, v in row.items()})
         return buf.getvalue()
 
     def to_markdown(self) -> str:
@@ -84,7 +91,7 @@ class Report(dict):
         lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
                                                               else "---" for c in cols) + "|"]
         for row in self.rows():
-            cells = [f"{row[c]:.4f}" if isinstance(row.get(c), float) else str(row.get(c, "")) for c in cols]
+            cells = [format4(row[c]) if isinstance(row.get(c), float) else str(row.get(c, "")) for c in cols]
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
@@ -98,8 +105,8 @@ class Report(dict):
             width = max([len(t) for t in per_type] + [7])
             out.append(f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}")
             for t, c in list(per_type.items()) + [("overall", overall)]:
-                out.append(f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {c['precision']:>9.4f}"
-                           f" {c['recall']:>7.4f} {c['f1']:>7.4f}")
+                out.append(f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
+                           f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
         per_doc = self.get("per_doc")
         if per_doc:
             labels = list(next(iter(per_doc.values())).keys())
