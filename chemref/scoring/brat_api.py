@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 from typing import Any, Literal, Sequence
 
+from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
+from chemref.scoring.chemu import document_items
 from chemref.scoring.report import Report, block, prf
 
 PathLike = str | os.PathLike[str]
@@ -57,9 +59,6 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
-    from chemref.brat.decode import decode_ann
-    from chemref.scoring.chemu import document_items
-
     where = src.display(name)
     text, bad = decode_ann(src.read_bytes(name), path=where)
     ents, rels, diags = document_items(text, where)
