@@ -45,12 +45,19 @@ class Record:
     findability: float | None
     reason: str | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A plain constructor call pickles faster than the dataclass slots state (results cross processes).
+        return (Record, tuple(getattr(self, name) for name in _RECORD_FIELDS))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record (``reason`` only on rejections)."""
         row = {name: getattr(self, name) for name in QUESTION_FIELDS}
         if self.reason is not None:
             row["reason"] = self.reason
         return row
+
+
+_RECORD_FIELDS = (*QUESTION_FIELDS, "reason")
 
 
 @dataclass(frozen=True, slots=True)
