@@ -8,27 +8,58 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+from chemref.errors import InputError
+
+__all__ = ["atomic_write", "write_text"]
+
+
+def _cannot_write(target: Path, exc: OSError) -> InputError:
+    """An OSError met while creating or finishing ``target``, as a one-line error naming the output."""
+    reason = exc.strerror or str(exc)
+    hint = "choose another output path"
+    if isinstance(exc, PermissionError):
+        hint = "choose a folder you can write to"
+    return InputError(f"cannot write the output: {reason}", path=str(target), hint=hint)
+
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str | None = "utf-8",
                  newline: str | None = None) -> Iterator[IO]:
     """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds.
 
-    A crash or an exception inside the block leaves any earlier ``path`` untouched and no
-    half-written file behind.
+    A crash, Ctrl-C or an exception inside the block leaves any earlier ``path`` untouched and no
+    half-written file behind. A missing parent folder is created (like ``mkdir -p``). An output that
+    cannot be created (a folder in the way, no permission, disk full) raises :class:`InputError`.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    if target.is_dir():
+        raise InputError("the output path is a folder", path=str(target), hint="give a file name")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
     try:
         binary = "b" in mode
         with os.fdopen(fd, mode, encoding=None if binary else encoding,
                        newline=None if binary else newline) as handle:
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
+            try:
+                handle.flush()
+                os.fsync(handle.fileno())
+            except OSError as exc:
+                raise _cannot_write(target, exc) from None
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _cannot_write(target, exc) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    with atomic_write(path) as handle:
+        handle.write(text)

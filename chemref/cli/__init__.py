@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from importlib import import_module
 
@@ -41,13 +43,60 @@ def _root(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``chemref`` script; returns the exit status."""
+    """Entry point of the ``chemref`` script; returns the exit status.
+
+    Every failure ends as one ``chemref: error: ...`` line on stderr: usage errors (exit 2), library
+    errors that escaped a command's ``guarded`` call (exit 2), OS errors such as an unwritable output
+    (exit 2) and Ctrl-C (exit 130). Help and ``--version`` exit 0.
+    """
+    import click
+
+    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error
+    from chemref.errors import ChemrefError
+
     _register()
     try:
-        app(args=argv, prog_name="chemref", standalone_mode=True)
-    except SystemExit as exc:  # typer/click exit: pass the status through
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+        status = app(args=argv, prog_name="chemref", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
+        exc.show()
+        return exc.exit_code
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "chemref"
+        error(f"{exc.format_message()} (see '{where} --help')")
+        return EXIT_INPUT
+    except click.ClickException as exc:
+        error(exc.format_message())
+        return EXIT_INPUT
+    except click.Abort:
+        error("interrupted")
+        return EXIT_INTERRUPTED
+    except ChemrefError as exc:
+        error(str(exc))
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        error("interrupted")
+        return EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # output piped into `head`: stop quietly, as other tools do
+            _silence_stdout()
+            return 1
+        where = f"{exc.filename}: " if exc.filename else ""
+        error(f"{where}{exc.strerror or exc}")
+        return EXIT_INPUT
+    if status == EXIT_INTERRUPTED:  # typer turns Ctrl-C inside a command into this status, silently
+        error("interrupted")
+    if isinstance(status, int) and not isinstance(status, bool):
+        return status
     return 0
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        return  # nothing more can be done; the status is already decided
 
 
 if __name__ == "__main__":

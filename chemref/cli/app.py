@@ -7,7 +7,8 @@ heavy imports happen inside the command bodies so ``chemref --help`` stays fast.
 from __future__ import annotations
 
 import sys
-from typing import Callable, NoReturn, TypeVar
+from pathlib import Path
+from typing import Any, Callable, NoReturn, TypeVar
 
 import typer
 
@@ -34,6 +35,8 @@ app.add_typer(baseline_app, name="baseline")
 
 #: Exit status for bad input or settings (BRATEval-compatible mode uses it where BRATEval aborts).
 EXIT_INPUT = 2
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 
 def error(message: str) -> None:
@@ -53,10 +56,33 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
 
 
 def guarded(call: Callable[[], T]) -> T:
-    """Run a library call; turn a :class:`ChemrefError` into one stderr line and exit status 2."""
+    """Run a library call; turn a :class:`ChemrefError` into one stderr line and exit status 2.
+
+    Ctrl-C passes through: :func:`chemref.cli.main` reports it once and exits with status 130.
+    """
     try:
         return call()
     except ChemrefError as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing)."""
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+        return
+    from chemref._io import write_text
+
+    guarded(lambda: write_text(output, text if text.endswith("\n") else text + "\n"))
+
+
+def output_option() -> Any:
+    """The ``-o/--output`` option every command that prints a report shares."""
+    return typer.Option(None, "-o", "--output",
+                        help="Write the output to this file (atomically: complete or not at all) "
+                             "instead of standard output.")
+
+
+def workers_option(default: int | None = 1, help_text: str = "Worker processes.") -> Any:
+    """The ``-w/--workers`` option every command that can use several processes shares."""
+    return typer.Option(default, "-w", "--workers", help=help_text)

@@ -11,18 +11,25 @@ import typer
 from chemref.cli.app import baseline_app, guarded, warn
 
 
+def _write_jsonl(path: Path, records: list[dict]) -> None:
+    from chemref._io import atomic_write
+
+    with atomic_write(path) as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
 @baseline_app.command("bm25")
 def bm25_command(
     questions: Path = typer.Argument(..., help="chemref question JSONL (from chemref questions build)."),
     output: Path = typer.Option(..., "-o", "--output", help="Predictions JSONL to write (for chemref score questions)."),
     pool: str = typer.Option("references", "--pool", help='"references" (every reference with a DOI and a title '
                                                           'in the source articles) or a JSONL of {"doi", "title"}.'),
-    k: int = typer.Option(100, "--k", help="How many DOIs to rank per question."),
+    k: int = typer.Option(100, "--k", min=1, help="How many DOIs to rank per question."),
     corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the questions were built from "
                                                 "(source_file names are relative to it); repeat for several."),
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
-    from chemref._io import atomic_write
     from chemref.baseline.bm25 import bm25_predictions
 
     diagnostics: list[str] = []
@@ -30,7 +37,5 @@ def bm25_command(
                                                            diagnostics=diagnostics))
     for message in diagnostics:
         warn(message)
-    with atomic_write(output) as handle:
-        for record in predictions:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    guarded(lambda: _write_jsonl(output, predictions))
     typer.echo(f"wrote {len(predictions)} predictions to {output}", err=True)

@@ -7,13 +7,14 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import fail, guarded, score_app, warn
+from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
 
 
-def _emit(report, as_json: bool) -> None:
+def _emit(report, as_json: bool, output: Optional[Path]) -> None:
+    """Warnings on stderr, then the report (table or JSON) on stdout or into ``output``."""
     for message in report.diagnostics:
         warn(message)
-    typer.echo(report.to_json() if as_json else report.to_table())
+    emit(report.to_json() if as_json else report.to_table(), output)
 
 
 @score_app.command("questions")
@@ -26,6 +27,7 @@ def score_questions_command(
     threshold: float = typer.Option(0.95, "--threshold", help="Fuzzy title similarity needed for a title match."),
     strict: bool = typer.Option(False, "--strict", help="Predictions for unknown question ids are an error."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    output: Optional[Path] = output_option(),
 ) -> None:
     """Citation prediction: accuracy@1, Recall@K, MRR@K, per section and per source."""
     if format not in ("chemref", "citeme"):
@@ -35,7 +37,7 @@ def score_questions_command(
     ks = tuple(k) if k else (1, 5, 10)
     report = guarded(lambda: score_questions(questions, predictions, format=format, k=ks, threshold=threshold,
                                              strict=strict))
-    _emit(report, as_json)
+    _emit(report, as_json, output)
 
 
 @score_app.command("ranking")
@@ -46,6 +48,7 @@ def score_ranking_command(
     format: str = typer.Option("jsonl", "--format", help="jsonl or trec (qrels + run)."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    output: Optional[Path] = output_option(),
 ) -> None:
     """Citation recommendation: Recall@K and MRR@K (ties as trec_eval), with breakdowns."""
     if format not in ("jsonl", "trec"):
@@ -54,7 +57,7 @@ def score_ranking_command(
 
     ks = tuple(k) if k else (10,)
     report = guarded(lambda: score_ranking(gold, pred, k=ks, format=format, per_query=per_query))
-    _emit(report, as_json)
+    _emit(report, as_json, output)
 
 
 @score_app.command("pubmedqa")
@@ -62,9 +65,10 @@ def score_pubmedqa_command(
     gold: Path = typer.Argument(..., help="Gold answers JSON {pmid: yes|no|maybe} (e.g. test_ground_truth.json)."),
     pred: Path = typer.Argument(..., help="Predicted answers JSON {pmid: yes|no|maybe}, exactly the gold ids."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    output: Optional[Path] = output_option(),
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     from chemref.scoring.pubmedqa import score_pubmedqa
 
     report = guarded(lambda: score_pubmedqa(gold, pred))
-    _emit(report, as_json)
+    _emit(report, as_json, output)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from chemref.cli.app import fail, guarded, score_app, warn
+from pathlib import Path
+from typing import Optional
+
+from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
 
 
 @score_app.command("brat")
@@ -25,8 +28,10 @@ def score_brat_command(
     errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
     strict: bool = typer.Option(False, "--strict", help="ChEMU mode: a missing or extra prediction file is an "
                                                          "error (exit 2) instead of a warning."),
-    jobs: int = typer.Option(None, "--jobs", help="Worker processes (default 1; 0 = automatic: "
-                                                   "2 on Linux from 1,000 documents)."),
+    jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0,
+                                       help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
+                                            "1,000 documents). --jobs is an older name."),
+    output: Optional[Path] = output_option(),
 ) -> None:
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
@@ -46,4 +51,4 @@ def score_brat_command(
         out = report.to_markdown()
     else:
         out = report.to_text()
-    typer.echo(out, nl=not out.endswith("\n"))
+    emit(out, output)

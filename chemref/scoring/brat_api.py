@@ -39,6 +39,10 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
         raise InputError(f"unknown span match {span!r}", hint="use exact, overlap or approx")
     if type_match is not None and type_match not in _TYPES:
         raise InputError(f"unknown type match {type_match!r}", hint="use exact, inexact or hierarchical")
+    if similarity is not None and not 0.0 <= similarity <= 1.0:
+        raise InputError(f"similarity threshold must be between 0 and 1, got {similarity}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0):
+        raise InputError(f"jobs must be 0 (automatic) or a positive number of processes, got {jobs!r}")
     if mode == "brateval":
         from chemref.scoring.brateval import score_brateval
 
@@ -81,6 +85,9 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
     with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
         if not gsrc.names:
             raise InputError("no .ann files found in the gold folder", path=gsrc.path)
+        if not psrc.names:
+            raise InputError("no .ann files found in the prediction folder or zip", path=psrc.path,
+                             hint="a Codalab-style submission holds one .ann per gold document")
         for name in sorted(psrc.names.keys() - gsrc.names.keys()):
             msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
             if strict:
@@ -125,7 +132,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         data["per_doc"] = docs
     if errors:
         data["errors"] = records
-    data["warnings"] = warnings
+    data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
     return Report(data)
 
 

@@ -250,6 +250,9 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     if isinstance(questions, (str, os.PathLike)):
         gold, read_diagnostics = read_questions(questions, format=format)
         diagnostics += read_diagnostics
+        if not gold:
+            raise ScoringError("the question file holds no questions", path=str(questions),
+                               hint="give the gold question file first, then the predictions")
     else:
         gold = [q if isinstance(q, GoldQuestion) else _chemref_question(q, path=None, line=i + 1)
                 for i, q in enumerate(questions)]

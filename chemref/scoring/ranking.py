@@ -234,6 +234,9 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     diagnostics: list[str] = []
     if isinstance(gold, (str, os.PathLike)):
         queries = read_qrels(gold) if format == "trec" else read_ranking_gold(gold)
+        if not queries:
+            raise ScoringError("the gold file holds no queries", path=str(gold),
+                               hint="give the gold file first, then the predictions")
     else:
         queries = _gold_from_memory(gold)
     if isinstance(pred, (str, os.PathLike)):
