@@ -4,7 +4,7 @@ BRATEval v0.3.2 (Java) is not installed here; its figures for the same 2,250 doc
 type are quoted from the issue. Each configuration runs REPEATS times under ``/usr/bin/time -v``
 (Debian ``time``; ``apt-get install -y time``); the table shows the median wall time, the CPU time
 (user + sys, children included) and the peak RSS of the largest process. chemref runs in one process by
-default; the ``--jobs 2`` rows split the documents over two forked processes.
+default; the ``--workers 2`` rows split the documents over two forked processes.
 
     python benchmarks/bench_scoring.py            # writes benchmarks/results/scoring.json
 """
@@ -34,13 +34,13 @@ TIME = "/usr/bin/time"
 # (name, chemref arguments after GOLD PRED, BRATEval's quoted (seconds, MB) or None)
 RUNS = [
     ("chemu: all six ChEMU reports (--json)", ["--json"], None),
-    ("chemu: same, two processes (--jobs 2)", ["--json", "--jobs", "2"], None),
+    ("chemu: same, two processes (--workers 2)", ["--json", "--workers", "2"], None),
     ("brateval: relations, overlap", ["--brateval", "--level", "relations", "--span", "overlap"], (1.04, 300)),
     ("brateval: entities, overlap", ["--brateval", "--level", "entities", "--span", "overlap"], (2.82, 710)),
-    ("brateval: relations, overlap, --jobs 2", ["--brateval", "--level", "relations", "--span", "overlap",
-                                               "--jobs", "2"], (1.04, 300)),
-    ("brateval: entities, overlap, --jobs 2", ["--brateval", "--level", "entities", "--span", "overlap",
-                                              "--jobs", "2"], (2.82, 710)),
+    ("brateval: relations, overlap, --workers 2", ["--brateval", "--level", "relations", "--span", "overlap",
+                                               "--workers", "2"], (1.04, 300)),
+    ("brateval: entities, overlap, --workers 2", ["--brateval", "--level", "entities", "--span", "overlap",
+                                              "--workers", "2"], (2.82, 710)),
     ("brateval: relations, exact", ["--brateval", "--level", "relations", "--span", "exact"], None),
     ("brateval: entities, approx 0.8", ["--brateval", "--level", "entities", "--span", "approx",
                                         "--similarity", "0.8"], None),

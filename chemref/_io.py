@@ -10,7 +10,7 @@ from typing import IO, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["atomic_write", "write_text"]
+__all__ = ["atomic_write", "check_output", "write_text"]
 
 
 def _cannot_write(target: Path, exc: OSError) -> InputError:
@@ -20,6 +20,25 @@ def _cannot_write(target: Path, exc: OSError) -> InputError:
     if isinstance(exc, PermissionError):
         hint = "choose a folder you can write to"
     return InputError(f"cannot write the output: {reason}", path=str(target), hint=hint)
+
+
+def check_output(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`InputError` now if ``path`` can never be written (a folder, or under a file).
+
+    Commands call it before any work, so a long run does not end with an unwritable output.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise InputError("the output path is a folder", path=str(target), hint="give a file name")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise InputError(f"cannot write the output: {parent} is a file, not a folder", path=str(target),
+                                 hint="choose another output path")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise InputError(f"cannot write the output: no permission to write in {parent}", path=str(target),
+                                 hint="choose a folder you can write to")
+            return
 
 
 @contextlib.contextmanager
@@ -32,8 +51,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
     cannot be created (a folder in the way, no permission, disk full) raises :class:`InputError`.
     """
     target = Path(path)
-    if target.is_dir():
-        raise InputError("the output path is a folder", path=str(target), hint="give a file name")
+    check_output(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

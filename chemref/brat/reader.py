@@ -22,8 +22,6 @@ ALL_KINDS = "TREAMN#*"
 SCORING_KINDS = "TR"
 
 
-
-
 def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: str = ALL_KINDS,
              data: bytes | None = None) -> Document:
     """Read one ``.ann`` file (or its ``data`` bytes, e.g. from a zip member) into a :class:`Document`."""
@@ -46,9 +44,12 @@ def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
     return replace(doc, diagnostics=tuple(extra) + doc.diagnostics)
 
 
-def _offsets(field: str, path: str | None, lineno: int) -> tuple[Span, ...]:
-    """``START END[;START END...]`` (spaces around ``;`` allowed) -> spans; BratError otherwise."""
-    spans = []
+def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, int]]:
+    """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise.
+
+    Shared by this reader and the ChEMU scorer, so both reject the same offsets with the same message.
+    """
+    frags = []
     for frag in field.split(";"):
         se = frag.split()
         if len(se) != 2:
@@ -60,8 +61,20 @@ def _offsets(field: str, path: str | None, lineno: int) -> tuple[Span, ...]:
         start, end = int(a), int(b)
         if end < start:
             raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
-        spans.append(Span(start, end))
-    return tuple(spans)
+        frags.append((start, end))
+    return frags
+
+
+def split_t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str, str | None]:
+    """A ``T`` line as ``(id, type, offsets field, text or None)``; BratError when it has not that shape."""
+    fields = line.split("\t", 3)
+    if len(fields) < 2:
+        raise BratError("T line has no tab after its id", path=path, line=lineno,
+                        hint="expected 'Tn<TAB>TYPE START END<TAB>TEXT'")
+    typ, _, rest = fields[1].strip().partition(" ")
+    if not typ or not rest.strip():
+        raise BratError(f"cannot read {fields[1]!r} as 'TYPE START END'", path=path, line=lineno)
+    return fields[0], typ, rest, fields[2] if len(fields) > 2 else None
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:
@@ -85,18 +98,11 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
             continue
         kind = line[0]
         if kind == "T":
-            fields = line.split("\t", 3)
-            if len(fields) < 2:
-                raise BratError("T line has no tab after its id", path=path, line=lineno,
-                                hint="expected 'Tn<TAB>TYPE START END<TAB>TEXT'")
-            typ, _, rest = fields[1].strip().partition(" ")
-            if not typ or not rest.strip():
-                raise BratError(f"cannot read {fields[1]!r} as 'TYPE START END'", path=path, line=lineno)
-            tid = fields[0]
+            tid, typ, rest, mention = split_t_line(line, path, lineno)
             if tid in entities:
                 diags.append(f"{where}:{lineno}: duplicate id {tid} (line {entities[tid].line}); the later line wins")
-            entities[tid] = Entity(tid, typ, _offsets(rest, path, lineno),
-                                   fields[2] if len(fields) > 2 else None, lineno)
+            entities[tid] = Entity(tid, typ, tuple(Span(a, b) for a, b in parse_offsets(rest, path, lineno)),
+                                   mention, lineno)
         elif kind == "R":
             fields = line.split("\t", 2)
             toks = fields[1].split() if len(fields) > 1 else []

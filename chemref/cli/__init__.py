@@ -21,7 +21,14 @@ _COMMAND_MODULES = (
 )
 
 
+try:  # typer >= 0.2x vendors click as typer._click; older typer uses click itself
+    from typer._click import exceptions as _click
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click import exceptions as _click  # type: ignore[no-redef]
+
+
 def _register() -> None:
+    """Import every command module so its commands register on the groups of chemref.cli.app."""
     for name in _COMMAND_MODULES:
         import_module(name)
 
@@ -49,25 +56,23 @@ def main(argv: list[str] | None = None) -> int:
     errors that escaped a command's ``guarded`` call (exit 2), OS errors such as an unwritable output
     (exit 2) and Ctrl-C (exit 130). Help and ``--version`` exit 0.
     """
-    import click
-
     from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error
     from chemref.errors import ChemrefError
 
     _register()
     try:
         status = app(args=argv, prog_name="chemref", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
+    except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
         exc.show()
         return exc.exit_code
-    except click.UsageError as exc:
+    except _click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx is not None else "chemref"
         error(f"{exc.format_message()} (see '{where} --help')")
         return EXIT_INPUT
-    except click.ClickException as exc:
+    except _click.ClickException as exc:
         error(exc.format_message())
         return EXIT_INPUT
-    except click.Abort:
+    except typer.Abort:
         error("interrupted")
         return EXIT_INTERRUPTED
     except ChemrefError as exc:

@@ -76,13 +76,18 @@ def emit(text: str, output: Path | None) -> None:
     guarded(lambda: write_text(output, text if text.endswith("\n") else text + "\n"))
 
 
+def checked_output(value: Path | None) -> Path | None:
+    """Option callback: stop before any work when the output path can never be written."""
+    if value is not None:
+        from chemref._io import check_output
+
+        guarded(lambda: check_output(value))
+    return value
+
+
 def output_option() -> Any:
     """The ``-o/--output`` option every command that prints a report shares."""
-    return typer.Option(None, "-o", "--output",
+    return typer.Option(None, "-o", "--output", callback=checked_output,
                         help="Write the output to this file (atomically: complete or not at all) "
                              "instead of standard output.")
 
-
-def workers_option(default: int | None = 1, help_text: str = "Worker processes.") -> Any:
-    """The ``-w/--workers`` option every command that can use several processes shares."""
-    return typer.Option(default, "-w", "--workers", help=help_text)

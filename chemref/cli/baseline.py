@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import baseline_app, guarded, warn
+from chemref.cli.app import baseline_app, checked_output, guarded, warn
 
 
 def _write_jsonl(path: Path, records: list[dict]) -> None:
@@ -22,7 +22,8 @@ def _write_jsonl(path: Path, records: list[dict]) -> None:
 @baseline_app.command("bm25")
 def bm25_command(
     questions: Path = typer.Argument(..., help="chemref question JSONL (from chemref questions build)."),
-    output: Path = typer.Option(..., "-o", "--output", help="Predictions JSONL to write (for chemref score questions)."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output,
+                                help="Predictions JSONL to write (for chemref score questions)."),
     pool: str = typer.Option("references", "--pool", help='"references" (every reference with a DOI and a title '
                                                           'in the source articles) or a JSONL of {"doi", "title"}.'),
     k: int = typer.Option(100, "--k", min=1, help="How many DOIs to rank per question."),

@@ -8,9 +8,13 @@ Attribution License" text with no URL, or the ACS AuthorChoice CC-BY policy URL.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from chemref.jats.model import License
 from chemref.jats.text import plain_text
+
+if TYPE_CHECKING:  # annotations only: lxml is imported where XML is parsed
+    from lxml import etree
 
 __all__ = ["read_license"]
 
@@ -36,7 +40,7 @@ def _kind(url: str) -> str | None:
     return kind  # by, by-nc, by-nd, by-sa, by-nc-nd, zero, mark, ...
 
 
-def read_license(meta) -> License:
+def read_license(meta: etree._Element | None) -> License:
     """Classify the licence of an ``<article-meta>`` element (None gives an empty, non-CC-BY licence)."""
     if meta is None:
         return License(url=None, text=None, cc_by=False)

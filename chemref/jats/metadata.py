@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 from dataclasses import dataclass
 
 from chemref.doi import normalize_doi
 from chemref.jats.model import Diagnostic
 from chemref.jats.text import plain_text
+
+if TYPE_CHECKING:  # annotations only: lxml is imported where XML is parsed
+    from lxml import etree
 
 __all__ = ["Metadata", "read_metadata"]
 
@@ -17,6 +21,8 @@ _DATE_PREFERENCE = ("epub", "ppub", "collection", "pub", "epub-ppub", "nihms-sub
 
 @dataclass(frozen=True, slots=True)
 class Metadata:
+    """The identifying fields of an article's ``<front>``: ids, title, journal, year."""
+
     pmcid: str | None
     pmid: str | None
     doi: str | None
@@ -45,7 +51,7 @@ def _year(meta, diagnostics: list[Diagnostic]) -> int | None:
     return None
 
 
-def read_metadata(front, diagnostics: list[Diagnostic]) -> Metadata:
+def read_metadata(front: etree._Element | None, diagnostics: list[Diagnostic]) -> Metadata:
     """Read ``<front>`` (None gives empty metadata)."""
     meta = front.find("article-meta") if front is not None else None
     journal_meta = front.find("journal-meta") if front is not None else None

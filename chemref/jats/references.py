@@ -234,7 +234,7 @@ def _works(ref) -> list[list[_Work]]:
     return merged
 
 
-def read_references(back, diagnostics: list[Diagnostic]) -> ReferenceList:
+def read_references(back: etree._Element | None, diagnostics: list[Diagnostic]) -> ReferenceList:
     """Read every ``<ref>`` under ``back`` (None gives an empty list)."""
     result = ReferenceList()
     if back is None:

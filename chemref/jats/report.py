@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from chemref.errors import JatsError
+from chemref.jats.files import jats_files
 from chemref.jats.model import Article
 
 __all__ = ["summarize", "format_table", "expand_paths", "json_line", "run"]
 
 _COLUMNS = ("file", "refs", "refs_doi", "citations", "resolved", "with_doi", "ranges", "diagnostics")
-_SUFFIXES = (".nxml", ".xml")
 
 
 def summarize(article: Article) -> dict:
@@ -57,12 +57,13 @@ def format_table(rows: list[dict]) -> str:
 
 
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """Files as given; a directory stands for its ``*.nxml`` and ``*.xml`` files, sorted."""
+    """Files as given; a folder stands for its ``*.nxml`` and ``*.xml`` files, subfolders included, sorted
+    (the same rule as ``chemref questions build``)."""
     out: list[str] = []
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            found = sorted(str(f) for f in p.iterdir() if f.suffix.lower() in _SUFFIXES and f.is_file())
+            found = [str(f) for f in jats_files(p)]
             if not found:
                 raise JatsError("folder holds no .nxml or .xml files", path=str(p))
             out.extend(found)

@@ -83,7 +83,7 @@ class TextBuilder:
             self.parts.append(text)
             self.pos += len(text)
 
-    def walk(self, element) -> None:
+    def walk(self, element: etree._Element) -> None:
         """Append the content of ``element`` (its text and children with their tails, not its own tail)."""
         parts = self.parts
         text = element.text
@@ -228,7 +228,7 @@ def _never(_element) -> bool:
     return False
 
 
-def plain_text(element) -> str:
+def plain_text(element: etree._Element) -> str:
     """Text of an element (titles, metadata) with white space collapsed; blocks inside are included."""
     if element is None:
         return ""

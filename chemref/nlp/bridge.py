@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["make_doc"]
 
+
 def make_doc(nlp: "Language", paragraph: Paragraph | str,
              references: Mapping[str, Reference] | Iterable[Reference] | None = None) -> "Doc":
     """Tokenize ``paragraph.text`` with ``nlp``, attach its citation anchors, run the pipeline, return the Doc.

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
 
@@ -29,6 +29,9 @@ _BEFORE = 100  # characters before the citation that "before"/"near" rules look 
 _AFTER = 40
 _NEAR_BEFORE = 45  # "near" rules (lexicon names) look only this close to the citation
 _NEAR_AFTER = 25
+_MIN_START = 2  # shorter start strings would leave too many places to try
+_MAX_STARTS = 400
+_WORD_CACHE = 200_000  # words remembered by ClaimRules._rules_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +48,12 @@ class _Rule:
     name: str
     weight: float
     scope: str
-    regex: "re.Pattern[str] | _Lexicon"
+    regex: "re.Pattern[str] | None"  # None for a lexicon rule
     gate: tuple[str, ...] = ()  # lower-case substrings; one must occur in the sentence (cheap prefilter)
+    lowered: bool = False  # the regex is case-sensitive and runs on the lower-cased text (same matches, faster)
+    lexicon: str | None = None  # the lexicon key of a lexicon rule
+    starts: tuple[str, ...] = ()  # lower-case strings every match starts with (read off the pattern)
+    cancels: tuple[str, ...] = ()  # a claim rule: names of passing rules whose evidence it overrides
 
 
 def _data_dir() -> Path:
@@ -70,23 +77,120 @@ def load_claim_tables(directory: str | Path | None = None) -> dict[str, Any]:
 _TOKEN = re.compile(r"[^\s()\[\]{},;:\"“”]+")
 
 
-class _Lexicon:
-    """Case-sensitive whole-token lookup of (multi-word) names: n-grams of the window against a set."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = frozenset(" ".join(n.split()) for n in names if n.strip())
-        self.longest = max((len(n.split()) for n in self.names), default=1)
-
-    def search(self, text: str) -> "str | None":
-        """The first name found in ``text`` (None when none), like ``re.Pattern.search`` for ``_fires``."""
-        tokens = [t.rstrip(".'’") or t for t in _TOKEN.findall(text)]
-        names = self.names
-        for i in range(len(tokens)):
-            for n in range(1, min(self.longest, len(tokens) - i) + 1):
-                gram = " ".join(tokens[i:i + n])
-                if gram in names:
-                    return gram
+def _lower_pattern(pattern: str) -> str | None:
+    """``pattern`` with its literal letters lower-cased, for a case-sensitive search of the lower-cased text
+    that matches exactly where the case-insensitive pattern matches the text; None when that cannot be
+    done (a ``(?-i:...)`` group keeps case on purpose; ``\\N{...}`` names are case-sensitive)."""
+    if "(?-i" in pattern or "\\N{" in pattern:
         return None
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):  # an escape keeps its letter (\\W is not \\w)
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        out.append(ch.lower())
+        i += 1
+    return "".join(out)
+
+
+def _starts(pattern: str, flags: int = 0) -> tuple[str, ...]:
+    """Lower-case literal strings of which every match of ``pattern`` starts with one, at the start of a
+    word: read off the parsed pattern (``\\b``, then a literal run or an alternation of them, zero-width
+    assertions skipped); () when that cannot be told. Such a rule is tried only where a word starts with
+    one of them (the same hits as a search, at a fraction of the cost)."""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]  # Python >= 3.11
+    except ImportError:  # pragma: no cover - older Pythons
+        import sre_parse as parser  # type: ignore[no-redef]
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    def lead(items: Any) -> frozenset[str] | None:
+        """Literal strings one of which every match of ``items`` starts with (None: cannot tell)."""
+        items = list(items)
+        i = 0
+        while i < len(items) and items[i][0] in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            i += 1
+        run: list[str] = []
+        while i < len(items) and items[i][0] is c.LITERAL:
+            run.append(chr(items[i][1]).lower())
+            i += 1
+        head = "".join(run)
+        if i == len(items):
+            return frozenset([head]) if head else None
+        op, value = items[i]
+        rest: frozenset[str] | None = None
+        if op is c.SUBPATTERN:
+            rest = lead(value[-1])
+        elif op is c.BRANCH:
+            parts = [lead(branch) for branch in value[1]]
+            rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and value[0] >= 1:
+            rest = lead(value[2])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
+            through, past = lead(value[2]), lead(items[i + 1:])
+            rest = through | past if through and past else None
+        elif op is c.IN and len(value) <= 4 and all(kind is c.LITERAL for kind, _ in value):
+            rest = frozenset(chr(code).lower() for _, code in value)  # a small class: [sz]
+        if rest is None:
+            return frozenset([head]) if head else None
+        return frozenset(head + tail for tail in rest)
+
+    def bounded(items: Any) -> bool:
+        """The pattern starts with ``\\b`` (before any character is consumed)."""
+        for op, value in items:
+            if op is c.AT and value is c.AT_BOUNDARY:
+                return True
+            if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+                continue
+            if op is c.SUBPATTERN:
+                return bounded(value[-1])
+            return False
+        return False
+
+    parsed = parser.parse(pattern, flags)
+    found = lead(parsed)
+    if not found or not bounded(parsed) or min(len(x) for x in found) < _MIN_START:
+        return ()
+    if not all(_WORD_START.match(x) for x in found) or len(found) > _MAX_STARTS:  # word characters only
+        return ()
+    return tuple(sorted(found))
+
+
+_WORD_START = re.compile(r"\w+\Z")
+_WORDS = re.compile(r"\w+")
+
+
+class _Lexicons:
+    """Case-sensitive whole-token lookup of (multi-word) names from several lists in one pass."""
+
+    def __init__(self, lists: Mapping[str, list[str]], not_followed_by: Iterable[str] = ()) -> None:
+        self.not_followed_by = frozenset(w.lower() for w in not_followed_by)  # "HOMER proteins" is no software
+        index: dict[str, set[str]] = {}
+        for key, names in lists.items():
+            for name in names:
+                if name.strip():
+                    index.setdefault(" ".join(name.split()), set()).add(key)
+        self.index = {gram: frozenset(keys) for gram, keys in index.items()}
+        self.longest = max((len(n.split()) for n in self.index), default=1)
+        self.first = frozenset(gram.split()[0] for gram in self.index)  # a name can only start at one of these
+
+    def hits(self, text: str) -> set[str]:
+        """The keys of the lists with at least one name in ``text``."""
+        tokens = [t.rstrip(".'’") or t for t in _TOKEN.findall(text)]
+        index = self.index
+        found: set[str] = set()
+        first = self.first
+        for i in range(len(tokens)):
+            if tokens[i] not in first:
+                continue
+            for n in range(1, min(self.longest, len(tokens) - i) + 1):
+                keys = index.get(" ".join(tokens[i:i + n]))
+                if keys and (i + n == len(tokens) or tokens[i + n].lower() not in self.not_followed_by):
+                    found |= keys
+        return found
 
 
 class ClaimRules:
@@ -99,17 +203,39 @@ class ClaimRules:
         self.bias = float(spec.get("bias", 1.0))
         self.claim_cap = float(spec.get("claim_cap", 2.5))
         self.threshold = float(spec.get("threshold", 0.5))
+        used: dict[str, list[str]] = {}
 
         def compile_rule(item: Mapping[str, Any]) -> _Rule:
+            scope = item.get("scope", "sentence")
+            gate = tuple(item.get("gate", ()))
+            cancels = tuple(item.get("cancels", ()))
             if "lexicon" in item:
-                regex: re.Pattern[str] | _Lexicon = _Lexicon(list(lexicon[item["lexicon"]]))
-            else:
-                regex = re.compile(item["pattern"], re.IGNORECASE)
-            return _Rule(item["name"], float(item["weight"]), item.get("scope", "sentence"), regex,
-                         tuple(item.get("gate", ())))
+                key = item["lexicon"]
+                used[key] = list(lexicon[key])
+                return _Rule(item["name"], float(item["weight"]), scope, None, gate, lexicon=key, cancels=cancels)
+            pattern = item["pattern"]
+            lowered = _lower_pattern(pattern)
+            if lowered is not None:
+                return _Rule(item["name"], float(item["weight"]), scope, re.compile(lowered), gate, lowered=True,
+                             starts=_starts(lowered), cancels=cancels)
+            return _Rule(item["name"], float(item["weight"]), scope, re.compile(pattern, re.IGNORECASE), gate,
+                         starts=_starts(pattern, re.IGNORECASE), cancels=cancels)
 
         self.passing = tuple(compile_rule(item) for item in spec["passing"])
         self.claim = tuple(compile_rule(item) for item in spec["claim"])
+        self._lexicons = _Lexicons(used, lexicon.get("_not_followed_by", ()))
+        # A rule with start strings is tried (``match``) only where a word of the lower-cased sentence
+        # starts with one of them, instead of a ``search`` through its whole window.
+        rules = self.passing + self.claim
+        by_start: dict[str, set[int]] = {}
+        for i, rule in enumerate(rules):
+            for start in rule.starts:
+                by_start.setdefault(start, set()).add(i)
+        self._by_start = {start: tuple(sorted(ids)) for start, ids in by_start.items()}
+        self._longest_start = max(map(len, by_start), default=0)
+        self._word_rules: dict[str, tuple[int, ...]] = {}  # word -> rules it may start (a cache)
+        slots = {"sentence": 0, "before": 1, "after": 2, "near": 3}
+        self._plan = tuple((rule, slots.get(rule.scope, 0), i < len(self.passing)) for i, rule in enumerate(rules))
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -121,48 +247,98 @@ class ClaimRules:
         return self.tables
 
     # ---------------------------------------------------------------------------------------------
-    @staticmethod
-    def _fires(rule: _Rule, sentence: str, before: str, after: str, near: str, lowered: str = "") -> bool:
-        if rule.gate and lowered and not any(g in lowered for g in rule.gate):
-            return False
-        if rule.scope == "before":
-            return rule.regex.search(before) is not None
-        if rule.scope == "after":
-            return rule.regex.search(after) is not None
-        if rule.scope == "near":
-            return rule.regex.search(near) is not None
-        return rule.regex.search(sentence) is not None
-
     def classify(self, sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
         """CLAIM or PASSING for the citation at ``sentence[citation[0]:citation[1]]`` (whole sentence if None)."""
         if citation is not None:
             start, end = citation
             if not (0 <= start <= end <= len(sentence)):
                 raise ValueError(f"citation offsets {citation} outside the sentence (length {len(sentence)})")
-            before = sentence[max(0, start - _BEFORE):start]
+            b0 = max(0, start - _BEFORE)
+            before = sentence[b0:start]
             after = sentence[end:end + _AFTER]
             near = sentence[max(0, start - _NEAR_BEFORE):start] + " " + sentence[end:end + _NEAR_AFTER]
         else:
+            b0, end = 0, len(sentence)
             before, after, near = sentence, "", sentence
         lowered = sentence.lower()
+        # The windows as given and lower-cased, indexed by 2 * scope slot + lowered (see _lower_pattern);
+        # ``bases`` are their offsets in the sentence (the "near" window is not one slice: never tried by place).
+        texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower())
+        bases = (0, b0, end)
+        places = self._places(lowered) if len(lowered) == len(sentence) else None
+        lexicon_hits: dict[int, set[str]] = {}
+
         fired: dict[str, float] = {}  # rule name -> its strongest firing pattern (names count once)
-        for rule in self.passing:
-            if rule.weight > fired.get(rule.name, 0.0) and self._fires(rule, sentence, before, after, near, lowered):
-                fired[rule.name] = rule.weight
-        passing_total = sum(fired.values())
-        best_passing = max(((w, n) for n, w in fired.items()), default=None)
         claim_total = 0.0
         best_claim: tuple[float, str] | None = None
-        for rule in self.claim:
-            if self._fires(rule, sentence, before, after, near, lowered):
+        for index, (rule, slot, passing) in enumerate(self._plan):
+            if passing and rule.weight <= fired.get(rule.name, 0.0):
+                continue
+            tried = rule.starts and places is not None and slot < 3
+            if tried and index not in places:  # no word starts like a match of this rule
+                continue
+            if rule.gate and not any(map(lowered.__contains__, rule.gate)):
+                continue
+            if rule.regex is None:
+                hits = lexicon_hits.get(slot)
+                if hits is None:
+                    hits = lexicon_hits[slot] = self._lexicons.hits(texts[2 * slot])
+                hit = rule.lexicon in hits
+            else:
+                text = texts[2 * slot + rule.lowered]
+                if tried:
+                    base = bases[slot]
+                    match = rule.regex.match
+                    hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
+                              for p in places[index])
+                else:
+                    hit = rule.regex.search(text) is not None
+            if not hit:
+                continue
+            if passing:
+                fired[rule.name] = rule.weight
+            else:
                 claim_total += rule.weight
                 if best_claim is None or rule.weight > best_claim[0]:
                     best_claim = (rule.weight, rule.name)
+                for name in rule.cancels:  # e.g. "a previous study showed ... was used": the cited work's usage
+                    fired.pop(name, None)
+        passing_total = sum(fired.values())
+        best_passing = max(((w, n) for n, w in fired.items()), default=None)
         logit = self.bias + min(claim_total, self.claim_cap) - passing_total
         score = 1.0 / (1.0 + math.exp(-logit))
         if score >= self.threshold:
             return ClaimDecision("CLAIM", score, best_claim[1] if best_claim else "default_claim")
         return ClaimDecision("PASSING", score, best_passing[1] if best_passing else None)
+
+    def _places(self, lowered: str) -> dict[int, list[int]]:
+        """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""
+        places: dict[int, list[int]] = {}
+        cache = self._word_rules
+        for m in _WORDS.finditer(lowered):
+            word = m.group()
+            ids = cache.get(word)
+            if ids is None:
+                ids = self._rules_for(word)
+            if ids:
+                pos = m.start()
+                for i in ids:
+                    places.setdefault(i, []).append(pos)
+        return places
+
+    def _rules_for(self, word: str) -> tuple[int, ...]:
+        """The rules with a start string that ``word`` starts with (remembered: vocabularies repeat)."""
+        by_start = self._by_start
+        ids: set[int] = set()
+        for k in range(_MIN_START, min(len(word), self._longest_start) + 1):
+            found = by_start.get(word[:k])
+            if found is not None:
+                ids.update(found)
+        result = tuple(sorted(ids))
+        if len(self._word_rules) >= _WORD_CACHE:
+            self._word_rules.clear()
+        self._word_rules[word] = result
+        return result
 
 
 DEFAULT_RULES = ClaimRules.default()

@@ -32,15 +32,17 @@ _DASH_CLASS = "\\-\u2010\u2011\u2012\u2013\u2014\u2212"  # for use inside [...]
 # "c. TEM analysis", "a: Overview", "cc, connecting cilium"
 _LABEL = re.compile(
     r"\((?:[a-z][\'\u2032\d]?(?:\s?[,\u2013\u2212\u2010\u2011\-]\s?[a-z][\'\u2032\d]?){0,8}|\*{1,3}|[ivx]{1,5})\)\s"
-    r"|[a-z]\.\s+[^\sa-z]|[a-z](?:[\-\u2013][a-z])?[,:]\s"
+    r"|[a-z]\.\s+[^\sa-z]|[a-h]\s[A-Z][a-z]|[a-z](?:[\-\u2013][a-z])?[,:]\s"
     r"|(?!(?:no|so|yes|and|or|but|yet|nor|thus|then|also|too|now|here|well|not)[,:])[a-z]{1,4}[,:]\s|[a-zA-Z]\s?[=<>\u2264\u2265]\s?\d"
 )
 
 _CAMEL = re.compile(r"[a-z]{1,4}[A-Z]|[a-z]{1,3}\d")        # mRNA, cDNA, pH, p53
+# kinetic and physical symbols written in lower case that open sentences: "kcat was 3.4 s−1", "t1/2 was 4 h"
+_SYMBOL = re.compile(r"k(?:cat|obs|app|on|off|inact|ex|nr|r)\b|t1/2\b|m/z\b")
 _PREFIX = re.compile(r"([a-z]{1,8})[-\u2010\u2011(]")      # p-, n-, tert-, cis-, bis(
 # a superset of the lower-case sentence openers, for the fast path
-_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]|[a-z]{{2,8}}\.\s"
-_LOWER_ABBREV = re.compile(r"[a-z]{2,8}\.(?=\s)")  # "aq. HCl was added" (see RuleTable.lowercase_openers)
+_LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|{_SYMBOL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]|[a-z]{{2,8}}\.\s|[a-z]\.[a-z]\.\s"
+_LOWER_ABBREV = re.compile(r"(?:[a-z]{2,8}\.|[a-z]\.[a-z]\.)(?=\s)")  # "aq. HCl was added" (see RuleTable.lowercase_openers)
 _LOWER_MAYBE_START = re.compile(_LOWER_MAYBE)
 _PLAIN = ".,;:!?=+%/<>~^|\\})\\]\u00b1\u00d7\u2032\u2033\u00b0&@"
 _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
@@ -52,9 +54,10 @@ _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
 _CANDIDATE = re.compile(
     rf"[{_TERMINALS}\n](?<![{_TERMINALS}][{_TERMINALS}])(?:"            # one leading set keeps the scan fast
     r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
-    rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
-    rf"|(?<=[^\W\d_]\.|[)\]]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
+    rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\((?=\d|[^\W\d_][\w'\u2019\-]{{0,40}}(?: et al| and| &)?[.,]? )|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
+    rf"|(?<=[^\W\d_]\.|[)\]+%\u2212\u201d\u2019\x22]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}\u207b])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
     # after a number only before a capitalised word ("at Ser133.1,2 This event"; a decimal never reads so)
+    rf"|(?<=[^\W\d_]\.)(?P<glued_close>)(?=[)\]][\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}\u207b])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
     rf"|(?<=\d\.)(?P<glued_num>)(?=\d{{1,3}}(?:[,{_DASH_CLASS}]\d{{1,3}}){{0,30}}\s+[A-Z])"
     # a space lost between sentences: "digestion with XbaI.Hybridization with probe A ..."
     r"|(?<=[^\W\d_]\.|[)\]]\.)(?P<nospace>)(?=[A-Z][a-z]{2,}[\s,])"
@@ -71,8 +74,14 @@ _MARKER = re.compile(
     r"|\((?:[A-Z][\w'\u2019\-]{0,40}(?: et al\.?| and [A-Z][\w'\u2019\-]{0,40}| & [A-Z][\w'\u2019\-]{0,40})?"
     r",? (?:1[5-9]|20)\d\d[a-z]?(?:, \d{1,4})?(?:; ?|, (?=[A-Z]))?){1,12}+\)"          # (Smith et al., 2019)
 )
-_GLUED_DIGITS = re.compile(rf"[\d{_SUP}]{{1,3}}[a-z]?(?:[,{_DASH_CLASS}\u207b][\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
+_GLUED_DIGITS = re.compile(rf"[\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}\u207b])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?=\s|\Z)")
 _TOKEN_BACK_LIMIT = 48
+_YEAR_IN_BRACKETS = re.compile(r"\(\s?(?:1[5-9]|20)\d\d[a-z]?\s?\)")
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}\b")
+# capitalised units that may follow a number opening a sentence ("2 M HCl", "10 MHz", "5 Pa")
+_UNIT_WORDS = "(?:Hz|kHz|MHz|GHz|THz|Da|kDa|MDa|Pa|kPa|MPa|GPa|Gy|Bq|MBq|GBq|Sv|Wb|Ci|Np|MW|GW|MeV|GeV|TeV|MΩ|KΩ|OD|Torr)"
+_SPACED_CITATION = re.compile(
+    rf"(\d{{1,3}}(?:\s?[,{_DASH_CLASS}]\s?\d{{1,3}}){{0,30}})(?:\s+(?=(?!{_UNIT_WORDS}\b)[A-Z](?:[a-z]+|[\w\-]*[A-Z\d][\w\-]*)\b|A\s+[a-z])|\s*+\Z)")
 _OPEN_BRACKET = re.compile(r"[(\[]")
 _SENTENCE_AFTER_ET_AL = re.compile(r"\s+[A-Z][a-z]{2,}\s+[a-z]{3,}\b(?!\s+(?:1[89]|20)\d\d)")
 # what follows a word of an abbreviated journal title: another abbreviated word, or "2019," / "2019;"
@@ -111,7 +120,10 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     if prot:
         # anchors glued to a period after a word ("diffusion.a Studies") are candidates too
         glued = [_GluedAnchor(s - 1) for s, _ in prot
-                 if s >= 2 and text[s - 1] == "." and not text[s - 2].isspace() and not text[s - 2].isdigit()]
+                 if s >= 2 and text[s - 1] == "." and not text[s - 2].isspace()]
+        glued += [_GluedAnchor(s - 2, "glued_close") for s, _ in prot
+                  if s >= 3 and text[s - 1] in ")]" and text[s - 2] == "." and not text[s - 3].isspace()]
+        glued.sort(key=_start_of)
         if glued:
             candidates = heapq.merge(candidates, glued, key=_start_of)
     last_i = -1
@@ -138,9 +150,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 skip_to = i + 1
             continue
         # terminal punctuation (or a period glued to a citation number)
-        glued = group == "glued" or group == "glued_num"
+        glued = group == "glued" or group == "glued_num" or group == "glued_close"
         run_end = i + 1 if glued else m.end("term")
-        end = punct_end = i + 1 if glued else m.end()
+        end = punct_end = (i + 2 if group == "glued_close" else i + 1) if glued else m.end()
         nm = _NEXT.match(text, end)
         if nm is None:
             break  # only whitespace is left: the end of the text closes the last sentence anyway
@@ -155,6 +167,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             end = _extend_over_markers(text, end, prot, p_starts, glued=glued)
             if glued and end == punct_end:
                 continue  # "Fig.3b": a period inside a word
+            if end == punct_end and c == "(" and j == end:
+                continue  # "sp.(Fig. 2)": a bracket glued to the period that is not a citation
             if end != punct_end:
                 nm = _NEXT.match(text, end)
                 if nm is None:
@@ -174,20 +188,47 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 j = nm.start(1)
                 c = nm.group(1)
         nxt = _next_kind(text, j, idx)
-        if group == "glued_num" and nxt != _STARTER:
+        if group == "glued_num" and nxt != _STARTER and not (
+                prot and _starts_protected(prot, p_starts, i + 1) is not None) and not (
+                _name_ends_in_digits(text, i) and _CAPITALISED.match(text, j)):
             continue  # "133.1,2 This" is a citation, "Section 3.2 Results" is not
         # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker;
         # a glued citation number is not a word ("Koshland et al.23 Conformational ...")
-        raw_nxt = nxt if raw_j == j or glued else _next_kind(text, raw_j, idx)
+        # (only a parenthesised marker can be such a year: "et al. [12] In this study" goes on after the marker)
+        narrative = raw_j != j and not glued and _YEAR_IN_BRACKETS.match(text, raw_j) is not None
+        raw_nxt = _next_kind(text, raw_j, idx) if narrative else nxt
         if run_end - i == 1 and text[i] == ".":
             if sent_start < last_cut:
                 ss = _NONWS.search(text, last_cut)
                 sent_start = ss.start() if ss else n
-            split = _after_period(text, i, nxt, raw_nxt, sent_start, idx, end if glued else i + 1)
+            sc = _SPACED_CITATION.match(text, j) if nxt == _DIGIT and end == punct_end else None
+            if sc is not None:
+                # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
+                # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
+                # it is read as a glued citation and the word after it decides
+                if sc.end() == n:
+                    if _after_period(text, i, _END, _END, sent_start, idx, i + 1):
+                        break  # the number closes the text and belongs to the last sentence
+                    sc = None
+                else:
+                    nxt2 = _next_kind(text, sc.end(), idx)
+                    if nxt2 != _STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
+                        sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
+            if sc is not None:
+                end = sc.end(1)
+                split = _after_period(text, i, nxt2, nxt2, sent_start, idx, end)
+            else:
+                split = _after_period(text, i, nxt, raw_nxt, sent_start, idx,
+                                      i + 1 if narrative or end == punct_end else end)
         else:  # ! ? … and runs such as "..." or "?!"
             split = nxt in _SPLIT_AFTER_WORD
         if split and c in _OPENERS and run_end < punct_end and ")" in text[run_end:punct_end]:
             split = _parenthesised_sentence(text, i)
+        if split and nxt != _STARTER and punct_end > run_end and text[run_end] == ")" and \
+                _BRACKETED_AUTHORITY.search(text, max(0, i - 24), i + 1):
+            split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
+        if split and nxt != _STARTER and punct_end == run_end and _inside_brackets(text, i, end, last_cut):
+            split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
         if split and end > last_cut:
             cuts.append(end)
             last_cut, sent_start = end, -1
@@ -199,14 +240,27 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
 class _GluedAnchor:
     """A stand-in match for a period directly followed by a protected anchor."""
 
-    __slots__ = ("pos",)
-    lastgroup = "glued"
+    __slots__ = ("pos", "lastgroup")
 
-    def __init__(self, pos: int) -> None:
+    def __init__(self, pos: int, group: str = "glued") -> None:
         self.pos = pos
+        self.lastgroup = group
 
     def start(self) -> int:
         return self.pos
+
+
+def _name_ends_in_digits(text: str, p: int) -> bool:
+    """Does the word before the period at ``p`` end in digits after letters ("Dectin-2.", "CD4."), so that a
+    protected anchor glued to the period is a citation, not the decimals of a number ("1.5")?"""
+    k = p
+    while k > 0 and p - k < 4 and text[k - 1].isdigit():
+        k -= 1
+    if k == p or k == 0:
+        return False
+    if text[k - 1] in "-\u2010\u2011" and k > 1:
+        k -= 1
+    return text[k - 1].isalpha()
 
 
 def _start_of(m) -> int:
@@ -255,19 +309,21 @@ def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_sta
         g = _GLUED_DIGITS.match(text, end)
         if g is None:
             # a protected anchor glued to the period ("diffusion.7" given by the JATS reader)
-            if prot:
-                k = bisect_right(p_starts, end) - 1
-                if k >= 0 and prot[k][0] == end:
-                    return prot[k][1]
-            return end
-        end = g.end()
+            k = bisect_right(p_starts, end) - 1 if prot else -1
+            if k >= 0 and prot[k][0] == end:
+                end = prot[k][1]
+            elif not (end < len(text) and text[end] in "(["):
+                return end  # (a bracketed marker glued to the period, "al.(43)", is read below)
+        else:
+            end = g.end()
     n = len(text)
     while end < n:
         j = _SPACES.match(text, end).end()
         if j < n and text[j] in ",;" and prot and j + 1 < n:
-            # "7,8": separators between glued anchors
-            k = bisect_right(p_starts, j + 1) - 1
-            if k >= 0 and prot[k][0] == j + 1:
+            # "7,8" or "5, 16": separators between glued anchors
+            j1 = _SPACES.match(text, j + 1).end()
+            k = bisect_right(p_starts, j1) - 1
+            if k >= 0 and prot[k][0] == j1:
                 end = prot[k][1]
                 continue
         if prot and j < n and (j == end or text[j] in "([" or text[j].isdigit() or text[j] in _SUP):
@@ -309,7 +365,7 @@ def _next_kind(text: str, j: int, idx) -> int:
             return _LOWERSTART
         if "\u03b1" <= c <= "\u03c9" or c == "\u00b5":  # Greek lower case opens sentences ("α-Synuclein")
             return _LOWERSTART
-        if _CAMEL.match(text, j):
+        if _CAMEL.match(text, j) or _SYMBOL.match(text, j):
             return _LOWERSTART
         p = _PREFIX.match(text, j)
         if p and p.group(1) in idx.lowercase_prefixes:
@@ -352,6 +408,20 @@ def _nospace_splits(text: str, p: int, idx) -> bool:
         return False
     word = text[ws:p].lstrip(_OPENERS)
     return word != "" and idx.kinds.get(word + ".") is None and not (len(word) == 1)
+
+
+def _inside_brackets(text: str, p: int, end: int, last_cut: int) -> bool:
+    """Is the period at ``p`` inside a short bracket opened in mid-sentence and closed a few words on,
+    with no other sentence end before the close ("... banana (Musa spp. ABB group) plant ...")?"""
+    lo = max(last_cut, p - 80)
+    o = text.rfind("(", lo, p)
+    if o <= lo or text.find(")", o, p) >= 0 or not text[lo:o].strip():
+        return False
+    close = text.find(")", end, end + 40)
+    if close < 0:
+        return False
+    inner = text[end:close]
+    return "(" not in inner and ". " not in inner
 
 
 def _parenthesised_sentence(text: str, p: int) -> bool:
@@ -399,12 +469,16 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
             return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
         if len(word) == 1 and word.isupper():
             # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
-            kind = EITHER if word == "I" or (word_start == ws and _after_word(text, ws, idx)
+            kind = EITHER if word == "I" or (word != "L" and word_start == ws and _after_word(text, ws, idx)
                                              and not _CITATION_NEXT.match(text, p + 1)) else NAME
         elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
     if kind == NEVER:
         return False
+    if kind is not None and nxt != _STARTER and _BRACKET_THEN_PUNCT.match(text, p + 1):
+        return False  # "Thermo Fisher Scientific, Inc. (Waltham, MA, USA). Trypsin ...", "etc. (Fig. 2)."
+    if kind == EITHER and key in _STRAIN_RANKS and _STRAIN_CODE.match(text, p + 1):
+        return False  # "Synechocystis sp. PCC 6803", "Pseudogymnoascus sp. VKMF-4246"
     if kind == NAME:
         if raw_nxt == _UPPER and key == "al." and _SENTENCE_AFTER_ET_AL.match(text, after):
             return True  # "... by Jones et al. Mechanistic studies ..." (a journal or name would not go on in lower case)
@@ -415,7 +489,19 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     return nxt in _SPLIT_AFTER_WORD
 
 
-_NAME_LEADS = frozenset({"thank", "thanks", "courtesy", "dr", "prof", "mr", "mrs", "ms", "gift", "provided",
+# a short bracket right after an abbreviation that closes before punctuation belongs to the same sentence
+_BRACKET_THEN_PUNCT = re.compile(r"\s*+\([^()\n]{1,80}\)[.,;:]")
+_STRAIN_RANKS = frozenset({"sp.", "spp.", "str.", "strain."})
+_STRAIN_CODE = re.compile(r"\s+(?:[A-Z]{2,}[\s\-]?\d|[A-Z0-9]*\d[A-Z0-9]*[\-_][A-Z0-9])")
+# a botanical author abbreviation in brackets: "Rhaponticum carthamoides (Willd.) Iljin", "(A. Rich.) Hochst."
+_BRACKETED_AUTHORITY = re.compile(r"\((?:[A-Z]\.\s?){0,2}[A-Z][a-z]{0,12}\.\Z")
+
+_LABEL_NOUNS = frozenset({"Method", "Procedure", "Protocol", "Route", "Condition", "Conditions", "Catalyst",
+                          "Compound", "Complex", "Sample", "Series", "Form", "Phase", "Type", "Step", "Part",
+                          "Appendix", "Group", "Model", "Set", "Site", "Fraction", "Peak", "Band", "Ring",
+                          "Domain", "Region", "Entry", "Scheme", "Solution", "Buffer", "Medium", "Isomer"})
+
+_NAME_LEADS = frozenset({"et", "ex", "thank", "thanks", "courtesy", "dr", "prof", "mr", "mrs", "ms", "gift", "provided",
                          "kindly", "donated", "supplied", "sir", "lady", "des", "van", "von", "de", "da", "di",
                          "del", "della", "le", "la"})
 
@@ -434,6 +520,8 @@ def _after_word(text: str, ws: int, idx) -> bool:
     while b > 0 and e - b < 24 and text[b - 1].isalpha():
         b -= 1
     prev = text[b:e]
+    if prev in _LABEL_NOUNS:
+        return True  # "Method B.", "Scheme A.", "Form II."
     if len(prev) < 2 or not prev.islower() or (b > 0 and not text[b - 1].isspace() and text[b - 1] not in "(["):
         return False
     return prev.capitalize() not in idx.starters and prev not in _NAME_LEADS

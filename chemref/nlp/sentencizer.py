@@ -141,6 +141,7 @@ class ChemrefSentencizer:
         return set_sentence_starts(doc, self._split(doc_text(doc), protected=protected, rules=self.rules))
 
     def pipe(self, docs: Iterable["Doc"], batch_size: int = 1000) -> Iterable["Doc"]:
+        """Split each Doc of a stream (spaCy's ``nlp.pipe`` calls this)."""
         for doc in docs:
             yield self(doc)
 
@@ -154,18 +155,22 @@ class ChemrefSentencizer:
 
     # serialisation: JSON only
     def to_bytes(self, *, exclude: Sequence[str] = ()) -> bytes:
+        """The rule tables as JSON bytes (spaCy serialisation)."""
         return srsly.json_dumps({"rules": self.rules.to_dict()}).encode("utf-8")
 
     def from_bytes(self, data: bytes, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
+        """Load rule tables written by :meth:`to_bytes`."""
         self.rules = self._rules_from(srsly.json_loads(data), "<bytes>")
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> None:
+        """Write the rule tables as JSON into the component's folder."""
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / _RULES_FILE, self.rules.to_dict())
 
     def from_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
+        """Load the rule tables written by :meth:`to_disk` (InputError when the file is missing)."""
         file = ensure_path(path) / _RULES_FILE
         if not file.is_file():
             raise InputError("the saved chemref_sentencizer has no rule file", path=str(file),

@@ -7,13 +7,14 @@ in one go rather than by trial and error.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Iterator
 
 from chemref.errors import InputError, ScoringError
 
-__all__ = ["read_text", "read_jsonl", "read_json", "record_id", "string_list"]
+__all__ = ["read_text", "read_jsonl", "read_json", "read_columns", "number", "record_id", "string_list"]
 
 PathLike = str | os.PathLike[str]
 
@@ -47,6 +48,31 @@ def read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
             raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
                              hint="expected one JSON object per line (JSON Lines)")
         yield number, value
+
+
+def read_columns(path: PathLike, names: str, *, hint: str | None = None) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line_number, fields)`` for each non-blank line of a white-space separated file (TREC qrels
+    and runs); ``names`` lists the expected columns, and a line with another number of them is an error."""
+    expected = len(names.split())
+    for number, raw in enumerate(read_text(path).splitlines(), start=1):
+        parts = raw.split()
+        if not parts:
+            continue
+        if len(parts) != expected:
+            raise InputError(f"expected {expected} columns ({names}), found {len(parts)}", path=str(path),
+                             line=number, hint=hint)
+        yield number, parts
+
+
+def number(text: str, what: str, *, path: PathLike, line: int) -> float:
+    """``text`` as a finite float, or an InputError naming the column (``what``), file and line."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise InputError(f"{what} {text!r} is not a finite number", path=str(path), line=line)
+    return value
 
 
 def read_json(path: PathLike) -> Any:

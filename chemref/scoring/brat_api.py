@@ -158,6 +158,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
                 raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
             warnings.append(msg)
             p = empty
+        _check_text_length(name, g[0], p[0], gsrc, psrc, warnings)
         if errors:
             err_items.clear()
         counts = score_document(g, p, totals, err_items)
@@ -167,6 +168,28 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         if errors and err_items:
             records.extend(_error_records(name, err_items, gsrc, psrc, warnings, level, span))
     return totals, docs, records, warnings
+
+
+def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, warnings: list[str]) -> None:
+    """Warn when a mention ends past the end of the gold ``.txt`` (when there is one): the annotation was
+    made on another text (line endings, encoding), so it can never match. Scoring is unchanged.
+
+    Only the file size is looked at first (one ``stat``; a character takes at least one byte), so a mention
+    that overshoots a text with multi-byte characters by fewer characters than those bytes is not flagged.
+    """
+    worst_gold = max((e for _, frags in gold for _, e in frags), default=0)
+    worst_pred = max((e for _, frags in pred for _, e in frags), default=0)
+    size = gsrc.text_size(name)
+    if size is None or max(worst_gold, worst_pred) <= size:
+        return
+    text = gsrc.read_text(name)
+    if text is None:
+        return
+    for src, worst in ((gsrc, worst_gold), (psrc, worst_pred)):
+        if worst > len(text):
+            warnings.append(f"{src.display(name)}: a mention ends at offset {worst}, past the end of the gold "
+                            f"text {gsrc.display(name)[:-4]}.txt ({len(text)} characters); it cannot match "
+                            f"(was it annotated on another version of the text?)")
 
 
 def _keep(b: tuple, level: str | None, span: str | None) -> bool:
@@ -194,12 +217,7 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
         label, frags = m
         txt = text_of(kind)
         out: dict[str, Any] = {"label": label, "fragments": [list(f) for f in frags], "text": None}
-        if txt is not None:
-            end = max((e for _, e in frags), default=0)
-            if end > len(txt):
-                src = gsrc if kind == "FN" else psrc
-                warnings.append(f"{src.display(name)}: {label} mention ending at {end} runs past the end of "
-                                f"the text ({len(txt)} characters)")
+        if txt is not None:  # a mention past the end was reported by _check_text_length
             out["text"] = " ".join(txt[s:e] for s, e in frags)
         return out
 

@@ -134,6 +134,8 @@ def java_double(x: float) -> str:
 
 # ---------------------------------------------------------------- documents as BRATEval sees them
 class BEntity:
+    """A T line as BRATEval keeps it: id, type, fragments in file order, text."""
+
     __slots__ = ("id", "type", "frags", "text")
 
     def __init__(self, id: str, type: str, frags: list[tuple[int, int]], text: str) -> None:
@@ -141,6 +143,8 @@ class BEntity:
 
 
 class BRelation:
+    """An R line as BRATEval keeps it; ``e1``/``e2`` are filled once the T ids are resolved."""
+
     __slots__ = ("id", "rel", "id1", "id2", "line", "e1", "e2")
 
     def __init__(self, id: str, rel: str, id1: str, id2: str, line: int) -> None:
@@ -150,10 +154,13 @@ class BRelation:
 
     @property
     def key(self) -> str:
+        """BRATEval's per-type key ``REL|TYPE1|TYPE2``."""
         return f"{self.rel}|{self.e1.type}|{self.e2.type}"  # type: ignore[union-attr]
 
 
 class BDocument:
+    """One ``.ann`` file as BRATEval reads it: entities and relations by id."""
+
     __slots__ = ("entities", "relations", "path")
 
     def __init__(self, entities: dict[str, BEntity], relations: dict[str, BRelation], path: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from operator import itemgetter
 
+from chemref.brat.reader import parse_offsets, split_t_line
 from chemref.errors import BratError
 from chemref.scoring.closure import transitive_closure
 from chemref.scoring.matching import max_matching
@@ -31,31 +32,14 @@ BLOCKS: tuple[tuple[str, str, str | None], ...] = (
 
 
 def _frags(offs: str, path: str | None, lineno: int) -> tuple[tuple[int, int], ...]:
-    frags = []
-    for frag in offs.split(";"):
-        se = frag.split()
-        if len(se) != 2:
-            raise BratError(f"cannot read the offsets {offs.strip()!r}: each fragment must be 'START END'",
-                            path=path, line=lineno, hint="fragments of a discontinuous span are separated by ';'")
-        if not (se[0].isdecimal() and se[1].isdecimal()):
-            raise BratError(f"offsets must be non-negative integers, got {frag.strip()!r}", path=path, line=lineno)
-        start, end = int(se[0]), int(se[1])
-        if end < start:
-            raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
-        frags.append((start, end))
-    return tuple(sorted(set(frags)))
+    """The sorted distinct fragments of a T line's offsets field (a mention's identity in ChEMU scoring)."""
+    return tuple(sorted(set(parse_offsets(offs, path, lineno))))
 
 
 def _t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, tuple[tuple[int, int], ...]]:
     """Careful reading of one T line: ``(id, label, fragments)`` or a BratError saying what is wrong."""
-    fields = line.split("\t", 3)
-    if len(fields) < 2:
-        raise BratError("T line has no tab after its id", path=path, line=lineno,
-                        hint="expected 'Tn<TAB>TYPE START END<TAB>TEXT'")
-    typ, _, offs = fields[1].strip().partition(" ")
-    if not typ or not offs.strip():
-        raise BratError(f"cannot read {fields[1]!r} as 'TYPE START END'", path=path, line=lineno)
-    return fields[0], typ, _frags(offs, path, lineno)
+    tid, typ, offs, _ = split_t_line(line, path, lineno)
+    return tid, typ, _frags(offs, path, lineno)
 
 
 def _r_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str]:

@@ -22,7 +22,7 @@ from typing import Any
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
-from chemref.scoring.metrics_report import MetricsReport
+from chemref.scoring.metrics_report import MetricsReport, breakdown
 from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
 
 __all__ = [
@@ -214,23 +214,6 @@ def _values(rank: int | None, ks: Sequence[int]) -> dict[str, float]:
     return values
 
 
-def _sort_key(value: str) -> tuple[int, float, str]:
-    try:
-        return (0, float(value), value)
-    except ValueError:
-        return (1, 0.0, value)
-
-
-def _breakdown(rows: list[tuple[GoldQuestion, dict[str, float]]], key, names: list[str]) -> dict[str, dict[str, Any]]:
-    groups: dict[str, list[dict[str, float]]] = {}
-    for question, values in rows:
-        groups.setdefault(key(question) or "(none)", []).append(values)
-    return {
-        value: {"n": len(group), **{name: sum(g[name] for g in group) / len(group) for name in names}}
-        for value, group in sorted(groups.items(), key=lambda item: _sort_key(item[0]))
-    }
-
-
 def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, Any]],
                     predictions: PathLike | Iterable[Prediction | Mapping[str, Any]], *,
                     format: str = "chemref", k: int | Sequence[int] = (1, 5, 10),
@@ -305,11 +288,11 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     metrics = {name: (sum(v[name] for _, v in rows) / len(rows) if rows else 0.0) for name in names}
     breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
     if any(q.section for q in gold):
-        breakdowns["section"] = _breakdown(rows, lambda q: q.section, names)
+        breakdowns["section"] = breakdown(rows, lambda q: q.section or None, names)
     if any(q.source for q in gold):
-        breakdowns["source"] = _breakdown(rows, lambda q: q.source, names)
+        breakdowns["source"] = breakdown(rows, lambda q: q.source or None, names)
     for group in dict.fromkeys(name for q in gold for name, _ in q.groups):
-        breakdowns[group] = _breakdown(rows, lambda q, g=group: dict(q.groups).get(g), names)
+        breakdowns[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)
     matching = []
     if "dois" in kinds:
         matching.append("DOIs equal after normalize_doi")

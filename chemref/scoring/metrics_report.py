@@ -7,13 +7,37 @@ out of a terminal or a JSON file can always be traced back to what was computed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from chemref._version import __version__
 
-__all__ = ["MetricsReport"]
+__all__ = ["MetricsReport", "breakdown", "group_sort_key"]
+
+T = TypeVar("T")
+
+
+def group_sort_key(value: Any) -> tuple[int, float, str]:
+    """Order of breakdown groups: numeric values (years, lengths) by number first, then the rest by name."""
+    try:
+        return (0, float(value), str(value))
+    except (TypeError, ValueError):
+        return (1, 0.0, str(value))
+
+
+def breakdown(rows: Iterable[tuple[T, Mapping[str, float]]], key: Callable[[T], Any],
+              names: Sequence[str]) -> dict[Any, dict[str, Any]]:
+    """Per-group means: rows ``(item, {metric: value})`` grouped by ``key(item)`` (None -> ``"(none)"``),
+    each group ``{"n": size, metric: mean, ...}``, groups in :func:`group_sort_key` order."""
+    groups: dict[Any, list[Mapping[str, float]]] = {}
+    for item, values in rows:
+        value = key(item)
+        groups.setdefault("(none)" if value is None else value, []).append(values)
+    return {
+        value: {"n": len(group), **{name: sum(g[name] for g in group) / len(group) for name in names}}
+        for value, group in sorted(groups.items(), key=lambda entry: group_sort_key(entry[0]))
+    }
 
 
 def _fmt(value: Any) -> str:
@@ -79,6 +103,7 @@ class MetricsReport(Mapping[str, Any]):
         return out
 
     def to_json(self, *, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     # Mapping protocol over the JSON shape, so ``report["accuracy"]`` and ``dict(report)`` work.

@@ -17,14 +17,15 @@ ignored and reported, as trec_eval ignores run topics missing from the qrels.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chemref.errors import InputError, ScoringError
-from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
-from chemref.scoring.metrics_report import MetricsReport
+from chemref.errors import ScoringError
+from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
+from chemref.scoring.metrics_report import MetricsReport, breakdown
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -102,6 +103,17 @@ def read_ranking_gold(path: PathLike) -> list[GoldQuery]:
     return queries
 
 
+def _scored(ranking: list[str], scores: Any, *, path: PathLike | None, line: int) -> list[str]:
+    """``ranking`` as given, or in trec_eval order when ``scores`` (finite numbers, one per id) are given."""
+    if scores is None:
+        return ranking
+    if (not isinstance(scores, (list, tuple)) or len(scores) != len(ranking)
+            or not all(isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s) for s in scores)):
+        raise ScoringError("'scores' must be a list of finite numbers as long as 'ranking'",
+                           path=None if path is None else str(path), line=line)
+    return trec_order(zip(ranking, (float(s) for s in scores)))
+
+
 def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
     """PRED JSONL: ``{"id", "ranking": [ids]}`` (optionally ``"scores"``: then trec_eval order applies)."""
     runs: dict[str, list[str]] = {}
@@ -116,32 +128,17 @@ def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
             raise ScoringError("prediction record has no 'ranking' list", path=str(path), line=line,
                                hint='expected {"id": ..., "ranking": [ids]}')
         ranking = string_list(record, "ranking", path=path, line=line)
-        scores = record.get("scores")
-        if scores is not None:
-            if (not isinstance(scores, list) or len(scores) != len(ranking)
-                    or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores)):
-                raise ScoringError("'scores' must be a list of numbers as long as 'ranking'", path=str(path),
-                                   line=line)
-            ranking = trec_order(zip(ranking, (float(s) for s in scores)))
-        runs[qid] = ranking
+        runs[qid] = _scored(ranking, record.get("scores"), path=path, line=line)
     return runs
 
 
 def read_qrels(path: PathLike) -> list[GoldQuery]:
     """TREC qrels: ``query iteration docno relevance`` per line; relevance > 0 means relevant."""
     relevant: dict[str, set[str]] = {}
-    for number, raw in enumerate(read_text(path).splitlines(), start=1):
-        parts = raw.split()
-        if not parts:
-            continue
-        if len(parts) != 4:
-            raise InputError(f"expected 4 columns (query iteration docno relevance), found {len(parts)}",
-                             path=str(path), line=number, hint="is this a run file? give the qrels first")
+    for line, parts in read_columns(path, "query iteration docno relevance",
+                                    hint="is this a run file? give the qrels first"):
         qid, _, doc, rel = parts
-        try:
-            level = int(float(rel))
-        except ValueError:
-            raise InputError(f"relevance {rel!r} is not a number", path=str(path), line=number) from None
+        level = int(number(rel, "relevance", path=path, line=line))
         bucket = relevant.setdefault(qid, set())
         if level > 0:
             bucket.add(doc)
@@ -153,23 +150,15 @@ def read_trec_run(path: PathLike) -> tuple[dict[str, list[str]], list[str]]:
     scored: dict[str, list[tuple[str, float]]] = {}
     seen: dict[tuple[str, str], int] = {}
     diagnostics: list[str] = []
-    for number, raw in enumerate(read_text(path).splitlines(), start=1):
-        parts = raw.split()
-        if not parts:
-            continue
-        if len(parts) != 6:
-            raise InputError(f"expected 6 columns (query Q0 docno rank score tag), found {len(parts)}",
-                             path=str(path), line=number, hint="is this a qrels file? give the run second")
+    for line, parts in read_columns(path, "query Q0 docno rank score tag",
+                                    hint="is this a qrels file? give the run second"):
         qid, _, doc, _, score, _ = parts
-        try:
-            value = float(score)
-        except ValueError:
-            raise InputError(f"score {score!r} is not a number", path=str(path), line=number) from None
+        value = number(score, "score", path=path, line=line)
         if (qid, doc) in seen:
-            diagnostics.append(f"{path}:{number}: document {doc!r} repeated for query {qid!r} "
+            diagnostics.append(f"{path}:{line}: document {doc!r} repeated for query {qid!r} "
                                f"(first on line {seen[qid, doc]}); the higher-ranked copy counts")
         else:
-            seen[qid, doc] = number
+            seen[qid, doc] = line
         scored.setdefault(qid, []).append((doc, value))
     return {qid: trec_order(pairs) for qid, pairs in scored.items()}, diagnostics
 
@@ -197,18 +186,8 @@ def _pred_from_memory(pred: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> 
             raise ScoringError(f"predictions for {qid!r} given twice")
         if not isinstance(record.get("ranking"), (list, tuple)):
             raise ScoringError(f"prediction record {qid!r} has no 'ranking' list", line=index + 1)
-        ranking = [str(d) for d in record["ranking"]]
-        if record.get("scores") is not None:
-            ranking = trec_order(zip(ranking, (float(s) for s in record["scores"])))
-        out[qid] = ranking
+        out[qid] = _scored([str(d) for d in record["ranking"]], record.get("scores"), path=None, line=index + 1)
     return out
-
-
-def _sort_key(value: str) -> tuple[int, float, str]:
-    try:
-        return (0, float(value), value)
-    except ValueError:
-        return (1, 0.0, value)
 
 
 def _mean(values: list[float]) -> float:
@@ -294,13 +273,7 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     for field_name in BREAKDOWN_FIELDS:
         if not any(dict(q.fields).get(field_name) is not None for q, _ in rows):
             continue
-        groups: dict[str, list[dict[str, float]]] = {}
-        for query, values in rows:
-            groups.setdefault(dict(query.fields).get(field_name, "(none)"), []).append(values)
-        breakdowns[field_name] = {
-            value: {"n": len(group), **{name: _mean([g[name] for g in group]) for name in names}}
-            for value, group in sorted(groups.items(), key=lambda item: _sort_key(item[0]))
-        }
+        breakdowns[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)
     details: dict[str, Any] = {}
     if per_query:
         details["per_query"] = {query.id: values for query, values in rows}

@@ -44,6 +44,7 @@ class Report(dict):
 
     # -- structure
     def sections(self) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """``(label, per_type, overall)`` for every table of the report, in print order."""
         if self.get("mode") == "brateval":
             yield (self.get("label", "brateval"), self["per_type"], self["overall"])
             return
@@ -68,6 +69,7 @@ class Report(dict):
 
     # -- exports
     def to_json(self, indent: int | None = 2) -> str:
+        """The report dict as JSON text."""
         return json.dumps(self, indent=indent, ensure_ascii=False)
 
     def _columns(self) -> list[str]:
@@ -77,6 +79,7 @@ class Report(dict):
         return cols
 
     def to_csv(self) -> str:
+        """One CSV row per (report, type) and per document, numbers with four decimals."""
         import csv
 
         buf = io.StringIO()
@@ -87,6 +90,7 @@ class Report(dict):
         return buf.getvalue()
 
     def to_markdown(self) -> str:
+        """The CSV rows as a Markdown table."""
         cols = self._columns()
         lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
                                                               else "---" for c in cols) + "|"]
@@ -96,6 +100,7 @@ class Report(dict):
         return "\n".join(lines) + "\n"
 
     def to_text(self) -> str:
+        """The readable table (or, in BRATEval mode, exactly what BRATEval prints)."""
         if self._text is not None:
             return self._text
         out = [self.get("title", "scores")]

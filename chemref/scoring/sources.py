@@ -128,12 +128,26 @@ class AnnSource:
             return None
         return data.decode("utf-8-sig", errors="replace")
 
+    def text_size(self, name: str) -> int | None:
+        """Size in bytes of the ``.txt`` beside document ``name``, or None when there is none."""
+        where = self.names.get(name)
+        if where is None:
+            return None
+        txt = where[:-4] + ".txt"
+        try:
+            if self._zip is not None:
+                return self._zip.getinfo(txt).file_size
+            return os.stat(txt).st_size
+        except (OSError, KeyError):
+            return None
+
     def reopen(self) -> None:
         """Open a fresh zip handle (a forked worker must not share the parent's file position)."""
         if self._zip is not None:
             self._zip = zipfile.ZipFile(self.path)
 
     def close(self) -> None:
+        """Close the zip file, if any."""
         if self._zip is not None:
             self._zip.close()
 

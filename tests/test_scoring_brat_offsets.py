@@ -1,0 +1,43 @@
+"""Offsets past the end of the gold text: a warning naming the file (ChEMU mode), scores unchanged."""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from pathlib import Path
+
+from conftest import CORPORA
+
+from chemref.scoring import score_brat
+
+GOLD = CORPORA / "brat" / "gold"
+
+
+def _with_bad_offsets(tmp_path: Path) -> Path:
+    pred = tmp_path / "pred"
+    shutil.copytree(GOLD, pred)
+    (pred / "r001.ann").write_text("T1\tREACTION_STEP 99990 99995\tabcde\n", encoding="utf-8")
+    return pred
+
+
+def test_prediction_past_the_gold_text_is_a_warning(tmp_path: Path) -> None:
+    pred = _with_bad_offsets(tmp_path)
+    report = score_brat(GOLD, pred)
+    hits = [w for w in report["warnings"] if "past the end of the gold text" in w]
+    assert len(hits) == 1 and hits[0].startswith(f"{pred / 'r001.ann'}: a mention ends at offset 99995")
+    assert report["entities"]["exact"]["overall"]["fp"] == 1
+
+
+def test_gold_past_its_own_text_is_a_warning_also_in_a_zip(tmp_path: Path) -> None:
+    bad = _with_bad_offsets(tmp_path)
+    archive = tmp_path / "gold.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for f in sorted(bad.iterdir()):
+            zf.write(f, f"submission/{f.name}")
+    report = score_brat(archive, GOLD)
+    assert any(w.startswith(f"{archive}:submission/r001.ann: a mention ends at offset 99995")
+               for w in report["warnings"])
+
+
+def test_no_warning_on_the_sample() -> None:
+    assert not [w for w in score_brat(GOLD, GOLD)["warnings"] if "past the end" in w]
