@@ -22,6 +22,17 @@ def _cannot_write(target: Path, exc: OSError) -> InputError:
     return InputError(f"cannot write the output: {reason}", path=str(target), hint=hint)
 
 
+def _file_mode(target: Path) -> int:
+    """Permissions for the finished file: those of the file it replaces, else 0o666 minus the umask
+    (a temporary file is created 0o600, which would hide the output from the user's group)."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def check_output(path: str | os.PathLike[str]) -> None:
     """Raise :class:`InputError` now if ``path`` can never be written (a folder, or under a file).
 
@@ -64,6 +75,8 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
             yield handle
             try:
                 handle.flush()
+                if hasattr(os, "fchmod"):  # POSIX
+                    os.fchmod(handle.fileno(), _file_mode(target))
                 os.fsync(handle.fileno())
             except OSError as exc:
                 raise _cannot_write(target, exc) from None

@@ -79,6 +79,12 @@ ADVERSARIAL = {
     "ellipses": "Wait... " * 125_000,
     "lost spaces": "word.Abc " * 111_000,
     "citations after numbers": "Ser1.1 This " * 83_000,
+    "spaced citation numbers": "word. 1, 2 The " * 70_000,
+    "glued author-year": "shown.(Smith et al., 2019) Next " * 33_000,
+    "brackets after abbreviations": "Torr. (California Cedar), x " * 38_000,
+    "unclosed brackets": "a (b. C " * 125_000,
+    "spaced glued anchors": "cells.5, " * 110_000,
+    "dotted lower-case openers": "MeOH. m.p. 2 " * 76_000,
 }
 
 

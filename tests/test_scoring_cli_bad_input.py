@@ -162,6 +162,34 @@ def test_atomic_write_errors_are_input_errors(tmp_path: Path) -> None:
             pass
 
 
+def test_atomic_write_refuses_a_folder_without_write_permission(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import chemref._io as io
+
+    monkeypatch.setattr(io.os, "access", lambda path, mode: False)  # tests may run as root: fake a read-only folder
+    with pytest.raises(InputError, match="no permission to write in"):
+        with atomic_write(tmp_path / "out.txt"):
+            pass
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_write_gives_normal_permissions(tmp_path: Path) -> None:
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        with atomic_write(tmp_path / "new.txt") as handle:
+            handle.write("x")
+        assert (tmp_path / "new.txt").stat().st_mode & 0o777 == 0o644   # not mkstemp's 0o600
+        (tmp_path / "old.txt").write_text("old", encoding="utf-8")
+        (tmp_path / "old.txt").chmod(0o640)
+        with atomic_write(tmp_path / "old.txt") as handle:
+            handle.write("new")
+        assert (tmp_path / "old.txt").stat().st_mode & 0o777 == 0o640   # a replaced file keeps its mode
+    finally:
+        os.umask(mask)
+
+
 def test_output_option_writes_what_stdout_shows(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["score", "brat", str(GOLD), str(GOLD), "--json"]) == 0
     shown = capsys.readouterr().out

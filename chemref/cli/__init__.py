@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
+import threading
 from importlib import import_module
 
 import typer
@@ -49,17 +51,46 @@ def _root(
     """Chemistry-aware NLP for literature benchmarks."""
 
 
+class _Terminated(BaseException):
+    """Raised in the main process on SIGTERM, so ``atomic_write`` removes its temporary file on the way out."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    if os.getpid() != _MAIN_PID:  # a forked worker: die as by default, silently
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    raise _Terminated
+
+
+_MAIN_PID = os.getpid()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``chemref`` script; returns the exit status.
 
     Every failure ends as one ``chemref: error: ...`` line on stderr: usage errors (exit 2), library
     errors that escaped a command's ``guarded`` call (exit 2), OS errors such as an unwritable output
-    (exit 2) and Ctrl-C (exit 130). Help and ``--version`` exit 0.
+    (exit 2), Ctrl-C (exit 130) and SIGTERM (exit 143). Help and ``--version`` exit 0.
     """
-    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error
+    global _MAIN_PID
+    _register()
+    installed = threading.current_thread() is threading.main_thread()  # handlers: main thread only
+    if installed:
+        _MAIN_PID = os.getpid()
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run(argv)
+    finally:
+        if installed:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _run(argv: list[str] | None) -> int:
+    """Run the typer app and map every way it can end to an exit status (see :func:`main`)."""
+    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, error
     from chemref.errors import ChemrefError
 
-    _register()
     try:
         status = app(args=argv, prog_name="chemref", standalone_mode=False)
     except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
@@ -81,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         error("interrupted")
         return EXIT_INTERRUPTED
+    except _Terminated:
+        error("terminated")
+        return EXIT_TERMINATED
     except OSError as exc:
         if exc.errno == errno.EPIPE:  # output piped into `head`: stop quietly, as other tools do
             _silence_stdout()

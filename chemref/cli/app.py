@@ -37,6 +37,8 @@ app.add_typer(baseline_app, name="baseline")
 EXIT_INPUT = 2
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
+#: Exit status after SIGTERM (128 + 15).
+EXIT_TERMINATED = 143
 
 
 def error(message: str) -> None:

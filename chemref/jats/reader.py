@@ -368,9 +368,14 @@ def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Art
     from concurrent.futures import ProcessPoolExecutor
 
     chunksize = max(1, min(16, len(names) // (workers * 8) or 1))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         for result in pool.map(task, names, chunksize=chunksize):
             yield from outcome(*result)
+    except BaseException:  # an error, Ctrl-C or an abandoned generator: drop the queued work, do not finish it
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,

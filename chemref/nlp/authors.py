@@ -20,7 +20,8 @@ from chemref.errors import InputError
 
 __all__ = [
     "AuthorMention", "AuthorRules", "DEFAULT_RULES", "PATTERNS", "TABLE_FILES",
-    "find_author_mentions", "cited_author_mentions", "mask_author_mentions", "load_author_tables",
+    "find_author_mentions", "cited_author_mentions", "named_author_mentions", "mask_author_mentions",
+    "load_author_tables",
 ]
 
 #: Labels of :attr:`AuthorMention.pattern`, most specific first.
@@ -359,6 +360,39 @@ def cited_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMent
     """Mentions naming an author of the cited work: a >= 3 char surname anywhere as a whole word
     (case-sensitive); a 1-2 char surname only inside an author-mention pattern ("Li et al.", "Li's")."""
     return DEFAULT_RULES.cited(text, surnames)
+
+
+#: After "X and Y" / "X & Y": what makes the pair a citation of people (a year, "et al.", "[", a verb of reporting).
+_PAIR_CUE = re.compile(
+    r"\s*(?:\(\s*(?:19|20)\d\d|,?\s*(?:19|20)\d\d|\[|et\s*al\b)|\s+(?:have\s+|had\s+|also\s+|first\s+|recently\s+)?"
+    r"(?:showed|shown|reported|found|demonstrated|proposed|described|observed|suggested|developed|introduced|identified|"
+    r"synthesi[sz]ed|prepared|presented|studied|investigated|claimed|concluded|discovered|designed|fabricated|"
+    r"established|used|applied|employed|tried|followed)\b"
+)
+
+
+def _names_people(mention: AuthorMention, text: str) -> bool:
+    """A pattern that names researchers whoever they are: "X et al.", "X and co-workers", "the group of X",
+    "X's group/work", "X and Y reported" (not an eponym such as "Fick's law" or "Michaelis and Menten kinetics")."""
+    if mention.pattern in ("et_al", "coworkers", "group_of"):
+        return True
+    if mention.pattern == "possessive":
+        head = re.match(r"\s+([\w-]+)", text[mention.end:])
+        return head is not None and head.group(1).lower() in _WORK_HEADS
+    if mention.pattern in ("and", "ampersand"):
+        return _PAIR_CUE.match(text, mention.end) is not None
+    return False
+
+
+def named_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMention]:
+    """The question builder's drop rule: the mentions of :func:`cited_author_mentions` plus every pattern that
+    names researchers even when the name is not in the cited reference's author list ("the Rosenberg team",
+    "a group led by Jarone Pinhassi", "X et al." with a truncated, misspelt or missing author list)."""
+    names = _as_names(surnames)
+    cited = DEFAULT_RULES.cited(text, names) if names else []
+    extra = [m for m in DEFAULT_RULES.find(text) if _names_people(m, text)
+             and all(m.end <= c.start or m.start >= c.end for c in cited)]  # a cited mention wins where they overlap
+    return sorted(cited + _non_overlapping(extra), key=lambda m: (m.start, m.end))
 
 
 def mask_author_mentions(text: str, mentions: Sequence[AuthorMention], mask: str = "[AUTHOR]") -> str:

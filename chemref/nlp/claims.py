@@ -12,6 +12,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -51,9 +52,11 @@ class _Rule:
     regex: "re.Pattern[str] | None"  # None for a lexicon rule
     gate: tuple[str, ...] = ()  # lower-case substrings; one must occur in the sentence (cheap prefilter)
     lowered: bool = False  # the regex is case-sensitive and runs on the lower-cased text (same matches, faster)
+    plain: str | None = None  # a lowered rule's own pattern, run case-insensitively on rare texts (see _ci)
     lexicon: str | None = None  # the lexicon key of a lexicon rule
     starts: tuple[str, ...] = ()  # lower-case strings every match starts with (read off the pattern)
     cancels: tuple[str, ...] = ()  # a claim rule: names of passing rules whose evidence it overrides
+    cancels_near: bool = True  # ... also where they fired next to the citation (else only elsewhere, if nothing did)
 
 
 def _data_dir() -> Path:
@@ -163,6 +166,25 @@ _WORD_START = re.compile(r"\w+\Z")
 _WORDS = re.compile(r"\w+")
 
 
+@lru_cache(maxsize=None)
+def _ci(pattern: str) -> "re.Pattern[str]":
+    """``pattern`` compiled case-insensitively, on first use (only texts lower-casing would change need it)."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _case_partners(chars: set[str]) -> set[str]:
+    """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
+    ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
+    try:
+        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # Python >= 3.11
+    except ImportError:  # pragma: no cover - older Pythons
+        try:
+            from sre_compile import _ignorecase_fixes as extra  # type: ignore[no-redef]
+        except ImportError:
+            extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
+    return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
+
+
 class _Lexicons:
     """Case-sensitive whole-token lookup of (multi-word) names from several lists in one pass."""
 
@@ -209,17 +231,18 @@ class ClaimRules:
             scope = item.get("scope", "sentence")
             gate = tuple(item.get("gate", ()))
             cancels = tuple(item.get("cancels", ()))
+            extra = {"cancels": cancels, "cancels_near": bool(item.get("cancels_near_citation", True))}
             if "lexicon" in item:
                 key = item["lexicon"]
                 used[key] = list(lexicon[key])
-                return _Rule(item["name"], float(item["weight"]), scope, None, gate, lexicon=key, cancels=cancels)
+                return _Rule(item["name"], float(item["weight"]), scope, None, gate, lexicon=key, **extra)
             pattern = item["pattern"]
             lowered = _lower_pattern(pattern)
             if lowered is not None:
                 return _Rule(item["name"], float(item["weight"]), scope, re.compile(lowered), gate, lowered=True,
-                             starts=_starts(lowered), cancels=cancels)
+                             plain=pattern, starts=_starts(lowered), **extra)
             return _Rule(item["name"], float(item["weight"]), scope, re.compile(pattern, re.IGNORECASE), gate,
-                         starts=_starts(pattern, re.IGNORECASE), cancels=cancels)
+                         starts=_starts(pattern, re.IGNORECASE), **extra)
 
         self.passing = tuple(compile_rule(item) for item in spec["passing"])
         self.claim = tuple(compile_rule(item) for item in spec["claim"])
@@ -234,6 +257,8 @@ class ClaimRules:
         self._by_start = {start: tuple(sorted(ids)) for start, ids in by_start.items()}
         self._longest_start = max(map(len, by_start), default=0)
         self._word_rules: dict[str, tuple[int, ...]] = {}  # word -> rules it may start (a cache)
+        letters = {ch for rule in rules if rule.lowered and rule.regex is not None for ch in rule.regex.pattern}
+        self._unsafe = frozenset(ch for ch in _case_partners(letters) if ch.lower() not in letters)
         slots = {"sentence": 0, "before": 1, "after": 2, "near": 3}
         self._plan = tuple((rule, slots.get(rule.scope, 0), i < len(self.passing)) for i, rule in enumerate(rules))
 
@@ -265,25 +290,36 @@ class ClaimRules:
         # ``bases`` are their offsets in the sentence (the "near" window is not one slice: never tried by place).
         texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower())
         bases = (0, b0, end)
-        places = self._places(lowered) if len(lowered) == len(sentence) else None
+        # Lower-casing keeps matches the same unless it changes the length ("İ") or the text holds a letter a
+        # case-insensitive pattern letter matches beyond lower-casing ("ſ"): then every rule runs case-insensitively.
+        fast = len(lowered) == len(sentence) and self._unsafe.isdisjoint(sentence)
+        places = self._places(lowered) if fast else None
         lexicon_hits: dict[int, set[str]] = {}
 
         fired: dict[str, float] = {}  # rule name -> its strongest firing pattern (names count once)
+        local: dict[str, float] = {}  # the same, for patterns next to the citation (never cancelled)
+        cancelled: set[str] = set()  # by rules that override evidence next to the citation too
+        cancelled_away: set[str] = set()  # by rules that override only evidence away from it
         claim_total = 0.0
         best_claim: tuple[float, str] | None = None
         for index, (rule, slot, passing) in enumerate(self._plan):
-            if passing and rule.weight <= fired.get(rule.name, 0.0):
+            if passing and rule.weight <= (local if slot else fired).get(rule.name, 0.0):
                 continue
             tried = rule.starts and places is not None and slot < 3
             if tried and index not in places:  # no word starts like a match of this rule
                 continue
-            if rule.gate and not any(map(lowered.__contains__, rule.gate)):
+            # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
+            # places, or on a short window next to the citation, is cheaper to match first.
+            gate_first = rule.gate and not tried and slot == 0
+            if gate_first and not any(map(lowered.__contains__, rule.gate)):
                 continue
             if rule.regex is None:
                 hits = lexicon_hits.get(slot)
                 if hits is None:
                     hits = lexicon_hits[slot] = self._lexicons.hits(texts[2 * slot])
                 hit = rule.lexicon in hits
+            elif not fast and rule.plain is not None:
+                hit = _ci(rule.plain).search(texts[2 * slot]) is not None
             else:
                 text = texts[2 * slot + rule.lowered]
                 if tried:
@@ -293,16 +329,25 @@ class ClaimRules:
                               for p in places[index])
                 else:
                     hit = rule.regex.search(text) is not None
+            if hit and rule.gate and not gate_first:
+                hit = any(map(lowered.__contains__, rule.gate))
             if not hit:
                 continue
             if passing:
-                fired[rule.name] = rule.weight
+                fired[rule.name] = max(rule.weight, fired.get(rule.name, 0.0))
+                if slot:
+                    local[rule.name] = max(rule.weight, local.get(rule.name, 0.0))
             else:
                 claim_total += rule.weight
                 if best_claim is None or rule.weight > best_claim[0]:
                     best_claim = (rule.weight, rule.name)
-                for name in rule.cancels:  # e.g. "a previous study showed ... was used": the cited work's usage
-                    fired.pop(name, None)
+                (cancelled if rule.cancels_near else cancelled_away).update(rule.cancels)
+        # "A previous study showed ... was used": the usage words describe the cited work, not ours.
+        for name in cancelled:
+            fired.pop(name, None)
+        if not local:
+            for name in cancelled_away:
+                fired.pop(name, None)
         passing_total = sum(fired.values())
         best_passing = max(((w, n) for n, w in fired.items()), default=None)
         logit = self.bias + min(claim_total, self.claim_cap) - passing_total

@@ -37,8 +37,9 @@ _LABEL = re.compile(
 )
 
 _CAMEL = re.compile(r"[a-z]{1,4}[A-Z]|[a-z]{1,3}\d")        # mRNA, cDNA, pH, p53
-# kinetic and physical symbols written in lower case that open sentences: "kcat was 3.4 s−1", "t1/2 was 4 h"
-_SYMBOL = re.compile(r"k(?:cat|obs|app|on|off|inact|ex|nr|r)\b|t1/2\b|m/z\b")
+# kinetic symbols written in lower case that open sentences: "kcat was 3.4 s−1", "t1/2 was 4 h" (not "m/z", which
+# follows "calc." and "exp." in mass spectrometry data)
+_SYMBOL = re.compile(r"k(?:cat|obs|app|on|off|inact|ex|nr|r)\b|t1/2\b")
 _PREFIX = re.compile(r"([a-z]{1,8})[-\u2010\u2011(]")      # p-, n-, tert-, cis-, bis(
 # a superset of the lower-case sentence openers, for the fast path
 _LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|{_SYMBOL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]|[a-z]{{2,8}}\.\s|[a-z]\.[a-z]\.\s"
@@ -201,7 +202,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             if sent_start < last_cut:
                 ss = _NONWS.search(text, last_cut)
                 sent_start = ss.start() if ss else n
-            sc = _SPACED_CITATION.match(text, j) if nxt == _DIGIT and end == punct_end else None
+            sc = _SPACED_CITATION.match(text, j) if (
+                nxt == _DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
             if sc is not None:
                 # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
                 # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
@@ -227,7 +229,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         if split and nxt != _STARTER and punct_end > run_end and text[run_end] == ")" and \
                 _BRACKETED_AUTHORITY.search(text, max(0, i - 24), i + 1):
             split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
-        if split and nxt != _STARTER and punct_end == run_end and _inside_brackets(text, i, end, last_cut):
+        if split and nxt != _STARTER and punct_end == run_end and text.find("(", max(last_cut, i - 80), i) >= 0 \
+                and _inside_brackets(text, i, end, last_cut):
             split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
         if split and end > last_cut:
             cuts.append(end)
@@ -475,8 +478,12 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
     if kind == NEVER:
         return False
-    if kind is not None and nxt != _STARTER and _BRACKET_THEN_PUNCT.match(text, p + 1):
-        return False  # "Thermo Fisher Scientific, Inc. (Waltham, MA, USA). Trypsin ...", "etc. (Fig. 2)."
+    if nxt != _STARTER and "(" in text[p + 1:p + 3] and (
+            (word[:1].isupper() and _BRACKET_GOES_ON.match(text, p + 1))
+            or (kind is not None and _BRACKET_THEN_PUNCT.match(text, p + 1))):
+        # "Thermo Fisher Scientific, Inc. (Waltham, MA, USA). Trypsin ...", "etc. (Fig. 2).",
+        # "Calocedrus decurrens Torr. (California incense-cedar), Cupressus ..."
+        return False
     if kind == EITHER and key in _STRAIN_RANKS and _STRAIN_CODE.match(text, p + 1):
         return False  # "Synechocystis sp. PCC 6803", "Pseudogymnoascus sp. VKMF-4246"
     if kind == NAME:
@@ -491,6 +498,9 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
 
 # a short bracket right after an abbreviation that closes before punctuation belongs to the same sentence
 _BRACKET_THEN_PUNCT = re.compile(r"\s*+\([^()\n]{1,80}\)[.,;:]")
+# ... and after a capitalised word ("Torr."), a bracket that opens with a word and goes on with a comma or a
+# lower-case word continues the sentence (caption panel labels "(F and L) show ..." do not open with a word)
+_BRACKET_GOES_ON = re.compile(r"\s*+\([A-Z][a-z]{2,}[^()\n]{0,80}(?<![.!?])\)(?:[,;:]|\s+[a-z]{2})")
 _STRAIN_RANKS = frozenset({"sp.", "spp.", "str.", "strain."})
 _STRAIN_CODE = re.compile(r"\s+(?:[A-Z]{2,}[\s\-]?\d|[A-Z0-9]*\d[A-Z0-9]*[\-_][A-Z0-9])")
 # a botanical author abbreviation in brackets: "Rhaponticum carthamoides (Willd.) Iljin", "(A. Rich.) Hochst."
@@ -540,6 +550,9 @@ def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
     line_start = text.rfind("\n", max(last_cut, i - 81), i) + 1
     if line_start == 0 and i - 81 > last_cut:
         return False  # the line is long: hard-wrapped prose, not a heading
+    if last_cut > 0 and text.find("\n", last_cut, i) < 0 and not text[last_cut - 1].isspace() \
+            and not text[last_cut:i].strip()[:1].isdigit() and _MID_LINE_CUT.match(text, last_cut):
+        return False  # a sentence ended earlier on this physical line: prose wrapped at a fixed width
     line = text[max(line_start, last_cut):i].strip()
     if not line or len(line) > 80:
         return False
@@ -548,6 +561,7 @@ def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
     return c.isupper() or c.isdigit()
 
 
+_MID_LINE_CUT = re.compile(r"[^\S\n]")  # the cut is followed by a space on the same line, not by a newline
 _LIST_LABEL_LINE = re.compile(r"(?:\d{1,3}[.)]|\(?[ivxIVX]{1,5}\)|\(?[a-zA-Z]\)|\(\d{1,3}\))\s")
 
 

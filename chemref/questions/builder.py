@@ -41,8 +41,10 @@ class Source:
 
 
 def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> list[Source]:
-    """Files stay as given; a folder becomes its ``*.xml``/``*.nxml`` files (recursively, sorted),
-    labelled relative to that folder; bytes become ``<bytes N>``. A missing path raises InputError."""
+    """Files stay as given; a folder becomes its ``*.xml``/``*.nxml`` files (recursively, sorted), each
+    labelled with the folder as given joined with its name ("../corpus/PMC1.nxml"; absolute when the folder
+    was given absolute), so ``source_file`` opens from the same working folder; bytes become ``<bytes N>``.
+    A missing path raises InputError."""
     sources: list[Source] = []
     for n, item in enumerate(inputs):
         if isinstance(item, Source):
@@ -55,7 +57,7 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
                 files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(JATS_SUFFIXES))
                 if not files:
                     raise InputError("no JATS files (*.xml, *.nxml) in this folder", path=str(path))
-                sources.extend(Source(str(p), p.relative_to(path).as_posix()) for p in files)
+                sources.extend(Source(str(p), (path / p.relative_to(path)).as_posix()) for p in files)
             elif path.is_file():
                 sources.append(Source(str(path), str(item)))
             else:
@@ -98,7 +100,7 @@ def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str
             return reason, excerpt
         if name == "no_author_named" and ctx.settings.authors == "mask":
             ref = cand.reference
-            mentions = ctx.components.mentions(excerpt, ref.authors) if ref is not None and ref.authors else ()
+            mentions = ctx.components.mentions(excerpt, ref.authors) if ref is not None else ()
             if mentions:
                 excerpt = ctx.components.mask(excerpt, mentions)
     return None, excerpt

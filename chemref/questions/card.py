@@ -7,6 +7,7 @@ a README.md that chemref did not write is never overwritten (the card is then ``
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from chemref._io import atomic_write
@@ -28,7 +29,8 @@ _FIELD_DOCS = {
     "citation_text": "`sentence[citation_start:citation_end]`",
     "target_doi": "DOI of the cited work (the answer), lower case",
     "target_title": "title of the cited work when the reference list gives one",
-    "source_file": "the JATS file the sentence comes from",
+    "source_file": "the JATS file the sentence comes from, as the build was given it (relative to the working "
+                   "folder of the build, or absolute); sample articles are named relative to the sample corpus",
     "source_pmcid": "PMCID of the source article (null when none)",
     "source_doi": "DOI of the source article",
     "source_license": "licence URL (or text) of the source article",
@@ -58,6 +60,21 @@ def _license(result: BuildResult) -> list[str]:
             "license_details: each question carries the CC BY licence of its source article in source_license"]
 
 
+_CC_URL = re.compile(r"creativecommons\.org/licenses/(by(?:-[a-z-]+)?)/(\d\.\d)", re.IGNORECASE)
+
+
+def _short_license(text: str | None) -> str:
+    """"CC BY 4.0" for a Creative Commons URL, "CC BY (licence text)" for a licence sentence, else the text."""
+    if not text:
+        return ""
+    match = _CC_URL.search(text)
+    if match:
+        return f"CC {match.group(1).upper()} {match.group(2)}"
+    if "creative commons attribution" in text.lower():
+        return "CC BY (licence text in `source_license`)"
+    return text.replace("|", "/")[:80]
+
+
 def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
     """The card's Markdown text for ``result`` written to ``output``."""
     out = Path(output)
@@ -78,7 +95,7 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
              "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
              "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
              "## Load", "", "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("json", data_files="{out.name}", split="train")', "```", "",
+             f'ds = load_dataset("json", data_files={{"test": "{out.name}"}}, split="test")', "```", "",
              "## Settings", "",
              f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors}"
@@ -91,8 +108,13 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
                      f"{FILTER_DESCRIPTIONS.get(row['filter'], '')} |")
-    lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. With `--authors mask` the names "
-              "of cited authors are masked in `excerpt` (then `excerpt` differs from the sentence outside the "
+    lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
+              "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
+              "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
+              "\"X et al.\", \"the X group\", \"X's team\" or \"X and Y reported\" (reference author lists are "
+              "often truncated); eponyms such as \"Michaelis–Menten\" are kept unless they match the cited "
+              "authors. With `--authors mask` these names are masked in `excerpt` instead "
+              "(then `excerpt` differs from the sentence outside the "
               "citation too; the citation offsets still refer to `sentence`). When more than "
               f"{s.per_article} sentences of an article survive, the {s.per_article} with the highest "
               f"findability are kept (ties broken by a hash of the seed and the id).", "",
@@ -103,7 +125,7 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
         if article.questions:
             q = article.questions[0]
             lines.append(f"| {q.source_pmcid or q.source_file} | {q.source_doi or ''} | "
-                         f"{q.source_license or ''} | {len(article.questions)} |")
+                         f"{_short_license(q.source_license)} | {len(article.questions)} |")
     lines += ["", "The excerpts are quoted from the source articles under their CC BY licences; "
               "cite the source article (`source_doi`) when you reuse a question.", ""]
     return "\n".join(lines)

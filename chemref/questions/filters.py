@@ -64,12 +64,14 @@ def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 
 
 def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(5) No author of the cited work is named in the excerpt (issue 5's surname matching rule).
+    """(5) No author of the cited work is named in the excerpt (issue 5's surname matching rule), and no
+    researcher is named by a pattern such as "X et al.", "the X group", "X's team", "X and co-workers"
+    (reference author lists are often truncated, misspelt or missing).
 
     With ``authors="mask"`` this never fails: the builder masks the names instead.
     """
     ref = cand.reference
-    if ref is None or not ref.authors or ctx.settings.authors == "mask":
+    if ref is None or ctx.settings.authors == "mask":
         return None
     return "no_author_named" if ctx.components.mentions(excerpt, ref.authors) else None
 

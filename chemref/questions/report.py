@@ -19,7 +19,7 @@ FILTER_DESCRIPTIONS: dict[str, str] = {
     "section": "not in Methods/Materials/Protocol/Experimental, not a caption",
     "one_citation": "exactly one citation, resolving to exactly one reference",
     "has_doi": "the cited reference has a DOI",
-    "no_author_named": "no author of the cited work named in the excerpt",
+    "no_author_named": "no cited author (nor \"X et al.\", \"the X group\") named in the excerpt",
     "is_claim": "the sentence makes a claim (not a supplier/kit/software/method mention)",
     "length": "excerpt length within the bounds",
     "min_findability": "findability at least --min-findability",
@@ -109,8 +109,8 @@ def write_chart(path: str | os.PathLike[str], result: BuildResult) -> None:
         bars = ax.barh(range(len(labels)), values, color=colors)
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()
-        ax.set_xlabel("candidate sentences")
-        ax.set_title(f"Question funnel: {result.candidates} candidates -> {len(result.questions)} questions "
+        ax.set_xlabel("sentences rejected at this step (first failing filter); last bar: questions kept")
+        ax.set_title(f"Question funnel: {result.candidates} candidates → {len(result.questions)} questions "
                      f"({result.survival_rate:.1%})", fontsize=10)
         ax.bar_label(bars, padding=3, fontsize=8)
         ax.margins(x=0.12)

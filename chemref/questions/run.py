@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from chemref.errors import InputError
-from chemref.questions.builder import expand_inputs, iter_build
+from chemref.questions.builder import Source, expand_inputs, iter_build
 from chemref.questions.records import BuildResult
 from chemref.questions.settings import BuildSettings
 
@@ -58,7 +58,12 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     for path in (output, rejected, report):
         if path is not None and Path(path).is_dir():
             raise InputError("is a folder, expected a file name to write", path=str(path))
-    sources = expand_inputs(list(inputs) or [sample_corpus()])
+    if inputs:
+        sources = expand_inputs(list(inputs))
+    else:  # sample articles are named relative to the sample corpus, which the BM25 baseline also searches
+        corpus = sample_corpus()
+        sources = [Source(s.path, Path(s.path).relative_to(corpus).as_posix())
+                   for s in expand_inputs([corpus]) if s.path is not None]
     results = iter_build(sources, options, workers=workers)
     if progress:
         from tqdm import tqdm
