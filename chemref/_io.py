@@ -10,7 +10,10 @@ from typing import IO, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["atomic_write", "check_output", "write_text"]
+__all__ = ["atomic_write", "check_output", "discard_pending", "write_text"]
+
+#: temporary files of the atomic writes in progress (see :func:`discard_pending`)
+_PENDING: set[str] = set()
 
 
 def _cannot_write(target: Path, exc: OSError) -> InputError:
@@ -68,6 +71,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
+    _PENDING.add(tmp)
     try:
         binary = "b" in mode
         with os.fdopen(fd, mode, encoding=None if binary else encoding,
@@ -88,6 +92,19 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        _PENDING.discard(tmp)
+
+
+def discard_pending() -> None:
+    """Remove the temporary files of every atomic write still in progress.
+
+    For a process that must stop at once (the CLI on SIGTERM) and cannot unwind its ``with`` blocks.
+    """
+    for tmp in list(_PENDING):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _PENDING.discard(tmp)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

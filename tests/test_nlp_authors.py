@@ -393,11 +393,11 @@ def test_bad_rule_table_names_the_file(tmp_path) -> None:
 NAMED_CASES = [
     # group / team patterns with a name outside a truncated author list
     ("A new study by the research group led by Maria Okafor, published in this issue [CITATION], shows X.",
-     ("Adeyemi",), ("the research group led by Maria",)),
+     ("Adeyemi",), ("the research group led by Maria Okafor",)),
     ("The landmark trial run by the Rosenberg team first showed responses in melanoma [CITATION].",
      ("Morgan", "Dudley"), ("the Rosenberg team",)),
     ("Recent work by Wei Lin and Chen Hao’s team revealed that the virus boosts vaccine efficacy [CITATION].",
-     ("Dan", "Cai"), ("Hao’s",)),
+     ("Dan", "Cai"), ("Chen Hao’s",)),
     ("Kaur's group reported the first stable ylide [CITATION].", ("Singh",), ("Kaur's",)),
     # "X et al." / "X and co-workers" with a missing, truncated or misspelt list
     ("In the recent study by Moller et al., [CITATION] copper cubes were followed by operando XAS.", (),
@@ -439,3 +439,22 @@ def test_named_includes_every_cited_mention() -> None:
         cited = {(m.start, m.end) for m in cited_author_mentions(text, surnames)}
         named = {(m.start, m.end) for m in named_author_mentions(text, surnames)}
         assert cited <= named, text
+
+
+def test_mask_named_group_leader_masks_given_name_and_surname() -> None:
+    from chemref.nlp.authors import named_author_mentions
+
+    text = "A study by the group led by Maria Okafor [CITATION] and the group of Smith and Jones agree."
+    masked = mask_author_mentions(text, named_author_mentions(text, ()))
+    assert masked == "A study by the group led by [AUTHOR] [AUTHOR] [CITATION] and the group of [AUTHOR] and [AUTHOR] agree."
+
+
+def test_mask_possessive_team_masks_both_name_words() -> None:
+    from chemref.nlp.authors import named_author_mentions
+
+    text = "Recent work by Wei Lin and Chen Hao’s team showed that the virus boosts vaccines [CITATION]."
+    masked = mask_author_mentions(text, named_author_mentions(text, ("Dan",)))
+    assert masked == "Recent work by Wei Lin and [AUTHOR] [AUTHOR]’s team showed that the virus boosts vaccines [CITATION]."
+    text = "In Kaur's group the ylide was isolated at -78 °C [CITATION]."
+    assert mask_author_mentions(text, named_author_mentions(text, ())) == (
+        "In [AUTHOR]'s group the ylide was isolated at -78 °C [CITATION].")

@@ -204,6 +204,8 @@ CASES = [
     ("The salt is unstable in an acidic medium [CIT].", C),
     ("Compounds were identified by comparison of their retention indices with published data [CIT].", P),
     ("Modified scripts based on the Willoughby protocol [CIT] were used to confirm the energy minima.", P),
+    ("Knockdown was achieved by electroporation with siRNA siRR, while a mismatch siRNA served as a control [CIT].", P),
+    ("The band is consistent with cross-reactions seen in liver extracts [CIT], and serves as a loading control.", C),
     # --- hard cases kept as xfail ------------------------------------------------------------------------
     ("Magnesium sulfate was used to treat eclampsia in the trial [CIT].", C),
     _xfail("Patients who purchased supplements from pharmacies had higher vitamin D levels [CIT].", C,

@@ -1138,6 +1138,19 @@ REAL_TEXT_REGRESSIONS = [
     ("The ratio should be close to 4:1. 1 The ratio in olive oil is higher.",
      ["The ratio should be close to 4:1. 1", "The ratio in olive oil is higher."]),
     ("Fungi and bacteria exacerbate inflammation. 51,52", ["Fungi and bacteria exacerbate inflammation. 51,52"]),
+    # prose hard-wrapped at a fixed width: a line break is no heading boundary
+    ("The ligand was prepared as reported earlier (9, 10). The copper-bound\nPhenanthroline complex was used in "
+     "all runs. It was stable.",
+     ["The ligand was prepared as reported earlier (9, 10).", "The copper-bound\nPhenanthroline complex was used in "
+      "all runs.", "It was stable."]),
+    ("The detection limit was above the odour threshold for geosmin (19 ng/L LOD vs.\n4 ng/L threshold). "
+     "Consequently, the method was changed.",
+     ["The detection limit was above the odour threshold for geosmin (19 ng/L LOD vs.\n4 ng/L threshold).",
+      "Consequently, the method was changed."]),
+    ("Products were separated by HPLC on a C18 column and detected at 254 nm, whereas the\nIONICON "
+     "software was used for the mass spectra. The data are public.",
+     ["Products were separated by HPLC on a C18 column and detected at 254 nm, whereas the\nIONICON "
+      "software was used for the mass spectra.", "The data are public."]),
     # ... while a sentence that opens with a number goes on with a unit or a lower-case word
     ("The cells were washed. 48 h later they were lysed.", ["The cells were washed.", "48 h later they were lysed."]),
     ("The mixture was cooled. 2 M HCl (10 mL) was added.", ["The mixture was cooled.", "2 M HCl (10 mL) was added."]),

@@ -51,6 +51,14 @@ FEATURE_CASES = [
     ("Smith et al. showed it", "claim_verb", "showed"),
     ("is a major cause of death worldwide", "generic", "worldwide"),
     ("plays an important role in", "generic", "plays an important role"),
+    # regressions from the hand audit of the dev-corpus questions (specific names that scored 0)
+    ("CircHIPK2 acts by sponging miR-124-2HG", "gene_protein", "CircHIPK2"),
+    ("CircHIPK2 acts by sponging miR-124-2HG", "gene_protein", "miR-124-2HG"),
+    ("regulated by miR-200a/141 in renal cell carcinoma", "gene_protein", "miR-200a/141"),
+    ("interacting with nuclear cGAS", "gene_protein", "cGAS"),
+    ("E-cadherin loss in tumour cells", "gene_protein", "E-cadherin"),
+    ("toxic to S. zeamais and T. castaneum", "named_entity", "S. zeamais"),
+    ("recurrence within 2 years of operation", "number_unit", "2 years"),
 ]
 
 
@@ -60,6 +68,7 @@ def test_feature_found(text, feature, match):
 
 
 NOT_FEATURE_CASES = [
+    ("levels of mRNA, siRNA, lncRNA and circRNA", "gene_protein"),
     ("the C18 column and figure S1", "formula"),
     ("an increase and a decrease in disease", "chemical_name"),
     ("[CITATION]", "named_entity"),

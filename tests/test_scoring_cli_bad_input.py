@@ -265,3 +265,35 @@ def test_library_raises_typed_errors_for_bad_settings_and_values() -> None:
         score_brat(GOLD, GOLD, mode="brateval", span="approx", similarity=1.5)
     with pytest.raises(InputError, match="jobs must be"):
         score_brat(GOLD, GOLD, jobs=-2)
+
+
+@pytest.mark.parametrize("sig, status, word", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_signal_midway_leaves_no_output(tmp_path: Path, sig: str, status: int, word: str, workers: str) -> None:
+    """A real signal to the whole process group (as Ctrl-C in a terminal sends it) while the output is open."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out" / "articles.jsonl"
+    files = [str(p) for p in sorted((CORPORA / "jats").glob("*.xml"))] * 400
+    proc = subprocess.Popen([sys.executable, "-m", "chemref", "jats", *files, "--json", "-o", str(out),
+                             "--no-progress", "-w", workers], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if out.parent.exists() and any(p.name.endswith(".tmp") for p in out.parent.iterdir()):
+            break
+        time.sleep(0.02)
+    if proc.poll() is not None:
+        pytest.skip("the run ended before the signal could be sent")
+    time.sleep(0.3)
+    os.killpg(proc.pid, getattr(signal, sig))
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run ended before the signal arrived")
+    assert proc.returncode == status, err
+    assert err.strip().splitlines() == [f"chemref: error: {word}"]
+    assert list(out.parent.iterdir()) == []

@@ -51,16 +51,25 @@ def _root(
     """Chemistry-aware NLP for literature benchmarks."""
 
 
-class _Terminated(BaseException):
-    """Raised in the main process on SIGTERM, so ``atomic_write`` removes its temporary file on the way out."""
-
-
 def _on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM: remove half-written outputs, stop worker processes, exit 143 at once.
+
+    Exiting at once (rather than unwinding) cannot hang on a worker killed in the middle of sending a result.
+    """
     if os.getpid() != _MAIN_PID:  # a forked worker: die as by default, silently
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
-    raise _Terminated
+    from chemref._io import discard_pending
+    from chemref.cli.app import EXIT_TERMINATED, error
+
+    discard_pending()
+    if "multiprocessing" in sys.modules:
+        for child in sys.modules["multiprocessing"].active_children():
+            child.terminate()
+    error("terminated")
+    sys.stderr.flush()
+    os._exit(EXIT_TERMINATED)
 
 
 _MAIN_PID = os.getpid()
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     """Run the typer app and map every way it can end to an exit status (see :func:`main`)."""
-    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, error
+    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error
     from chemref.errors import ChemrefError
 
     try:
@@ -112,9 +121,6 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         error("interrupted")
         return EXIT_INTERRUPTED
-    except _Terminated:
-        error("terminated")
-        return EXIT_TERMINATED
     except OSError as exc:
         if exc.errno == errno.EPIPE:  # output piped into `head`: stop quietly, as other tools do
             _silence_stdout()

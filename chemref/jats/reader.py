@@ -336,6 +336,13 @@ class _Task:
         return (article if self.convert is None else self.convert(article)), None
 
 
+def _worker_ignores_ctrl_c() -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it cancels the queued work and waits)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Article], T] | None = None, *,
                  workers: int = 1, on_error: Literal["raise", "skip"] = "raise",
                  errors: list[JatsError] | None = None) -> Iterator[T]:
@@ -368,11 +375,12 @@ def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Art
     from concurrent.futures import ProcessPoolExecutor
 
     chunksize = max(1, min(16, len(names) // (workers * 8) or 1))
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_ignores_ctrl_c)
     try:
         for result in pool.map(task, names, chunksize=chunksize):
             yield from outcome(*result)
     except BaseException:  # an error, Ctrl-C or an abandoned generator: drop the queued work, do not finish it
+        # (workers ignore Ctrl-C, so none dies half-way through sending a result, which would hang the pool)
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)

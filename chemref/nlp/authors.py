@@ -78,7 +78,8 @@ _COWORKERS = re.compile(
 )
 _GROUP_OF = re.compile(
     r"\b(?:[Tt]he\s+)?(?:research\s+)?(?:groups?|laborator(?:y|ies)|labs?|teams?)\s+(?:of|led\s+by|headed\s+by)\s+"
-    rf"(?:(?:Prof(?:essor)?|Dr)\.?\s+){{0,2}}(?:[A-Z]\.\s*){{0,2}}{_N1}(?:\s+(?:and|&)\s+{_N2})?"
+    rf"(?:(?:Prof(?:essor)?|Dr)\.?\s+){{0,2}}(?:[A-Z]\.\s*){{0,2}}{_N1}(?:\s+(?!and\b)(?P<last>{_WORD}(?:[-‐]{_WORD})?)(?=\W|$))?"
+    rf"(?:\s+(?:and|&)\s+{_N2})?"
 )
 _THE_X_GROUP = re.compile(rf"\b[Tt]he\s+{_N1}\s+(?P<kind>research\s+group|group|lab|laboratory|team)\b")
 _COWORKER_KEYS = ("worker", "colleague", "collaborator", "associate", "author", "team", "student", "group")
@@ -223,7 +224,11 @@ class AuthorRules:
         for m in (_GROUP_OF.finditer(text) if has_group else ()):
             if self._plausible(m.group("n1"), cited):
                 ok_n2 = m.group("n2") and self._plausible(m.group("n2"), cited)
-                add(m, "group_of", ("n1", "n2") if ok_n2 else ("n1",), end=None if ok_n2 else m.end("n1"))
+                last = m.group("last")
+                full = last is not None and last[:1].isupper() and self._plausible(last, cited)
+                first = ("n1", "last") if full else ("n1",)  # "led by Jarone Pinhassi": given name and surname
+                add(m, "group_of", first + ("n2",) if ok_n2 else first,
+                    end=None if ok_n2 else m.end("last" if full else "n1"))
         for m in (_THE_X_GROUP.finditer(text) if has_group else ()):
             name = m.group("n1")
             if name in cited or (m.group("kind") != "group" and self._plausible(name, cited)
@@ -390,9 +395,26 @@ def named_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMent
     "a group led by Jarone Pinhassi", "X et al." with a truncated, misspelt or missing author list)."""
     names = _as_names(surnames)
     cited = DEFAULT_RULES.cited(text, names) if names else []
-    extra = [m for m in DEFAULT_RULES.find(text) if _names_people(m, text)
+    extra = [_with_given_name(m, text) for m in DEFAULT_RULES.find(text) if _names_people(m, text)
              and all(m.end <= c.start or m.start >= c.end for c in cited)]  # a cited mention wins where they overlap
     return sorted(cited + _non_overlapping(extra), key=lambda m: (m.start, m.end))
+
+
+_NAME_BEFORE = re.compile(r"(?<![\w'’])([A-Z][^\W\d_]+)\s+$")
+
+
+def _with_given_name(mention: AuthorMention, text: str) -> AuthorMention:
+    """"Liang Jiankai's team" names one person: the capitalised word before a possessive joins its name
+    (so ``--authors mask`` hides both words), unless it is a function word or a title."""
+    if mention.pattern != "possessive" or not mention.name_spans:
+        return mention
+    start = mention.name_spans[0][0]
+    before = _NAME_BEFORE.search(text, max(0, start - 40), start)
+    if before is None or not DEFAULT_RULES._plausible(before.group(1), frozenset()):
+        return mention
+    a = before.start(1)
+    return AuthorMention(a, mention.end, text[a:mention.end], mention.name, mention.pattern,
+                         ((a, before.end(1)),) + mention.name_spans)
 
 
 def mask_author_mentions(text: str, mentions: Sequence[AuthorMention], mask: str = "[AUTHOR]") -> str:

@@ -8,10 +8,10 @@ phrasing, counting each distinct match once and capping each feature:
 |-------------------------------------------------|-------------|------|
 | chemical formula or ion (LiFePO4, H2O, Cu2+)     | 1.5         | 3    |
 | systematic or class chemical name (2,4-dichloro-, N-methyl-, …ase, …ide, …ate) | 1.0 | 3 |
-| number with a unit (5 mM, 373 K, 120 mAh g−1, 3-fold, 45%) | 1.0 | 3 |
-| gene / protein symbol (TP53, BRCA1, IL-6, p53, HIF-1α)     | 1.0 | 3 |
+| number with a unit (5 mM, 373 K, 120 mAh g−1, 3-fold, 45%, 2 years, 81 nucleotides) | 1.0 | 3 |
+| gene / protein / RNA symbol (TP53, BRCA1, IL-6, p53, HIF-1α, cGAS, E-cadherin, miR-21, CircHIPK2) | 1.0 | 3 |
 | distinctive method (NMR, cryo-EM, DFT, CRISPR, voltammetry…) | 1.0 | 2 |
-| other acronym or mid-sentence proper name (Arabidopsis, PEDOT) | 0.5 | 1.5 |
+| other acronym, mid-sentence proper name or abbreviated species (Arabidopsis, PEDOT, E. coli) | 0.5 | 1.5 |
 | claim verb (showed, demonstrated, identified, revealed…)    | 0.5 | 1 |
 | generic phrase (worldwide, plays an important role, in recent years…) | −1.5 | −3 |
 
@@ -69,9 +69,14 @@ _NUMBER_UNIT = re.compile(
     r"(?<![\w.])[-−+±~≈<>]?\d+(?:[.,]\d+)?(?:\s?(?:×|x)\s?10[−-]?\d+)?\s?"
     r"(?:%|‰|°C|°|K\b|[mµμnpf]?M\b|[mµμn]?mol\b|[mµμnk]?g\b|[mµμ]?L\b|[nµμmck]?m\b|Å|[mk]?eV\b|[mkM]?V\b|"
     r"[mµμ]?A\b|[mkMG]?W\b|[kMG]?Hz\b|ppm\b|k?Da\b|h\b|min\b|[mnpf]?s\b|bar\b|[kMG]?Pa\b|[k]?J\b|kcal\b|"
-    r"mAh\b|Wh\b|S\b|cm[−-]1|rpm\b|-fold\b|fold\b|wt\s?%|mol\s?%|equiv\b|atm\b|days?\b|weeks?\b)")
+    r"mAh\b|Wh\b|S\b|cm[−-]1|rpm\b|-fold\b|fold\b|wt\s?%|mol\s?%|equiv\b|atm\b|days?\b|weeks?\b|months?\b|"
+    r"years?\b|hr\b|hours?\b|nt\b|bp\b|kb\b|nucleotides\b|residues\b|amino\s+acids\b)")
 _GENE = re.compile(
-    r"(?<![\w-])(?:[A-Z][A-Za-z]{0,5}\d+[A-Za-z0-9]*|[A-Z]{2,6}-\d+[A-Za-zα-ω]*|[A-Z]{2,6}-?[αβγδκ]|"
+    r"(?<![\w-])(?:miR-\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:-\d?[A-Z]{1,3})?(?:-[35]p)?|"  # microRNAs: miR-200a/141
+    r"(?:[Cc]irc|[Ll]nc|LINC)(?!RNAs?\b)[A-Z][A-Za-z0-9-]*|"  # named circular / long non-coding RNAs: CircHIPK2
+    r"(?:[a-z]{1,4}-)?(?!(?:m|si|sh|sg|mi|lnc|circ|t|r|sn|sno|pi|c|g|mt|ss|ds)(?:RNA|DNA)s?\b)[a-z]{1,3}[A-Z]{2,}[A-Za-z0-9]*|"
+    r"[A-Z]-(?:cadherin|selectin|catenin|myc|ras)|"  # cGAS, mTOR, E-cadherin
+    r"[A-Z][A-Za-z]{0,5}\d+[A-Za-z0-9]*|[A-Z]{2,6}-\d+[A-Za-zα-ω]*|[A-Z]{2,6}-?[αβγδκ]|"
     r"p\d{2,3}|[A-Z][A-Z0-9]{2,7}(?=\s+(?:gene|protein|kinase|receptor|expression|mutant|knockout|"
     r"deficient|signal(?:l)?ing|pathway|complex|domain|promoter|transcripts?|mRNA)))(?![\w+\u2212-])")
 _METHOD = re.compile(
@@ -86,6 +91,7 @@ _CLAIM_VERB = re.compile(
     r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
+_SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
                         "Figure", "Table", "Fig", "Supplementary", "CITATION", "The", "When", "While",
                         "Because", "Moreover", "Furthermore", "Thus", "Therefore", "Since", "Both",
@@ -132,7 +138,8 @@ def findability_features(text: str) -> dict[str, set[str]]:
     genes = {m.group(0) for m in _GENE.finditer(text)}
     formulas = _formulas(text)
     methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
-    named = {m.group(1) for m in _CAPITAL.finditer(text)} - _NOT_NAMED - genes - formulas
+    named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
+        - _NOT_NAMED - genes - formulas
     named = {n for n in named if n.lower() not in methods}
     return {
         "formula": formulas,
