@@ -41,3 +41,16 @@ def test_gold_past_its_own_text_is_a_warning_also_in_a_zip(tmp_path: Path) -> No
 
 def test_no_warning_on_the_sample() -> None:
     assert not [w for w in score_brat(GOLD, GOLD)["warnings"] if "past the end" in w]
+
+
+def test_non_utf8_text_shown_with_errors_is_a_warning(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    shutil.copytree(GOLD, gold)
+    with open(gold / "r001.txt", "ab") as handle:
+        handle.write(b"caf\xe9 au lait\n")
+    pred = tmp_path / "pred"
+    shutil.copytree(GOLD, pred)
+    lines = (pred / "r001.ann").read_text(encoding="utf-8").splitlines(keepends=True)
+    (pred / "r001.ann").write_text("".join(l for l in lines if not l.startswith("R")), encoding="utf-8")
+    report = score_brat(gold, pred, errors=True)
+    assert any(w.startswith(f"{gold / 'r001.txt'}:") and "not UTF-8" in w for w in report["warnings"])

@@ -56,6 +56,8 @@ CASES = [
     (["score", "brat", str(GOLD), str(GOLD), "--workers", "-1"], "--workers"),
     (["jats", str(JATS), "--workers", "0"], "--workers"),
     (["baseline", "bm25", str(QUESTIONS)], "--output"),
+    (["score", "ranking", "{d}/rgold.jsonl", "{d}/rgold.jsonl", "--k", "0"], "--k"),
+    (["score", "questions", str(QUESTIONS), str(QUESTIONS), "--k", "0"], "--k"),
     # score brat
     (["score", "brat", "{d}/missing", str(GOLD)], "missing: no such file or folder"),
     (["score", "brat", str(GOLD), "{d}/missing"], "missing: no such file or folder"),

@@ -1,4 +1,4 @@
-"""Bytes to text for ``.ann`` files: UTF-8, a BOM dropped, bad bytes reported with their line."""
+"""Bytes to text for ``.ann`` (and ``.txt``) files: UTF-8, a BOM dropped, bad bytes reported with their line."""
 
 from __future__ import annotations
 

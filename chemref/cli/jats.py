@@ -12,7 +12,8 @@ from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option
 
 @app.command("jats")
 def jats_command(
-    files: List[Path] = typer.Argument(..., metavar="FILE", help="JATS .nxml/.xml files, or folders of them (subfolders included)."),
+    files: List[Path] = typer.Argument(..., metavar="FILE",
+                                       help="JATS .nxml/.xml files, or folders of them (subfolders included)."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: one object per article, in input order."),
     output: Optional[Path] = output_option(),
     workers: int = typer.Option(1, "-w", "--workers", min=1, help="Worker processes that read the articles."),

@@ -20,10 +20,11 @@ def _emit(report, as_json: bool, output: Optional[Path]) -> None:
 @score_app.command("questions")
 def score_questions_command(
     questions: Path = typer.Argument(..., help="Gold: chemref question JSONL, or the CiteME TSV with --format citeme."),
-    predictions: Path = typer.Argument(..., help='Predictions JSONL: {"id", "dois": [...]} or {"id", "titles": [...]}.'),
+    predictions: Path = typer.Argument(...,
+                                       help='Predictions JSONL: {"id", "dois": [...]} or {"id", "titles": [...]}.'),
     format: str = typer.Option("chemref", "--format", help="chemref (question JSONL) or citeme (CiteME TSV)."),
-    k: Optional[List[int]] = typer.Option(None, "--k", help="Cut-off(s) for Recall@K / MRR@K; repeat for several "
-                                                           "(default 1, 5, 10)."),
+    k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Cut-off(s) for Recall@K / MRR@K; repeat "
+                                                                   "for several (default 1, 5, 10)."),
     threshold: float = typer.Option(0.95, "--threshold", help="Fuzzy title similarity needed for a title match."),
     strict: bool = typer.Option(False, "--strict", help="Predictions for unknown question ids are an error."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
@@ -44,7 +45,7 @@ def score_questions_command(
 def score_ranking_command(
     gold: Path = typer.Argument(..., help='Gold JSONL {"id", "relevant": [...]} (or TREC qrels with --format trec).'),
     pred: Path = typer.Argument(..., help='Predictions JSONL {"id", "ranking": [...]} (or a TREC run).'),
-    k: Optional[List[int]] = typer.Option(None, "--k", help="Cut-off K; repeat for several (default 10)."),
+    k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Cut-off K; repeat for several (default 10)."),
     format: str = typer.Option("jsonl", "--format", help="jsonl or trec (qrels + run)."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),

@@ -30,8 +30,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
     kept); ``mode="brateval"`` reproduces BRATEval v0.3.2 for one ``level`` (default relations), ``span``
     (exact|overlap|approx, default exact), ``similarity`` (approx only, default 0.8) and ``type_match``.
-    ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents). Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``;
-    never calls ``sys.exit``.
+    ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
+    Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     if level is not None and level not in _LEVELS:
         raise InputError(f"unknown level {level!r}", hint="use relations or entities")
@@ -182,7 +182,7 @@ def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, wa
     size = gsrc.text_size(name)
     if size is None or max(worst_gold, worst_pred) <= size:
         return
-    text = gsrc.read_text(name)
+    text = gsrc.read_text(name, warnings)
     if text is None:
         return
     for src, worst in ((gsrc, worst_gold), (psrc, worst_pred)):
@@ -210,7 +210,7 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
     def text_of(kind: str) -> str | None:
         if kind not in texts:
             first, second = (gsrc, psrc) if kind == "FN" else (psrc, gsrc)
-            texts[kind] = first.read_text(name) or second.read_text(name)
+            texts[kind] = first.read_text(name, warnings) or second.read_text(name, warnings)
         return texts[kind]
 
     def mention(m: tuple, kind: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import posixpath
 import zipfile
 from pathlib import Path
 
+from chemref.brat.decode import decode_ann
 from chemref.errors import InputError
 
 
@@ -112,12 +113,17 @@ class AnnSource:
         except (OSError, KeyError, zipfile.BadZipFile) as exc:
             raise InputError(f"cannot read the file: {exc}", path=self.display(name)) from None
 
-    def read_text(self, name: str) -> str | None:
-        """The ``.txt`` beside document ``name`` (UTF-8, bad bytes replaced), or None when there is none."""
+    def _txt(self, name: str) -> str | None:
+        """Path (or zip member) of the ``.txt`` beside document ``name``; None for an unknown document."""
         where = self.names.get(name)
-        if where is None:
+        return None if where is None else where[:-4] + ".txt"
+
+    def read_text(self, name: str, warnings: list[str] | None = None) -> str | None:
+        """The ``.txt`` beside document ``name`` (UTF-8; bad bytes replaced, with a line appended to
+        ``warnings`` saying where), or None when there is none."""
+        txt = self._txt(name)
+        if txt is None:
             return None
-        txt = where[:-4] + ".txt"
         try:
             if self._zip is not None:
                 data = self._zip.read(txt)
@@ -126,14 +132,16 @@ class AnnSource:
                     data = handle.read()
         except (OSError, KeyError):
             return None
-        return data.decode("utf-8-sig", errors="replace")
+        text, bad = decode_ann(data, path=f"{self.path}:{txt}" if self._zip is not None else txt)
+        if warnings is not None:
+            warnings.extend(bad)
+        return text
 
     def text_size(self, name: str) -> int | None:
         """Size in bytes of the ``.txt`` beside document ``name``, or None when there is none."""
-        where = self.names.get(name)
-        if where is None:
+        txt = self._txt(name)
+        if txt is None:
             return None
-        txt = where[:-4] + ".txt"
         try:
             if self._zip is not None:
                 return self._zip.getinfo(txt).file_size
