@@ -27,7 +27,7 @@ def build_command(
                                           "is written beside it with the .png suffix."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
                                             "reason (JSON Lines)."),
-    workers: int = typer.Option(1, "--workers", min=1, help="Processes (one article per task)."),
+    workers: int = typer.Option(1, "-w", "--workers", min=1, help="Processes (one article per task)."),
     per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article."),
     min_chars: int = typer.Option(120, "--min-chars", min=0, help="Shortest excerpt kept (characters)."),
     max_chars: int = typer.Option(600, "--max-chars", min=1, help="Longest excerpt kept (characters)."),

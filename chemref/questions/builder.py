@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from chemref.errors import ChemrefError, InputError
+from chemref.jats.files import JATS_SUFFIXES, jats_files
 from chemref.jats.model import Article
 from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
 from chemref.questions.components import Components, default_components
@@ -28,7 +29,6 @@ __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "ite
            "JATS_SUFFIXES"]
 
 #: File name endings taken from a folder given as input.
-JATS_SUFFIXES = (".xml", ".nxml", ".jats")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
         else:
             path = Path(item)
             if path.is_dir():
-                files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(JATS_SUFFIXES))
+                files = jats_files(path)
                 if not files:
                     raise InputError("no JATS files (*.xml, *.nxml) in this folder", path=str(path))
                 sources.extend(Source(str(p), (path / p.relative_to(path)).as_posix()) for p in files)

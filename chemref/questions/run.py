@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from chemref._io import check_output
 from chemref.errors import InputError
 from chemref.questions.builder import Source, expand_inputs, iter_build
 from chemref.questions.records import BuildResult
@@ -56,8 +57,8 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
 
     options = BuildSettings(**settings)  # type: ignore[arg-type]
     for path in (output, rejected, report):
-        if path is not None and Path(path).is_dir():
-            raise InputError("is a folder, expected a file name to write", path=str(path))
+        if path is not None:
+            check_output(path)  # before any work, so a long run never ends with an unwritable output
     if inputs:
         sources = expand_inputs(list(inputs))
     else:  # sample articles are named relative to the sample corpus, which the BM25 baseline also searches
