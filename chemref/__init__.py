@@ -6,8 +6,8 @@ stays fast and never imports spaCy unless an NLP entry point is used.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from chemref._lazy import lazy_exports
+
 
 from chemref._version import __version__
 from chemref.errors import BratError, ChemrefError, InputError, JatsError, ScoringError
@@ -25,16 +25,4 @@ _LAZY: dict[str, str] = {
 
 __all__ = ["__version__", "ChemrefError", "InputError", "BratError", "JatsError", "ScoringError", *_LAZY]
 
-
-def __getattr__(name: str) -> Any:
-    target = _LAZY.get(name)
-    if target is None:
-        raise AttributeError(f"module 'chemref' has no attribute {name!r}")
-    module_name, _, attr = target.partition(":")
-    value = getattr(import_module(module_name), attr or name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -5,8 +5,8 @@ Names are re-exported lazily, so importing one submodule (e.g. for decoding) sta
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from chemref._lazy import lazy_exports
+
 
 _EXPORTS = {
     **dict.fromkeys(("Span", "Entity", "Relation", "Event", "Attribute", "Normalization", "Note", "Equiv",
@@ -17,15 +17,4 @@ _EXPORTS = {
 
 __all__ = list(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'chemref.brat' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -7,8 +7,8 @@ pure-Python submodule such as :mod:`chemref.nlp.rules`) does not import spaCy.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from chemref._lazy import lazy_exports
+
 
 #: The component names chemref registers with spaCy (``nlp.add_pipe(name)``), in pipeline order.
 COMPONENT_NAMES = ("chemref_citations", "chemref_sentencizer", "chemref_author_mentions",
@@ -26,15 +26,4 @@ _LAZY = {
 
 __all__ = ["COMPONENT_NAMES", "SPANS_KEY", *_LAZY]
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'chemref.nlp' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -7,21 +7,18 @@ cited works come from ``doc._.chemref_references`` (ref id -> Reference) and the
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import ensure_path
 
 from chemref.nlp.authors import DEFAULT_RULES, AuthorRules
 from chemref.nlp.extensions import doc_text
+from chemref.nlp.serialize import JsonRulesMixin
 from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
 __all__ = ["AuthorMentionsComponent", "make_author_mentions", "register_extensions"]
 
-_TABLES_FILE = "authors_rules.json"
 
 
 def register_extensions() -> None:
@@ -33,8 +30,11 @@ def register_extensions() -> None:
         Span.set_extension("chemref_ref_ids", default=None)
 
 
-class AuthorMentionsComponent:
+class AuthorMentionsComponent(JsonRulesMixin):
     """Finds author mentions per sentence (or per doc) and checks the cited references' surnames."""
+
+    rules_class = AuthorRules
+    tables_file = "authors_rules.json"  # in the component's folder of a saved pipeline
 
     def __init__(self, nlp: Language, name: str = "chemref_author_mentions", *,
                  spans_key: str = "chemref_author_mentions", citations_key: str = "chemref_citations",
@@ -82,22 +82,6 @@ class AuthorMentionsComponent:
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         for doc in stream:
             yield self(doc)
-
-    # --- serialisation: the rule tables as JSON -------------------------------------------------
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return json.dumps(self.rules.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8")
-
-    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "AuthorMentionsComponent":
-        self.rules = AuthorRules(json.loads(data.decode("utf-8")))
-        return self
-
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        (path / _TABLES_FILE).write_bytes(self.to_bytes())
-
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "AuthorMentionsComponent":
-        return self.from_bytes((ensure_path(path) / _TABLES_FILE).read_bytes())
 
 
 @Language.factory(

@@ -7,21 +7,18 @@ When sentences are set, every sentence holding a citation gets ``span._.chemref_
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Iterable
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import ensure_path
 
 from chemref.nlp.claims import DEFAULT_RULES, ClaimDecision, ClaimRules
 from chemref.nlp.extensions import doc_text
+from chemref.nlp.serialize import JsonRulesMixin
 from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
 __all__ = ["ClaimClassifierComponent", "make_claim_classifier", "register_extensions"]
 
-_TABLES_FILE = "claims_rules.json"
 
 
 def _claim_key(span: Span) -> tuple[str, str, int, int]:
@@ -49,8 +46,11 @@ def register_extensions() -> None:
         Span.set_extension("chemref_claim", getter=_get_claim, setter=_set_claim)
 
 
-class ClaimClassifierComponent:
+class ClaimClassifierComponent(JsonRulesMixin):
     """Rule-based CLAIM vs PASSING text categoriser for citing sentences."""
+
+    rules_class = ClaimRules
+    tables_file = "claims_rules.json"  # in the component's folder of a saved pipeline
 
     def __init__(self, nlp: Language, name: str = "chemref_claim_classifier", *,
                  citations_key: str = "chemref_citations", rules: ClaimRules | None = None) -> None:
@@ -84,22 +84,6 @@ class ClaimClassifierComponent:
     def pipe(self, stream: Iterable[Doc], batch_size: int = 128) -> Iterable[Doc]:
         for doc in stream:
             yield self(doc)
-
-    # --- serialisation: the rule tables as JSON -------------------------------------------------
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        return json.dumps(self.rules.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8")
-
-    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
-        self.rules = ClaimRules(json.loads(data.decode("utf-8")))
-        return self
-
-    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        (path / _TABLES_FILE).write_bytes(self.to_bytes())
-
-    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
-        return self.from_bytes((ensure_path(path) / _TABLES_FILE).read_bytes())
 
 
 @Language.factory(

@@ -5,8 +5,8 @@ Nothing here imports spaCy. Names are re-exported lazily so ``import chemref.sco
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from chemref._lazy import lazy_exports
+
 
 from chemref.doi import normalize_doi
 
@@ -22,12 +22,4 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = ["normalize_doi", *_EXPORTS]
 
-
-def __getattr__(name: str) -> Any:
-    target = _EXPORTS.get(name)
-    if target is None:
-        raise AttributeError(f"module 'chemref.scoring' has no attribute {name!r}")
-    module_name, _, attr = target.partition(":")
-    value = getattr(import_module(module_name), attr or name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
