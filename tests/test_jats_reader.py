@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import pickle
 import subprocess
@@ -179,3 +181,19 @@ def test_hand_written_article_with_every_form() -> None:
     count = count_file(path)
     assert {(p.path, r) for _, p in art.paragraphs() for a in p.citations for r in a.ref_ids} == count.pairs
     assert {r.id: r.doi for r in art.references if r.doi} == count.dois
+
+
+def test_cli_progress_bar(files, tmp_path) -> None:
+    """``--progress`` shows the bar on any stderr (a pipe here); the automatic default only on a terminal."""
+    from chemref.jats.report import run
+
+    err = io.StringIO()
+    target = tmp_path / "p.jsonl"
+    with contextlib.redirect_stderr(err):
+        assert run(files, as_json=True, output=str(target), progress=True) == []
+    assert f"/{len(files)} [" in err.getvalue() and "article" in err.getvalue()
+    quiet = io.StringIO()
+    with contextlib.redirect_stderr(quiet):
+        assert run(files, as_json=True, output=str(target), progress=False) == []
+    assert quiet.getvalue() == ""
+    assert len(target.read_text().splitlines()) == len(files)

@@ -85,6 +85,10 @@ ADVERSARIAL = {
     "unclosed brackets": "a (b. C " * 125_000,
     "spaced glued anchors": "cells.5, " * 110_000,
     "dotted lower-case openers": "MeOH. m.p. 2 " * 76_000,
+    # one short sentence per line and Greek-letter sentences: the slowest shapes measured (about 1 s per MB)
+    "one sentence per line": "α.\n" * 333_333,
+    "numbered lines": "1.\n" * 333_333,
+    "Greek sentences": "α. β. " * 166_666,
 }
 
 

@@ -101,3 +101,33 @@ def test_output_that_is_a_folder_is_an_error(tmp_path, capsys):
     status = main(["questions", "build", "-o", str(tmp_path), "--no-progress"])
     assert status == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [
+    ["-o", "{tmp}/q.jsonl", "--report", "{tmp}/q.jsonl"],
+    ["-o", "{tmp}/q.jsonl", "--rejected", "{tmp}/q.jsonl"],
+    ["-o", "{tmp}/q.jsonl", "--rejected", "{tmp}/r.json", "--report", "{tmp}/r.json"],
+    ["-o", "{tmp}/q.png", "--report", "{tmp}/q.json"],
+    ["-o", "{tmp}/README.md"],
+    ["-o", "{tmp}/q.jsonl", "--rejected", "{tmp}/README.md"],
+])
+def test_outputs_on_the_same_file_are_an_error(tmp_path, capsys, args):
+    """Two outputs on one path used to overwrite each other silently (the report replaced the questions)."""
+    status = main(["questions", "build", *[a.replace("{tmp}", str(tmp_path)) for a in args], "--no-progress"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "would be the same file" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_output_over_an_input_article_is_an_error(tmp_path, capsys):
+    import shutil
+
+    article = tmp_path / "a.xml"
+    shutil.copy(CORPORA / "jats" / "sample_lfp_carbon_coating.xml", article)
+    before = article.read_bytes()
+    status = main(["questions", "build", str(article), "-o", str(tmp_path / "q.jsonl"), "--report", str(article),
+                   "--no-progress"])
+    assert status == 2
+    assert "would overwrite an input article" in capsys.readouterr().err
+    assert article.read_bytes() == before

@@ -123,3 +123,22 @@ def test_length_counts_the_excerpt_not_the_sentence():
     c = cand(sentence)
     assert len(sentence) >= 120
     assert run(length, c) == "length"
+
+
+def test_article_steps_are_named_functions_too():
+    """Steps (8) and --min-findability are named functions like filters 1-7, returning their reason."""
+    from chemref.questions.filters import min_findability, per_article_cap, tiebreak
+
+    assert min_findability(0.2, BuildSettings(min_findability=0.3)) == "min_findability"
+    assert min_findability(0.3, BuildSettings(min_findability=0.3)) is None
+    assert min_findability(0.0, BuildSettings()) is None
+    survivors = [("a", 0.5), ("b", 0.9), ("c", 0.5), ("d", 0.7), ("e", 0.5)]
+    settings = BuildSettings(per_article=3, seed=7)
+    kept, capped = per_article_cap(survivors, settings, score=lambda s: s[1], record_id=lambda s: s[0])
+    tied = sorted(["a", "c", "e"], key=lambda name: tiebreak(7, name))
+    assert kept == [s for s in survivors if s[0] in {"b", "d", tied[0]}]  # document order
+    assert [s[0] for s in capped] == tied[1:]  # best first
+    again, _ = per_article_cap(survivors, settings, score=lambda s: s[1], record_id=lambda s: s[0])
+    assert again == kept  # same seed, same choice
+    assert per_article_cap(survivors[:2], settings, score=lambda s: s[1], record_id=lambda s: s[0]) == \
+        (survivors[:2], [])

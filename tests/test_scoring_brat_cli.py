@@ -63,6 +63,47 @@ def test_csv_markdown_per_doc_and_errors() -> None:
     assert set(report["per_doc"]) == {"r001", "r002", "r003"}
 
 
+def test_errors_reach_csv_and_markdown() -> None:
+    """--errors with --csv/--markdown is not silently dropped: one row per FP/FN with its mention text."""
+    import csv
+    import io
+
+    report = score_brat(GOLD, PRED, errors=True, level="entities", span="exact")
+    rows = list(csv.DictReader(io.StringIO(report.to_csv())))
+    error_rows = [r for r in rows if r["error"]]
+    assert len(error_rows) == len(report["errors"]) > 0
+    assert any("'4-Chloro-2-nitrophenol'" in r["error"] and r["error"].startswith("FP: ") for r in error_rows)
+    assert all(r["tp"] == "" for r in error_rows)
+    md = report.to_markdown().splitlines()
+    assert md[0].endswith("| error |") and sum("FP: " in line or "FN: " in line for line in md) == len(error_rows)
+    assert "error" not in score_brat(GOLD, PRED).to_csv().splitlines()[0]     # no column without --errors
+    cli = run(GOLD, PRED, "--csv", "--errors")
+    assert cli.returncode == 0 and "FP: " in cli.stdout
+
+
+def test_errors_without_txt_files_warn_once(tmp_path: Path) -> None:
+    """No .txt anywhere: --errors lists offsets only and says so in one warning, never a silent ``None``."""
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    for src, dst in ((GOLD, gold), (PRED, pred)):
+        dst.mkdir()
+        for f in src.glob("*.ann"):
+            shutil.copy(f, dst / f.name)
+    report = score_brat(gold, pred, errors=True)
+    missing = [w for w in report["warnings"] if "no .txt" in w]
+    assert len(missing) == 1 and "3 document(s)" in missing[0] and "r001, r002, r003" in missing[0]
+    assert "None" not in str(report)
+    with_text = score_brat(GOLD, PRED, errors=True)
+    assert not [w for w in with_text["warnings"] if "no .txt" in w]
+
+
+def test_markdown_escapes_brateval_relation_keys() -> None:
+    """BRATEval's ``REL|TYPE1|TYPE2`` keys must not split a Markdown row into extra cells."""
+    md = score_brat(GOLD, PRED, mode="brateval", level="relations").to_markdown().splitlines()
+    width = md[0].count(" | ")
+    assert all(line.replace("\\|", "").count(" | ") == width for line in md[2:])
+    assert any("WORK_UP\\|entity\\|entity" in line for line in md)
+
+
 def test_codalab_zip_with_a_subfolder(tmp_path: Path) -> None:
     archive = tmp_path / "submission.zip"
     with zipfile.ZipFile(archive, "w") as zf:

@@ -98,3 +98,14 @@ def test_cli_error_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     assert main(["score", "pubmedqa", str(gold), str(pred)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("chemref: error: ") and err.count("\n") == 1 and "pred.json" in err
+
+
+def test_printed_report_names_metric_k_averaging_and_version() -> None:
+    """Every printed report names the metric, K (none here: one label per item), the averaging and the version."""
+    import chemref
+
+    text = str(score_pubmedqa({"1": "yes", "2": "no"}, {"1": "yes", "2": "yes"}))
+    head = text.splitlines()[:4]
+    assert head[0] == f"chemref {chemref.__version__} · PubMedQA (PQA-L, reasoning-required)"
+    assert head[1].startswith("metric: accuracy") and head[2].startswith("averaging: ")
+    assert head[3].startswith("K: none")

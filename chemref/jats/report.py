@@ -85,12 +85,15 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
     errors: list[JatsError] = []
     results = map_articles(files, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors)
-    if progress is None:
+    auto = progress is None
+    if auto:
         progress = len(files) >= 10
     if progress:
         from tqdm import tqdm
 
-        results = tqdm(results, total=len(files), unit="article", file=sys.stderr, disable=None, leave=False)
+        # automatic: only on a terminal (disable=None); an explicit --progress shows it on any stderr
+        results = tqdm(results, total=len(files), unit="article", file=sys.stderr, disable=None if auto else False,
+                       leave=False)
 
     def emit(handle: IO[str]) -> None:
         if as_json:

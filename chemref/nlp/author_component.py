@@ -13,7 +13,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from chemref.nlp.authors import DEFAULT_RULES, AuthorRules
-from chemref.nlp.extensions import doc_text
+from chemref.nlp.extensions import doc_text, spans_within
 from chemref.nlp.serialize import JsonRulesMixin
 from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
@@ -66,8 +66,7 @@ class AuthorMentionsComponent(JsonRulesMixin):
         group: list[Span] = []
         text = doc_text(doc)
         refs = (doc._.chemref_references or {}) if citations else {}  # the getter rebuilds objects: once per Doc
-        for w_start, w_end in windows:
-            in_window = [c for c in citations if c.start_char >= w_start and c.end_char <= w_end]
+        for (w_start, w_end), in_window in zip(windows, spans_within(windows, citations)):
             surnames = self._cited_surnames(refs, in_window) if in_window else ()
             for m in self.rules.find(text[w_start:w_end], surnames):
                 start, end = m.start + w_start, m.end + w_start

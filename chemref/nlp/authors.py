@@ -269,7 +269,7 @@ class AuthorRules:
                         add(m, "and", ("n1", "n2"), start=start, end=m.end("n2"))
         for m in (_CONSORTIUM.finditer(text) if any(k in text for k in _CONSORTIUM_KEYS) else ()):
             name = m.group("n1").strip()
-            if name.split()[0][:1].isupper():
+            if name.split()[0][:1].isupper() or _numbered_collaboration(name):
                 add(m, "consortium", start=m.start(), end=m.end())
         return out
 
@@ -316,6 +316,17 @@ class AuthorRules:
     def to_json(self) -> dict[str, Any]:
         """The tables as one JSON object (for spaCy's to_disk / to_bytes)."""
         return {key: list(values) for key, values in self.tables.items()}
+
+
+#: Words that open a collaboration keyword ("Working Group"), so "the 2019 Working Group" is a date, not a name.
+_COLLAB_LEADS = frozenset("Collaborative Study Working Research Writing Steering Project".split())
+
+
+def _numbered_collaboration(name: str) -> bool:
+    """"1000 Genomes Project Consortium": a number, then a capitalised name word, then the keyword."""
+    words = name.split()
+    return (len(words) >= 3 and words[0][:1].isdigit() and words[1][:1].isupper()
+            and words[1] not in _COLLAB_LEADS)
 
 
 def _as_names(surnames: Iterable[str]) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from chemref.nlp.claims import DEFAULT_RULES, ClaimDecision, ClaimRules
-from chemref.nlp.extensions import doc_text
+from chemref.nlp.extensions import doc_text, spans_within
 from chemref.nlp.serialize import JsonRulesMixin
 from chemref.nlp.extensions import register_extensions as register_pipeline_extensions
 
@@ -70,8 +70,8 @@ class ClaimClassifierComponent(JsonRulesMixin):
         text = doc_text(doc)
         scores: list[float] = []
         if doc.has_annotation("SENT_START") and citations:
-            for sent in doc.sents:
-                inside = [c for c in citations if c.start_char >= sent.start_char and c.end_char <= sent.end_char]
+            sents = list(doc.sents)
+            for sent, inside in zip(sents, spans_within([(s.start_char, s.end_char) for s in sents], citations)):
                 if inside:
                     decision = self._decide(text[sent.start_char:sent.end_char], sent.start_char, inside)
                     sent._.chemref_claim = decision

@@ -7,6 +7,7 @@ the getters hand back :class:`chemref.jats.model.Reference` objects and tuples o
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import fields
 from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
@@ -16,7 +17,7 @@ from chemref.jats.model import Reference
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span
 
-__all__ = ["SPANS_KEY", "doc_text", "register_extensions", "references_mapping"]
+__all__ = ["SPANS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
 
 #: The span group holding citation markers (``doc.spans[SPANS_KEY]``).
 SPANS_KEY = "chemref_citations"
@@ -39,6 +40,21 @@ def doc_text(doc: "Doc", text: str | None = None) -> str:
     if cached is None:
         cached = _TEXTS[doc] = doc.text
     return cached
+
+
+def spans_within(windows: Iterable[tuple[int, int]], spans: Iterable["Span"]) -> list[list["Span"]]:
+    """For each ``(start, end)`` character window, the spans lying wholly inside it, in text order.
+
+    One bisect per window over the spans sorted by start, so a Doc with many sentences and many
+    citations costs O((S + C) log C), not O(S x C).
+    """
+    items = sorted(((s.start_char, s.end_char, k, s) for k, s in enumerate(spans)), key=lambda t: t[:3])
+    starts = [start for start, _, _, _ in items]
+    out: list[list["Span"]] = []
+    for w_start, w_end in windows:
+        lo, hi = bisect_left(starts, w_start), bisect_right(starts, w_end)
+        out.append([span for _, end, _, span in items[lo:hi] if end <= w_end])
+    return out
 
 
 def references_mapping(references: Mapping[str, Reference] | Iterable[Reference] | None) -> dict[str, Reference]:

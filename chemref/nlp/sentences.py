@@ -139,10 +139,10 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
                 continue  # inside an anchor (an anchor that ends with the period, "145.", may end a sentence)
         if group == "nl":
-            if m.group().count("\n") > 1 or _newline_splits(text, i, m.end(), last_cut):
-                if i > last_cut:
-                    cuts.append(i)
-                    last_cut, sent_start = i, -1
+            # (a newline right after a cut, "end.\nNext", changes nothing: no need to read the lines)
+            if i > last_cut and (m.group().count("\n") > 1 or _newline_splits(text, i, m.end(), last_cut)):
+                cuts.append(i)
+                last_cut, sent_start = i, -1
             continue
         if group == "nospace":
             if _nospace_splits(text, i, idx):

@@ -8,7 +8,6 @@ in this process or a process pool. Same inputs and settings give the same output
 
 from __future__ import annotations
 
-import hashlib
 import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -20,7 +19,7 @@ from chemref.jats.files import JATS_SUFFIXES, jats_files
 from chemref.jats.model import Article
 from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
 from chemref.questions.components import Components, default_components
-from chemref.questions.filters import FILTERS, REASONS, FilterContext
+from chemref.questions.filters import FILTERS, REASONS, FilterContext, min_findability, per_article_cap
 from chemref.questions.findability import findability
 from chemref.questions.records import ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
@@ -64,11 +63,6 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
                 raise InputError("no such file or folder", path=str(path),
                                  hint="give JATS files or folders that hold them")
     return sources
-
-
-def _tiebreak(seed: int, record_id: str) -> int:
-    digest = hashlib.blake2b(f"{seed}\x00{record_id}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
 
 
 def _record(cand: Candidate, excerpt: str, score: float | None, reason: str | None) -> Record:
@@ -126,14 +120,14 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             rejected.append((n, _record(cand, excerpt, None, reason)))
             continue
         score = findability(excerpt)
-        if settings.min_findability is not None and score < settings.min_findability:
-            counts["min_findability"] += 1
-            rejected.append((n, _record(cand, excerpt, score, "min_findability")))
+        reason = min_findability(score, settings)
+        if reason is not None:
+            counts[reason] += 1
+            rejected.append((n, _record(cand, excerpt, score, reason)))
             continue
         survivors.append((n, cand, excerpt, score))
-    ranked = sorted(survivors, key=lambda s: (-s[3], _tiebreak(settings.seed, s[1].id)))
-    kept = sorted(ranked[:settings.per_article], key=lambda s: s[0])
-    for order, cand, excerpt, score in ranked[settings.per_article:]:
+    kept, capped = per_article_cap(survivors, settings, score=lambda s: s[3], record_id=lambda s: s[1].id)
+    for order, cand, excerpt, score in capped:
         counts["per_article_cap"] += 1
         rejected.append((order, _record(cand, excerpt, score, "per_article_cap")))
     rejected.sort(key=lambda item: item[0])

@@ -2,13 +2,15 @@
 
 Each filter takes the candidate, its current excerpt and the build context and returns the reason
 (its own name) when the candidate fails, else None. A candidate's reason is its first failing filter.
-The article-level steps that follow them (``min_findability``, ``per_article_cap``) live in the builder.
+The two steps that follow them, :func:`min_findability` (on the findability score) and
+:func:`per_article_cap` (over all survivors of one article), are named functions here too.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence, TypeVar
 
 from chemref.questions.candidates import Candidate
 from chemref.questions.components import Components
@@ -17,6 +19,7 @@ from chemref.questions.settings import BuildSettings
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
     "cc_by", "section", "one_citation", "has_doi", "no_author_named", "is_claim", "length",
+    "min_findability", "per_article_cap", "tiebreak",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
@@ -102,3 +105,30 @@ FILTERS: tuple[tuple[str, Filter], ...] = (
 
 #: Every rejection reason, in funnel order (the last two are decided per article by the builder).
 REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + ("min_findability", "per_article_cap")
+
+
+def min_findability(score: float, settings: BuildSettings) -> str | None:
+    """(optional, ``--min-findability``) The excerpt's findability is at least ``settings.min_findability``."""
+    if settings.min_findability is not None and score < settings.min_findability:
+        return "min_findability"
+    return None
+
+
+def tiebreak(seed: int, record_id: str) -> int:
+    """A seeded, platform-independent order for candidates of equal findability."""
+    digest = hashlib.blake2b(f"{seed}\x00{record_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+_S = TypeVar("_S")
+
+
+def per_article_cap(survivors: Sequence[_S], settings: BuildSettings, *,
+                    score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
+    """(8) At most ``settings.per_article`` questions per article: the highest ``score`` (findability) win,
+    ties broken by :func:`tiebreak` of the seed and the id. Returns ``(kept, capped)``: kept in the input
+    (document) order, capped from best to worst."""
+    ranked = sorted(survivors, key=lambda s: (-score(s), tiebreak(settings.seed, record_id(s))))
+    cut = settings.per_article
+    kept_ids = {id(s) for s in ranked[:cut]}
+    return [s for s in survivors if id(s) in kept_ids], ranked[cut:]

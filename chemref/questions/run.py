@@ -29,6 +29,28 @@ def sample_corpus() -> Path:
     return SAMPLE_CORPUS
 
 
+def _check_distinct(targets: dict[str, Path | None]) -> None:
+    """Two outputs on one file would silently overwrite each other: refuse before any work."""
+    seen: dict[Path, str] = {}
+    for label, path in targets.items():
+        if path is None:
+            continue
+        key = path.resolve()
+        if key in seen:
+            raise InputError(f"the {label} and the {seen[key]} would be the same file", path=str(path),
+                             hint="give each output its own file name; the chart is the report's name with .png")
+        seen[key] = label
+
+
+def _check_not_inputs(targets: dict[str, Path | None], sources: Sequence[Source]) -> None:
+    """An output must never overwrite an input article."""
+    inputs = {Path(s.path).resolve() for s in sources if s.path is not None}
+    for label, path in targets.items():
+        if path is not None and path.resolve() in inputs:
+            raise InputError(f"the {label} would overwrite an input article", path=str(path),
+                             hint="write the outputs outside the input files")
+
+
 @dataclass(frozen=True)
 class BuildOutputs:
     """The result and the paths written."""
@@ -55,16 +77,24 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     from chemref.questions.card import write_card
     from chemref.questions.report import write_chart, write_jsonl, write_report
 
+    from chemref.questions.card import card_path
+
     options = BuildSettings(**settings)  # type: ignore[arg-type]
     for path in (output, rejected, report):
         if path is not None:
             check_output(path)  # before any work, so a long run never ends with an unwritable output
+    targets = {"output (questions)": Path(output), "dataset card": card_path(output),
+               "rejected": None if rejected is None else Path(rejected),
+               "report": None if report is None else Path(report),
+               "report chart": None if report is None else Path(report).with_suffix(".png")}
+    _check_distinct(targets)
     if inputs:
         sources = expand_inputs(list(inputs))
     else:  # sample articles are named relative to the sample corpus, which the BM25 baseline also searches
         corpus = sample_corpus()
         sources = [Source(s.path, Path(s.path).relative_to(corpus).as_posix())
                    for s in expand_inputs([corpus]) if s.path is not None]
+    _check_not_inputs(targets, sources)
     results = iter_build(sources, options, workers=workers)
     if progress:
         from tqdm import tqdm

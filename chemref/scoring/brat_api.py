@@ -132,6 +132,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         data["per_doc"] = docs
     if errors:
         data["errors"] = records
+        warnings.extend(_missing_text_warning(records, gsrc.path))
     data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
     return Report(data)
 
@@ -200,6 +201,18 @@ def _keep(b: tuple, level: str | None, span: str | None) -> bool:
     if span == "overlap":
         return b[1] == "relaxed_bipartite"
     return True
+
+
+def _missing_text_warning(records: list[dict[str, Any]], gold: str) -> list[str]:
+    """One warning naming the documents whose FP/FN have no mention text (no ``.txt`` in gold or prediction)."""
+    mentions = ("arg1", "arg2", "mention")
+    docs = sorted({r["document"] for r in records if any(k in r and r[k]["text"] is None for k in mentions)})
+    if not docs:
+        return []
+    shown = ", ".join(docs[:5]) + (", ..." if len(docs) > 5 else "")
+    return [f"{gold}: {len(docs)} document(s) have no .txt beside the gold or the prediction .ann ({shown}); "
+            "their false positives and negatives are listed by offsets only "
+            "(put the .txt files beside the .ann files)"]
 
 
 def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[str],

@@ -121,8 +121,9 @@ class MetricsReport(Mapping[str, Any]):
         lines = [f"chemref {self.version} · {self.task}",
                  f"metric: {self.definition}",
                  f"averaging: {self.averaging}"]
-        if self.k:
-            lines.append("K: " + ", ".join(str(k) for k in self.k))
+        # every report names K, also where there is no cut-off (PubMedQA scores one label per item)
+        cut_offs = ", ".join(str(k) for k in self.k) if self.k else "none (no cut-off: one answer per item)"
+        lines.append("K: " + cut_offs)
         lines.append("")
         lines += _table(["metric", "value"], [[name, value] for name, value in self.metrics.items()])
         lines += ["", *_table(["count", "n"], [["scored", self.n], *[[k, v] for k, v in self.counts.items()]])]

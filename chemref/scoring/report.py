@@ -57,7 +57,8 @@ class Report(dict):
                         yield (f"{level}/{match}/{coref}", leaf["per_type"], leaf["overall"])
 
     def rows(self) -> list[dict[str, Any]]:
-        """One flat row per (section, type) plus an ``all`` row per section; per-document rows follow."""
+        """One flat row per (section, type) plus an ``all`` row per section; per-document rows follow, then
+        (with ``errors=True``) one row per FP/FN whose ``error`` column holds the mention text."""
         out: list[dict[str, Any]] = []
         for label, per_type, overall in self.sections():
             for t, c in list(per_type.items()) + [("all", overall)]:
@@ -65,6 +66,9 @@ class Report(dict):
         for doc, blocks in self.get("per_doc", {}).items():
             for label, c in blocks.items():
                 out.append({"document": doc, "report": label, "type": "all", **c})
+        for e in self.get("errors") or ():
+            out.append({"document": e["document"], "report": e["report"], "type": e["type"],
+                        "error": f"{e['kind']}: {_error_body(e)}"})
         return out
 
     # -- exports
@@ -76,6 +80,8 @@ class Report(dict):
         cols = ["document", "report", "type", *NUMBER_KEYS]
         if self.get("mode") == "brateval" and self.get("level") == "relations":
             cols += ["fpm", "fnm"]
+        if self.get("errors"):
+            cols.append("error")
         return cols
 
     def to_csv(self) -> str:
@@ -95,7 +101,8 @@ class Report(dict):
         lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
                                                               else "---" for c in cols) + "|"]
         for row in self.rows():
-            cells = [format4(row[c]) if isinstance(row.get(c), float) else str(row.get(c, "")) for c in cols]
+            cells = [format4(row[c]) if isinstance(row.get(c), float) else _md_cell(str(row.get(c, "")))
+                     for c in cols]
             lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
@@ -133,12 +140,21 @@ class Report(dict):
 
 def _mention(m: dict[str, Any]) -> str:
     frags = ";".join(f"{s}-{e}" for s, e in m["fragments"])
-    return f"{m['label']} [{frags}] {m.get('text')!r}"
+    text = m.get("text")
+    return f"{m['label']} [{frags}]" + ("" if text is None else f" {text!r}")
+
+
+def _error_body(e: dict[str, Any]) -> str:
+    if "arg1" in e:
+        return f"{_mention(e['arg1'])} -> {_mention(e['arg2'])}"
+    return _mention(e["mention"])
+
+
+def _md_cell(text: str) -> str:
+    """A Markdown table cell: ``|`` escaped and line breaks flattened, so mention text cannot break the row."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def format_error(e: dict[str, Any]) -> str:
     """One line for an FP/FN record of ``report["errors"]``."""
-    head = f"{e['kind']} {e['report']} {e['document']} {e['type']}"
-    if "arg1" in e:
-        return f"{head}: {_mention(e['arg1'])} -> {_mention(e['arg2'])}"
-    return f"{head}: {_mention(e['mention'])}"
+    return f"{e['kind']} {e['report']} {e['document']} {e['type']}: {_error_body(e)}"
