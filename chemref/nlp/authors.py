@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -352,13 +353,42 @@ def _names_cited(mention: AuthorMention, text: str, cited: frozenset[str]) -> bo
     return mention.name is not None and mention.name in cited
 
 
+class _Disjoint:
+    """Non-empty, pairwise disjoint ``[start, end)`` intervals kept sorted, with an O(log n) overlap test
+    (a scan of every kept interval per mention was quadratic: minutes on a long text full of "X et al.")."""
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        # disjoint intervals sorted by start have sorted ends: only the last one starting before ``end`` can
+        # reach past ``start``
+        k = bisect_left(self.starts, end) - 1
+        return k >= 0 and self.ends[k] > start
+
+    def add(self, start: int, end: int) -> None:
+        k = bisect_left(self.starts, end)
+        self.starts.insert(k, start)
+        self.ends.insert(k, end)
+
+
 def _non_overlapping(mentions: list[AuthorMention]) -> list[AuthorMention]:
     """Keep the longest (then most specific) mention wherever mentions overlap; sorted by offset."""
     ordered = sorted(mentions, key=lambda m: (-(m.end - m.start), _PRIORITY.get(m.pattern, 99), m.start))
     kept: list[AuthorMention] = []
+    empty: list[AuthorMention] = []  # (no pattern yields an empty mention; kept out of the interval index anyway)
+    taken = _Disjoint()
     for m in ordered:
-        if all(m.end <= k.start or m.start >= k.end for k in kept):
+        if m.end <= m.start:
+            if all(m.end <= k.start or m.start >= k.end for k in kept):
+                kept.append(m)
+                empty.append(m)
+        elif not taken.overlaps(m.start, m.end) and all(m.end <= k.start or m.start >= k.end for k in empty):
             kept.append(m)
+            taken.add(m.start, m.end)
     kept.sort(key=lambda m: (m.start, m.end))
     return kept
 
@@ -387,13 +417,16 @@ _PAIR_CUE = re.compile(
 )
 
 
+_HEAD_AFTER = re.compile(r"\s+([\w-]+)")
+
+
 def _names_people(mention: AuthorMention, text: str) -> bool:
     """A pattern that names researchers whoever they are: "X et al.", "X and co-workers", "the group of X",
     "X's group/work", "X and Y reported" (not an eponym such as "Fick's law" or "Michaelis and Menten kinetics")."""
     if mention.pattern in ("et_al", "coworkers", "group_of"):
         return True
     if mention.pattern == "possessive":
-        head = re.match(r"\s+([\w-]+)", text[mention.end:])
+        head = _HEAD_AFTER.match(text, mention.end)  # (never slice the text: that copies the rest of it)
         return head is not None and head.group(1).lower() in _WORK_HEADS
     if mention.pattern in ("and", "ampersand"):
         return _PAIR_CUE.match(text, mention.end) is not None
@@ -406,8 +439,12 @@ def named_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMent
     "a group led by Jarone Pinhassi", "X et al." with a truncated, misspelt or missing author list)."""
     names = _as_names(surnames)
     cited = DEFAULT_RULES.cited(text, names) if names else []
+    taken = _Disjoint()  # ``cited`` is non-overlapping already
+    for c in cited:
+        if c.end > c.start:
+            taken.add(c.start, c.end)
     extra = [_with_given_name(m, text) for m in DEFAULT_RULES.find(text) if _names_people(m, text)
-             and all(m.end <= c.start or m.start >= c.end for c in cited)]  # a cited mention wins where they overlap
+             and not taken.overlaps(m.start, m.end)]  # a cited mention wins where they overlap
     return sorted(cited + _non_overlapping(extra), key=lambda m: (m.start, m.end))
 
 
