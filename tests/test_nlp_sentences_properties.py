@@ -89,6 +89,9 @@ ADVERSARIAL = {
     "one sentence per line": "α.\n" * 333_333,
     "numbered lines": "1.\n" * 333_333,
     "Greek sentences": "α. β. " * 166_666,
+    # a long run of whitespace before many words: the sentence start must be looked up once, not per candidate
+    "leading whitespace before labels": " " * 500_000 + "1. " * 166_666,
+    "leading newlines before initials": "\n" * 500_000 + "A. " * 166_666,
 }
 
 

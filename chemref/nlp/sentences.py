@@ -127,6 +127,17 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         glued.sort(key=_start_of)
         if glued:
             candidates = heapq.merge(candidates, glued, key=_start_of)
+    # (hot loop: module-level look-ups bound to locals; the most common outcomes are tested first)
+    append = cuts.append
+    nonws_search = _NONWS.search
+    next_match = _NEXT.match
+    lower_maybe = _LOWER_MAYBE_START.match
+    next_kind = _next_kind
+    after_period = _after_period
+    plain = _PLAIN_SYMBOLS
+    openers = _OPENERS
+    split_after_word = _SPLIT_AFTER_WORD
+    STARTER, DIGIT = _STARTER, _DIGIT
     last_i = -1
     for m in candidates:
         i = m.start()
@@ -138,23 +149,31 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             k = bisect_right(p_starts, i) - 1
             if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
                 continue  # inside an anchor (an anchor that ends with the period, "145.", may end a sentence)
-        if group == "nl":
+        if group == "term":
+            # terminal punctuation
+            glued = False
+            run_end = m.end(2)
+            end = punct_end = m.end()
+        elif group == "nl":
             # (a newline right after a cut, "end.\nNext", changes nothing: no need to read the lines)
-            if i > last_cut and (m.group().count("\n") > 1 or _newline_splits(text, i, m.end(), last_cut)):
-                cuts.append(i)
-                last_cut, sent_start = i, -1
+            if i > last_cut and (
+                    ((e := m.end()) - i > 1 and m.group().count("\n") > 1) or _newline_splits(text, i, e, last_cut)):
+                append(i)
+                # (the newlines and blank lines run to e: a non-space character there opens the next sentence)
+                last_cut, sent_start = i, e if e < n and not text[e].isspace() else -1
             continue
-        if group == "nospace":
+        elif group == "nospace":
             if _nospace_splits(text, i, idx):
-                cuts.append(i + 1)
-                last_cut, sent_start = i + 1, -1
+                append(i + 1)
+                last_cut, sent_start = i + 1, i + 1  # (the match looked ahead to a capital letter there)
                 skip_to = i + 1
             continue
-        # terminal punctuation (or a period glued to a citation number)
-        glued = group == "glued" or group == "glued_num" or group == "glued_close"
-        run_end = i + 1 if glued else m.end("term")
-        end = punct_end = (i + 2 if group == "glued_close" else i + 1) if glued else m.end()
-        nm = _NEXT.match(text, end)
+        else:
+            # a period glued to a citation number
+            glued = True
+            run_end = i + 1
+            end = punct_end = i + 2 if group == "glued_close" else i + 1
+        nm = next_match(text, end)
         if nm is None:
             break  # only whitespace is left: the end of the text closes the last sentence anyway
         j = raw_j = nm.start(1)
@@ -162,79 +181,88 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         starts_prot = prot and (j == end or c in "([" or c.isdigit() or c in _SUP) \
             and _starts_protected(prot, p_starts, j) is not None
         if not glued and not starts_prot and (
-                c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None)):
+                c in plain or ("a" <= c <= "z" and lower_maybe(text, j) is None)):
             continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
-        if glued or starts_prot or c == "[" or c == "(" or c == "," or c == ";":
+        if glued or starts_prot or c in "[(,;":  # (c is one character)
             end = _extend_over_markers(text, end, prot, p_starts, glued=glued)
             if glued and end == punct_end:
                 continue  # "Fig.3b": a period inside a word
             if end == punct_end and c == "(" and j == end:
                 continue  # "sp.(Fig. 2)": a bracket glued to the period that is not a citation
             if end != punct_end:
-                nm = _NEXT.match(text, end)
+                nm = next_match(text, end)
                 if nm is None:
                     break
                 j = nm.start(1)
                 c = nm.group(1)
-            if c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None):
+            if c in plain or ("a" <= c <= "z" and lower_maybe(text, j) is None):
                 continue  # after the markers, a plain lower-case word or a symbol: never a boundary
         if prot:
             k = bisect_right(p_starts, end - 1) - 1
             if k >= 0 and prot[k][0] < end < prot[k][1]:
                 # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it
                 end = _extend_over_markers(text, prot[k][1], prot, p_starts, glued=False)
-                nm = _NEXT.match(text, end)
+                nm = next_match(text, end)
                 if nm is None:
                     break
                 j = nm.start(1)
                 c = nm.group(1)
-        nxt = _next_kind(text, j, idx)
-        if group == "glued_num" and nxt != _STARTER and not (
+        # (ASCII digits: _next_kind's answer without the call)
+        nxt = DIGIT if "0" <= c <= "9" else next_kind(text, j, idx)
+        if glued and group == "glued_num" and nxt != STARTER and not (
                 prot and _starts_protected(prot, p_starts, i + 1) is not None) and not (
                 _name_ends_in_digits(text, i) and _CAPITALISED.match(text, j)):
             continue  # "133.1,2 This" is a citation, "Section 3.2 Results" is not
         # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker;
         # a glued citation number is not a word ("Koshland et al.23 Conformational ...")
         # (only a parenthesised marker can be such a year: "et al. [12] In this study" goes on after the marker)
-        narrative = raw_j != j and not glued and _YEAR_IN_BRACKETS.match(text, raw_j) is not None
-        raw_nxt = _next_kind(text, raw_j, idx) if narrative else nxt
+        if raw_j == j:
+            narrative = False
+            raw_nxt = nxt
+        else:
+            narrative = not glued and _YEAR_IN_BRACKETS.match(text, raw_j) is not None
+            raw_nxt = next_kind(text, raw_j, idx) if narrative else nxt
         if run_end - i == 1 and text[i] == ".":
             if sent_start < last_cut:
-                ss = _NONWS.search(text, last_cut)
+                ss = nonws_search(text, last_cut)
                 sent_start = ss.start() if ss else n
             sc = _SPACED_CITATION.match(text, j) if (
-                nxt == _DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
+                nxt == DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
             if sc is not None:
                 # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
                 # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
                 # it is read as a glued citation and the word after it decides
                 if sc.end() == n:
-                    if _after_period(text, i, _END, _END, sent_start, idx, i + 1):
+                    if after_period(text, i, _END, _END, sent_start, idx, i + 1):
                         break  # the number closes the text and belongs to the last sentence
                     sc = None
                 else:
-                    nxt2 = _next_kind(text, sc.end(), idx)
-                    if nxt2 != _STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
+                    nxt2 = next_kind(text, sc.end(), idx)
+                    if nxt2 != STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
                         sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
             if sc is not None:
                 end = sc.end(1)
-                split = _after_period(text, i, nxt2, nxt2, sent_start, idx, end)
+                split = after_period(text, i, nxt2, nxt2, sent_start, idx, end)
             else:
-                split = _after_period(text, i, nxt, raw_nxt, sent_start, idx,
-                                      i + 1 if narrative or end == punct_end else end)
+                split = after_period(text, i, nxt, raw_nxt, sent_start, idx,
+                                     i + 1 if narrative or end == punct_end else end)
         else:  # ! ? … and runs such as "..." or "?!"
-            split = nxt in _SPLIT_AFTER_WORD
-        if split and c in _OPENERS and run_end < punct_end and ")" in text[run_end:punct_end]:
+            split = nxt in split_after_word
+        if not split:
+            continue
+        if c in openers and run_end < punct_end and ")" in text[run_end:punct_end]:
             split = _parenthesised_sentence(text, i)
-        if split and nxt != _STARTER and punct_end > run_end and text[run_end] == ")" and \
-                _BRACKETED_AUTHORITY.search(text, max(0, i - 24), i + 1):
-            split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
-        if split and nxt != _STARTER and punct_end == run_end and text.find("(", max(last_cut, i - 80), i) >= 0 \
-                and _inside_brackets(text, i, end, last_cut):
-            split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
+        if nxt != STARTER and split:
+            if punct_end > run_end:
+                if text[run_end] == ")" and _BRACKETED_AUTHORITY.search(text, i - 24 if i > 24 else 0, i + 1):
+                    split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
+            elif text.find("(", last_cut if last_cut > i - 80 else i - 80, i) >= 0 \
+                    and _inside_brackets(text, i, end, last_cut):
+                split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
         if split and end > last_cut:
-            cuts.append(end)
-            last_cut, sent_start = end, -1
+            append(end)
+            # (when the next non-space character was looked up from this very end, it opens the next sentence)
+            last_cut, sent_start = end, j if nm.start() == end else -1
             skip_to = end
 
     return _spans(text, cuts)
@@ -356,6 +384,8 @@ def _next_kind(text: str, j: int, idx) -> int:
     """Classify the word that starts at ``j`` (after whitespace) as a sentence start or not."""
     c = text[j]
     if c.isupper():
+        if text.startswith(".", j + 1):
+            return _UPPER  # an initial ("J. Smith"): the word is the letter alone, never an opener
         w = _WORD.match(text, j)
         word = w.group() if w else c
         if word in idx.starters and not (len(word) == 1 and text.startswith(".", j + 1)):
@@ -364,9 +394,9 @@ def _next_kind(text: str, j: int, idx) -> int:
     if c.isdigit():
         return _DIGIT
     if c.islower():
-        if _LABEL.match(text, j):
-            return _LOWERSTART
         if "\u03b1" <= c <= "\u03c9" or c == "\u00b5":  # Greek lower case opens sentences ("α-Synuclein")
+            return _LOWERSTART
+        if _LABEL.match(text, j):
             return _LOWERSTART
         if _CAMEL.match(text, j) or _SYMBOL.match(text, j):
             return _LOWERSTART
@@ -468,7 +498,9 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     if kind is None:
         kind = idx.kinds.get(key)
     if kind is None and word:
-        if ws == sent_start and _LIST_LABEL.match(word):
+        # (a label is ASCII but for the digits, which may be any decimal digits: cheap tests before the regex)
+        if ws == sent_start and (word[0] < "{" or word[0].isdecimal()) and (
+                (len(word) <= 3 and word.isdecimal()) or _LIST_LABEL.match(word)):
             return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
         if len(word) == 1 and word.isupper():
             # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
@@ -476,13 +508,22 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
                                              and not _CITATION_NEXT.match(text, p + 1)) else NAME
         elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
+    if kind is None:
+        # (the commonest case, a plain word: only the checks below that can apply to it)
+        if nxt == _STARTER:
+            return True
+        if word[:1].isupper():
+            if text.find("(", p + 1, p + 3) >= 0 and _BRACKET_GOES_ON.match(text, p + 1):
+                return False  # "Calocedrus decurrens Torr. (California incense-cedar), Cupressus ..."
+            if word[1:].islower() and word.isalpha() and _CITATION_NEXT.match(text, p + 1):
+                return False  # an unlisted journal abbreviation: "J. Pharm. Biomed. Anal. 2019, 5, 1"
+        return nxt in _SPLIT_AFTER_WORD
     if kind == NEVER:
         return False
-    if nxt != _STARTER and "(" in text[p + 1:p + 3] and (
+    if nxt != _STARTER and text.find("(", p + 1, p + 3) >= 0 and (
             (word[:1].isupper() and _BRACKET_GOES_ON.match(text, p + 1))
-            or (kind is not None and _BRACKET_THEN_PUNCT.match(text, p + 1))):
+            or _BRACKET_THEN_PUNCT.match(text, p + 1)):
         # "Thermo Fisher Scientific, Inc. (Waltham, MA, USA). Trypsin ...", "etc. (Fig. 2).",
-        # "Calocedrus decurrens Torr. (California incense-cedar), Cupressus ..."
         return False
     if kind == EITHER and key in _STRAIN_RANKS and _STRAIN_CODE.match(text, p + 1):
         return False  # "Synechocystis sp. PCC 6803", "Pseudogymnoascus sp. VKMF-4246"
@@ -490,9 +531,6 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
         if raw_nxt == _UPPER and key == "al." and _SENTENCE_AFTER_ET_AL.match(text, after):
             return True  # "... by Jones et al. Mechanistic studies ..." (a journal or name would not go on in lower case)
         return raw_nxt == _STARTER
-    if kind is None and nxt != _STARTER and word[:1].isupper() and word[1:].islower() and word.isalpha() \
-            and _CITATION_NEXT.match(text, p + 1):
-        return False  # an unlisted journal abbreviation: "J. Pharm. Biomed. Anal. 2019, 5, 1"
     return nxt in _SPLIT_AFTER_WORD
 
 
@@ -526,6 +564,8 @@ def _after_word(text: str, ws: int, idx) -> bool:
         return False
     if text[e - 1].isdigit():
         return True
+    if not text[e - 1].isalpha():
+        return False  # (no word before: the tests below fail on an empty one)
     b = e
     while b > 0 and e - b < 24 and text[b - 1].isalpha():
         b -= 1
@@ -543,19 +583,23 @@ def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
     k = _NONWS.search(text, j)
     if k is None:
         return False
-    c = text[k.start()]
+    ks = k.start()
+    c = text[ks]
     if c in _BULLETS or c in _DASHES:
         # "• item", "- item"; a hash or dash glued to a word ("#G0", "−1") is text, not a bullet
-        return c not in "#-\u2212" or text[k.start() + 1:k.start() + 2].isspace()
-    list_item = _LIST_LABEL_LINE.match(text, k.start()) is not None
-    line_start = text.rfind("\n", max(last_cut, i - 81), i) + 1
-    if line_start == 0 and i - 81 > last_cut:
-        return list_item  # the line is long: hard-wrapped prose, not a heading
-    if line_start == 0 and last_cut > 0 and not text[last_cut - 1].isspace() \
-            and _MID_LINE_CUT.match(text, last_cut) and not text[last_cut:i].strip()[:1].isdigit():
-        # (line_start == 0 here means no newline since the last cut, which is at most 81 characters back)
-        return False  # a sentence ended earlier on this physical line: prose wrapped at a fixed width
-    line = text[max(line_start, last_cut):i].strip()
+        return c not in "#-\u2212" or text[ks + 1:ks + 2].isspace()
+    list_item = _LIST_LABEL_LINE.match(text, ks) is not None
+    line_start = text.rfind("\n", last_cut if last_cut > i - 81 else i - 81, i) + 1
+    if line_start == 0:
+        if i - 81 > last_cut:
+            return list_item  # the line is long: hard-wrapped prose, not a heading
+        if last_cut > 0 and not text[last_cut - 1].isspace() \
+                and _MID_LINE_CUT.match(text, last_cut) and not text[last_cut:i].strip()[:1].isdigit():
+            # (line_start == 0 here means no newline since the last cut, which is at most 81 characters back)
+            return False  # a sentence ended earlier on this physical line: prose wrapped at a fixed width
+    if text[i - 1] == ".":
+        return list_item  # (the test below on the stripped line, without building it)
+    line = text[line_start if line_start > last_cut else last_cut:i].strip()
     if not line or len(line) > 80:
         return list_item
     if line[-1] == ".":
@@ -583,14 +627,18 @@ _LIST_LABEL_LINE = re.compile(r"(?:\d{1,3}[.)]|\(?[ivxIVX]{1,5}\)|\(?[a-zA-Z]\)|
 
 def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
     """Strip the pieces between cut points; drop whitespace-only pieces."""
+    # (str.strip and the regex ``\s`` agree on what is whitespace: both use Unicode ``isspace``)
     out = []
+    append = out.append
     prev = 0
-    for c in cuts + [len(text)]:
-        m = _NONWS.search(text, prev, c)
-        if m is not None:
-            s, e = m.start(), c
-            while text[e - 1].isspace():
-                e -= 1
-            out.append((s, e))
+    for c in cuts:
+        piece = text[prev:c].lstrip()
+        if piece:
+            s = c - len(piece)
+            append((s, s + len(piece.rstrip())))
         prev = c
+    piece = text[prev:].lstrip()
+    if piece:
+        s = len(text) - len(piece)
+        append((s, s + len(piece.rstrip())))
     return out
