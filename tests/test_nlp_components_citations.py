@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from nlp_helpers import stripped_sentence_spans
 
 spacy = pytest.importorskip("spacy")
 
@@ -178,12 +179,7 @@ def test_make_doc_property_any_anchors(nlp, data) -> None:
         assert span.text == anchor.text.strip() or not anchor.text.strip()
         assert span._.chemref_ref_ids == anchor.ref_ids
     prot = [(s.start_char, s.end_char) for s in spans if s.end_char > s.start_char]
-    got = []
-    for sent in doc.sents:
-        piece = sent.text
-        if piece.strip():
-            start = sent.start_char + len(piece) - len(piece.lstrip())
-            got.append((start, start + len(piece.strip())))
+    got = stripped_sentence_spans(doc)
     assert got == split_sentences(text, protected=prot)
 
 
@@ -211,12 +207,7 @@ def test_make_doc_on_every_dev_jats_paragraph(nlp) -> None:
                 if span._.chemref_ref_ids != anchor.ref_ids or span.text != anchor.text.strip():
                     wrong.append((path.name, anchor, span.text))
             prot = [(s.start_char, s.end_char) for s in spans if s.end_char > s.start_char]
-            got = []
-            for sent in doc.sents:
-                piece = sent.text
-                if piece.strip():
-                    start = sent.start_char + len(piece) - len(piece.lstrip())
-                    got.append((start, start + len(piece.strip())))
+            got = stripped_sentence_spans(doc)
             if got != split_sentences(para.text, protected=prot):
                 wrong.append((path.name, para.text[:80], "sentences differ"))
     assert wrong == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from nlp_helpers import stripped_sentence_spans
 
 spacy = pytest.importorskip("spacy")
 
@@ -17,19 +18,6 @@ from chemref.nlp.sentencizer import set_sentence_starts  # noqa: E402
 KEY = "chemref_citations"
 
 
-def doc_spans(doc) -> list[tuple[int, int]]:
-    """The Doc's sentences as stripped (start, end) character spans, comparable with split_sentences."""
-    text = doc.text
-    result = []
-    for sent in doc.sents:
-        start, end = sent.start_char, sent.end_char
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if end > start:
-            result.append((start, end))
-    return result
 
 
 def protected(doc) -> list[tuple[int, int]]:
@@ -61,8 +49,8 @@ CASES = [
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_sentences(nlp, text: str, expected: list[str]) -> None:
     doc = nlp(text)
-    assert [text[s:e] for s, e in doc_spans(doc)] == expected
-    assert doc_spans(doc) == split_sentences(text, protected=protected(doc))
+    assert [text[s:e] for s, e in stripped_sentence_spans(doc)] == expected
+    assert stripped_sentence_spans(doc) == split_sentences(text, protected=protected(doc))
 
 
 def test_no_boundary_inside_a_citation(nlp) -> None:
@@ -80,7 +68,7 @@ def test_citation_after_the_period_attaches_to_the_sentence_before(nlp) -> None:
         anchors.append(CitationAnchor(start, start + len(marker), marker, ids))
     doc = make_doc(nlp, Paragraph(text, citations=tuple(anchors)), [])
     assert [s.text for s in doc.sents] == ["Water enters by diffusion.7", "Studies show this.8,9", "Another one."]
-    assert doc_spans(doc) == split_sentences(text, protected=protected(doc))
+    assert stripped_sentence_spans(doc) == split_sentences(text, protected=protected(doc))
 
 
 def test_sentence_start_inside_a_token_splits_the_token(nlp) -> None:
@@ -116,7 +104,7 @@ def test_many_starts_inside_tokens_rebuild_the_doc(nlp) -> None:
     spans = [(a, b - 1 if text[b - 1] == " " else b) for a, b in spans]
     new = set_sentence_starts(doc, spans)
     assert new.text == text
-    assert doc_spans(new) == spans
+    assert stripped_sentence_spans(new) == spans
     assert [(s.text, s._.chemref_ref_ids) for s in new.spans[KEY]] == [("[1]", ("r1",))]
     assert new.user_data["mine"] == 1
 
@@ -129,7 +117,7 @@ def test_equals_split_sentences_on_craft(nlp) -> None:
         texts = [json.loads(line)["text"] for line in list(lines)[:8]]
     for doc, text in zip(nlp.pipe(texts), texts):
         assert doc.text == text
-        assert doc_spans(doc) == split_sentences(text, protected=protected(doc))
+        assert stripped_sentence_spans(doc) == split_sentences(text, protected=protected(doc))
 
 
 def test_user_abbreviations_and_no_split_via_config() -> None:
