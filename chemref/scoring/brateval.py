@@ -475,25 +475,25 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     total = [0, 0, 0, 0, 0]
     if not relations:
         lines.append("|tp|fp|fn|precision|recall|f1")
-    for key in sorted(types, key=java_sort_key):
-        row = acc.get(key, _counts())
-        for i in range(5):
-            total[i] += row[i]
-        p, r, f, c = _row(*row[:3])
+
+    def summary_line(key: str, row: Sequence[int]) -> dict[str, Any]:
+        """Append BRATEval's printed line for one row (its relation and entity formats differ); return its counts."""
+        p, r, f, counts = _row(*row[:3])
         if relations:
-            c.update(fpm=row[3], fnm=row[4])
+            counts.update(fpm=row[3], fnm=row[4])
             lines.append(f"{key}|tp:{row[0]}|fp:{row[1]}|fn:{row[2]}|precision:{p}|recall:{r}|f1:{f}"
                          f"|fpm:{row[3]}|fnm:{row[4]}")
         else:
             lines.append(f"{key}|{row[0]}|{row[1]}|{row[2]}|{p}|{r}|{f}")
-        per_type[key] = c
-    p, r, f, overall = _row(*total[:3])
-    if relations:
-        overall.update(fpm=total[3], fnm=total[4])
-        lines.append(f"all|tp:{total[0]}|fp:{total[1]}|fn:{total[2]}|precision:{p}|recall:{r}|f1:{f}"
-                     f"|fpm:{total[3]}|fnm:{total[4]}")
-    else:
-        lines.append(f"all|{total[0]}|{total[1]}|{total[2]}|{p}|{r}|{f}")
+        return counts
+
+    for key in sorted(types, key=java_sort_key):
+        row = acc.get(key, _counts())
+        for i in range(5):
+            total[i] += row[i]
+        per_type[key] = summary_line(key, row)
+    overall = summary_line("all", total)
+    if not relations:
         lines.append("")
     text = "\n".join(lines) + "\n"
     if per_doc:
