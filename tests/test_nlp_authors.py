@@ -8,6 +8,7 @@ for :func:`find_author_mentions` without a reference list.
 from __future__ import annotations
 
 import pytest
+from nlp_helpers import blank_with, doc_with_citations
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -278,37 +279,12 @@ def test_offsets_and_mask_properties(text: str, surnames: list[str]) -> None:
 
 
 # --- the spaCy component ------------------------------------------------------------------------------
-def _doc_with_citations(nlp, text: str, citations: list[tuple[str, tuple[str, ...]]], refs: dict):
-    """A Doc with hand-made citation spans (``citations``: (citation text, ref ids)) and the reference table."""
-    from spacy.tokens import SpanGroup
-
-    doc = nlp.make_doc(text)
-    doc._.chemref_references = refs
-    spans = []
-    for cit_text, ref_ids in citations:
-        start = text.index(cit_text)
-        span = doc.char_span(start, start + len(cit_text), alignment_mode="expand")
-        span._.chemref_ref_ids = ref_ids
-        spans.append(span)
-    doc.spans["chemref_citations"] = SpanGroup(doc, name="chemref_citations", spans=spans)
-    return doc
-
-
-def _blank(with_sentences: bool = False):
-    spacy = pytest.importorskip("spacy")
-    nlp = spacy.blank("en")
-    if with_sentences:
-        nlp.add_pipe("sentencizer")
-    nlp.add_pipe("chemref_author_mentions")
-    return nlp
-
-
 def test_component_flags_cited_eponym_and_patterns() -> None:
     from chemref.jats.model import Reference
 
-    nlp = _blank()
+    nlp = blank_with("chemref_author_mentions")
     refs = {"r12": Reference(id="r12", authors=("Bradford",)), "r3": Reference(id="r3", authors=("Li", "Chen"))}
-    doc = _doc_with_citations(
+    doc = doc_with_citations(
         nlp, "Li et al. used the Bradford assay [12] as in Western blots, and Suzuki coupling failed [3].",
         [("[12]", ("r12",)), ("[3]", ("r3",))], refs)
     doc = nlp.get_pipe("chemref_author_mentions")(doc)
@@ -319,13 +295,13 @@ def test_component_flags_cited_eponym_and_patterns() -> None:
 def test_component_skips_names_inside_the_citation_span() -> None:
     from chemref.jats.model import Reference
 
-    nlp = _blank()
+    nlp = blank_with("chemref_author_mentions")
     refs = {"b1": Reference(id="b1", authors=("Goodenough", "Kim"))}
-    doc = _doc_with_citations(nlp, "Cathodes degrade at high voltage (Goodenough and Kim, 2010).",
+    doc = doc_with_citations(nlp, "Cathodes degrade at high voltage (Goodenough and Kim, 2010).",
                               [("(Goodenough and Kim, 2010)", ("b1",))], refs)
     doc = nlp(doc)
     assert list(doc.spans["chemref_author_mentions"]) == []
-    doc = _doc_with_citations(nlp, "As Kim noted, cathodes degrade (Goodenough and Kim, 2010).",
+    doc = doc_with_citations(nlp, "As Kim noted, cathodes degrade (Goodenough and Kim, 2010).",
                               [("(Goodenough and Kim, 2010)", ("b1",))], refs)
     doc = nlp(doc)
     assert [s.text for s in doc.spans["chemref_author_mentions"]] == ["Kim"]
@@ -334,17 +310,17 @@ def test_component_skips_names_inside_the_citation_span() -> None:
 def test_component_uses_surnames_of_the_same_sentence_only() -> None:
     from chemref.jats.model import Reference
 
-    nlp = _blank(with_sentences=True)
+    nlp = blank_with("chemref_author_mentions", with_sentences=True)
     refs = {"a": Reference(id="a", authors=("Miller",)), "b": Reference(id="b", authors=("Young",))}
     text = "Miller showed the effect [1]. Young mice were used in a later study [2]. Miller agreed."
-    doc = _doc_with_citations(nlp, text, [("[1]", ("a",)), ("[2]", ("b",))], refs)
+    doc = doc_with_citations(nlp, text, [("[1]", ("a",)), ("[2]", ("b",))], refs)
     doc = nlp(doc)
     got = [(s.text, s.start_char) for s in doc.spans["chemref_author_mentions"]]
     assert got == [("Miller", 0), ("Young", text.index("Young"))]  # the last "Miller" has no citation of a
 
 
 def test_component_without_references_or_citations() -> None:
-    nlp = _blank()
+    nlp = blank_with("chemref_author_mentions")
     doc = nlp("Zhang and co-workers reported the structure.")
     assert [(s.text, s.label_) for s in doc.spans["chemref_author_mentions"]] == [
         ("Zhang and co-workers", "coworkers")]
@@ -352,7 +328,7 @@ def test_component_without_references_or_citations() -> None:
 
 def test_component_serialisation_roundtrip(tmp_path) -> None:
     spacy = pytest.importorskip("spacy")
-    nlp = _blank()
+    nlp = blank_with("chemref_author_mentions")
     nlp.to_disk(tmp_path / "model")
     assert (tmp_path / "model" / "chemref_author_mentions" / "authors_rules.json").exists()
     loaded = spacy.load(tmp_path / "model")

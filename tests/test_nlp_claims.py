@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from nlp_helpers import blank_with, doc_with_citations
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -272,41 +273,20 @@ def test_pure_module_does_not_import_spacy() -> None:
 
 
 # --- the spaCy component ------------------------------------------------------------------------------
-def _claims_nlp(with_sentences: bool = False):
-    spacy = pytest.importorskip("spacy")
-    nlp = spacy.blank("en")
-    if with_sentences:
-        nlp.add_pipe("sentencizer")
-    nlp.add_pipe("chemref_claim_classifier")
-    return nlp
-
-
-def _with_citations(nlp, text: str, markers: list[str]):
-    from spacy.tokens import SpanGroup
-
-    doc = nlp.make_doc(text)
-    spans = []
-    for marker in markers:
-        start = text.index(marker)
-        spans.append(doc.char_span(start, start + len(marker), alignment_mode="expand"))
-    doc.spans["chemref_citations"] = SpanGroup(doc, name="chemref_citations", spans=spans)
-    return doc
-
-
 def test_component_cats() -> None:
-    nlp = _claims_nlp()
-    doc = nlp(_with_citations(nlp, "Solvents were purchased from Merck [4].", ["[4]"]))
+    nlp = blank_with("chemref_claim_classifier")
+    doc = nlp(doc_with_citations(nlp, "Solvents were purchased from Merck [4].", ["[4]"]))
     assert doc.cats["PASSING"] > 0.5 and abs(doc.cats["CLAIM"] + doc.cats["PASSING"] - 1.0) < 1e-9
-    doc = nlp(_with_citations(nlp, "Aspirin irreversibly inhibits COX-1 [4].", ["[4]"]))
+    doc = nlp(doc_with_citations(nlp, "Aspirin irreversibly inhibits COX-1 [4].", ["[4]"]))
     assert doc.cats["CLAIM"] > 0.5
     doc = nlp("A sentence without any citation spans at all.")
     assert set(doc.cats) == {"CLAIM", "PASSING"}
 
 
 def test_component_per_sentence() -> None:
-    nlp = _claims_nlp(with_sentences=True)
+    nlp = blank_with("chemref_claim_classifier", with_sentences=True)
     text = "Aspirin irreversibly inhibits COX-1 [4]. RNA was isolated with TRIzol [5]. No citation here."
-    doc = nlp(_with_citations(nlp, text, ["[4]", "[5]"]))
+    doc = nlp(doc_with_citations(nlp, text, ["[4]", "[5]"]))
     sents = list(doc.sents)
     assert sents[0]._.chemref_claim.label == "CLAIM"
     assert sents[1]._.chemref_claim.label == "PASSING"
@@ -315,7 +295,7 @@ def test_component_per_sentence() -> None:
 
 def test_component_serialisation_roundtrip(tmp_path) -> None:
     spacy = pytest.importorskip("spacy")
-    nlp = _claims_nlp()
+    nlp = blank_with("chemref_claim_classifier")
     nlp.to_disk(tmp_path / "model")
     assert (tmp_path / "model" / "chemref_claim_classifier" / "claims_rules.json").exists()
     loaded = spacy.load(tmp_path / "model")
