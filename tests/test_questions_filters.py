@@ -110,9 +110,9 @@ def test_filter(check, candidate, ctx, expected):
 
 
 def test_filters_are_in_funnel_order():
-    assert [name for name, _ in FILTERS] == ["cc_by", "section", "one_citation", "has_doi", "no_author_named",
-                                             "is_claim", "length"]
-    assert REASONS[-2:] == ("min_findability", "per_article_cap")
+    assert [name for name, _ in FILTERS] == ["cc_by", "section", "no_display_formula", "one_citation", "has_doi",
+                                             "has_title", "no_author_named", "is_claim", "length"]
+    assert REASONS[-4:] == ("min_findability", "min_score", "per_target_cap", "per_article_cap")
     for name, check in FILTERS:  # each filter is named after the reason it returns
         assert check.__name__ == name
 

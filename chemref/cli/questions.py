@@ -16,6 +16,12 @@ def _authors_mode(value: str) -> str:
     return value
 
 
+def _answer_key(value: str) -> str:
+    if value not in ("doi", "doi-or-pmid"):
+        raise typer.BadParameter("use doi or doi-or-pmid")
+    return value
+
+
 @questions_app.command("build")
 def build_command(
     inputs: Optional[List[Path]] = typer.Argument(
@@ -36,6 +42,14 @@ def build_command(
                                 help="drop sentences naming a cited author, or mask the names."),
     min_findability: Optional[float] = typer.Option(None, "--min-findability", min=0.0, max=1.0,
                                                     help="Reject excerpts scoring below this findability."),
+    min_score: Optional[float] = typer.Option(
+        None, "--min-score", min=0.0, max=1.0,
+        help="Reject excerpts whose selector score is below this (default: the selector's recommended "
+             "threshold; 0 keeps all)."),
+    per_target: int = typer.Option(1, "--per-target", min=1, help="At most this many questions per cited "
+                                   "work in one article."),
+    answer_key: str = typer.Option("doi", "--answer-key", callback=_answer_key, metavar="doi|doi-or-pmid",
+                                   help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
@@ -48,7 +62,7 @@ def build_command(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
-        min_findability=min_findability))
+        min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key))
     result = outputs.result
     typer.echo(funnel_table(result))
     written = [f"{outputs.output} ({len(result.questions)} questions)", f"{outputs.card} (dataset card)"]

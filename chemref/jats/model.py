@@ -56,7 +56,8 @@ class CitationAnchor:
 
 @dataclass(frozen=True, slots=True)
 class FormatRange:
-    """A rendered style over ``text[start:end]``: ``sub``, ``sup``, ``italic`` or ``bold``."""
+    """A rendered style over ``text[start:end]``: ``sub``, ``sup``, ``italic``, ``bold``, or ``display_formula``
+    (a ``<disp-formula>`` inside the paragraph, kept as text)."""
 
     start: int
     end: int

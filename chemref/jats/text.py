@@ -15,7 +15,7 @@ from typing import Callable
 
 from lxml import etree
 
-__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "plain_text"]
+__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_text"]
 
 #: Elements that are blocks of their own even when they sit inside a ``<p>``.
 BLOCK_TAGS = frozenset({
@@ -28,6 +28,8 @@ SKIP_TAGS = frozenset({
     "alt-text", "long-desc", "object-id", "inline-graphic", "graphic", "private-char", "processing-meta",
     "attrib", "permissions", "related-object",
 })
+#: The formatting style of a ``<disp-formula>`` flattened into a paragraph.
+DISPLAY_FORMULA = "display_formula"
 _STYLES = {"sub": "sub", "sup": "sup", "italic": "italic", "bold": "bold"}
 _WS = re.compile(r"[ \t\n\r]+")
 _SPACES = re.compile(r" {2,}|^ | $")
@@ -124,6 +126,11 @@ class TextBuilder:
                                                     child.sourceline, child))
                 elif tag in BLOCK_TAGS:
                     self.blocks.append(child)
+                elif tag == "disp-formula":  # kept in the text, marked so sentences holding it can be told
+                    start = self.pos
+                    self.walk(child)
+                    if self.pos > start:
+                        self.formatting.append([start, self.pos, DISPLAY_FORMULA])
                 elif tag in SKIP_TAGS:
                     pass
                 elif tag == "alternatives":

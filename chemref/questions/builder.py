@@ -19,8 +19,10 @@ from chemref.jats.files import JATS_SUFFIXES, jats_files
 from chemref.jats.model import Article
 from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
 from chemref.questions.components import Components, default_components
-from chemref.questions.filters import FILTERS, REASONS, FilterContext, min_findability, per_article_cap
+from chemref.questions.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
+                                       per_article_cap, per_target_cap)
 from chemref.questions.findability import findability
+from chemref.questions.selector import Selector, default_selector
 from chemref.questions.records import ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
 
@@ -65,10 +67,10 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
     return sources
 
 
-def _record(cand: Candidate, excerpt: str, score: float | None, reason: str | None) -> Record:
+def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
     anchor = cand.anchor
-    ref = cand.reference
-    if ref is not None and len(cand.anchors) == 1:
+    ref = cand.reference if len(cand.anchors) == 1 else None
+    if ref is not None:
         ref_id = ref.id
     else:
         ref_id = " ".join(rid for a in cand.anchors for rid in a.ref_ids) or None
@@ -76,11 +78,14 @@ def _record(cand: Candidate, excerpt: str, score: float | None, reason: str | No
     return Record(
         id=cand.id, excerpt=excerpt, sentence=cand.sentence,
         citation_start=anchor.start, citation_end=anchor.end, citation_text=anchor.text,
-        target_doi=ref.doi if ref is not None and len(cand.anchors) == 1 else None,
-        target_title=ref.title if ref is not None and len(cand.anchors) == 1 else None,
+        target_doi=ref.doi if ref is not None else None,
+        target_pmid=ref.pmid if ref is not None else None,
+        target_title=ref.title if ref is not None else None,
+        target_authors=tuple(ref.authors) if ref is not None else None,
+        target_year=ref.year if ref is not None else None,
         source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
         source_license=info.source_license, ref_id=ref_id, section=cand.section,
-        findability=score, reason=reason,
+        findability=None, score=None, reason=reason,
     )
 
 
@@ -101,7 +106,8 @@ def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str
 
 
 def article_questions(article: Article, settings: BuildSettings | None = None, *,
-                      components: Components | None = None, label: str | None = None) -> ArticleResult:
+                      components: Components | None = None, label: str | None = None,
+                      selector: Selector | None = None) -> ArticleResult:
     """Apply the whole funnel to one article: questions and rejections in document order."""
     settings = settings or BuildSettings()
     ctx = FilterContext(settings, components or default_components())
@@ -111,29 +117,42 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
         info = replace(info, source_file=label, key=key)
     counts = {reason: 0 for reason in REASONS}
     rejected: list[tuple[int, Record]] = []
-    survivors: list[tuple[int, Candidate, str, float]] = []
+    survivors: list[tuple[int, Record]] = []
+    selector = selector or default_selector()
     n = 0
     for n, cand in enumerate(iter_candidates(article, ctx.components.split, info=info), start=1):
         reason, excerpt = _first_failure(cand, ctx)
         if reason is not None:
             counts[reason] += 1
-            rejected.append((n, _record(cand, excerpt, None, reason)))
+            rejected.append((n, _record(cand, excerpt, reason)))
             continue
-        score = findability(excerpt)
-        reason = min_findability(score, settings)
+        record = _record(cand, excerpt, None)
+        scores = (findability(excerpt), selector.score_record(record.to_dict()))
+        record = replace(record, findability=scores[0], score=scores[1])
+        reason = min_findability(scores[0], settings) or min_score(scores[1], settings)
         if reason is not None:
             counts[reason] += 1
-            rejected.append((n, _record(cand, excerpt, score, reason)))
+            rejected.append((n, replace(record, reason=reason)))
             continue
-        survivors.append((n, cand, excerpt, score))
-    kept, capped = per_article_cap(survivors, settings, score=lambda s: s[3], record_id=lambda s: s[1].id)
-    for order, cand, excerpt, score in capped:
-        counts["per_article_cap"] += 1
-        rejected.append((order, _record(cand, excerpt, score, "per_article_cap")))
+        survivors.append((n, record))
+
+    def rank(item: tuple[int, Record]) -> float:
+        return item[1].score or 0.0
+
+    def record_id(item: tuple[int, Record]) -> str:
+        return item[1].id
+
+    kept, capped_target = per_target_cap(survivors, settings, target=lambda s: s[1].target_doi or s[1].ref_id or s[1].id,
+                                         score=rank, record_id=record_id)
+    kept, capped = per_article_cap(kept, settings, score=rank, record_id=record_id)
+    for reason, items in (("per_target_cap", capped_target), ("per_article_cap", capped)):
+        for order, record in items:
+            counts[reason] += 1
+            rejected.append((order, replace(record, reason=reason)))
     rejected.sort(key=lambda item: item[0])
     return ArticleResult(
         source=info.source_file or info.key, key=info.key, cc_by=info.cc_by,
-        questions=tuple(_record(c, e, s, None) for _, c, e, s in kept),
+        questions=tuple(record for _, record in kept),
         rejected=tuple(r for _, r in rejected),
         candidates=n, counts=tuple(counts.items()), diagnostics=len(article.diagnostics),
     )
@@ -162,6 +181,7 @@ def _warm_up() -> None:
 
     getattr(chemref.jats, "read")
     default_components()
+    default_selector()
 
 
 def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settings: BuildSettings | None = None,
@@ -199,12 +219,14 @@ def _size(source: Source) -> int:
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,
           per_article: int = 4, min_chars: int = 120, max_chars: int = 600, seed: int = 0,
-          authors: str = "drop", min_findability: float | None = None, workers: int = 1,
+          authors: str = "drop", min_findability: float | None = None, min_score: float | None = None,
+          per_target: int = 1, answer_key: str = "doi", workers: int = 1,
           components: Components | None = None) -> BuildResult:
     """Build questions from JATS files or folders; see :class:`BuildResult` for questions, rejections
     and the funnel. Same inputs and settings give the same result for any ``workers``."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     settings = BuildSettings(per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed,
-                             authors=authors, min_findability=min_findability)
+                             authors=authors, min_findability=min_findability, min_score=min_score,
+                             per_target=per_target, answer_key=answer_key)
     return BuildResult(settings, tuple(iter_build(inputs, settings, workers=workers, components=components)))

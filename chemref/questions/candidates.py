@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from chemref.jats.model import Article, CitationAnchor, Reference
+from chemref.jats.text import DISPLAY_FORMULA
 
 __all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "replace_citation",
            "widen_anchor", "CITATION_MARK"]
@@ -57,6 +58,7 @@ class Candidate:
     sentence: str
     anchors: tuple[CitationAnchor, ...]
     references: tuple[Reference | None, ...]
+    display_formula: bool = False  # part of a <disp-formula> was flattened into the sentence
 
     @property
     def anchor(self) -> CitationAnchor:
@@ -153,6 +155,7 @@ def iter_candidates(article: Article, split: Splitter, *,
         text = paragraph.text
         anchors = sorted(paragraph.citations, key=lambda a: (a.start, a.end))
         spans = split(text, protected=[(a.start, a.end) for a in anchors])
+        formulas = [(f.start, f.end) for f in paragraph.formatting if f.style == DISPLAY_FORMULA]
         a_pos = 0
         for s_index, (s_start, s_end) in enumerate(spans):
             s_start, s_end = _strip_span(text, s_start, s_end)
@@ -180,4 +183,5 @@ def iter_candidates(article: Article, split: Splitter, *,
                 sentence=sentence,
                 anchors=tuple(rebased),
                 references=tuple(refs.get(rid) for rid in first.ref_ids),
+                display_formula=any(f_start < s_end and f_end > s_start for f_start, f_end in formulas),
             )

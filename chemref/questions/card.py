@@ -28,7 +28,11 @@ _FIELD_DOCS = {
     "citation_end": "end of the citation in `sentence`",
     "citation_text": "`sentence[citation_start:citation_end]`",
     "target_doi": "DOI of the cited work (the answer), lower case",
-    "target_title": "title of the cited work when the reference list gives one",
+    "target_pmid": "PubMed id of the cited work, when the reference list gives one (the answer with "
+                   "`--answer-key doi-or-pmid` when there is no DOI)",
+    "target_title": "title of the cited work (always given: references without a title are rejected)",
+    "target_authors": "surnames of the cited work's authors, as the reference list gives them",
+    "target_year": "publication year of the cited work",
     "source_file": "the JATS file the sentence comes from, as the build was given it (relative to the working "
                    "folder of the build, or absolute); sample articles are named relative to the sample corpus",
     "source_pmcid": "PMCID of the source article (null when none)",
@@ -36,8 +40,28 @@ _FIELD_DOCS = {
     "source_license": "licence URL (or text) of the source article",
     "ref_id": "id of the cited reference in the source's reference list",
     "section": "section kind (introduction, results, discussion, conclusions, other, ...)",
-    "findability": "0–1 score of how specific the excerpt is (see chemref.questions.findability)",
+    "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.findability)",
+    "score": "0–1 selector estimate that the excerpt identifies its one cited work (a logistic regression "
+             "trained on labelled questions; see chemref.questions.selector); the ranking and threshold",
 }
+
+
+def _selector_lines() -> list[str]:
+    """How the selector behind ``score`` and ``--min-score`` was trained (from its weights file)."""
+    from chemref.questions.selector import default_selector
+
+    sel = default_selector()
+    meta = sel.meta
+    line = (f"Questions are ranked and thresholded by `score`, the question selector (version {sel.version}): "
+            f"{meta.get('model', 'logistic regression')} over the features documented in "
+            f"`chemref.questions.selector`")
+    if meta.get("trained_on"):
+        line += (f", trained on {meta['trained_on']} candidates from {meta.get('articles', '?')} articles labelled "
+                 f"by two independent annotators ({meta.get('good', '?')} good), {meta.get('folds', '?')}-fold "
+                 f"cross-validation grouped by article, seed {meta.get('seed', 0)}")
+        if meta.get("cv"):
+            line += f"; cross-validated at the default threshold: {meta['cv']}"
+    return [line + "."]
 
 
 def card_path(output: str | os.PathLike[str]) -> Path:
@@ -98,8 +122,10 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
              f'ds = load_dataset("json", data_files={{"test": "{out.name}"}}, split="test")', "```", "",
              "## Settings", "",
              f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
-             f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors}"
+             f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
+             f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
+             "", *_selector_lines(), "",
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
              f"| candidates | | {result.candidates} | body sentences with at least one citation |"]

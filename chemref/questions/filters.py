@@ -2,8 +2,9 @@
 
 Each filter takes the candidate, its current excerpt and the build context and returns the reason
 (its own name) when the candidate fails, else None. A candidate's reason is its first failing filter.
-The two steps that follow them, :func:`min_findability` (on the findability score) and
-:func:`per_article_cap` (over all survivors of one article), are named functions here too.
+The steps that follow them are named functions here too: :func:`min_findability` (the older score,
+optional), :func:`min_score` (the question selector's score), :func:`per_target_cap` (one question per
+cited work and article) and :func:`per_article_cap` (over all survivors of one article).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from chemref.questions.settings import BuildSettings
 
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
-    "cc_by", "section", "one_citation", "has_doi", "no_author_named", "is_claim", "length",
-    "min_findability", "per_article_cap", "tiebreak",
+    "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
+    "is_claim", "length", "min_findability", "min_score", "per_target_cap", "per_article_cap", "tiebreak",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
@@ -38,17 +39,22 @@ Filter = Callable[[Candidate, str, FilterContext], "str | None"]
 
 
 def cc_by(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(1) The source article is licensed CC BY (no NC/ND/SA), as the JATS reader decided."""
+    """The source article is licensed CC BY (no NC/ND/SA), as the JATS reader decided."""
     return None if cand.article.cc_by else "cc_by"
 
 
 def section(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(2) Not in a Methods / Materials / Protocol / Experimental section, nor a figure/table caption."""
+    """Not in a Methods / Materials / Protocol / Experimental section, nor a figure/table caption."""
     return "section" if cand.section in EXCLUDED_SECTIONS else None
 
 
+def no_display_formula(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """The sentence holds no display formula (``<disp-formula>``) flattened into its text."""
+    return "no_display_formula" if cand.display_formula else None
+
+
 def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(3) Exactly one anchor, resolving to exactly one known, unambiguous reference.
+    """Exactly one anchor, resolving to exactly one known, unambiguous reference.
 
     A range or multi-rid anchor ("[3–7]", ``rid="B2 B3"``) counts as several citations.
     """
@@ -61,13 +67,24 @@ def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | Non
 
 
 def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(4) The cited reference has a DOI (the answer of the question)."""
+    """The cited reference has a DOI, the answer of the question (with ``answer_key="doi-or-pmid"``,
+    a DOI or a PMID)."""
     ref = cand.reference
-    return None if ref is not None and ref.doi else "has_doi"
+    if ref is None:
+        return "has_doi"
+    if ref.doi or (ctx.settings.answer_key == "doi-or-pmid" and ref.pmid):
+        return None
+    return "has_doi"
+
+
+def has_title(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """The cited reference has a title (a question's target is shown and checked by its title)."""
+    ref = cand.reference
+    return None if ref is not None and ref.title and ref.title.strip() else "has_title"
 
 
 def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(5) No author of the cited work is named in the excerpt (issue 5's surname matching rule), and no
+    """No author of the cited work is named in the excerpt, and no
     researcher is named by a pattern such as "X et al.", "the X group", "X's team", "X and co-workers"
     (reference author lists are often truncated, misspelt or missing).
 
@@ -80,7 +97,7 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(6) The sentence makes a claim the cited work supports, not a passing mention
+    """The sentence makes a claim the cited work supports, not a passing mention
     (supplier, reagent, kit, instrument, software, "as described previously")."""
     anchor = cand.anchor
     decision = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))
@@ -88,7 +105,7 @@ def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 
 
 def length(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """(7) The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long."""
+    """The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long."""
     return None if ctx.settings.min_chars <= len(excerpt) <= ctx.settings.max_chars else "length"
 
 
@@ -96,21 +113,31 @@ def length(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 FILTERS: tuple[tuple[str, Filter], ...] = (
     ("cc_by", cc_by),
     ("section", section),
+    ("no_display_formula", no_display_formula),
     ("one_citation", one_citation),
     ("has_doi", has_doi),
+    ("has_title", has_title),
     ("no_author_named", no_author_named),
     ("is_claim", is_claim),
     ("length", length),
 )
 
-#: Every rejection reason, in funnel order (the last two are decided per article by the builder).
-REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + ("min_findability", "per_article_cap")
+#: Every rejection reason, in funnel order (the last four are decided on the scores, the last two per article).
+REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + (
+    "min_findability", "min_score", "per_target_cap", "per_article_cap")
 
 
 def min_findability(score: float, settings: BuildSettings) -> str | None:
     """(optional, ``--min-findability``) The excerpt's findability is at least ``settings.min_findability``."""
     if settings.min_findability is not None and score < settings.min_findability:
         return "min_findability"
+    return None
+
+
+def min_score(score: float, settings: BuildSettings) -> str | None:
+    """The selector's score of the excerpt is at least ``settings.min_score``."""
+    if settings.min_score is not None and score < settings.min_score:
+        return "min_score"
     return None
 
 
@@ -123,12 +150,33 @@ def tiebreak(seed: int, record_id: str) -> int:
 _S = TypeVar("_S")
 
 
+def _ranked(survivors: Sequence[_S], settings: BuildSettings, score: Callable[[_S], float],
+            record_id: Callable[[_S], str]) -> list[_S]:
+    return sorted(survivors, key=lambda s: (-score(s), tiebreak(settings.seed, record_id(s))))
+
+
+def per_target_cap(survivors: Sequence[_S], settings: BuildSettings, *, target: Callable[[_S], str],
+                   score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
+    """At most ``settings.per_target`` questions of one article cite the same work: the highest ``score``
+    win (ties by :func:`tiebreak`). Returns ``(kept, capped)``: kept in input order, capped best first."""
+    seen: dict[str, int] = {}
+    capped_ids: set[int] = set()
+    capped: list[_S] = []
+    for item in _ranked(survivors, settings, score, record_id):
+        key = target(item)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > settings.per_target:
+            capped.append(item)
+            capped_ids.add(id(item))
+    return [s for s in survivors if id(s) not in capped_ids], capped
+
+
 def per_article_cap(survivors: Sequence[_S], settings: BuildSettings, *,
                     score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
-    """(8) At most ``settings.per_article`` questions per article: the highest ``score`` (findability) win,
+    """At most ``settings.per_article`` questions per article: the highest ``score`` (the selector's) win,
     ties broken by :func:`tiebreak` of the seed and the id. Returns ``(kept, capped)``: kept in the input
     (document) order, capped from best to worst."""
-    ranked = sorted(survivors, key=lambda s: (-score(s), tiebreak(settings.seed, record_id(s))))
+    ranked = _ranked(survivors, settings, score, record_id)
     cut = settings.per_article
     kept_ids = {id(s) for s in ranked[:cut]}
     return [s for s in survivors if id(s) in kept_ids], ranked[cut:]

@@ -12,8 +12,8 @@ __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
 #: The fields of a question, in output order; a rejected record adds ``reason``.
 QUESTION_FIELDS = (
     "id", "excerpt", "sentence", "citation_start", "citation_end", "citation_text", "target_doi",
-    "target_title", "source_file", "source_pmcid", "source_doi", "source_license", "ref_id", "section",
-    "findability",
+    "target_pmid", "target_title", "target_authors", "target_year", "source_file", "source_pmcid",
+    "source_doi", "source_license", "ref_id", "section", "findability", "score",
 )
 
 
@@ -24,8 +24,9 @@ class Record:
     ``excerpt == sentence[:citation_start] + "[CITATION]" + sentence[citation_end:]`` unless
     ``--authors mask`` replaced author names in the excerpt (the offsets always refer to ``sentence``).
     For a rejected sentence with several citations the citation fields describe the first one and
-    ``ref_id`` lists every cited id separated by spaces; ``findability`` is None for sentences
-    rejected before it is computed (filters 1–7).
+    ``ref_id`` lists every cited id separated by spaces. ``score`` is the question selector's estimate
+    that the excerpt identifies its cited work (see :mod:`chemref.questions.selector`), ``findability``
+    the older hand-weighted score; both are None for sentences rejected before they are computed.
     """
 
     id: str
@@ -35,7 +36,10 @@ class Record:
     citation_end: int
     citation_text: str
     target_doi: str | None
+    target_pmid: str | None
     target_title: str | None
+    target_authors: tuple[str, ...] | None
+    target_year: int | None
     source_file: str | None
     source_pmcid: str | None
     source_doi: str | None
@@ -43,6 +47,7 @@ class Record:
     ref_id: str | None
     section: str
     findability: float | None
+    score: float | None = None
     reason: str | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -52,6 +57,8 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record (``reason`` only on rejections)."""
         row = {name: getattr(self, name) for name in QUESTION_FIELDS}
+        if row["target_authors"] is not None:
+            row["target_authors"] = list(row["target_authors"])
         if self.reason is not None:
             row["reason"] = self.reason
         return row

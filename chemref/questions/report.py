@@ -17,13 +17,17 @@ __all__ = ["FILTER_DESCRIPTIONS", "funnel_rows", "funnel_table", "report_dict", 
 FILTER_DESCRIPTIONS: dict[str, str] = {
     "cc_by": "source article is CC BY (no NC/ND/SA)",
     "section": "not in Methods/Materials/Protocol/Experimental, not a caption",
+    "no_display_formula": "no display formula flattened into the sentence",
     "one_citation": "exactly one citation, resolving to exactly one reference",
-    "has_doi": "the cited reference has a DOI",
+    "has_doi": "the cited reference has a DOI (or a PMID with --answer-key doi-or-pmid)",
+    "has_title": "the cited reference has a title",
     "no_author_named": "no cited author (nor \"X et al.\", \"the X group\") named in the excerpt",
     "is_claim": "the sentence makes a claim (not a supplier/kit/software/method mention)",
     "length": "excerpt length within the bounds",
     "min_findability": "findability at least --min-findability",
-    "per_article_cap": "at most --per-article questions per article (highest findability kept)",
+    "min_score": "selector score at least --min-score (P(good question), learned from labels)",
+    "per_target_cap": "at most --per-target questions per cited work in one article (highest score kept)",
+    "per_article_cap": "at most --per-article questions per article (highest score kept)",
 }
 
 

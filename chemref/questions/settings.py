@@ -7,10 +7,12 @@ from typing import Any
 
 from chemref.errors import InputError
 
-__all__ = ["BuildSettings", "AUTHOR_MODES"]
+__all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
 
 #: ``drop`` rejects a sentence that names a cited author; ``mask`` replaces the names instead.
 AUTHOR_MODES = ("drop", "mask")
+#: What identifies the answer of a question: a DOI (the BioChemCite rule), or a DOI else a PMID.
+ANSWER_KEYS = ("doi", "doi-or-pmid")
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,11 @@ class BuildSettings:
     seed: int = 0
     authors: str = "drop"
     min_findability: float | None = None
+    #: Reject excerpts whose selector score is below this; None takes the selector's recommended threshold
+    #: (stored with its weights), 0 keeps every excerpt.
+    min_score: float | None = None
+    per_target: int = 1
+    answer_key: str = "doi"
 
     def __post_init__(self) -> None:
         if self.per_article < 1:
@@ -33,6 +40,16 @@ class BuildSettings:
             raise InputError(f"authors must be one of {', '.join(AUTHOR_MODES)}, got {self.authors!r}")
         if self.min_findability is not None and not 0.0 <= self.min_findability <= 1.0:
             raise InputError(f"min_findability must be between 0 and 1, got {self.min_findability}")
+        if self.min_score is None:
+            from chemref.questions.selector import default_selector
+
+            object.__setattr__(self, "min_score", default_selector().threshold)
+        elif not 0.0 <= self.min_score <= 1.0:
+            raise InputError(f"min_score must be between 0 and 1, got {self.min_score}")
+        if self.per_target < 1:
+            raise InputError(f"per_target must be at least 1, got {self.per_target}")
+        if self.answer_key not in ANSWER_KEYS:
+            raise InputError(f"answer_key must be one of {', '.join(ANSWER_KEYS)}, got {self.answer_key!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (for the report and the dataset card)."""

@@ -1,0 +1,376 @@
+"""The question selector: how likely an excerpt is to identify its one cited work, learned from labels.
+
+A logistic regression over a documented set of interpretable features of the excerpt, its sentence
+and the cited reference's title. The weights are a versioned JSON file shipped in the package
+(``chemref/questions/data/selector.json``); :func:`train_selector` refits them from any label file in
+the format of the labelling guide, with article-grouped cross-validation and a fixed seed
+(``chemref questions train-selector``), so a benchmark builder can retrain on labels of their own.
+
+Features (each computed on the excerpt unless said otherwise; counts are capped at 3):
+
+| feature | what it measures |
+|---|---|
+| ``findability`` | the older hand-weighted score (:mod:`chemref.questions.findability`) |
+| ``formula``, ``chemical_name``, ``number_unit``, ``gene_protein``, ``method``, ``named_entity`` | specific entities (findability's matchers, counted) |
+| ``claim_score`` | P(CLAIM) of the claim-vs-passing classifier on the sentence |
+| ``attribution`` | a result attributed to a study: "X showed that", "a previous study reported", "was identified by" |
+| ``first_described`` | "was first described / identified", "originally", "pioneering" |
+| ``background`` | textbook phrasing: "plays a key role", "has attracted attention", "is widely used", "in recent years" |
+| ``pointer`` | vague pointers: "for a review", "reviewed in", "see [CITATION]", "and references therein", "e.g." |
+| ``routine_assignment`` | routine characterisation: peaks/bands "at", "assigned to", lattice parameters, "reported values" |
+| ``comparison`` | own results compared in passing: "consistent with", "in agreement with", "similar to" |
+| ``own_result`` | the citing authors' voice: "we", "our", "here", "this study" |
+| ``passing_cue`` | tools near the citation: software, package, database, force field, kit, protocol, "using" |
+| ``see_pointer`` | "(see ... [CITATION])", "see Materials and methods" |
+| ``list_items`` | commas, "such as", "including" (lists of many items) |
+| ``dangling_opening`` | opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus") |
+| ``leftover_marker`` | another citation left in the excerpt ("[12]", "(Smith, 2010)") |
+| ``author_phrase`` | "et al.", "and colleagues", "'s group" left in the excerpt |
+| ``hedge`` | "may", "might", "could", "potentially" |
+| ``citation_final`` | the citation ends the sentence |
+| ``log_chars`` | log of the excerpt's length |
+| ``title_review`` … ``title_missing`` | the cited title names a review, database/software/protocol/handbook, or is missing |
+| ``section_*`` | the section kind: introduction, results, discussion, other |
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from chemref.errors import InputError
+
+__all__ = ["FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "train_selector",
+           "SELECTOR_FILE"]
+
+SELECTOR_FILE = "selector.json"
+_CAP = 3.0
+
+_I = re.IGNORECASE
+_ATTRIBUTION = re.compile(
+    r"\b(?:show(?:s|ed|n)|demonstrat(?:es|ed)|report(?:s|ed)|identif(?:ies|ied)|reveal(?:s|ed)|found|"
+    r"discover(?:s|ed)|establish(?:es|ed)|observ(?:es|ed)|describ(?:es|ed)|propos(?:es|ed)|suggest(?:s|ed)|"
+    r"characteri[sz](?:es|ed)|determin(?:es|ed)|solv(?:es|ed)|isolat(?:es|ed)|synthesi[sz](?:es|ed)|"
+    r"develop(?:s|ed)|introduc(?:es|ed))\s+(?:that|by|in|a|an|the|how|its|their)\b|"
+    r"\b(?:stud(?:y|ies)|work|group|authors|report|analysis|investigation|experiments?|trial|screen|survey)\s+"
+    r"(?:has\s+|have\s+|had\s+)?(?:also\s+|recently\s+|previously\s+)?(?:show|demonstrat|report|identif|reveal|"
+    r"found|discover|establish|observ|describ|propos|suggest|confirm|indicat)", _I)
+_FIRST = re.compile(r"\b(?:first(?:ly)?\s+(?:described|reported|identified|discovered|isolated|synthesi[sz]ed|"
+                    r"proposed|introduced|shown|demonstrated|characteri[sz]ed|observed|cloned|developed)|"
+                    r"originally|pioneering|seminal|for\s+the\s+first\s+time)\b", _I)
+_BACKGROUND = re.compile(
+    r"\b(?:plays?\s+(?:an?\s+)?(?:\w+\s+)?roles?|(?:attracted|received|gained|drawn)\s+(?:\w+\s+)?(?:attention|interest)|"
+    r"(?:widely|commonly|extensively|frequently|increasingly|broadly)\s+(?:used|studied|applied|employed|investigated|"
+    r"accepted|recognized|recognised|known)|in\s+recent\s+(?:years|decades)|recent\s+(?:years|decades|advances|studies)|"
+    r"one\s+of\s+the\s+most|well[- ]known|well[- ]established|it\s+is\s+(?:now\s+)?(?:known|established|accepted|"
+    r"believed|thought)|(?:many|numerous|several|various|multiple)\s+(?:studies|reports|groups|researchers|authors)|"
+    r"(?:major|leading|common|main)\s+cause|worldwide|great\s+potential|promising|attractive|emerging|important|"
+    r"essential|crucial|critical|key\s+(?:role|factor|regulator|step)|is\s+known\s+to|are\s+known\s+to|"
+    r"(?:has|have)\s+been\s+(?:widely|extensively|intensively)|a\s+(?:wide|broad)\s+(?:range|variety|spectrum))\b", _I)
+_POINTER = re.compile(r"\b(?:for\s+(?:a\s+|an\s+|recent\s+|comprehensive\s+)?(?:reviews?|overview|details)|reviewed\s+"
+                      r"(?:in|by|elsewhere)|references\s+therein|e\.g\.|see\s+(?:also\s+)?\[CITATION\]|"
+                      r"as\s+(?:reported|described|discussed|shown)\s+(?:previously|elsewhere|before|in\s+the\s+literature)|"
+                      r"in\s+the\s+literature|literature)\b", _I)
+_ROUTINE = re.compile(
+    r"\b(?:assigned\s+to|attributed\s+to|assignable\s+to|characteristic\s+(?:peaks?|bands?|signals?|reflections?)|"
+    r"(?:peaks?|bands?|signals?|reflections?|resonances?)\s+(?:at|around|near|centred|centered)|lattice\s+"
+    r"(?:parameters?|constants?)|(?:reported|literature|previous|standard)\s+values?|JCPDS|ICDD|PDF\s*(?:card|no)|"
+    r"cm[-−‒–]1|2θ|\d\s*ppm|binding\s+energ(?:y|ies)|diffraction\s+peaks?|space\s+group)", _I)
+_COMPARISON = re.compile(r"\b(?:consistent\s+with|in\s+(?:good\s+|close\s+|excellent\s+)?(?:line|agreement|accordance)"
+                         r"\s+with|agree(?:s|d)?\s+(?:well\s+)?with|similar\s+to|comparable\s+(?:to|with)|in\s+contrast\s+"
+                         r"(?:to|with)|contrary\s+to|in\s+keeping\s+with|corroborat\w+|confirm(?:s|ed|ing)?\s+"
+                         r"(?:previous|earlier|prior))\b", _I)
+_OWN = re.compile(r"\b(?:we|our|us|here(?:in)?|this\s+(?:study|work|paper|report)|the\s+present\s+(?:study|work)|"
+                  r"in\s+the\s+current\s+study)\b", _I)
+_PASSING = re.compile(r"\b(?:using|used|use|employed|employing|utili[sz]ed|software|package|database|databank|"
+                      r"force\s+field|toolbox|toolkit|program|kit|protocols?|algorithm|descriptors?|functional|"
+                      r"basis\s+set|implemented|server|pipeline|library|version|code|dataset|data\s+set|"
+                      r"tool|method(?:ology)?|procedure|technique|approach|model(?:led|ed)?|parameters?|"
+                      r"representation|kernel|following|according\s+to|adapted|modified|performed|calculated|"
+                      r"computed|simulated|estimated|measured)\b", _I)
+_SEE = re.compile(r"\(\s*see\b[^()]{0,200}\[CITATION\]|\bsee\s+(?:the\s+)?(?:materials|methods|supplementary|"
+                  r"section|fig|table|text|below|above)", _I)
+_LIST = re.compile(r",|;|\bsuch\s+as\b|\bincluding\b|\band\s+other\b|\betc\b", _I)
+_DANGLING = re.compile(r"(?:[a-z0-9]|(?:This|These|Those|That|Such|It|Its|They|Their|Them|He|She|His|Her|However|Thus|"
+                       r"Therefore|Hence|Moreover|Furthermore|In\s+addition|Additionally|Similarly|Likewise|"
+                       r"Consequently|Nevertheless|Nonetheless|Accordingly|Indeed|Also|Again|Both|Here|In\s+this|"
+                       r"In\s+these|In\s+that|As\s+such|Consistent|In\s+contrast|Conversely|Instead|Then|Later|"
+                       r"Subsequently|Finally|Interestingly|Notably|Importantly|Surprisingly|Unlike|Yet|But|And|"
+                       r"Besides|Otherwise|Alternatively|The\s+latter|The\s+former)\b)")
+_LEFTOVER = re.compile(r"\[\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\]|\(\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\)|"
+                       r"\b[A-Z][A-Za-z'’-]+(?:\s+et\s+al\.?)?,?\s+(?:19|20)\d{2}[a-z]?\b|\[\s*\d|\d\]")
+_AUTHOR = re.compile(r"\bet\s+al\b|\band\s+(?:colleagues|co-?workers|collaborators)\b|['’]s\s+(?:group|lab|"
+                     r"laboratory|team)\b|\bthe\s+group\s+of\b", _I)
+_HEDGE = re.compile(r"\b(?:may|might|could|can|potentially|possibly|likely|perhaps|putative(?:ly)?)\b", _I)
+_TITLE_REVIEW = re.compile(r"\b(?:review|reviews|overview|perspectives?|advances|progress|update|trends|"
+                           r"challenges|opportunities|state\s+of\s+the\s+art|current\s+status|insights|introduction\s+to|"
+                           r"primer|tutorial|roadmap|outlook|recent\s+developments|mini-?review)\b", _I)
+_TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|package|server|toolkit|toolbox|program|pipeline|"
+                             r"protocols?|handbook|manual|guidelines?|atlas|resource|library|web\s*server|"
+                             r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
+_SECTION_KINDS = ("introduction", "results", "discussion")
+
+#: The feature names, in the order of the weight vector.
+FEATURES: tuple[str, ...] = (
+    "findability", "formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity",
+    "claim_score", "attribution", "first_described", "background", "pointer", "routine_assignment",
+    "comparison", "own_result", "passing_cue", "see_pointer", "list_items", "dangling_opening",
+    "leftover_marker", "author_phrase", "hedge", "citation_final", "log_chars", "title_review",
+    "title_resource", "title_missing", "section_introduction", "section_results", "section_discussion",
+    "section_other",
+)
+
+
+def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP) -> float:
+    return float(min(sum(1 for _ in pattern.finditer(text)), cap))
+
+
+@lru_cache(maxsize=256)
+def _claim_score(sentence: str, start: int, end: int) -> float:
+    from chemref.nlp.claims import classify_citation
+
+    try:
+        return round(classify_citation(sentence, (start, end)).score, 4)
+    except ValueError:
+        return round(classify_citation(sentence).score, 4)
+
+
+def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
+    """The feature values of one question or candidate record (its JSON fields: ``excerpt``, ``sentence``,
+    ``citation_start``, ``citation_end``, ``target_title``, ``section``)."""
+    from chemref.questions.findability import findability, findability_features
+
+    excerpt = str(record.get("excerpt") or "")
+    sentence = str(record.get("sentence") or excerpt)
+    start = int(record.get("citation_start") or 0)
+    end = int(record.get("citation_end") or start)
+    title = record.get("target_title") or ""
+    section = record.get("section") or "other"
+    found = findability_features(excerpt)
+    mark = excerpt.find("[CITATION]")
+    around = excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
+    tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
+    bare = excerpt.replace("[CITATION]", " ")
+    values = {
+        "findability": findability(excerpt),
+        **{name: float(min(len(found[name]), _CAP)) for name in
+           ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
+        "claim_score": _claim_score(sentence, start, end),
+        "attribution": _count(_ATTRIBUTION, excerpt),
+        "first_described": _count(_FIRST, excerpt),
+        "background": _count(_BACKGROUND, excerpt),
+        "pointer": _count(_POINTER, excerpt),
+        "routine_assignment": _count(_ROUTINE, excerpt),
+        "comparison": _count(_COMPARISON, excerpt),
+        "own_result": _count(_OWN, excerpt),
+        "passing_cue": _count(_PASSING, around),
+        "see_pointer": _count(_SEE, excerpt, 1.0),
+        "list_items": _count(_LIST, excerpt, 6.0) / 2.0,
+        "dangling_opening": 1.0 if _DANGLING.match(excerpt) else 0.0,
+        "leftover_marker": _count(_LEFTOVER, bare, 2.0),
+        "author_phrase": _count(_AUTHOR, bare, 1.0),
+        "hedge": _count(_HEDGE, excerpt),
+        "citation_final": 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0,
+        "log_chars": math.log(max(len(excerpt), 1)),
+        "title_review": 1.0 if _TITLE_REVIEW.search(title) else 0.0,
+        "title_resource": 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
+        "title_missing": 0.0 if title.strip() else 1.0,
+    }
+    for kind in _SECTION_KINDS:
+        values[f"section_{kind}"] = 1.0 if section == kind else 0.0
+    values["section_other"] = 0.0 if section in _SECTION_KINDS else 1.0
+    return values
+
+
+@dataclass(frozen=True)
+class Selector:
+    """A logistic regression over :data:`FEATURES`: ``score = 1 / (1 + exp(-(bias + Σ w·(x − mean)/scale)))``.
+
+    ``threshold`` is the recommended ``--min-score``; ``meta`` says how it was trained.
+    """
+
+    weights: Mapping[str, float]
+    means: Mapping[str, float]
+    scales: Mapping[str, float]
+    bias: float
+    threshold: float
+    version: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def logit(self, values: Mapping[str, float]) -> float:
+        total = self.bias
+        for name, weight in self.weights.items():
+            total += weight * (values.get(name, 0.0) - self.means.get(name, 0.0)) / (self.scales.get(name) or 1.0)
+        return total
+
+    def score(self, values: Mapping[str, float]) -> float:
+        """P(good question) for feature ``values``, rounded to 4 decimals (stable in JSON)."""
+        z = self.logit(values)
+        return round(1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0, 4)
+
+    def score_record(self, record: Mapping[str, Any]) -> float:
+        """The score of one question or candidate record (see :func:`selector_features`)."""
+        return self.score(selector_features(record))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "chemref-selector", "version": self.version, "features": list(self.weights),
+                "weights": dict(self.weights), "means": dict(self.means), "scales": dict(self.scales),
+                "bias": self.bias, "threshold": self.threshold, "meta": dict(self.meta)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, path: str | None = None) -> "Selector":
+        try:
+            if data.get("format") != "chemref-selector":
+                raise ValueError("not a chemref selector file (format != 'chemref-selector')")
+            weights = {str(k): float(v) for k, v in data["weights"].items()}
+            unknown = sorted(set(weights) - set(FEATURES))
+            if unknown:
+                raise ValueError(f"unknown features {', '.join(unknown)}")
+            return cls(weights=weights, means={k: float(v) for k, v in data["means"].items()},
+                       scales={k: float(v) for k, v in data["scales"].items()}, bias=float(data["bias"]),
+                       threshold=float(data["threshold"]), version=str(data["version"]),
+                       meta=dict(data.get("meta") or {}))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"invalid selector weights: {exc}", path=path,
+                             hint="write it with `chemref questions train-selector`") from None
+
+    def save(self, path: str | Path) -> None:
+        from chemref._io import atomic_write
+
+        with atomic_write(path) as handle:
+            json.dump(self.to_dict(), handle, indent=1, ensure_ascii=False)
+            handle.write("\n")
+
+
+def load_selector(path: str | Path) -> Selector:
+    """Read selector weights written by :meth:`Selector.save`."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise InputError(f"cannot read the selector weights: {exc.strerror or exc}", path=str(path)) from None
+    except ValueError as exc:
+        raise InputError(f"selector weights are not JSON: {exc}", path=str(path)) from None
+    return Selector.from_dict(data, path=str(path))
+
+
+@lru_cache(maxsize=1)
+def default_selector() -> Selector:
+    """The selector shipped with chemref (``chemref/questions/data/selector.json``)."""
+    return load_selector(Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE)))
+
+
+# -------------------------------------------------------------------------------------------------- training
+def _article_of(record_id: str) -> str:
+    """The article part of a record id (``<key>-p3-s1`` -> ``<key>``): folds never split an article."""
+    match = re.match(r"(.+)-[pc]\d+-s\d+$", record_id)
+    return match.group(1) if match else record_id
+
+
+def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
+    """L2-regularised logistic regression by Newton's method (the bias is not penalised)."""
+    import numpy as np
+
+    n, d = x.shape
+    design = np.hstack([np.ones((n, 1)), x])
+    beta = np.zeros(d + 1)
+    penalty = np.full(d + 1, l2)
+    penalty[0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -35, 35)))
+        gradient = design.T @ (p - y) + penalty * beta
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return beta[1:], float(beta[0])
+
+
+def _standardise(x: Any) -> tuple[Any, Any]:
+    import numpy as np
+
+    means = x.mean(axis=0)
+    scales = x.std(axis=0)
+    scales[scales == 0] = 1.0
+    return means, scales
+
+
+def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_precision: float = 0.85,
+                     min_recall: float = 0.6) -> float:
+    """The lowest threshold whose kept set reaches ``min_precision`` (the most good questions kept at
+    that precision); when none does, the one with the best precision that keeps ``min_recall``."""
+    pairs = sorted(zip(scores, good), key=lambda p: -p[0])
+    total_good = sum(1 for _, g in pairs if g)
+    best: float | None = None
+    fallback: tuple[float, float] | None = None
+    kept_good = 0
+    for i, (score, is_good) in enumerate(pairs, start=1):
+        kept_good += is_good
+        if i < len(pairs) and pairs[i][0] == score:
+            continue  # a threshold keeps every item with an equal score
+        precision = kept_good / i
+        recall = kept_good / total_good if total_good else 0.0
+        if precision >= min_precision and i >= 10:
+            best = score
+        if recall >= min_recall and (fallback is None or precision > fallback[0]):
+            fallback = (precision, score)
+    if best is not None:
+        return round(best, 4)
+    return round(fallback[1], 4) if fallback else 0.0
+
+
+def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bool], *, folds: int = 5,
+                   seed: int = 0, l2: float = 1.0, version: str = "custom",
+                   min_precision: float = 0.85, min_recall: float = 0.6,
+                   progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
+    """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
+    out). Returns the selector fitted on all of them and the cross-validated score of every labelled
+    record (each scored by a model fitted on the other folds; folds group records by article, assigned
+    with ``seed``). The threshold is chosen on the cross-validated scores (:func:`choose_threshold`)."""
+    import numpy as np
+
+    rows = [r for r in records if labels.get(str(r.get("id"))) is not None]
+    if len(rows) < 20:
+        raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")
+    ids = [str(r["id"]) for r in rows]
+    x = np.array([[selector_features(r)[name] for name in FEATURES] for r in rows], dtype=float)
+    y = np.array([1.0 if labels[i] else 0.0 for i in ids])
+    if y.min() == y.max():
+        raise InputError("the labels hold only one class: a selector needs good and bad examples")
+    articles = sorted({_article_of(i) for i in ids})
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(articles))
+    fold_of = {articles[j]: k % folds for k, j in enumerate(order)}
+    fold = np.array([fold_of[_article_of(i)] for i in ids])
+    cv = np.zeros(len(rows))
+    for k in range(folds):
+        test = fold == k
+        if not test.any() or test.all():
+            continue
+        means, scales = _standardise(x[~test])
+        w, b = _fit((x[~test] - means) / scales, y[~test], l2)
+        cv[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
+        if progress:
+            progress(f"fold {k + 1}/{folds}: {int(test.sum())} records")
+    means, scales = _standardise(x)
+    w, b = _fit((x - means) / scales, y, l2)
+    cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
+    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
+                                 min_recall=min_recall)
+    selector = Selector(
+        weights={name: round(float(v), 6) for name, v in zip(FEATURES, w)},
+        means={name: round(float(v), 6) for name, v in zip(FEATURES, means)},
+        scales={name: round(float(v), 6) for name, v in zip(FEATURES, scales)},
+        bias=round(b, 6), threshold=threshold, version=version,
+        meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
+              "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
+              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision}"},
+    )
+    return selector, cv_scores
