@@ -31,6 +31,9 @@ def score_brat_command(
     jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0,
                                        help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
                                             "1,000 documents). --jobs is an older name."),
+    max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
+                                        help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
+                                             "to more links than this (gold or prediction)."),
     output: Optional[Path] = output_option(),
 ) -> None:
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
@@ -40,7 +43,8 @@ def score_brat_command(
 
     report = guarded(lambda: score_brat(gold, pred, mode="brateval" if brateval else "chemu", level=level,
                                         span=span, similarity=similarity, type_match=type_match,
-                                        strict=strict, per_doc=per_doc, errors=errors, jobs=jobs))
+                                        strict=strict, per_doc=per_doc, errors=errors, jobs=jobs,
+                                        max_coref_links=max_coref_links))
     for message in report.get("warnings", ()):
         warn(message)
     if as_json:
