@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["atomic_write", "check_output", "discard_pending", "write_text"]
+__all__ = ["atomic_write", "check_not_input", "check_output", "discard_pending", "write_text"]
 
 #: temporary files of the atomic writes in progress (see :func:`discard_pending`)
 _PENDING: set[str] = set()
@@ -53,6 +54,39 @@ def check_output(path: str | os.PathLike[str]) -> None:
                 raise InputError(f"cannot write the output: no permission to write in {parent}", path=str(target),
                                  hint="choose a folder you can write to")
             return
+
+
+def check_not_input(output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]], *,
+                    label: str = "output") -> None:
+    """Raise :class:`InputError` if writing ``output`` would replace one of ``inputs``.
+
+    An input file is matched as the same file (``os.stat`` identity: the same path, a symlink or a hard
+    link to it); an input folder is matched when ``output`` is an existing file anywhere inside it. An
+    output that does not exist yet cannot replace anything. Commands call it before any work.
+    """
+    if output is None:
+        return
+    target = Path(output)
+    try:
+        out_stat = os.stat(target)
+    except (OSError, ValueError):
+        return  # nothing there yet (or not even a valid path: check_output reports that)
+    resolved: Path | None = None
+    for item in inputs:
+        try:
+            in_stat = os.stat(item)
+        except (OSError, ValueError):
+            continue  # a missing input is reported by the reader, with its own message
+        if os.path.samestat(in_stat, out_stat):
+            raise InputError(f"the {label} would overwrite the input {os.fspath(item)!r} (the same file)",
+                             path=str(target), hint="write the output to another file")
+        if stat.S_ISDIR(in_stat.st_mode):
+            if resolved is None:
+                resolved = target.resolve()
+            if resolved.is_relative_to(Path(item).resolve()):
+                raise InputError(f"the {label} would overwrite a file inside the input folder "
+                                 f"{os.fspath(item)!r}", path=str(target),
+                                 hint="write the output outside the input folders")
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ import typer
 from pathlib import Path
 from typing import Optional
 
-from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
+from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
 
 
 @score_app.command("brat")
@@ -39,6 +39,7 @@ def score_brat_command(
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
+    refuse_overwriting_inputs(output, gold, pred)
     from chemref.scoring.brat_api import score_brat
 
     report = guarded(lambda: score_brat(gold, pred, mode="brateval" if brateval else "chemu", level=level,
