@@ -14,6 +14,7 @@ from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
 from chemref.scoring.report import Report, block, prf
+from chemref.scoring.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
 _LEVELS = ("relations", "entities")
@@ -25,7 +26,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                level: str | None = None, span: str | None = None, similarity: float | None = None,
                type_match: str | None = None, strict: bool = False, per_doc: bool = False,
                errors: bool = False, jobs: int | None = None,
-               max_coref_links: int | None = MAX_COREF_LINKS) -> Report:
+               max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -34,6 +35,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
     ``max_coref_links``: ChEMU mode refuses (ScoringError naming the file) a document whose COREFERENCE
     expansion would hold more links than this (default 1,000,000; None: no limit).
+    ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.sources.ZipLimits`: 50 MB per
+    member or file, 1 GB per archive, compression ratio 100); beyond them an ``ArchiveError`` or
+    ``TooLargeError`` names the file.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     if level is not None and level not in _LEVELS:
@@ -58,14 +62,14 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
             raise InputError("a similarity threshold needs span matching 'approx'")
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,
                               similarity=similarity, type_match=type_match or "exact",
-                              per_doc=per_doc, errors=errors)
+                              per_doc=per_doc, errors=errors, zip_limits=zip_limits)
     if mode != "chemu":
         raise InputError(f"unknown scoring mode {mode!r}", hint="use chemu or brateval")
     if span == "approx" or similarity is not None or type_match not in (None, "exact"):
         raise InputError("approximate spans, similarity and type matching are BRATEval options",
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
-                        jobs=jobs, max_coref_links=max_coref_links)
+                        jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits)
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -82,13 +86,15 @@ def _label(block_key: tuple) -> str:
 
 
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
-                 per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None) -> Report:
+                 per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
+                 zip_limits: ZipLimits | None) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []
-    with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
+    with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
+        warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             raise InputError("no .ann files found in the gold folder", path=gsrc.path)
         if not psrc.names:
