@@ -119,6 +119,8 @@ def _duplicates(text: str, path: str | None) -> list[str]:
 
 def document_items(text: str, path: str | None = None) -> tuple[set[Mention], set[RelItem], list[str]]:
     """Entities (every T line) and relations of one ``.ann`` text as sets, plus diagnostics."""
+    if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     ments, rels, diags = scan_ann(text, path)
     items: set[RelItem] = set()
     for typ, a, b, lineno in rels:
