@@ -4,16 +4,115 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
 
-from chemref.errors import InputError
+from chemref.errors import InputError, TooLargeError
 
-__all__ = ["atomic_write", "check_output", "discard_pending", "write_text"]
+__all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "atomic_write", "check_not_input", "check_output", "discard_pending",
+           "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text"]
+
+#: environment variable that raises (or lowers) the size limit of one input file, in MB
+MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
+#: default largest input file read whole (JSON, JATS XML, .ann, .txt), in bytes
+DEFAULT_MAX_FILE_BYTES = 512 * 2**20
+#: largest line of a JSON Lines or column file, in characters
+MAX_LINE_BYTES = 64 * 2**20
 
 #: temporary files of the atomic writes in progress (see :func:`discard_pending`)
 _PENDING: set[str] = set()
+
+
+def max_file_bytes() -> int:
+    """The size limit of one input file: ``$CHEMREF_MAX_FILE_MB`` megabytes, else 512 MB."""
+    value = os.environ.get(MAX_FILE_ENV)
+    if not value:
+        return DEFAULT_MAX_FILE_BYTES
+    try:
+        megabytes = float(value)
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes > 0:
+        raise InputError(f"{MAX_FILE_ENV}={value!r} is not a positive number of megabytes")
+    return int(megabytes * 2**20)
+
+
+def _mb(size: int) -> str:
+    return f"{size / 2**20:,.1f} MB"
+
+
+def regular_file(path: str | os.PathLike[str], error: type[InputError] = InputError) -> os.stat_result:
+    """``os.stat(path)`` of a regular file, else ``error`` saying what is there instead.
+
+    Checked before opening, so a FIFO, a device or a socket never blocks a run.
+    """
+    where = os.fspath(path)
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        raise error("no such file", path=where, hint="check the path") from None
+    except OSError as exc:
+        raise error(f"cannot read: {exc.strerror or exc}", path=where) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error("is a folder, expected a file (it is a directory)", path=where)
+    if not stat.S_ISREG(info.st_mode):
+        raise error("not a regular file (a FIFO, socket or device); chemref reads only regular files",
+                    path=where, hint="copy the data into a file first")
+    return info
+
+
+def _too_large(where: str, size: int | None, limit: int, what: str = "the file") -> TooLargeError:
+    found = f" ({_mb(size)})" if size is not None else ""
+    return TooLargeError(f"{what} is larger than the limit of {_mb(limit)}{found}", path=where,
+                         hint=f"if it is genuine, raise the limit with {MAX_FILE_ENV}=<megabytes>")
+
+
+def read_limited(path: str | os.PathLike[str], limit: int | None = None,
+                 error: type[InputError] = InputError) -> bytes:
+    """The bytes of the regular file ``path``; :class:`TooLargeError` beyond ``limit`` (default:
+    :func:`max_file_bytes`), checked on the size before reading and on the bytes actually read."""
+    where = os.fspath(path)
+    info = regular_file(where, error)
+    cap = max_file_bytes() if limit is None else limit
+    if info.st_size > cap:
+        raise _too_large(where, info.st_size, cap)
+    try:
+        with open(where, "rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError as exc:
+        raise error(f"cannot read: {exc.strerror or exc}", path=where) from None
+    if len(data) > cap:  # the file grew after the stat
+        raise _too_large(where, None, cap)
+    return data
+
+
+def iter_lines(path: str | os.PathLike[str], *, encoding: str = "utf-8-sig",
+               max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
+    """``(line_number, line)`` of a text file read one line at a time (CR, LF and CRLF all end a line;
+    the line ending is stripped). A line longer than ``max_line`` characters is a :class:`TooLargeError`;
+    undecodable bytes are an :class:`InputError` naming the line."""
+    where = os.fspath(path)
+    regular_file(where)
+    number = 0
+    try:
+        with open(where, encoding=encoding, newline=None) as handle:
+            while True:
+                try:
+                    line = handle.readline(max_line + 1)
+                except UnicodeDecodeError as exc:
+                    raise InputError(f"not UTF-8 text (byte {exc.start} of a block read after line {number})",
+                                     path=where, hint="save the file as UTF-8") from None
+                if not line:
+                    return
+                number += 1
+                if len(line) > max_line and not line.endswith("\n"):
+                    raise TooLargeError(f"the line is longer than the limit of {_mb(max_line)}", path=where,
+                                        line=number, hint="is this really a line-oriented file?")
+                yield number, line.rstrip("\n")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=where) from None
 
 
 def _cannot_write(target: Path, exc: OSError) -> InputError:
@@ -53,6 +152,39 @@ def check_output(path: str | os.PathLike[str]) -> None:
                 raise InputError(f"cannot write the output: no permission to write in {parent}", path=str(target),
                                  hint="choose a folder you can write to")
             return
+
+
+def check_not_input(output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]], *,
+                    label: str = "output") -> None:
+    """Raise :class:`InputError` if writing ``output`` would replace one of ``inputs``.
+
+    An input file is matched as the same file (``os.stat`` identity: the same path, a symlink or a hard
+    link to it); an input folder is matched when ``output`` is an existing file anywhere inside it. An
+    output that does not exist yet cannot replace anything. Commands call it before any work.
+    """
+    if output is None:
+        return
+    target = Path(output)
+    try:
+        out_stat = os.stat(target)
+    except (OSError, ValueError):
+        return  # nothing there yet (or not even a valid path: check_output reports that)
+    resolved: Path | None = None
+    for item in inputs:
+        try:
+            in_stat = os.stat(item)
+        except (OSError, ValueError):
+            continue  # a missing input is reported by the reader, with its own message
+        if os.path.samestat(in_stat, out_stat):
+            raise InputError(f"the {label} would overwrite the input {os.fspath(item)!r} (the same file)",
+                             path=str(target), hint="write the output to another file")
+        if stat.S_ISDIR(in_stat.st_mode):
+            if resolved is None:
+                resolved = target.resolve()
+            if resolved.is_relative_to(Path(item).resolve()):
+                raise InputError(f"the {label} would overwrite a file inside the input folder "
+                                 f"{os.fspath(item)!r}", path=str(target),
+                                 hint="write the output outside the input folders")
 
 
 @contextlib.contextmanager

@@ -48,3 +48,11 @@ class JatsError(InputError):
 
 class ScoringError(InputError):
     """Gold and predictions cannot be scored together (missing ids, labels outside the classes...)."""
+
+
+class TooLargeError(InputError):
+    """An input is larger than a size limit (a file, a line of JSON Lines, a zip member or archive)."""
+
+
+class ArchiveError(InputError):
+    """A zip file is damaged, encrypted, holds a member twice or expands beyond its limits."""

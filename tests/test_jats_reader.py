@@ -156,7 +156,10 @@ def test_cli_errors(files, tmp_path, capsys) -> None:
     assert main(["jats", "--json", "-o", str(target), str(files[0]), str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("chemref: error: ") and "bad.nxml:1" in err and "Traceback" not in err
-    assert len(target.read_text().splitlines()) == 1
+    assert not target.exists()  # a failed run writes nothing
+    target.write_text("previous\n")
+    assert main(["jats", "--json", "-o", str(target), str(files[0]), str(bad)]) == 2
+    assert target.read_text() == "previous\n"  # ... and leaves an earlier output as it was
     assert main(["jats", str(tmp_path / "missing.nxml")]) == 2
     assert "no such file" in capsys.readouterr().err
 

@@ -129,5 +129,5 @@ def test_output_over_an_input_article_is_an_error(tmp_path, capsys):
     status = main(["questions", "build", str(article), "-o", str(tmp_path / "q.jsonl"), "--report", str(article),
                    "--no-progress"])
     assert status == 2
-    assert "would overwrite an input article" in capsys.readouterr().err
+    assert "would overwrite the input" in capsys.readouterr().err
     assert article.read_bytes() == before

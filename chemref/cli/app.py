@@ -87,6 +87,14 @@ def checked_output(value: Path | None) -> Path | None:
     return value
 
 
+def refuse_overwriting_inputs(output: Path | None, *inputs: Any) -> None:
+    """Stop (exit 2) before any work when ``output`` would replace one of ``inputs`` (files or folders)."""
+    if output is not None:
+        from chemref._io import check_not_input
+
+        guarded(lambda: check_not_input(output, [i for i in inputs if i is not None]))
+
+
 def output_option() -> Any:
     """The ``-o/--output`` option every command that prints a report shares."""
     return typer.Option(None, "-o", "--output", callback=checked_output,

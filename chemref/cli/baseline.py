@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import baseline_app, checked_output, guarded, warn
+from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
 
 
 def _write_jsonl(path: Path, records: list[dict]) -> None:
@@ -31,6 +31,7 @@ def bm25_command(
                                                 "(source_file names are relative to it); repeat for several."),
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
+    refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))
     from chemref.baseline.bm25 import bm25_predictions
 
     diagnostics: list[str] = []

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
+from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
 
 
 def _emit(report, as_json: bool, output: Optional[Path]) -> None:
@@ -33,6 +33,7 @@ def score_questions_command(
     """Citation prediction: accuracy@1, Recall@K, MRR@K, per section and per source."""
     if format not in ("chemref", "citeme"):
         fail(f"--format must be chemref or citeme, not {format!r}")
+    refuse_overwriting_inputs(output, questions, predictions)
     from chemref.scoring.citation_prediction import score_questions
 
     ks = tuple(k) if k else (1, 5, 10)
@@ -54,6 +55,7 @@ def score_ranking_command(
     """Citation recommendation: Recall@K and MRR@K (ties as trec_eval), with breakdowns."""
     if format not in ("jsonl", "trec"):
         fail(f"--format must be jsonl or trec, not {format!r}")
+    refuse_overwriting_inputs(output, gold, pred)
     from chemref.scoring.ranking import score_ranking
 
     ks = tuple(k) if k else (10,)
@@ -69,6 +71,7 @@ def score_pubmedqa_command(
     output: Optional[Path] = output_option(),
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
+    refuse_overwriting_inputs(output, gold, pred)
     from chemref.scoring.pubmedqa import score_pubmedqa
 
     report = guarded(lambda: score_pubmedqa(gold, pred))

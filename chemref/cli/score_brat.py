@@ -7,7 +7,7 @@ import typer
 from pathlib import Path
 from typing import Optional
 
-from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
+from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
 
 
 @score_app.command("brat")
@@ -31,16 +31,33 @@ def score_brat_command(
     jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0,
                                        help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
                                             "1,000 documents). --jobs is an older name."),
+    max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
+                                        help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
+                                             "to more links than this (gold or prediction)."),
+    max_member_mb: float = typer.Option(50.0, "--max-member-mb", min=0.001,
+                                        help="Refuse a .ann/.txt (zip member or file) larger than this "
+                                             "(MB, uncompressed)."),
+    max_archive_mb: float = typer.Option(1024.0, "--max-archive-mb", min=0.001,
+                                         help="Refuse a zip whose .ann/.txt members expand to more than this (MB)."),
+    max_zip_ratio: float = typer.Option(100.0, "--max-zip-ratio", min=1.0,
+                                        help="Refuse a zip member (over 1 MB) that expands more than this many "
+                                             "times."),
     output: Optional[Path] = output_option(),
 ) -> None:
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
+    refuse_overwriting_inputs(output, gold, pred)
     from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.sources import ZipLimits
+
+    limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
+                                       ratio=max_zip_ratio))
 
     report = guarded(lambda: score_brat(gold, pred, mode="brateval" if brateval else "chemu", level=level,
                                         span=span, similarity=similarity, type_match=type_match,
-                                        strict=strict, per_doc=per_doc, errors=errors, jobs=jobs))
+                                        strict=strict, per_doc=per_doc, errors=errors, jobs=jobs,
+                                        max_coref_links=max_coref_links, zip_limits=limits))
     for message in report.get("warnings", ()):
         warn(message)
     if as_json:

@@ -11,7 +11,8 @@ import warnings
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
-from chemref.errors import JatsError
+from chemref._io import read_limited
+from chemref.errors import InputError, JatsError
 from chemref.jats.citations import resolve_anchors
 from chemref.jats.license import read_license
 from chemref.jats.metadata import read_metadata
@@ -300,16 +301,11 @@ def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> 
         data = bytes(source)
         file = name
     else:
-        path = Path(source)
         file = name or str(source)
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise JatsError("no such file", path=file) from None
-        except IsADirectoryError:
-            raise JatsError("is a directory, expected a JATS XML file", path=file) from None
-        except OSError as exc:
-            raise JatsError(f"cannot read file: {exc.strerror or exc}", path=file) from None
+            data = read_limited(source, error=JatsError)
+        except InputError as exc:  # missing, a folder, not a regular file, too large: one JatsError
+            raise JatsError(exc.message, path=file, hint=exc.hint) from None
     article = parse_article(data, file)
     try:
         return _read_tree(article, file)

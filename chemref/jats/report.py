@@ -72,16 +72,23 @@ def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     return out
 
 
+class _Abandon(Exception):
+    """Raised inside an atomic write to drop it (the run failed; the previous output stays)."""
+
+
 def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
         workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None) -> list[JatsError]:
     """Read every file and print (or write to ``output`` atomically) the table or JSON Lines.
 
-    Returns the errors of files that could not be read (the others are still written, in input order).
+    Returns the errors of files that could not be read (the others are still printed, in input order;
+    ``output`` is then left as it was, since the run failed).
     """
-    from chemref._io import atomic_write
+    from chemref._io import atomic_write, check_not_input
     from chemref.jats.reader import map_articles
 
     files = expand_paths(paths)
+    if output is not None:
+        check_not_input(output, files)
     errors: list[JatsError] = []
     results = map_articles(files, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors)
@@ -103,8 +110,13 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
             handle.write(format_table(list(results)))
 
     if output is not None:
-        with atomic_write(output) as handle:
-            emit(handle)
+        try:
+            with atomic_write(output) as handle:
+                emit(handle)
+                if errors:  # a failed run leaves the previous output as it was
+                    raise _Abandon
+        except _Abandon:
+            pass
     else:
         emit(stream or sys.stdout)
     return errors

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from chemref._io import check_output
+from chemref._io import check_not_input, check_output
 from chemref.errors import InputError
 from chemref.questions.builder import Source, expand_inputs, iter_build
 from chemref.questions.records import BuildResult
@@ -44,11 +44,9 @@ def _check_distinct(targets: dict[str, Path | None]) -> None:
 
 def _check_not_inputs(targets: dict[str, Path | None], sources: Sequence[Source]) -> None:
     """An output must never overwrite an input article."""
-    inputs = {Path(s.path).resolve() for s in sources if s.path is not None}
+    inputs = [s.path for s in sources if s.path is not None]
     for label, path in targets.items():
-        if path is not None and path.resolve() in inputs:
-            raise InputError(f"the {label} would overwrite an input article", path=str(path),
-                             hint="write the outputs outside the input files")
+        check_not_input(path, inputs, label=label)
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from pathlib import Path
 from typing import Any, Iterator
 
+from chemref._io import iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
 
 __all__ = ["read_text", "read_jsonl", "read_json", "read_columns", "number", "record_id", "string_list"]
@@ -20,23 +20,20 @@ PathLike = str | os.PathLike[str]
 
 
 def read_text(path: PathLike) -> str:
-    """The whole file as UTF-8 text, or an InputError saying why it cannot be read."""
-    p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", path=str(p), hint="check the path")
-    if p.is_dir():
-        raise InputError("is a folder, expected a file", path=str(p))
+    """The whole file as UTF-8 text, or an InputError saying why it cannot be read (missing, a folder,
+    not a regular file, larger than the input size limit, not UTF-8)."""
+    data = read_limited(path)
     try:
-        return p.read_text(encoding="utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(p), hint="save the file as UTF-8") from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=str(p)) from None
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path), hint="save the file as UTF-8") from None
 
 
 def read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error."""
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error.
+
+    The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters)."""
+    for number, line in iter_lines(path):
         if not line.strip():
             continue
         try:
@@ -44,6 +41,9 @@ def read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
                              hint="expected one JSON object per line (JSON Lines)") from None
+        except RecursionError:
+            raise InputError("JSON nested too deeply to read", path=str(path), line=number,
+                             hint="expected one flat JSON object per line (JSON Lines)") from None
         if not isinstance(value, dict):
             raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
                              hint="expected one JSON object per line (JSON Lines)")
@@ -54,7 +54,7 @@ def read_columns(path: PathLike, names: str, *, hint: str | None = None) -> Iter
     """Yield ``(line_number, fields)`` for each non-blank line of a white-space separated file (TREC qrels
     and runs); ``names`` lists the expected columns, and a line with another number of them is an error."""
     expected = len(names.split())
-    for number, raw in enumerate(read_text(path).splitlines(), start=1):
+    for number, raw in iter_lines(path):
         parts = raw.split()
         if not parts:
             continue
@@ -79,9 +79,30 @@ def read_json(path: PathLike) -> Any:
     """One JSON document."""
     text = read_text(path)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to read", path=str(path)) from None
+    except _DuplicateKey as exc:
+        raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path),
+                         hint="give each id once") from None
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict; a key given twice is an error (which value was meant cannot be told)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
 
 
 def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None, key: str = "id") -> str:

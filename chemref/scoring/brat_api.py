@@ -12,8 +12,9 @@ from typing import Any, Literal, Sequence
 
 from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import document_items
+from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
 from chemref.scoring.report import Report, block, prf
+from chemref.scoring.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
 _LEVELS = ("relations", "entities")
@@ -24,13 +25,19 @@ _TYPES = ("exact", "inexact", "hierarchical")
 def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "brateval"] = "chemu",
                level: str | None = None, span: str | None = None, similarity: float | None = None,
                type_match: str | None = None, strict: bool = False, per_doc: bool = False,
-               errors: bool = False, jobs: int | None = None) -> Report:
+               errors: bool = False, jobs: int | None = None,
+               max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
     kept); ``mode="brateval"`` reproduces BRATEval v0.3.2 for one ``level`` (default relations), ``span``
     (exact|overlap|approx, default exact), ``similarity`` (approx only, default 0.8) and ``type_match``.
     ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
+    ``max_coref_links``: ChEMU mode refuses (ScoringError naming the file) a document whose COREFERENCE
+    expansion would hold more links than this (default 1,000,000; None: no limit).
+    ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.sources.ZipLimits`: 50 MB per
+    member or file, 1 GB per archive, compression ratio 100); beyond them an ``ArchiveError`` or
+    ``TooLargeError`` names the file.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     if level is not None and level not in _LEVELS:
@@ -43,6 +50,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
         raise InputError(f"similarity threshold must be between 0 and 1, got {similarity}")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0):
         raise InputError(f"jobs must be 0 (automatic) or a positive number of processes, got {jobs!r}")
+    if max_coref_links is not None and (isinstance(max_coref_links, bool) or not isinstance(max_coref_links, int)
+                                        or max_coref_links < 0):
+        raise InputError(f"max_coref_links must be a number of links (0 or more) or None, got {max_coref_links!r}")
     if mode == "brateval":
         from chemref.scoring.brateval import score_brateval
 
@@ -52,14 +62,14 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
             raise InputError("a similarity threshold needs span matching 'approx'")
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,
                               similarity=similarity, type_match=type_match or "exact",
-                              per_doc=per_doc, errors=errors)
+                              per_doc=per_doc, errors=errors, zip_limits=zip_limits)
     if mode != "chemu":
         raise InputError(f"unknown scoring mode {mode!r}", hint="use chemu or brateval")
     if span == "approx" or similarity is not None or type_match not in (None, "exact"):
         raise InputError("approximate spans, similarity and type matching are BRATEval options",
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
-                        jobs=jobs)
+                        jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits)
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -76,13 +86,15 @@ def _label(block_key: tuple) -> str:
 
 
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
-                 per_doc: bool, errors: bool, jobs: int | None) -> Report:
+                 per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
+                 zip_limits: ZipLimits | None) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []
-    with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
+    with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
+        warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             raise InputError("no .ann files found in the gold folder", path=gsrc.path)
         if not psrc.names:
@@ -97,7 +109,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 
         def run(chunk: Sequence[str]) -> tuple:
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc, errors=errors,
-                                level=level, span=span)
+                                level=level, span=span, max_coref_links=max_coref_links)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -138,7 +150,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
-                 level: str | None, span: str | None) -> tuple:
+                 level: str | None, span: str | None, max_coref_links: int | None) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings)``."""
     from chemref.scoring.chemu import BLOCKS, score_document
 
@@ -162,7 +174,8 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         _check_text_length(name, g[0], p[0], gsrc, psrc, warnings)
         if errors:
             err_items.clear()
-        counts = score_document(g, p, totals, err_items)
+        counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
+                                paths=(gsrc.display(name), psrc.display(name)))
         if per_doc:
             docs[name] = {_label(b): prf(*(sum(v[i] for v in c.values()) for i in range(3)))
                           for b, c in counts.items() if _keep(b, level, span)}

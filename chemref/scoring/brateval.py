@@ -421,7 +421,8 @@ def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
 
 def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
                    span: str = "exact", similarity: float | None = None, type_match: str = "exact",
-                   per_doc: bool = False, errors: bool = False, jobs: int | None = None) -> Report:
+                   per_doc: bool = False, errors: bool = False, jobs: int | None = None,
+                   zip_limits: Any = None) -> Report:
     """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``)."""
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -436,7 +437,9 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     types: set[str] = set()
     docs: dict[str, Any] = {}
     records: list[dict[str, Any]] = []
-    with AnnSource(gold, recursive=not relations) as gsrc, AnnSource(pred, recursive=not relations) as psrc:
+    with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
+            AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
+        warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
         for src in (gsrc, psrc):

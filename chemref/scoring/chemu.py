@@ -11,10 +11,10 @@ from collections import Counter
 from operator import itemgetter
 
 from chemref.brat.reader import parse_offsets, split_t_line
-from chemref.errors import BratError
-from chemref.scoring.closure import transitive_closure
+from chemref.errors import BratError, ScoringError
+from chemref.scoring.closure import ClosureTooLarge, closure_pairs
 from chemref.scoring.matching import max_matching
-from chemref.scoring.spans import overlap
+from chemref.scoring.spans import OverlapIndex
 
 Mention = tuple[str, tuple[tuple[int, int], ...]]
 RelItem = tuple[str, Mention, Mention]
@@ -119,6 +119,8 @@ def _duplicates(text: str, path: str | None) -> list[str]:
 
 def document_items(text: str, path: str | None = None) -> tuple[set[Mention], set[RelItem], list[str]]:
     """Entities (every T line) and relations of one ``.ann`` text as sets, plus diagnostics."""
+    if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     ments, rels, diags = scan_ann(text, path)
     items: set[RelItem] = set()
     for typ, a, b, lineno in rels:
@@ -130,10 +132,16 @@ def document_items(text: str, path: str | None = None) -> tuple[set[Mention], se
     return set(ments.values()), items, diags
 
 
-def expand_coref(rels: set[RelItem]) -> set[RelItem]:
+#: default largest number of COREFERENCE links one document's expansion may hold (gold or prediction)
+MAX_COREF_LINKS = 1_000_000
+
+
+def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
+                 path: str | None = None) -> set[RelItem]:
     """Add the transitive COREFERENCE links (no inferred self links); other types are untouched.
 
-    Returns ``rels`` itself when nothing follows transitively.
+    Returns ``rels`` itself when nothing follows transitively. A closure holding more than ``max_links``
+    links (None: no limit) raises :class:`ScoringError` naming ``path`` before it is built.
     """
     links = [(a, b) for t, a, b in rels if t == COREF]
     if len(links) < 2:
@@ -141,24 +149,99 @@ def expand_coref(rels: set[RelItem]) -> set[RelItem]:
     heads = {a for a, _ in links}
     if not any(b in heads for _, b in links):
         return rels  # no chain a->b->c: the closure adds nothing
-    extra = {(COREF, a, b) for a, b in transitive_closure(links)}
-    return rels if extra <= rels else rels | extra
+    try:
+        closure = closure_pairs(links, max_links)
+    except ClosureTooLarge as exc:
+        raise ScoringError(f"the COREFERENCE chains expand to {exc.size:,} links, more than the limit of "
+                           f"{exc.limit:,} per document", path=path,
+                           hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine"
+                           ) from None
+    expanded = set(rels)
+    before = len(expanded)
+    expanded.update((COREF, a, b) for a, b in closure)
+    return rels if len(expanded) == before else expanded
 
 
 Counts = dict[str, list[int]]  # type -> [tp, fp, fn]
 _first = itemgetter(0)
 
 
-def _rel_edge(g: RelItem, p: RelItem) -> bool:
-    (_, (l1, f1), (l2, f2)), (_, (m1, h1), (m2, h2)) = g, p
-    return l1 == m1 and l2 == m2 and overlap(f1, h1) and overlap(f2, h2)
+def _ent_adjacency(gl: list[Mention], pl: list[Mention]) -> list[list[int]]:
+    """``adj[i]``: the indices of the predicted mentions (same label) overlapping gold mention ``i``, ascending."""
+    index = OverlapIndex((j, p[1]) for j, p in enumerate(pl))
+    return [sorted(index.query(g[1])) for g in gl]
 
 
-def _ent_edge(g: Mention, p: Mention) -> bool:
-    return overlap(g[1], p[1])
+def _rel_adjacency(gl: list[RelItem], pl: list[RelItem]) -> list[list[int]]:
+    """``adj[i]``: the indices of the predicted relations whose arguments have gold relation ``i``'s labels
+    and overlap its arguments, ascending. Mentions are matched once through an index, then relations
+    are found from the matching argument pairs, so the cost follows the edges, not ``len(gl) * len(pl)``."""
+    by_label: dict[str, set[Mention]] = {}
+    for _, a, b in pl:
+        by_label.setdefault(a[0], set()).add(a)
+        by_label.setdefault(b[0], set()).add(b)
+    indexes = {label: OverlapIndex((m, m[1]) for m in ms) for label, ms in by_label.items()}
+    matches: dict[Mention, set[Mention]] = {}
+
+    def partners(m: Mention) -> set[Mention]:
+        found = matches.get(m)
+        if found is None:
+            index = indexes.get(m[0])
+            found = matches[m] = index.query(m[1]) if index is not None else set()
+        return found
+
+    rel_type = pl[0][0]
+    position = {p: j for j, p in enumerate(pl)}  # one type per group, so (arg1, arg2) names one relation
+    by_arg: dict[int, dict[Mention, list[int]]] = {}
+
+    def relations_of(side: int) -> dict[Mention, list[int]]:
+        found = by_arg.get(side)
+        if found is None:
+            found = by_arg[side] = {}
+            for j, p in enumerate(pl):
+                found.setdefault(p[side], []).append(j)
+        return found
+
+    adj: list[list[int]] = []
+    empty: list[int] = []
+    for _, a, b in gl:
+        ca = matches.get(a)
+        if ca is None:
+            ca = partners(a)
+        cb = matches.get(b)
+        if cb is None:
+            cb = partners(b)
+        via_pairs = len(ca) * len(cb)
+        if via_pairs == 0:
+            adj.append(empty)
+            continue
+        if via_pairs == 1:
+            j = position.get((rel_type, next(iter(ca)), next(iter(cb))))
+            adj.append(empty if j is None else [j])
+            continue
+        via_arg1 = via_arg2 = via_pairs
+        if via_pairs > 16:  # many overlapping mentions: walk the relations of the rarer side instead
+            via_arg1 = sum(len(relations_of(1).get(m, ())) for m in ca)
+            via_arg2 = sum(len(relations_of(2).get(m, ())) for m in cb)
+        row: list[int] = []
+        if via_pairs <= via_arg1 and via_pairs <= via_arg2:
+            for x in ca:
+                for y in cb:
+                    j = position.get((rel_type, x, y))
+                    if j is not None:
+                        row.append(j)
+        elif via_arg1 <= via_arg2:
+            for x in ca:
+                row.extend(j for j in relations_of(1).get(x, ()) if pl[j][2] in cb)
+        else:
+            for y in cb:
+                row.extend(j for j in relations_of(2).get(y, ()) if pl[j][1] in ca)
+        row.sort()
+        adj.append(row)
+    return adj
 
 
-def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, edge,
+def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, adjacency,
                 unmatched_exact: list | None, unmatched_relaxed: list | None) -> None:
     """Exact counts (set intersection) and, when ``relaxed`` is given, maximum-matching counts per type."""
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
@@ -184,7 +267,7 @@ def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, edg
         groups.setdefault(x[0], ([], []))[1].append(x)
     for t, (gl, pl) in groups.items():
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
-            adj = [[j for j, p in enumerate(pl) if edge(g, p)] for g in gl]
+            adj = adjacency(gl, pl)
             tp, match = max_matching(adj, len(pl))
             if unmatched_relaxed is not None:
                 used = set(match)
@@ -199,10 +282,13 @@ def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, edg
 
 
 def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tuple, Counts],
-                   errors: list | None = None) -> dict[tuple, Counts]:
+                   errors: list | None = None, *, max_coref_links: int | None = MAX_COREF_LINKS,
+                   paths: tuple[str | None, str | None] = (None, None)) -> dict[tuple, Counts]:
     """Add one document's counts to ``totals`` (block -> type -> [tp, fp, fn]); returns this document's counts.
 
     ``errors`` (when a list) receives ``(block, "FP"|"FN", item)`` for every unmatched item.
+    ``max_coref_links`` bounds each side's COREFERENCE expansion (see :func:`expand_coref`); ``paths``
+    (gold, prediction) name the files in its error.
     """
     g_ent, g_rel = gold
     p_ent, p_rel = pred
@@ -213,16 +299,17 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
     def u(b):
         return um[b] if um is not None else None
 
-    _score_pair(g_rel, p_rel, doc[b_rel_ex], doc[b_rel_rx], _rel_edge, u(b_rel_ex), u(b_rel_rx))
-    gx, px = expand_coref(g_rel), expand_coref(p_rel)
+    _score_pair(g_rel, p_rel, doc[b_rel_ex], doc[b_rel_rx], _rel_adjacency, u(b_rel_ex), u(b_rel_rx))
+    gx = expand_coref(g_rel, max_coref_links, paths[0])
+    px = expand_coref(p_rel, max_coref_links, paths[1])
     if gx is g_rel and px is p_rel:
         for src, dst in ((b_rel_ex, b_rel_ex_x), (b_rel_rx, b_rel_rx_x)):
             doc[dst] = {t: list(v) for t, v in doc[src].items()}
             if um is not None:
                 um[dst] = list(um[src])
     else:
-        _score_pair(gx, px, doc[b_rel_ex_x], doc[b_rel_rx_x], _rel_edge, u(b_rel_ex_x), u(b_rel_rx_x))
-    _score_pair(g_ent, p_ent, doc[b_ent_ex], doc[b_ent_rx], _ent_edge, u(b_ent_ex), u(b_ent_rx))
+        _score_pair(gx, px, doc[b_rel_ex_x], doc[b_rel_rx_x], _rel_adjacency, u(b_rel_ex_x), u(b_rel_rx_x))
+    _score_pair(g_ent, p_ent, doc[b_ent_ex], doc[b_ent_rx], _ent_adjacency, u(b_ent_ex), u(b_ent_rx))
     for block, counts in doc.items():
         acc = totals.setdefault(block, {})
         for t, (tp, fp, fn) in counts.items():

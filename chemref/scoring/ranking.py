@@ -165,7 +165,7 @@ def read_trec_run(path: PathLike) -> tuple[dict[str, list[str]], list[str]]:
 
 def _gold_from_memory(gold: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> list[GoldQuery]:
     if isinstance(gold, Mapping):
-        return [GoldQuery(str(q), frozenset(str(d) for d in docs)) for q, docs in gold.items()]
+        return [GoldQuery(str(q), frozenset(str(d) for d in _id_list(docs, q, "gold"))) for q, docs in gold.items()]
     out = []
     for index, record in enumerate(gold):
         qid = record_id(dict(record), path=None, line=index + 1)
@@ -176,9 +176,17 @@ def _gold_from_memory(gold: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> 
     return out
 
 
+def _id_list(docs: Any, qid: Any, role: str) -> Any:
+    """``docs`` when it is a collection of ids; a string (whose characters would pass for ids) is a TypeError."""
+    if isinstance(docs, (str, bytes)) or not isinstance(docs, Collection):
+        raise TypeError(f"{role} documents of query {qid!r} must be a list of ids, not {type(docs).__name__} "
+                        f"{docs!r:.40}")
+    return docs
+
+
 def _pred_from_memory(pred: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
     if isinstance(pred, Mapping):
-        return {str(q): [str(d) for d in docs] for q, docs in pred.items()}
+        return {str(q): [str(d) for d in _id_list(docs, q, "prediction")] for q, docs in pred.items()}
     out: dict[str, list[str]] = {}
     for index, record in enumerate(pred):
         qid = record_id(dict(record), path=None, line=index + 1)

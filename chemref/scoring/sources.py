@@ -8,43 +8,104 @@ from __future__ import annotations
 
 import os
 import posixpath
+import stat
 import zipfile
+import zlib
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
+from chemref._io import regular_file
 from chemref.brat.decode import decode_ann
-from chemref.errors import InputError
+from chemref.errors import ArchiveError, InputError, TooLargeError
+
+__all__ = ["AnnSource", "ZipLimits"]
+
+_MB = 2**20
+#: members smaller than this are never refused for their compression ratio (tiny files compress absurdly well)
+_RATIO_FLOOR = 1 * _MB
+#: what a damaged or unsupported zip member raises while it is read
+_ZIP_READ_ERRORS = (zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError, EOFError, OSError,
+                    ValueError)
 
 
-def _read_file(path: str) -> bytes:
-    """Whole file via ``os.read`` (cheaper than a buffered file object for thousands of small files)."""
-    fd = os.open(path, os.O_RDONLY)
+@dataclass(frozen=True)
+class ZipLimits:
+    """Size limits for the files a scorer reads (zip members and the files of a folder).
+
+    ``member``: bytes of one uncompressed member (or one file of a folder); ``total``: uncompressed bytes of
+    every ``.ann`` and ``.txt`` member of one archive together; ``ratio``: uncompressed / compressed size of
+    one member (members under 1 MB are exempt). The defaults fit real submissions with a wide margin.
+    """
+
+    member: int = 50 * _MB
+    total: int = 1024 * _MB
+    ratio: float = 100.0
+
+    def __post_init__(self) -> None:
+        for field in ("member", "total", "ratio"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise InputError(f"zip limit {field} must be a positive number, got {value!r}")
+
+
+def _mb(size: float) -> str:
+    return f"{size / _MB:,.1f} MB"
+
+
+def _read_file(path: str, limit: int) -> bytes:
+    """Whole file via ``os.read`` (cheaper than a buffered file object for thousands of small files);
+    :class:`TooLargeError` past ``limit`` bytes."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError("not a regular file (a FIFO, socket or device); chemref reads only regular files",
+                             path=path)
+        if info.st_size > limit:
+            raise TooLargeError(f"the file ({_mb(info.st_size)}) is larger than the limit of {_mb(limit)}",
+                                path=path, hint="raise it with --max-member-mb (zip_limits=) if it is genuine")
         data = os.read(fd, 1 << 16)
         if len(data) < 1 << 16:
             return data
         parts = [data]
+        size = len(data)
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 return b"".join(parts)
+            size += len(chunk)
+            if size > limit:
+                raise TooLargeError(f"the file grew past the limit of {_mb(limit)} while it was read", path=path)
             parts.append(chunk)
     finally:
         os.close(fd)
 
 
 class AnnSource:
-    """Read access to the ``.ann`` (and ``.txt``) files of one folder or zip, by document name."""
+    """Read access to the ``.ann`` (and ``.txt``) files of one folder or zip, by document name.
 
-    def __init__(self, path: str | os.PathLike[str], *, recursive: bool = True) -> None:
+    Only regular files are read; symbolic links to folders are not followed, and anything left out
+    (FIFOs, broken or looping links, linked folders) is listed in :attr:`notes`. A zip is checked
+    against ``limits`` (see :class:`ZipLimits`) before any member is read; a damaged, encrypted or
+    oversized archive, or one holding a member twice, raises :class:`~chemref.errors.ArchiveError`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, recursive: bool = True,
+                 limits: ZipLimits | None = None) -> None:
         self.path = str(path)
+        self.limits = limits or ZipLimits()
         self.skipped: list[str] = []   # .ann files left out (subfolders in top-level mode)
+        self.notes: list[str] = []     # entries that could not be used (not regular files, linked folders)
         p = Path(path)
         self._zip: zipfile.ZipFile | None = None
-        if not p.exists():
+        if not p.exists() and not p.is_symlink():
             raise InputError("no such file or folder", path=self.path)
         if p.is_dir():
             self.names = self._scan_dir(p, recursive)
-        elif zipfile.is_zipfile(p):
+            return
+        regular_file(p)  # a FIFO or device must not be opened (it would block)
+        if zipfile.is_zipfile(p):
             self.names = self._scan_zip(p, recursive)
         else:
             raise InputError("not a folder or a .zip file", path=self.path,
@@ -62,13 +123,22 @@ class AnnSource:
                 raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=folder) from None
             for entry in entries:
                 name = entry.name
-                if entry.is_dir():
-                    if recursive:
-                        stack.append((rel + name + "/", entry.path))
-                    elif not name.startswith("."):
-                        self._note_subfolder(entry.path)
-                elif name.endswith(".ann"):
-                    names[rel + name[:-4]] = entry.path
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if recursive:
+                            stack.append((rel + name + "/", entry.path))
+                        elif not name.startswith("."):
+                            self._note_subfolder(entry.path)
+                    elif entry.is_symlink() and _is_dir(entry.path):
+                        self.notes.append(f"{entry.path!r}: a symbolic link to a folder; not followed")
+                    elif name.endswith(".ann"):
+                        if entry.is_file():
+                            names[rel + name[:-4]] = entry.path
+                        else:
+                            self.notes.append(f"{entry.path!r}: not a regular file (a FIFO, socket, device, or a "
+                                              "broken or looping symbolic link); skipped")
+                except OSError as exc:
+                    self.notes.append(f"{entry.path!r}: cannot be read ({exc.strerror or exc}); skipped")
         return names
 
     def _note_subfolder(self, folder: str) -> None:
@@ -79,9 +149,16 @@ class AnnSource:
     def _scan_zip(self, path: Path, recursive: bool) -> dict[str, str]:
         try:
             zf = zipfile.ZipFile(path)
-        except (OSError, zipfile.BadZipFile) as exc:
-            raise InputError(f"cannot open the zip file: {exc}", path=self.path) from None
+            infos = zf.infolist()
+        except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, EOFError) as exc:
+            raise ArchiveError(f"cannot open the zip file: {exc}", path=self.path,
+                               hint="is the archive complete? re-create it with `zip -r`") from None
         self._zip = zf
+        try:
+            self._check_zip(infos)
+        except ArchiveError:
+            zf.close()
+            raise
         members = [m for m in zf.namelist()
                    if m.endswith(".ann") and not m.startswith("__MACOSX/")
                    and not posixpath.basename(m).startswith("._")]
@@ -97,6 +174,51 @@ class AnnSource:
             names[rel[:-4]] = m
         return names
 
+    def _check_zip(self, infos: list[zipfile.ZipInfo]) -> None:
+        """Refuse, before reading anything, an archive whose members we read are duplicated, encrypted
+        or beyond the limits (sizes from the central directory, which bounds what zipfile will read)."""
+        wanted = [i for i in infos if i.filename.endswith((".ann", ".txt")) and not i.is_dir()]
+        twice = [n for n, c in Counter(i.filename for i in wanted).items() if c > 1]
+        if twice:
+            raise ArchiveError(f"the zip holds {len(twice)} member name(s) more than once, e.g. {twice[0]!r}; "
+                               "which one to score is ambiguous", path=self.path,
+                               hint="re-create the archive with one member per file")
+        lim = self.limits
+        total = 0
+        for info in wanted:
+            where = f"{self.path}:{info.filename}"
+            if info.flag_bits & 0x1:
+                raise ArchiveError("the member is encrypted", path=where, hint="submit an archive without a password")
+            if info.file_size > lim.member:
+                raise ArchiveError(f"the member expands to {_mb(info.file_size)}, more than the limit of "
+                                   f"{_mb(lim.member)} per member", path=where,
+                                   hint="raise it with --max-member-mb (zip_limits=) if the file is genuine")
+            if info.file_size > _RATIO_FLOOR and info.file_size > lim.ratio * max(info.compress_size, 1):
+                raise ArchiveError(f"the member expands {info.file_size / max(info.compress_size, 1):,.0f} times "
+                                   f"(to {_mb(info.file_size)}), more than the limit ratio of {lim.ratio:g}",
+                                   path=where, hint="raise it with --max-zip-ratio (zip_limits=) if it is genuine")
+            total += info.file_size
+        if total > lim.total:
+            raise ArchiveError(f"the .ann and .txt members expand to {_mb(total)}, more than the limit of "
+                               f"{_mb(lim.total)} per archive", path=self.path,
+                               hint="raise it with --max-archive-mb (zip_limits=) if the archive is genuine")
+
+    def _zip_read(self, member: str) -> bytes:
+        """A member's bytes; a damaged member is an :class:`ArchiveError` naming it (KeyError: no such member)."""
+        assert self._zip is not None
+        try:
+            with self._zip.open(member) as handle:
+                data = handle.read(self.limits.member + 1)
+        except KeyError:
+            raise
+        except _ZIP_READ_ERRORS as exc:
+            raise ArchiveError(f"the member is damaged or cannot be read: {exc}", path=f"{self.path}:{member}",
+                               hint="re-create the archive") from None
+        if len(data) > self.limits.member:  # cannot happen with a consistent central directory
+            raise ArchiveError(f"the member expands past the limit of {_mb(self.limits.member)}",
+                               path=f"{self.path}:{member}")
+        return data
+
     # -- access
     def display(self, name: str) -> str:
         """A path for messages: the file path, or ``ZIP:member`` for a zip member."""
@@ -108,9 +230,9 @@ class AnnSource:
         where = self.names[name]
         try:
             if self._zip is not None:
-                return self._zip.read(where)
-            return _read_file(where)
-        except (OSError, KeyError, zipfile.BadZipFile) as exc:
+                return self._zip_read(where)
+            return _read_file(where, self.limits.member)
+        except (OSError, KeyError) as exc:
             raise InputError(f"cannot read the file: {exc}", path=self.display(name)) from None
 
     def _txt(self, name: str) -> str | None:
@@ -126,11 +248,14 @@ class AnnSource:
             return None
         try:
             if self._zip is not None:
-                data = self._zip.read(txt)
+                data = self._zip_read(txt)
             else:
-                with open(txt, "rb") as handle:
-                    data = handle.read()
+                data = _read_file(txt, self.limits.member)
         except (OSError, KeyError):
+            return None
+        except InputError as exc:  # not a regular file, too large
+            if warnings is not None:
+                warnings.append(f"{exc}; the text is not used")
             return None
         text, bad = decode_ann(data, path=f"{self.path}:{txt}" if self._zip is not None else txt)
         if warnings is not None:
@@ -152,7 +277,10 @@ class AnnSource:
     def reopen(self) -> None:
         """Open a fresh zip handle (a forked worker must not share the parent's file position)."""
         if self._zip is not None:
-            self._zip = zipfile.ZipFile(self.path)
+            try:
+                self._zip = zipfile.ZipFile(self.path)
+            except (OSError, zipfile.BadZipFile) as exc:
+                raise ArchiveError(f"cannot open the zip file again: {exc}", path=self.path) from None
 
     def close(self) -> None:
         """Close the zip file, if any."""
@@ -164,3 +292,10 @@ class AnnSource:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _is_dir(path: str) -> bool:
+    try:
+        return os.path.isdir(path)
+    except (OSError, ValueError):
+        return False

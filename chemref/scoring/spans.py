@@ -4,7 +4,10 @@ and BRATEval's approximate string similarity (computed on UTF-16 code units, as 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from bisect import bisect_left
+from typing import Generic, Hashable, Iterable, Sequence, TypeVar
+
+K = TypeVar("K", bound=Hashable)
 
 Frag = tuple[int, int]
 
@@ -16,6 +19,52 @@ def overlap(a: Sequence[Frag], b: Sequence[Frag]) -> bool:
             if s2 < e1 and s1 < e2:
                 return True
     return False
+
+
+def _start(row: tuple) -> int:
+    return row[0]
+
+
+class OverlapIndex(Generic[K]):
+    """The items whose fragments :func:`overlap` a query's, found in O((hits + 1) log n) per fragment.
+
+    Built once from ``(key, fragments)`` pairs: fragments sorted by start, with a max-end tree over them,
+    so a query never looks at items that end before it starts or start after it ends.
+    """
+
+    def __init__(self, items: Iterable[tuple[K, Sequence[Frag]]]) -> None:
+        rows = sorted(((s, e, k) for k, frags in items for s, e in frags), key=_start)
+        self._starts = [r[0] for r in rows]
+        self._keys = [r[2] for r in rows]
+        size = 1
+        while size < len(rows):
+            size *= 2
+        self._size = size
+        tree = [-math.inf] * (2 * size)
+        for i, r in enumerate(rows):
+            tree[size + i] = r[1]
+        for i in range(size - 1, 0, -1):
+            tree[i] = max(tree[2 * i], tree[2 * i + 1])
+        self._tree = tree
+
+    def query(self, frags: Sequence[Frag]) -> set[K]:
+        """Keys of the items with a fragment sharing a character with one of ``frags`` (``s2 < e1 and s1 < e2``)."""
+        out: set[K] = set()
+        tree, size, keys = self._tree, self._size, self._keys
+        for s1, e1 in frags:
+            hi = bisect_left(self._starts, e1)  # rows [0, hi) start before e1
+            stack = [(1, 0, size)]
+            while stack:
+                node, lo, top = stack.pop()
+                if lo >= hi or tree[node] <= s1:
+                    continue
+                if node >= size:
+                    out.add(keys[lo])
+                    continue
+                mid = (lo + top) // 2
+                stack.append((2 * node + 1, mid, top))
+                stack.append((2 * node, lo, mid))
+        return out
 
 
 def brateval_exact(e1: Sequence[Frag], e2: Sequence[Frag]) -> bool:

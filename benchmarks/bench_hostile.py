@@ -1,0 +1,125 @@
+"""Hostile inputs: time and peak memory of the scorer and the rule engines on inputs built to hurt them.
+
+Run from the project root:  python benchmarks/bench_hostile.py
+Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
+reports the time of the work itself (imports excluded) and its own peak resident memory.
+Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; a cited sentence
+holding 50,000 digits through ``questions build``; 1 MB of "1", "C", "e.g. ", "(" and "Smith et al. "
+through every rule engine (sentence splitter, tokenizer, claims, authors, findability).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "results" / "hostile.json"
+sys.path.insert(0, str(ROOT))
+
+from chemref._io import write_text  # noqa: E402
+
+STRINGS = ("1", "C", "e.g. ", "(", "Smith et al. ")
+ENGINES = ("sentences", "tokenizer", "claims", "authors", "findability")
+MB = 1_000_000
+
+_PRELUDE = textwrap.dedent("""
+    import json, resource, sys, tempfile, time
+    from pathlib import Path
+    sys.path[:0] = [@ROOT@, @RECIPES@]
+    import recipes
+
+    def done(seconds, outcome):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps({"seconds": seconds, "peak_mb": peak, "outcome": outcome}))
+""").replace("@ROOT@", repr(str(ROOT))).replace("@RECIPES@", repr(str(ROOT / "tests" / "hostile")))
+
+_COREF = _PRELUDE + textwrap.dedent("""
+    from chemref.errors import ScoringError
+    from chemref.scoring.brat_api import score_brat
+    with tempfile.TemporaryDirectory() as tmp:
+        gold, pred = recipes.coref_folders(Path(tmp), @N@)
+        t = time.perf_counter()
+        try:
+            report = score_brat(gold, pred)
+            f1 = report["relations"]["relaxed_bipartite"]["coref_expanded"]["overall"]["f1"]
+            outcome = f"scored (relaxed, expanded F1 {f1:.3f})"
+        except ScoringError as exc:
+            outcome = "refused: " + exc.message
+        done(time.perf_counter() - t, outcome)
+""")
+
+_DIGITS = _PRELUDE + textwrap.dedent("""
+    from chemref.questions.run import build_to_files
+    with tempfile.TemporaryDirectory() as tmp:
+        article = Path(tmp) / "digits.xml"
+        article.write_text(recipes.jats_article(recipes.digits_sentence(50_000)), encoding="utf-8")
+        t = time.perf_counter()
+        out = build_to_files([str(article)], Path(tmp) / "q.jsonl", progress=False)
+        done(time.perf_counter() - t, f"{len(out.result.questions)} questions, {len(out.result.rejected)} rejected")
+""")
+
+_ENGINE = _PRELUDE + textwrap.dedent("""
+    engine, unit, size = @ARGS@
+    text = (unit * (size // len(unit) + 1))[:size]
+    if engine == "sentences":
+        from chemref.nlp.sentences import split_sentences as run
+    elif engine == "tokenizer":
+        import spacy
+        from chemref.nlp.tokenizer import chemical_tokenizer
+        nlp = spacy.blank("en")
+        nlp.max_length = 10 * len(text)
+        run = chemical_tokenizer(nlp.vocab)
+    elif engine == "claims":
+        from chemref.nlp.claims import classify_citation
+        def run(t):
+            return classify_citation(t + " [1]", (len(t) + 1, len(t) + 4))
+    elif engine == "authors":
+        from chemref.nlp.authors import cited_author_mentions
+        def run(t):
+            return cited_author_mentions(t, ["Smith"])
+    else:
+        from chemref.questions.findability import findability as run
+    t = time.perf_counter()
+    run(text)
+    done(time.perf_counter() - t, "ok")
+""")
+
+
+def _run(code: str, timeout: float = 120.0) -> dict:
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"seconds": None, "peak_mb": None, "outcome": f"timed out after {timeout:g} s"}
+    if proc.returncode != 0:
+        return {"seconds": None, "peak_mb": None, "outcome": "failed: " + proc.stderr.strip().splitlines()[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    rows: list[dict] = []
+    for n in (100, 1_000, 10_000):
+        rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
+    rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0, **_run(_DIGITS)})
+    for unit in STRINGS:
+        for engine in ENGINES:
+            rows.append({"case": f"{engine}, 1 MB of {unit!r}", "limit_s": 1.0,
+                         **_run(_ENGINE.replace("@ARGS@", repr((engine, unit, MB))))})
+    width = max(len(r["case"]) for r in rows)
+    print(f"{'case':<{width}}  {'seconds':>8}  {'peak MB':>8}  {'target':>7}  outcome")
+    for r in rows:
+        secs = "-" if r["seconds"] is None else f"{r['seconds']:.3f}"
+        peak = "-" if r["peak_mb"] is None else f"{r['peak_mb']:.0f}"
+        ok = r["seconds"] is not None and r["seconds"] < r["limit_s"]
+        r["within_target"] = ok
+        print(f"{r['case']:<{width}}  {secs:>8}  {peak:>8}  {'<' + format(r['limit_s'], 'g') + ' s':>7}  "
+              f"{'' if ok else 'OVER TARGET: '}{r['outcome']}")
+    write_text(OUT, json.dumps({"python": sys.version.split()[0], "cases": rows}, indent=2) + "\n")
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

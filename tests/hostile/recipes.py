@@ -1,0 +1,126 @@
+"""Recipes for hostile inputs, built at run time (nothing large is stored in the repository).
+
+Used by the hostile-input tests (tests/hostile/) and by benchmarks/bench_hostile.py.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+
+def coref_chain(n: int, shift: int) -> str:
+    """A ``.ann`` text with ``n`` COREFERENCE links T(2i+1) -> T(2i+2) whose mentions chain: the second
+    mention of each link has the same span as the first of the next, so the closure holds n(n+1)/2 links."""
+    lines = []
+    for i in range(n):
+        for k, j in ((2 * i + 1, i), (2 * i + 2, i + 1)):
+            start = 4 * j + shift
+            lines.append(f"T{k}\tReaction_product {start} {start + 3}\tabc")
+        lines.append(f"R{i + 1}\tCOREFERENCE Arg1:T{2 * i + 1} Arg2:T{2 * i + 2}")
+    return "\n".join(lines) + "\n"
+
+
+def coref_folders(root: Path, n: int) -> tuple[Path, Path]:
+    """Gold and prediction folders holding one document: the chain of ``n`` links, the prediction's offsets
+    shifted by one character (so only relaxed matching pairs them)."""
+    out = []
+    for side, shift in (("gold", 0), ("pred", 1)):
+        folder = root / side
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "doc.ann").write_text(coref_chain(n, shift), encoding="utf-8")
+        (folder / "doc.txt").write_text("abc " * (n + 2), encoding="utf-8")
+        out.append(folder)
+    return out[0], out[1]
+
+
+def zip_bomb(path: Path, megabytes: int = 200, name: str = "doc.ann") -> Path:
+    """A zip of ~0.2 MB per 200 MB of zeros in one member (written in chunks: never held in memory)."""
+    chunk = b"\0" * (1 << 20)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        with zf.open(name, "w", force_zip64=True) as handle:
+            for _ in range(megabytes):
+                handle.write(chunk)
+    return path
+
+
+def small_zip(path: Path, members: dict[str, str]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return path
+
+
+def flipped_zip(path: Path, members: dict[str, str]) -> Path:
+    """A zip whose first member's compressed data has one byte flipped."""
+    small_zip(path, members)
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as zf:
+        info = zf.infolist()[0]
+    offset = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra) + info.compress_size // 2
+    data[offset] ^= 0xFF
+    path.write_bytes(bytes(data))
+    return path
+
+
+def encrypted_zip(path: Path, members: dict[str, str]) -> Path:
+    """A zip whose members are flagged as encrypted (the flag is what readers check first)."""
+    small_zip(path, members)
+    data = bytearray(path.read_bytes())
+    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.find(signature)
+        while at >= 0:
+            data[at + flag_at] |= 1
+            at = data.find(signature, at + 4)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def duplicate_member_zip(path: Path, name: str, texts: tuple[str, str]) -> Path:
+    import warnings
+
+    with zipfile.ZipFile(path, "w") as zf, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns about the duplicate name: that is the point
+        for text in texts:
+            zf.writestr(name, text)
+    return path
+
+
+def sparse_file(path: Path, size: int) -> Path:
+    """A file of ``size`` bytes that takes no disk space (a hole), larger than the memory limit of the tests."""
+    with open(path, "wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+def deep_json(levels: int = 100_000) -> str:
+    return "[" * levels + "]" * levels
+
+
+def jats_article(paragraph: str) -> str:
+    """A minimal JATS article with one cited paragraph (``[CIT]`` marks the citation) and one reference."""
+    body = paragraph.replace("[CIT]", '<xref ref-type="bibr" rid="R1">[1]</xref>')
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<article xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article">
+<front><article-meta>
+<article-id pub-id-type="pmcid">PMC0000999</article-id>
+<title-group><article-title>A hostile article</article-title></title-group>
+<permissions><license xlink:href="https://creativecommons.org/licenses/by/4.0/"><license-p>CC BY 4.0</license-p></license></permissions>
+</article-meta></front>
+<body><sec><title>Introduction</title><p>{body}</p></sec></body>
+<back><ref-list><ref id="R1"><element-citation><article-title>A cited work on yields</article-title>
+<pub-id pub-id-type="doi">10.5555/hostile.1</pub-id><year>2001</year></element-citation></ref></ref-list></back>
+</article>
+"""
+
+
+def digits_sentence(digits: int = 50_000) -> str:
+    return f"The measured yields rose to {'1' * digits} percent in the earlier study [CIT]."
+
+
+def fifo(path: Path) -> Path | None:
+    if not hasattr(os, "mkfifo"):
+        return None
+    os.mkfifo(path)
+    return path
