@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from chemref.cli.app import emit, fail, guarded, output_option, score_app, warn
+from chemref.cli.pages import checked_page, write_error_page
 
 
 @score_app.command("brat")
@@ -32,6 +33,9 @@ def score_brat_command(
                                        help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
                                             "1,000 documents). --jobs is an older name."),
     output: Optional[Path] = output_option(),
+    html: Optional[Path] = typer.Option(None, "--html", callback=checked_page, metavar="PAGE",
+                                        help="Also write a self-contained HTML page of the errors: every "
+                                             "document's text with TP/FP/FN mentions and relations, with filters."),
 ) -> None:
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
@@ -52,3 +56,6 @@ def score_brat_command(
     else:
         out = report.to_text()
     emit(out, output)
+    if html is not None:
+        write_error_page(html, gold, pred, mode="brateval" if brateval else "chemu", level=level, span=span,
+                         similarity=similarity, type_match=type_match, strict=strict, jobs=jobs)
