@@ -27,3 +27,11 @@ def write_error_page(path: Path, gold: str, pred: str, **options: Any) -> None:
     details = guarded(lambda: match_details(gold, pred, **options))
     size = guarded(lambda: write_brat_error_page(path, details))
     typer.echo(f"wrote {path} ({size / 1e6:.1f} MB, {len(details['documents'])} documents)", err=True)
+
+
+def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) -> None:
+    """Write the question review page to ``path``."""
+    from chemref.pages.question_review import write_review_page
+
+    cards, size = guarded(lambda: write_review_page(path, questions, rejected))
+    typer.echo(f"wrote {path} ({cards} cards, {size / 1e6:.1f} MB)")
