@@ -71,3 +71,18 @@ def build_command(
     if outputs.report:
         written.append(f"{outputs.report} (report), {outputs.chart} (chart)")
     typer.echo("wrote " + "; ".join(written))
+
+
+@questions_app.command("review")
+def review_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
+                                            "--rejected': its candidates get a card too, with their reason."),
+    output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+) -> None:
+    """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
+    from chemref.cli.app import refuse_overwriting_inputs
+    from chemref.cli.pages import write_questions_page
+
+    refuse_overwriting_inputs(output, questions, rejected)
+    write_questions_page(output, questions, rejected)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.pages import checked_page, write_error_page
 
 
 @score_app.command("brat")
@@ -43,11 +44,15 @@ def score_brat_command(
                                         help="Refuse a zip member (over 1 MB) that expands more than this many "
                                              "times."),
     output: Optional[Path] = output_option(),
+    html: Optional[Path] = typer.Option(None, "--html", callback=checked_page, metavar="PAGE",
+                                        help="Also write a self-contained HTML page of the errors: every "
+                                             "document's text with TP/FP/FN mentions and relations, with filters."),
 ) -> None:
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
     refuse_overwriting_inputs(output, gold, pred)
+    refuse_overwriting_inputs(html, gold, pred)
     from chemref.scoring.brat_api import score_brat
     from chemref.scoring.sources import ZipLimits
 
@@ -69,3 +74,7 @@ def score_brat_command(
     else:
         out = report.to_text()
     emit(out, output)
+    if html is not None:
+        write_error_page(html, gold, pred, mode="brateval" if brateval else "chemu", level=level, span=span,
+                         similarity=similarity, type_match=type_match, strict=strict, jobs=jobs,
+                         max_coref_links=max_coref_links, zip_limits=limits)

@@ -1,0 +1,123 @@
+"""The question review page: one card per question (and per rejected candidate, with its reason), filters,
+a search box, label buttons for the fields of the labelling guide, and an export of the labels as JSON Lines.
+
+The records are embedded as escaped JSON and the cards are drawn by the page's script with ``textContent``
+only, so no text of an article can become markup; only the cards in view are drawn, which keeps a page of
+thousands of records quick to open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from chemref.errors import InputError
+
+__all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
+
+PathLike = str | os.PathLike[str]
+#: The keys of one exported label line, in the labelling guide's order.
+LABEL_KEYS = ("id", "good_question", "author_named", "function", "sentence_ok", "note")
+_NEEDED = ("id", "excerpt")
+_HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questions build'"
+
+
+def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
+    """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
+    from chemref.scoring.benchmark_io import read_jsonl
+
+    out = []
+    for line, rec in read_jsonl(path):
+        missing = [k for k in _NEEDED if not isinstance(rec.get(k), str) or not rec.get(k)]
+        if missing:
+            raise InputError(f"not a question record: no {' or '.join(missing)} text", path=str(path), line=line,
+                             hint=_HINT)
+        if rejected and not isinstance(rec.get("reason"), str):
+            raise InputError("not a rejected candidate: no 'reason' field", path=str(path), line=line,
+                             hint="give the --rejected file written by 'chemref questions build'")
+        out.append(rec)
+    return out
+
+
+def _article(rec: dict[str, Any]) -> str:
+    for key in ("source_pmcid", "source_doi"):
+        if rec.get(key):
+            return str(rec[key])
+    source = rec.get("source_file")
+    return Path(str(source)).stem if source else "(unknown article)"
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _compact(rec: dict[str, Any], article: int) -> dict[str, Any]:
+    """The fields a card shows, under short keys (the page holds thousands of them)."""
+    excerpt = rec["excerpt"]
+    cite = rec.get("citation_text") if isinstance(rec.get("citation_text"), str) else None
+    sentence = rec.get("sentence") if isinstance(rec.get("sentence"), str) else None
+    start, end = rec.get("citation_start"), rec.get("citation_end")
+    row: dict[str, Any] = {"i": str(rec["id"]), "e": excerpt, "a": article}
+    if sentence is not None:
+        if cite is not None and sentence == excerpt.replace("[CITATION]", cite, 1):
+            row["s"] = 1  # the excerpt with the citation put back: rebuilt by the page
+        else:
+            row["s"] = sentence
+        if isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(sentence):
+            row["cs"], row["ce"] = start, end
+    if cite is not None:
+        row["c"] = cite
+    authors = rec.get("target_authors")
+    fields = {"t": rec.get("target_title"), "d": rec.get("target_doi"), "p": rec.get("target_pmid"),
+              "y": rec.get("target_year"), "sec": rec.get("section"),
+              "au": ", ".join(map(str, authors)) if isinstance(authors, list) else authors,
+              "sc": _number(rec.get("score")), "f": _number(rec.get("findability")), "r": rec.get("reason")}
+    row.update({k: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v))
+                for k, v in fields.items() if v is not None and v != ""})
+    return row
+
+
+def review_page(questions: Iterable[dict[str, Any]], rejected: Iterable[dict[str, Any]] = (), *,
+                source: str = "questions", storage_key: str | None = None) -> dict[str, Any]:
+    """The template context of the review page for ``questions`` (kept) and ``rejected`` candidates."""
+    articles: dict[str, int] = {}
+    records = []
+    reasons: dict[str, int] = {}
+    sections: dict[str, int] = {}
+    n_kept = 0
+    for kept, recs in ((True, questions), (False, rejected)):
+        for rec in recs:
+            rec = dict(rec)
+            if kept:
+                rec.pop("reason", None)
+                n_kept += 1
+            else:
+                reason = str(rec.get("reason") or "rejected")
+                rec["reason"] = reason
+                reasons[reason] = reasons.get(reason, 0) + 1
+            art = articles.setdefault(_article(rec), len(articles))
+            section = rec.get("section")
+            if section:
+                sections[str(section)] = sections.get(str(section), 0) + 1
+            records.append(_compact(rec, art))
+    key = storage_key or hashlib.sha1(f"{source}:{len(records)}".encode()).hexdigest()[:12]
+    return {"title": f"Question review: {source}", "source": source, "n_kept": n_kept,
+            "n_rejected": len(records) - n_kept, "reasons": sorted(reasons.items(), key=lambda kv: -kv[1]),
+            "sections": sorted(sections.items()), "articles": list(articles), "label_keys": list(LABEL_KEYS),
+            "data": {"records": records, "articles": list(articles), "key": "chemref-review:" + key}}
+
+
+def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None) -> tuple[int, int]:
+    """Read ``questions`` (and ``rejected``), write the review page to ``path``; returns ``(cards, bytes)``."""
+    from chemref.pages.render import check_page_path, write_page
+
+    check_page_path(path)
+    kept = read_review_records(questions)
+    dropped = read_review_records(rejected, rejected=True) if rejected is not None else []
+    context = review_page(kept, dropped, source=Path(questions).name,
+                          storage_key=hashlib.sha1(f"{Path(questions).resolve()}:{len(kept)}:{len(dropped)}"
+                                                   .encode()).hexdigest()[:12])
+    size = write_page(path, "question_review.html", **context)
+    return len(kept) + len(dropped), size

@@ -1,0 +1,156 @@
+"""Per-document match details of a BRAT scoring run, as plain data (what the HTML error page draws).
+
+:func:`match_details` scores like :func:`chemref.scoring.score_brat` (same options, both modes) and adds,
+for every document, its text and every gold or predicted mention and relation with its outcome in each
+report of the run: ``TP`` (matched), ``FP`` (predicted only) or ``FN`` (gold only). The outcomes come
+from the scorer's own FP/FN records, so they agree with the report's counts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+from chemref.brat.decode import decode_ann
+from chemref.scoring.chemu import COREF, document_items, expand_coref
+
+__all__ = ["match_details"]
+
+PathLike = str | os.PathLike[str]
+_Key = tuple  # (label, fragments) of a mention; (type, mention key, mention key) of a relation
+
+
+def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, Any]:
+    """Score ``pred`` against ``gold`` and return ``{"report": report, "views": {...}, "documents": [...]}``.
+
+    ``options`` are those of :func:`~chemref.scoring.brat_api.score_brat` (``mode``, ``level``, ``span``,
+    ``similarity``, ``type_match``, ``strict``, ``jobs``). ``views`` maps ``"entities"`` and ``"relations"``
+    to the report labels that judge them (e.g. ``entities/exact``, ``relations/exact/coref_expanded``).
+    Each document is::
+
+        {"name": "0050", "text": str | None,
+         "counts": {report label: {"tp", "fp", "fn", ...}},
+         "mentions": [{"label", "fragments": [[start, end], ...], "text": str | None,
+                       "gold": bool, "pred": bool, "kinds": {report label: "TP" | "FP" | "FN" | "TP FP" ...}}],
+         "relations": [{"type", "arg1": mention index, "arg2": mention index, "gold": bool, "pred": bool,
+                        "inferred": bool, "kinds": {report label: kind}}]}
+
+    A mention or relation that is both in gold and prediction is listed once; its kind can hold two
+    outcomes when its gold and predicted copies fare differently (a maximum matching may pair them with
+    others). ``inferred`` relations exist only through COREFERENCE expansion (``coref_expanded`` reports).
+    Raises what ``score_brat`` raises.
+    """
+    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.sources import AnnSource
+
+    options = {k: v for k, v in options.items() if k not in ("errors", "per_doc")}
+    report = score_brat(gold, pred, errors=True, per_doc=True, **options)
+    mode = report.get("mode", "chemu")
+    labels = [label for label, _, _ in report.sections()]
+    if mode == "brateval":
+        views = {"entities": labels if report.get("level") == "entities" else [],
+                 "relations": labels if report.get("level") == "relations" else []}
+    else:
+        views = {"entities": [x for x in labels if x.startswith("entities/")],
+                 "relations": [x for x in labels if x.startswith("relations/")]}
+    unmatched = _unmatched_by_document(report, mode)
+    documents = []
+    warnings: list[str] = []
+    with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
+        for name in sorted(gsrc.names):
+            g_ent, g_rel = _items(gsrc, name, warnings)
+            p_ent, p_rel = _items(psrc, name, warnings) if name in psrc.names else (set(), set())
+            text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
+            documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
+                                       unmatched.get(name, {}), report.get("per_doc", {}).get(name, {})))
+    return {"report": report, "views": views, "documents": documents}
+
+
+def _items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+    where = src.display(name)
+    text, bad = decode_ann(src.read_bytes(name), path=where)
+    ents, rels, diags = document_items(text, where)
+    return ents, rels
+
+
+def _mention_key(m: dict[str, Any]) -> _Key:
+    return (m["label"], tuple(sorted({(int(s), int(e)) for s, e in m["fragments"]})))
+
+
+def _unmatched_by_document(report: dict[str, Any], mode: str) -> dict[str, dict[str, dict[str, Counter]]]:
+    """``document -> report label -> "FP"|"FN" -> Counter(item key)`` from the report's error records."""
+    out: dict[str, dict[str, dict[str, Counter]]] = {}
+    for rec in report.get("errors") or ():
+        label = rec["report"]
+        if mode == "brateval":
+            label = report.get("label", label)
+        if "arg1" in rec:
+            rtype = rec["type"].split("|", 1)[0] if mode == "brateval" else rec["type"]
+            key: _Key = (rtype, _mention_key(rec["arg1"]), _mention_key(rec["arg2"]))
+        else:
+            key = _mention_key(rec["mention"])
+        by_kind = out.setdefault(rec["document"], {}).setdefault(label, {"FP": Counter(), "FN": Counter()})
+        by_kind[rec["kind"]][key] += 1
+    return out
+
+
+def _kind(key: _Key, in_gold: bool, in_pred: bool, unmatched: dict[str, Counter] | None) -> str:
+    """The outcome of one item in one report: TP, FP, FN, or two of them when its copies differ."""
+    fp = unmatched is not None and unmatched["FP"][key] > 0
+    fn = unmatched is not None and unmatched["FN"][key] > 0
+    kinds = []
+    if in_gold and in_pred and not fp and not fn:
+        return "TP"
+    if in_gold:
+        kinds.append("FN" if fn else "TP")
+    if in_pred:
+        kinds.append("FP" if fp else "TP")
+    return " ".join(dict.fromkeys(kinds))
+
+
+def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[set, set],
+              views: dict[str, list[str]], unmatched: dict[str, dict[str, Counter]],
+              counts: dict[str, Any]) -> dict[str, Any]:
+    g_ent, g_rel = gold
+    p_ent, p_rel = pred
+    index: dict[_Key, int] = {}
+    mentions: list[dict[str, Any]] = []
+
+    def mention_index(m: _Key) -> int:
+        i = index.get(m)
+        if i is None:
+            i = index[m] = len(mentions)
+            label, frags = m
+            shown = None
+            if text is not None and all(e <= len(text) for _, e in frags):
+                shown = " ".join(text[s:e] for s, e in frags)
+            mentions.append({"label": label, "fragments": [list(f) for f in frags], "text": shown,
+                             "gold": m in g_ent, "pred": m in p_ent, "kinds": {}})
+        return i
+
+    for m in sorted(g_ent | p_ent, key=lambda m: (m[1], m[0])):
+        mention_index(m)
+    for label in views["entities"]:
+        for m in mentions:
+            key = (m["label"], tuple(map(tuple, m["fragments"])))
+            m["kinds"][label] = _kind(key, m["gold"], m["pred"], unmatched.get(label))
+    relations: list[dict[str, Any]] = []
+    rel_index: dict[_Key, int] = {}
+    expanded = any(v.endswith("coref_expanded") for v in views["relations"])
+    gx, px = (expand_coref(g_rel), expand_coref(p_rel)) if expanded else (g_rel, p_rel)
+    for r in sorted(gx | px, key=lambda r: (r[1][1], r[2][1], r[0])):
+        direct = r in g_rel or r in p_rel
+        rel_index[r] = len(relations)
+        relations.append({"type": r[0], "arg1": mention_index(r[1]), "arg2": mention_index(r[2]),
+                          "gold": r in gx, "pred": r in px, "inferred": not direct, "kinds": {}})
+    for label in views["relations"]:
+        with_closure = label.endswith("coref_expanded")
+        in_gold, in_pred = (gx, px) if with_closure else (g_rel, p_rel)
+        for r, i in rel_index.items():
+            if not with_closure and relations[i]["inferred"]:
+                continue
+            if r[0] != COREF and relations[i]["inferred"]:
+                continue
+            relations[i]["kinds"][label] = _kind(r, r in in_gold, r in in_pred, unmatched.get(label))
+    return {"name": name, "text": text, "counts": counts, "mentions": mentions, "relations": relations}
