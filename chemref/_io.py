@@ -55,6 +55,23 @@ def check_output(path: str | os.PathLike[str]) -> None:
             return
 
 
+def check_not_input(output: str | os.PathLike[str] | None, inputs, *, label: str = "output") -> None:
+    """Raise :class:`InputError` if writing ``output`` would replace one of ``inputs`` (the same file)."""
+    if output is None:
+        return
+    try:
+        out_stat = os.stat(output)
+    except (OSError, ValueError):
+        return
+    for item in inputs:
+        try:
+            if os.path.samestat(os.stat(item), out_stat):
+                raise InputError(f"the {label} would overwrite the input {os.fspath(item)!r} (the same file)",
+                                 path=str(output), hint="write the output to another file")
+        except (OSError, ValueError):
+            continue
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str | None = "utf-8",
                  newline: str | None = None) -> Iterator[IO]:
