@@ -10,7 +10,8 @@ from chemref.jats.model import CitationAnchor, Reference
 from chemref.questions.candidates import ArticleInfo, Candidate, replace_citation
 from chemref.questions.components import Components
 from chemref.questions.filters import (
-    FILTERS, REASONS, FilterContext, cc_by, has_doi, is_claim, length, no_author_named, one_citation, section,
+    FILTERS, REASONS, FilterContext, cc_by, has_doi, has_title, is_claim, length, no_author_named,
+    no_display_formula, one_citation, per_target_cap, section,
 )
 from chemref.questions.settings import BuildSettings
 
@@ -39,23 +40,28 @@ FAKE = Components(split=lambda text, protected=(): [(0, len(text))], mentions=_m
 CTX = FilterContext(BuildSettings(), FAKE)
 CTX_MASK = FilterContext(BuildSettings(authors="mask"), FAKE)
 CTX_SHORT = FilterContext(BuildSettings(min_chars=20, max_chars=40), FAKE)
+CTX_PMID = FilterContext(BuildSettings(answer_key="doi-or-pmid"), FAKE)
 
 INFO = ArticleInfo("a.xml", "PMC1", "10.1/a", "https://creativecommons.org/licenses/by/4.0/", True, "PMC1")
 INFO_NC = ArticleInfo("b.xml", None, None, "https://creativecommons.org/licenses/by-nc/4.0/", False, "b")
 REF = Reference("R1", doi="10.5555/x", title="T", authors=("Okafor", "Lindgren"))
 REF_NODOI = Reference("R2", authors=("Quispe",))
 REF_AMBIG = Reference("R3", ambiguous=True)
+REF_PMID = Reference("R4", pmid="12345", title="T", authors=("Quispe",))
+REF_NOTITLE = Reference("R5", doi="10.5555/y", title=None)
+REF_BLANKTITLE = Reference("R6", doi="10.5555/z", title="  ")
 
 LONG = "Carbon shells raised the discharge capacity at 10 C from 62 to 118 mAh g-1 in olivine cathodes"
 
 
 def cand(sentence: str = LONG + " [1].", *, refs=(REF,), n_anchors: int = 1, ids=None, section_kind="results",
-         info=INFO) -> Candidate:
+         info=INFO, formula: bool = False) -> Candidate:
     """A candidate whose first anchor is the last "[...]" of ``sentence``."""
     start = sentence.rindex("[")
     anchors = tuple(CitationAnchor(start, len(sentence) - 1, sentence[start:-1], ids or tuple(
         r.id if r else "X" for r in refs)) for _ in range(n_anchors))
-    return Candidate("PMC1-p0-s0", info, section_kind, "Results", 0, 0, sentence, anchors, tuple(refs))
+    return Candidate("PMC1-p0-s0", info, section_kind, "Results", 0, 0, sentence, anchors, tuple(refs),
+                     display_formula=formula)
 
 
 def run(check, c: Candidate, ctx=CTX):
@@ -64,6 +70,14 @@ def run(check, c: Candidate, ctx=CTX):
 
 CASES = [
     # (filter, candidate, context, expected reason)
+    pytest.param(no_display_formula, cand(), CTX, None, id="formula-none"),
+    pytest.param(no_display_formula, cand(formula=True), CTX, "no_display_formula", id="formula-flattened"),
+    pytest.param(has_doi, cand(refs=(REF_PMID,)), CTX, "has_doi", id="doi-key-pmid-only"),
+    pytest.param(has_doi, cand(refs=(REF_PMID,)), CTX_PMID, None, id="doi-or-pmid-key-pmid-only"),
+    pytest.param(has_doi, cand(refs=(REF_NODOI,)), CTX_PMID, "has_doi", id="doi-or-pmid-key-neither"),
+    pytest.param(has_title, cand(), CTX, None, id="title-ok"),
+    pytest.param(has_title, cand(refs=(REF_NOTITLE,)), CTX, "has_title", id="title-missing"),
+    pytest.param(has_title, cand(refs=(REF_BLANKTITLE,)), CTX, "has_title", id="title-blank"),
     pytest.param(cc_by, cand(), CTX, None, id="cc_by-ok"),
     pytest.param(cc_by, cand(info=INFO_NC), CTX, "cc_by", id="cc_by-nc"),
     pytest.param(section, cand(section_kind="introduction"), CTX, None, id="section-intro"),
@@ -142,3 +156,28 @@ def test_article_steps_are_named_functions_too():
     assert again == kept  # same seed, same choice
     assert per_article_cap(survivors[:2], settings, score=lambda s: s[1], record_id=lambda s: s[0]) == \
         (survivors[:2], [])
+
+
+# --------------------------------------------------------------------------- per-target cap
+PER_TARGET = [
+    # (survivors as (id, score, target), per_target, expected kept ids, expected capped ids best first)
+    pytest.param([("a", 0.9, "T1"), ("b", 0.5, "T1"), ("c", 0.7, "T2")], 1, ["a", "c"], ["b"], id="one-per-target"),
+    pytest.param([("a", 0.4, "T1"), ("b", 0.5, "T1"), ("c", 0.6, "T1")], 2, ["b", "c"], ["a"], id="two-per-target"),
+    pytest.param([("a", 0.4, "T1"), ("b", 0.5, "T2")], 1, ["a", "b"], [], id="distinct-targets"),
+    pytest.param([("b", 0.5, "T1"), ("a", 0.5, "T1")], 1, None, None, id="tie-broken-by-seed"),
+]
+
+
+@pytest.mark.parametrize(("survivors", "per_target", "kept", "capped"), PER_TARGET)
+def test_per_target_cap(survivors, per_target, kept, capped):
+    settings = BuildSettings(per_target=per_target, per_article=10)
+    got_kept, got_capped = per_target_cap(survivors, settings, target=lambda s: s[2], score=lambda s: s[1],
+                                          record_id=lambda s: s[0])
+    if kept is None:  # a tie: exactly one survives, the same one on every run
+        assert len(got_kept) == 1 and len(got_capped) == 1
+        again, _ = per_target_cap(list(reversed(survivors)), settings, target=lambda s: s[2],
+                                  score=lambda s: s[1], record_id=lambda s: s[0])
+        assert again == got_kept
+        return
+    assert [s[0] for s in got_kept] == kept  # input order
+    assert [s[0] for s in got_capped] == capped

@@ -99,7 +99,7 @@ def test_citeme_shuffled_rankings_score_one_over_n(citeme: Path, citeme_rows, tm
 @pytest.mark.shared
 def test_citeme_rejects_doi_predictions(citeme: Path, tmp_path: Path) -> None:
     pred = _write(tmp_path / "dois.jsonl", [{"id": 10, "dois": ["10.1000/x"]}])
-    with pytest.raises(ScoringError, match="no gold DOI.*predict titles"):
+    with pytest.raises(ScoringError, match="no gold DOI or PMID.*predict titles"):
         score_questions(citeme, pred, format="citeme")
 
 
@@ -159,8 +159,8 @@ def test_only_the_top_k_counts() -> None:
 
 
 BAD = [
-    ('{"id": "q1", "dois": ["10.1/a"], "titles": ["A"]}\n', "exactly one of 'dois' or 'titles'"),
-    ('{"id": "q1"}\n', "exactly one of 'dois' or 'titles'"),
+    ('{"id": "q1", "dois": ["10.1/a"], "titles": ["A"]}\n', "exactly one of 'dois', 'pmids' or 'titles'"),
+    ('{"id": "q1"}\n', "exactly one of 'dois', 'pmids' or 'titles'"),
     ('{"id": "q1", "dois": "10.1/a"}\n', "must be a list of strings"),
     ('{"id": "q1", "dois": []}\n{"id": "q1", "dois": []}\n', "given twice"),
     ('{"dois": []}\n', "no 'id' field"),
@@ -178,7 +178,7 @@ def test_bad_predictions(tmp_path: Path, text: str, message: str) -> None:
 
 BAD_GOLD = [
     ('{"id": "q1", "target_doi": "nonsense"}\n', "is not a DOI"),
-    ('{"id": "q1"}\n', "neither target_doi nor target_title"),
+    ('{"id": "q1"}\n', "none of target_doi, target_pmid, target_title"),
     ('{"id": "q1", "target_doi": "10.1000/a"}\n{"id": "q1", "target_doi": "10.1000/b"}\n', "appears twice.*line 1"),
 ]
 
@@ -196,3 +196,29 @@ def test_citeme_format_on_a_jsonl_file_is_explained(tmp_path: Path, capsys: pyte
     assert main(["score", "questions", str(QUESTIONS), str(pred), "--format", "citeme"]) == 2
     err = capsys.readouterr().err
     assert "not a CiteME TSV" in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- PMID answer keys
+
+PMID_GOLD = [
+    {"id": "a", "excerpt": "x [CITATION].", "target_doi": "10.1000/a", "target_pmid": "111", "target_title": "A"},
+    {"id": "b", "excerpt": "y [CITATION].", "target_doi": None, "target_pmid": "222", "target_title": "B"},
+]
+
+
+@pytest.mark.parametrize(("predictions", "expected"), [
+    pytest.param([{"id": "a", "dois": ["10.1000/A"]}, {"id": "b", "dois": ["PMID: 222"]}], 1.0,
+                 id="pmid-inside-a-doi-list"),
+    pytest.param([{"id": "a", "pmids": ["111"]}, {"id": "b", "pmids": ["0222"]}], 1.0, id="pmids-leading-zero"),
+    pytest.param([{"id": "a", "pmids": ["999", "111"]}, {"id": "b", "pmids": ["222"]}], 0.5, id="pmids-rank-2"),
+    pytest.param([{"id": "a", "dois": ["10.1000/b"]}, {"id": "b", "dois": ["10.1000/b"]}], 0.0,
+                 id="doi-for-a-pmid-only-question-misses"),
+])
+def test_questions_answer_by_doi_or_pmid(predictions, expected):
+    report = score_questions(PMID_GOLD, predictions, k=(1,))
+    assert report["accuracy@1"] == expected
+
+
+def test_question_with_a_bad_pmid_is_an_error():
+    with pytest.raises(ScoringError, match="target_pmid 'PMC12' is not a PubMed id"):
+        score_questions([{"id": "a", "target_pmid": "PMC12", "target_title": "T"}], [{"id": "a", "pmids": ["1"]}])

@@ -1,4 +1,5 @@
-"""``chemref questions build``: JATS articles -> citation-prediction questions, funnel report, card."""
+"""``chemref questions build | evaluate | train-selector | review``: build questions from JATS, measure a build
+against labels, fit the question selector, and write the review page."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import fail, guarded, questions_app, warn
+from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
+                             refuse_overwriting_inputs, warn)
 
 
 def _authors_mode(value: str) -> str:
@@ -50,6 +52,8 @@ def build_command(
                                    "work in one article."),
     answer_key: str = typer.Option("doi", "--answer-key", callback=_answer_key, metavar="doi|doi-or-pmid",
                                    help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
+    selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
+                                            "train-selector` (default: the ones shipped with chemref)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
@@ -62,7 +66,8 @@ def build_command(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
-        min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key))
+        min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
+        selector=None if selector is None else str(selector)))
     result = outputs.result
     typer.echo(funnel_table(result))
     written = [f"{outputs.output} ({len(result.questions)} questions)", f"{outputs.card} (dataset card)"]
@@ -73,6 +78,115 @@ def build_command(
     typer.echo("wrote " + "; ".join(written))
 
 
+def _records(path: Optional[Path]) -> list[dict]:
+    from chemref.scoring.benchmark_io import read_jsonl
+
+    return [] if path is None else [row for _, row in read_jsonl(path)]
+
+
+def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
+    if path is None:
+        return None
+    from chemref.errors import InputError
+    from chemref.scoring.benchmark_io import read_jsonl
+
+    scores: dict[str, float] = {}
+    for number, row in read_jsonl(path):
+        value = row.get("score")
+        if not isinstance(row.get("id"), str) or isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InputError("expected {\"id\": ..., \"score\": number}", path=str(path), line=number)
+        scores[row["id"]] = float(value)
+    return scores
+
+
+@questions_app.command("evaluate")
+def evaluate_command(
+    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels, JSON Lines in the format of "
+                                  "QUESTION_GUIDE.md (id, good_question, author_named, function, sentence_ok, note)."),
+    questions: Path = typer.Option(..., "--questions", help="questions.jsonl of the build to evaluate."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build (needed "
+                                            "for labels of rejected candidates and for the filter rows)."),
+    scores: Optional[Path] = typer.Option(None, "--scores", help="JSON Lines {id, score} replacing the records' "
+                                          "selector scores (e.g. the cross-validated scores of train-selector)."),
+    threshold: Optional[float] = typer.Option(None, "--threshold", min=0.0, max=1.0, help="The curve row to "
+                                              "mark (default: the shipped selector's threshold)."),
+    reselect: bool = typer.Option(False, "--reselect", help="Apply --threshold and the caps again with these "
+                                  "scores, as a build would (give the files of a build run with --min-score 0)."),
+    per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
+    per_article: int = typer.Option(4, "--per-article", min=1, help="With --reselect: the build's --per-article."),
+    as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
+    output: Optional[Path] = output_option(),
+) -> None:
+    """Measure a question build against labels: kept-set quality, per-filter losses, the score curve."""
+    import json
+
+    from chemref.questions.evaluate import evaluate
+    from chemref.questions.labels import read_labels
+
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores)
+
+    def run():
+        return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+                        threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
+                        source=str(labels))
+
+    result = guarded(run)
+    emit(json.dumps(result.to_dict(), indent=2) if as_json else result.to_text(), output)
+
+
+@questions_app.command("train-selector")
+def train_selector_command(
+    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of QUESTION_GUIDE.md."),
+    questions: Path = typer.Option(..., "--questions", help="questions.jsonl holding labelled records."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl holding labelled records."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="Selector weights (JSON)."),
+    cv_scores: Optional[Path] = typer.Option(None, "--cv-scores", callback=checked_output, help="Write the "
+                                             "cross-validated score of every labelled record (JSON Lines {id, score})."),
+    folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds (grouped by article)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the fold assignment."),
+    l2: float = typer.Option(1.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
+    min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
+                                        "lowest with at least this cross-validated good share."),
+    version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
+) -> None:
+    """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
+    from chemref.questions.evaluate import evaluate
+    from chemref.questions.labels import good_labels, read_labels
+    from chemref.questions.selector import train_selector
+
+    refuse_overwriting_inputs(output, labels, questions, rejected)
+    refuse_overwriting_inputs(cv_scores, labels, questions, rejected)
+
+    def run():
+        label_map = read_labels(labels)
+        kept = _records(questions)
+        refused = _records(rejected)
+        records = {str(r.get("id")): r for r in [*kept, *refused]}
+        selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
+                                      l2=l2, version=version, min_precision=min_precision)
+        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
+        at = curve.at_threshold
+        if at is not None:
+            selector = replace(selector, meta={**selector.meta, "cv": {
+                "threshold": at.threshold, "good_share": at.good_share, "good_kept_share": at.good_kept_share,
+                "kept_share": at.kept_share}})
+        selector.save(output)
+        if cv_scores is not None:
+            from chemref._io import write_text
+
+            write_text(cv_scores, "".join(json.dumps({"id": i, "score": s}) + "\n" for i, s in cv.items()))
+        return selector, curve
+
+    import json
+    from dataclasses import replace
+
+    selector, curve = guarded(run)
+    typer.echo(curve.to_text())
+    typer.echo(f"wrote {output} (selector {selector.version}, threshold {selector.threshold}, "
+               f"{selector.meta['trained_on']} labelled records)" + (f"; {cv_scores} (cross-validated scores)"
+                                                                    if cv_scores else ""))
+
+
 @questions_app.command("review")
 def review_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
@@ -81,7 +195,6 @@ def review_command(
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
-    from chemref.cli.app import refuse_overwriting_inputs
     from chemref.cli.pages import write_questions_page
 
     refuse_overwriting_inputs(output, questions, rejected)

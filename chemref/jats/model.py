@@ -119,6 +119,10 @@ class Reference:
     #: The printed label ("12", "5a") and the source line of the ``<ref>``.
     label: str | None = None
     line: int | None = None
+    #: The journal or book the work appeared in (``<source>``) and its JATS ``publication-type``
+    #: (journal, book, web, data, software, patent, ...).
+    container_title: str | None = None
+    publication_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +197,8 @@ class Article:
             "back": [section(s) for s in self.back],
             "references": [
                 {"id": r.id, "doi": r.doi, "doi_source": r.doi_source, "pmid": r.pmid, "title": r.title,
-                 "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous}
+                 "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous,
+                 "container_title": r.container_title, "publication_type": r.publication_type}
                 for r in self.references
             ],
             "diagnostics": [asdict(d) for d in self.diagnostics],

@@ -80,8 +80,8 @@ def _by_author(element) -> bool:
 class _Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
-    __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "year", "has_comment",
-                 "conflicts")
+    __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "container", "year",
+                 "has_comment", "conflicts")
 
     def __init__(self, elements: list) -> None:
         self.elements = elements
@@ -91,6 +91,7 @@ class _Work:
         self.names: list[str] = []
         self.titles: dict[str, object] = {}
         self.book_source = None
+        self.container = None
         self.year = None
         self.has_comment = False
         self.conflicts: list[str] = []
@@ -146,6 +147,8 @@ class _Work:
                         if text:
                             self.names.append(text)
                 elif tag == "source":
+                    if self.container is None:
+                        self.container = field
                     if book and self.book_source is None:
                         self.book_source = field
                 elif tag == "comment":
@@ -194,6 +197,16 @@ def _title(works: list[_Work]) -> str | None:
         if work.book_source is not None:
             return plain_text(work.book_source) or None
     return None
+
+
+def _container(works: list[_Work]) -> tuple[str | None, str | None]:
+    """The journal or book title (``<source>``) and the ``publication-type`` of the first work."""
+    first = works[0] if works else None
+    if first is None:
+        return None, None
+    kind = next((e.get("publication-type") for e in first.elements if e.get("publication-type")), None)
+    container = plain_text(first.container) if first.container is not None else None
+    return container or None, kind
 
 
 def _year(works: list[_Work], ref_id: str, diagnostics: list[Diagnostic]) -> int | None:
@@ -283,7 +296,7 @@ def read_references(back: etree._Element | None, diagnostics: list[Diagnostic]) 
                                               "the link text is used", line))
         authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for work in flat for n in work.names)
         reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
-                              ambiguous, distinct, label or None, line)
+                              ambiguous, distinct, label or None, line, *_container(flat))
         result.position[ref_id] = len(result.order)
         result.order.append(ref_id)
         result._elements.append(ref)

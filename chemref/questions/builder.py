@@ -83,6 +83,8 @@ def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
         target_title=ref.title if ref is not None else None,
         target_authors=tuple(ref.authors) if ref is not None else None,
         target_year=ref.year if ref is not None else None,
+        target_container=ref.container_title if ref is not None else None,
+        target_type=ref.publication_type if ref is not None else None,
         source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
         source_license=info.source_license, ref_id=ref_id, section=cand.section,
         findability=None, score=None, reason=reason,
@@ -118,7 +120,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     counts = {reason: 0 for reason in REASONS}
     rejected: list[tuple[int, Record]] = []
     survivors: list[tuple[int, Record]] = []
-    selector = selector or default_selector()
+    selector = selector or settings.load_selector()
     n = 0
     for n, cand in enumerate(iter_candidates(article, ctx.components.split, info=info), start=1):
         reason, excerpt = _first_failure(cand, ctx)
@@ -220,7 +222,7 @@ def _size(source: Source) -> int:
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,
           per_article: int = 4, min_chars: int = 120, max_chars: int = 600, seed: int = 0,
           authors: str = "drop", min_findability: float | None = None, min_score: float | None = None,
-          per_target: int = 1, answer_key: str = "doi", workers: int = 1,
+          per_target: int = 1, answer_key: str = "doi", selector: str | None = None, workers: int = 1,
           components: Components | None = None) -> BuildResult:
     """Build questions from JATS files or folders; see :class:`BuildResult` for questions, rejections
     and the funnel. Same inputs and settings give the same result for any ``workers``."""
@@ -228,5 +230,5 @@ def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.P
         inputs = [inputs]
     settings = BuildSettings(per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed,
                              authors=authors, min_findability=min_findability, min_score=min_score,
-                             per_target=per_target, answer_key=answer_key)
+                             per_target=per_target, answer_key=answer_key, selector=selector)
     return BuildResult(settings, tuple(iter_build(inputs, settings, workers=workers, components=components)))

@@ -33,6 +33,8 @@ _FIELD_DOCS = {
     "target_title": "title of the cited work (always given: references without a title are rejected)",
     "target_authors": "surnames of the cited work's authors, as the reference list gives them",
     "target_year": "publication year of the cited work",
+    "target_container": "journal or book the cited work appeared in (JATS `<source>`)",
+    "target_type": "JATS publication-type of the cited work (journal, book, web, data, software, ...)",
     "source_file": "the JATS file the sentence comes from, as the build was given it (relative to the working "
                    "folder of the build, or absolute); sample articles are named relative to the sample corpus",
     "source_pmcid": "PMCID of the source article (null when none)",

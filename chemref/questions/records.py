@@ -12,7 +12,7 @@ __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
 #: The fields of a question, in output order; a rejected record adds ``reason``.
 QUESTION_FIELDS = (
     "id", "excerpt", "sentence", "citation_start", "citation_end", "citation_text", "target_doi",
-    "target_pmid", "target_title", "target_authors", "target_year", "source_file", "source_pmcid",
+    "target_pmid", "target_title", "target_authors", "target_year", "target_container", "target_type", "source_file", "source_pmcid",
     "source_doi", "source_license", "ref_id", "section", "findability", "score",
 )
 
@@ -40,6 +40,8 @@ class Record:
     target_title: str | None
     target_authors: tuple[str, ...] | None
     target_year: int | None
+    target_container: str | None
+    target_type: str | None
     source_file: str | None
     source_pmcid: str | None
     source_doi: str | None

@@ -24,12 +24,16 @@ Features (each computed on the excerpt unless said otherwise; counts are capped 
 | ``see_pointer`` | "(see ... [CITATION])", "see Materials and methods" |
 | ``list_items`` | commas, "such as", "including" (lists of many items) |
 | ``dangling_opening`` | opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus") |
+| ``referring_opening`` | opens by referring back: "This", "These", "Such", "Similarly", "In these cases", "The latter" |
+| ``specific_tokens`` | tokens that name specific things: letters with digits, inner capitals, acronyms, Greek letters |
 | ``leftover_marker`` | another citation left in the excerpt ("[12]", "(Smith, 2010)") |
 | ``author_phrase`` | "et al.", "and colleagues", "'s group" left in the excerpt |
 | ``hedge`` | "may", "might", "could", "potentially" |
 | ``citation_final`` | the citation ends the sentence |
 | ``log_chars`` | log of the excerpt's length |
 | ``title_review`` … ``title_missing`` | the cited title names a review, database/software/protocol/handbook, or is missing |
+| ``venue_review`` | the cited work appeared in a review venue (Chem. Rev., Nat. Rev., Annu. Rev., Trends, Curr. Opin., Acc. Chem. Res.) |
+| ``not_journal`` | the cited work is not a journal article (book, web page, data, software, patent) |
 | ``section_*`` | the section kind: introduction, results, discussion, other |
 """
 
@@ -46,7 +50,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 
-__all__ = ["FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "train_selector",
+__all__ = ["FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE"]
 
 SELECTOR_FILE = "selector.json"
@@ -114,6 +118,11 @@ _TITLE_REVIEW = re.compile(r"\b(?:review|reviews|overview|perspectives?|advances
 _TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|package|server|toolkit|toolbox|program|pipeline|"
                              r"protocols?|handbook|manual|guidelines?|atlas|resource|library|web\s*server|"
                              r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
+_REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
+                        r"In\s+(?:this|these|that|those|all|both|such)|The\s+(?:latter|former|same))\b")
+_SPECIFIC = re.compile(r"\S*(?:\d\S*[A-Za-z]|[A-Za-z]\S*\d|[a-z][A-Z]|[A-Z]{2,}|[α-ωΑ-Ω])\S*")
+_REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"
+                           r"Acc\.?\s+Chem|Accounts|Prog|Progress|Crit)\b", _I)
 _SECTION_KINDS = ("introduction", "results", "discussion")
 
 #: The feature names, in the order of the weight vector.
@@ -121,9 +130,9 @@ FEATURES: tuple[str, ...] = (
     "findability", "formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity",
     "claim_score", "attribution", "first_described", "background", "pointer", "routine_assignment",
     "comparison", "own_result", "passing_cue", "see_pointer", "list_items", "dangling_opening",
-    "leftover_marker", "author_phrase", "hedge", "citation_final", "log_chars", "title_review",
-    "title_resource", "title_missing", "section_introduction", "section_results", "section_discussion",
-    "section_other",
+    "referring_opening", "specific_tokens", "leftover_marker", "author_phrase", "hedge", "citation_final",
+    "log_chars", "title_review", "title_resource", "title_missing", "venue_review", "not_journal",
+    "section_introduction", "section_results", "section_discussion", "section_other",
 )
 
 
@@ -173,6 +182,8 @@ def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
         "see_pointer": _count(_SEE, excerpt, 1.0),
         "list_items": _count(_LIST, excerpt, 6.0) / 2.0,
         "dangling_opening": 1.0 if _DANGLING.match(excerpt) else 0.0,
+        "referring_opening": 1.0 if _REFERRING.match(excerpt) else 0.0,
+        "specific_tokens": _count(_SPECIFIC, bare, 5.0),
         "leftover_marker": _count(_LEFTOVER, bare, 2.0),
         "author_phrase": _count(_AUTHOR, bare, 1.0),
         "hedge": _count(_HEDGE, excerpt),
@@ -181,6 +192,8 @@ def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
         "title_review": 1.0 if _TITLE_REVIEW.search(title) else 0.0,
         "title_resource": 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
         "title_missing": 0.0 if title.strip() else 1.0,
+        "venue_review": 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
+        "not_journal": 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
     }
     for kind in _SECTION_KINDS:
         values[f"section_{kind}"] = 1.0 if section == kind else 0.0
@@ -260,6 +273,12 @@ def load_selector(path: str | Path) -> Selector:
     return Selector.from_dict(data, path=str(path))
 
 
+@lru_cache(maxsize=8)
+def load_selector_cached(path: str) -> Selector:
+    """:func:`load_selector`, remembered per path (each worker process reads a file once)."""
+    return load_selector(path)
+
+
 @lru_cache(maxsize=1)
 def default_selector() -> Selector:
     """The selector shipped with chemref (``chemref/questions/data/selector.json``)."""
@@ -303,40 +322,50 @@ def _standardise(x: Any) -> tuple[Any, Any]:
 
 
 def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_precision: float = 0.85,
-                     min_recall: float = 0.6) -> float:
-    """The lowest threshold whose kept set reaches ``min_precision`` (the most good questions kept at
-    that precision); when none does, the one with the best precision that keeps ``min_recall``."""
+                     min_kept: int = 20) -> float:
+    """The threshold for ``--min-score``, read off the (cross-validated) precision-yield curve: the lowest
+    threshold whose kept set (at least ``min_kept`` items) reaches ``min_precision``; when no threshold
+    does, the one that maximises F0.5 (precision weighted twice as much as the share of good items kept)."""
     pairs = sorted(zip(scores, good), key=lambda p: -p[0])
     total_good = sum(1 for _, g in pairs if g)
-    best: float | None = None
-    fallback: tuple[float, float] | None = None
+    reached: float | None = None
+    best: tuple[float, float] | None = None
     kept_good = 0
     for i, (score, is_good) in enumerate(pairs, start=1):
         kept_good += is_good
         if i < len(pairs) and pairs[i][0] == score:
             continue  # a threshold keeps every item with an equal score
+        if i < min_kept:
+            continue
         precision = kept_good / i
         recall = kept_good / total_good if total_good else 0.0
-        if precision >= min_precision and i >= 10:
-            best = score
-        if recall >= min_recall and (fallback is None or precision > fallback[0]):
-            fallback = (precision, score)
-    if best is not None:
-        return round(best, 4)
-    return round(fallback[1], 4) if fallback else 0.0
+        if precision >= min_precision:
+            reached = score
+        if precision + recall > 0:
+            f_half = 1.25 * precision * recall / (0.25 * precision + recall)
+            if best is None or f_half > best[0]:
+                best = (f_half, score)
+    if reached is not None:
+        return round(reached, 4)
+    return round(best[1], 4) if best else 0.0
+
+
+#: The records a selector learns from: those it scores in a build (kept, or rejected at a score stage)
+#: and those lost only for want of a DOI (a question with ``--answer-key doi-or-pmid``).
+TRAINED_ON = (None, "min_findability", "min_score", "per_target_cap", "per_article_cap", "has_doi")
 
 
 def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bool], *, folds: int = 5,
                    seed: int = 0, l2: float = 1.0, version: str = "custom",
-                   min_precision: float = 0.85, min_recall: float = 0.6,
+                   min_precision: float = 0.85,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
-    out). Returns the selector fitted on all of them and the cross-validated score of every labelled
+    out) and whose ``reason`` is one of :data:`TRAINED_ON`. Returns the selector fitted on all of them and the cross-validated score of every labelled
     record (each scored by a model fitted on the other folds; folds group records by article, assigned
     with ``seed``). The threshold is chosen on the cross-validated scores (:func:`choose_threshold`)."""
     import numpy as np
 
-    rows = [r for r in records if labels.get(str(r.get("id"))) is not None]
+    rows = [r for r in records if labels.get(str(r.get("id"))) is not None and r.get("reason") in TRAINED_ON]
     if len(rows) < 20:
         raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")
     ids = [str(r["id"]) for r in rows]
@@ -362,8 +391,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     means, scales = _standardise(x)
     w, b = _fit((x - means) / scales, y, l2)
     cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
-    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
-                                 min_recall=min_recall)
+    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision)
     selector = Selector(
         weights={name: round(float(v), 6) for name, v in zip(FEATURES, w)},
         means={name: round(float(v), 6) for name, v in zip(FEATURES, means)},
@@ -371,6 +399,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         bias=round(b, 6), threshold=threshold, version=version,
         meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
-              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision}"},
+              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision}, "
+                                "else the maximum of F0.5 on the cross-validated curve"},
     )
     return selector, cv_scores

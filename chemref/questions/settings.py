@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chemref.errors import InputError
+
+if TYPE_CHECKING:
+    from chemref.questions.selector import Selector
 
 __all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
 
@@ -30,6 +33,8 @@ class BuildSettings:
     min_score: float | None = None
     per_target: int = 1
     answer_key: str = "doi"
+    #: Selector weights file (``chemref questions train-selector``); None: the one shipped with chemref.
+    selector: str | None = None
 
     def __post_init__(self) -> None:
         if self.per_article < 1:
@@ -41,15 +46,19 @@ class BuildSettings:
         if self.min_findability is not None and not 0.0 <= self.min_findability <= 1.0:
             raise InputError(f"min_findability must be between 0 and 1, got {self.min_findability}")
         if self.min_score is None:
-            from chemref.questions.selector import default_selector
-
-            object.__setattr__(self, "min_score", default_selector().threshold)
+            object.__setattr__(self, "min_score", self.load_selector().threshold)
         elif not 0.0 <= self.min_score <= 1.0:
             raise InputError(f"min_score must be between 0 and 1, got {self.min_score}")
         if self.per_target < 1:
             raise InputError(f"per_target must be at least 1, got {self.per_target}")
         if self.answer_key not in ANSWER_KEYS:
             raise InputError(f"answer_key must be one of {', '.join(ANSWER_KEYS)}, got {self.answer_key!r}")
+
+    def load_selector(self) -> "Selector":
+        """The selector these settings name (loaded once per process and path)."""
+        from chemref.questions.selector import default_selector, load_selector_cached
+
+        return load_selector_cached(self.selector) if self.selector else default_selector()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (for the report and the dataset card)."""

@@ -1,9 +1,11 @@
 """Citation prediction scoring (CiteME / BioChemCite style): which paper does ``[CITATION]`` cite?
 
-Gold is chemref's question JSONL (``target_doi``, ``target_title``) or the CiteME TSV
+Gold is chemref's question JSONL (``target_doi``, ``target_pmid``, ``target_title``) or the CiteME TSV
 (``target_paper_title``, several acceptable titles joined by ``[TITLE_SEPARATOR]``). Predictions are
-JSONL ``{"id", "dois": [ranked]}`` or ``{"id", "titles": [ranked]}``. DOIs match after
-:func:`chemref.doi.normalize_doi`; titles match with :func:`chemref.scoring.titles.titles_match`.
+JSONL ``{"id", "dois": [ranked]}``, ``{"id", "pmids": [ranked]}`` or ``{"id", "titles": [ranked]}``. DOIs
+match after :func:`chemref.doi.normalize_doi`; PMIDs as digits (a ``PMID:`` prefix is allowed, and a
+PMID inside a ``dois`` list counts too, for question sets built with ``--answer-key doi-or-pmid``);
+titles match with :func:`chemref.scoring.titles.titles_match`.
 
 Metrics per question, then the plain mean over every gold question: accuracy@1 (the top prediction
 is right), Recall@K (= hit@K, one target per question) and MRR@K. A question without a prediction
@@ -15,6 +17,7 @@ that is the wrong file). Ids compare as strings, so CiteME's ``10`` and ``"10"``
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +53,7 @@ class GoldQuestion:
     source: str | None = None
     source_file: str | None = None
     groups: tuple[tuple[str, str], ...] = ()
+    pmids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,7 @@ class Prediction:
     """A ranked list of DOIs or of titles for one question."""
 
     id: str
-    kind: str  # "dois" or "titles"
+    kind: str  # "dois", "pmids" or "titles"
     items: tuple[str, ...]
     line: int | None = None
 
@@ -74,17 +78,33 @@ def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line:
         if doi is None:
             raise ScoringError(f"question {qid!r}: target_doi {raw_doi!r} is not a DOI", **where)
         dois = (doi,)
+    raw_pmid = record.get("target_pmid")
+    pmids: tuple[str, ...] = ()
+    if raw_pmid not in (None, ""):
+        pmid = _pmid(str(raw_pmid))
+        if pmid is None:
+            raise ScoringError(f"question {qid!r}: target_pmid {raw_pmid!r} is not a PubMed id", **where)
+        pmids = (pmid,)
     title = record.get("target_title")
     titles = (str(title),) if isinstance(title, str) and title.strip() else ()
-    if not dois and not titles:
-        raise ScoringError(f"question {qid!r} has neither target_doi nor target_title", **where,
+    if not dois and not pmids and not titles:
+        raise ScoringError(f"question {qid!r} has none of target_doi, target_pmid, target_title", **where,
                            hint="is this a chemref question file? for CiteME use --format citeme")
     source = next((str(record[key]) for key in ("source_pmcid", "source_doi", "source_file") if record.get(key)),
                   None)
     section = record.get("section")
     return GoldQuestion(qid, str(record.get("excerpt") or ""), dois, titles,
                         None if section in (None, "") else str(section), source,
-                        None if not record.get("source_file") else str(record["source_file"]))
+                        None if not record.get("source_file") else str(record["source_file"]), pmids=pmids)
+
+
+_PMID = re.compile(r"\s*(?:PMID\s*:?\s*)?(\d{1,9})\s*", re.IGNORECASE)
+
+
+def _pmid(text: str) -> str | None:
+    """A PubMed id as digits without leading zeros ("PMID: 012345" -> "12345"), or None."""
+    match = _PMID.fullmatch(text)
+    return str(int(match.group(1))) if match and int(match.group(1)) > 0 else None
 
 
 def _read_citeme(path: PathLike) -> tuple[list[GoldQuestion], list[str]]:
@@ -157,15 +177,16 @@ def read_questions(path: PathLike, *, format: str = "chemref") -> tuple[list[Gol
 def _prediction(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> Prediction:
     where = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
-    kinds = [key for key in ("dois", "titles") if key in record]
+    kinds = [key for key in ("dois", "pmids", "titles") if key in record]
     if len(kinds) != 1:
-        raise ScoringError(f"prediction for {qid!r} must have exactly one of 'dois' or 'titles', found "
-                           f"{kinds or 'neither'}", **where, hint='expected {"id": ..., "dois": [ranked DOIs]}')
+        raise ScoringError(f"prediction for {qid!r} must have exactly one of 'dois', 'pmids' or 'titles', found "
+                           f"{kinds or 'none'}", **where, hint='expected {"id": ..., "dois": [ranked DOIs]}')
     return Prediction(qid, kinds[0], tuple(string_list(dict(record), kinds[0], **where)), line)
 
 
 def read_question_predictions(path: PathLike) -> list[Prediction]:
-    """Predictions JSONL: ``{"id", "dois": [...]}`` or ``{"id", "titles": [...]}``, ranked best first."""
+    """Predictions JSONL: ``{"id", "dois": [...]}``, ``{"id", "pmids": [...]}`` or ``{"id", "titles": [...]}``,
+    ranked best first."""
     return [_prediction(record, path=path, line=line) for line, record in read_jsonl(path)]
 
 
@@ -175,13 +196,19 @@ def _hit_rank(question: GoldQuestion, prediction: Prediction, depth: int, thresh
               path: PathLike | None) -> tuple[int | None, int]:
     """1-based rank of the first correct item within ``depth`` (or None) and the number of unparseable DOIs."""
     bad = 0
-    if prediction.kind == "dois":
-        if not question.dois:
-            raise ScoringError(f"question {question.id!r} has no gold DOI but the prediction gives DOIs",
-                               path=None if path is None else str(path), line=prediction.line,
+    if prediction.kind in ("dois", "pmids"):
+        if not question.dois and not question.pmids:
+            raise ScoringError(f"question {question.id!r} has no gold DOI or PMID but the prediction gives "
+                               f"{prediction.kind.upper()[:-1]}s", path=None if path is None else str(path),
+                               line=prediction.line,
                                hint="predict titles for benchmarks that give titles only (CiteME)")
         for rank, item in enumerate(prediction.items[:depth], start=1):
-            doi = normalize_doi(item)
+            pmid = _pmid(item)
+            if pmid is not None:
+                if pmid in question.pmids:
+                    return rank, bad
+                continue
+            doi = normalize_doi(item) if prediction.kind == "dois" else None
             if doi is None:
                 bad += 1
             elif doi in question.dois:
@@ -283,7 +310,8 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
         diagnostics.append(f"{len(missing)} question(s) without a prediction, counted wrong: "
                            + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
     if unparseable:
-        diagnostics.append(f"{unparseable} predicted string(s) in the top {depth} are not DOIs (counted as misses)")
+        diagnostics.append(f"{unparseable} predicted string(s) in the top {depth} are not DOIs or PMIDs (counted "
+                           "as misses)")
 
     metrics = {name: (sum(v[name] for _, v in rows) / len(rows) if rows else 0.0) for name in names}
     breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
@@ -296,6 +324,8 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     matching = []
     if "dois" in kinds:
         matching.append("DOIs equal after normalize_doi")
+    if "pmids" in kinds or ("dois" in kinds and any(q.pmids for q in gold)):
+        matching.append("PMIDs equal as numbers")
     if "titles" in kinds:
         matching.append(f"titles match after normalisation, fuzzy similarity ≥ {threshold} for titles of "
                         "30+ characters")

@@ -1,0 +1,280 @@
+"""How good a question build is, measured against labels in the guide's format.
+
+:func:`evaluate` joins labels to the records of ``questions.jsonl`` (and ``rejected.jsonl``) by id and
+reports three things a benchmark builder needs to improve the filters:
+
+- the quality of the kept questions: the share that are good, name a cited author, cite in passing,
+  or are broken sentences (each over the labelled questions);
+- per filter, in funnel order: the good candidates it removed and the bad ones it let through;
+- the precision–yield curve of the selector ``score`` over the labelled candidates that reached it
+  (kept, or rejected at a score stage): at each threshold, the share kept and the share of them that
+  is good, and the share of the good ones kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from chemref.errors import InputError
+from chemref.questions.labels import Label, excerpt_sha1
+
+__all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES"]
+
+#: Rejections decided on (or after) the selector score: those candidates passed every other filter.
+SCORE_STAGES = ("min_findability", "min_score", "per_target_cap", "per_article_cap")
+_GRID = tuple(round(0.05 * i, 2) for i in range(20))
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptQuality:
+    """Labels of the kept questions. Shares are over the labelled questions (``good_share`` over the
+    decided ones: good_question not null)."""
+
+    questions: int
+    labelled: int
+    decided: int
+    good: int
+    good_share: float | None
+    author_named: int
+    author_named_share: float | None
+    passing: int
+    passing_share: float | None
+    broken: int
+    broken_share: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FilterRow:
+    """One funnel step: the labelled candidates it removed (good, bad, undecided) and the labelled bad
+    candidates that passed it (removed later, or kept)."""
+
+    filter: str
+    removed: int
+    removed_good: int
+    removed_bad: int
+    removed_undecided: int
+    bad_let_through: int
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """Keeping the scored candidates with ``score >= threshold``."""
+
+    threshold: float
+    kept: int
+    kept_share: float | None
+    good: int
+    good_share: float | None
+    good_kept_share: float | None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of :func:`evaluate`."""
+
+    labels: int
+    matched: int
+    matched_questions: int
+    matched_rejected: int
+    stale: int
+    kept: KeptQuality
+    filters: tuple[FilterRow, ...]
+    scored: int
+    scored_good: int
+    curve: tuple[CurvePoint, ...]
+    threshold: float | None
+    at_threshold: CurvePoint | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "labels": self.labels, "matched": self.matched, "matched_questions": self.matched_questions,
+            "matched_rejected": self.matched_rejected, "stale": self.stale, "kept": asdict(self.kept),
+            "filters": [asdict(row) for row in self.filters],
+            "selector": {"scored": self.scored, "scored_good": self.scored_good, "threshold": self.threshold,
+                         "at_threshold": asdict(self.at_threshold) if self.at_threshold else None,
+                         "curve": [asdict(point) for point in self.curve]},
+        }
+
+    def to_text(self) -> str:
+        def pct(value: float | None) -> str:
+            return "-" if value is None else f"{value:.3f}"
+
+        k = self.kept
+        lines = [
+            f"labels: {self.labels} read, {self.matched} matched ({self.matched_questions} questions, "
+            f"{self.matched_rejected} rejected candidates), {self.stale} stale (excerpt changed since labelling; "
+            "left out)",
+            "",
+            f"kept questions: {k.questions}, labelled {k.labelled} ({k.decided} decided)",
+            f"  good            {pct(k.good_share)}  ({k.good} of {k.decided})",
+            f"  author named    {pct(k.author_named_share)}  ({k.author_named} of {k.labelled})",
+            f"  PASSING         {pct(k.passing_share)}  ({k.passing} of {k.labelled})",
+            f"  broken          {pct(k.broken_share)}  ({k.broken} of {k.labelled})",
+            "",
+            "filters, in funnel order (labelled candidates only)",
+            f"{'filter':<20}{'removed':>9}{'good':>7}{'bad':>7}{'undecided':>11}{'bad let through':>17}",
+        ]
+        for row in self.filters:
+            lines.append(f"{row.filter:<20}{row.removed:>9}{row.removed_good:>7}{row.removed_bad:>7}"
+                         f"{row.removed_undecided:>11}{row.bad_let_through:>17}")
+        lines += ["", f"selector score: precision-yield curve over {self.scored} labelled candidates that pass "
+                      f"the other filters ({self.scored_good} good)",
+                  f"{'threshold':>9}{'kept':>7}{'kept share':>12}{'good share':>12}{'good kept':>11}"]
+        for p in self.curve:
+            mark = "  <- threshold" if self.threshold is not None and p.threshold == self.threshold else ""
+            lines.append(f"{p.threshold:>9.4g}{p.kept:>7}{pct(p.kept_share):>12}{pct(p.good_share):>12}"
+                         f"{pct(p.good_kept_share):>11}{mark}")
+        return "\n".join(lines) + "\n"
+
+
+def _funnel_order(reasons: Iterable[str]) -> list[str]:
+    from chemref.questions.filters import REASONS
+
+    order = list(REASONS)
+    for reason in reasons:
+        if reason not in order:
+            order.append(reason)
+    return order
+
+
+def _curve_point(threshold: float, scored: Sequence[tuple[float, bool]], total_good: int) -> CurvePoint:
+    kept = [good for score, good in scored if score >= threshold]
+    good = sum(kept)
+    return CurvePoint(round(threshold, 4), len(kept), _share(len(kept), len(scored)), good,
+                      _share(good, len(kept)), _share(good, total_good))
+
+
+def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: Mapping[str, float],
+              threshold: float, per_target: int, per_article: int, seed: int) -> int:
+    """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
+    to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
+    number of questions that would be kept."""
+    from chemref.questions.filters import per_article_cap, per_target_cap
+    from chemref.questions.selector import _article_of
+    from chemref.questions.settings import BuildSettings
+
+    settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
+    by_article: dict[str, list[tuple[str, float, str]]] = {}
+    for ident, (record, reason) in records.items():
+        if reason is None or reason in SCORE_STAGES:
+            value = scores.get(ident, record.get("score"))
+            if value is None:
+                continue
+            target = str(record.get("target_doi") or record.get("ref_id") or ident)
+            by_article.setdefault(_article_of(ident), []).append((ident, float(value), target))
+    kept_total = 0
+    for items in by_article.values():
+        passing = []
+        for item in items:
+            if item[1] < threshold:
+                records[item[0]] = (records[item[0]][0], "min_score")
+            else:
+                passing.append(item)
+        kept, capped_target = per_target_cap(passing, settings, target=lambda i: i[2], score=lambda i: i[1],
+                                             record_id=lambda i: i[0])
+        kept, capped = per_article_cap(kept, settings, score=lambda i: i[1], record_id=lambda i: i[0])
+        for reason, group in (("per_target_cap", capped_target), ("per_article_cap", capped)):
+            for item in group:
+                records[item[0]] = (records[item[0]][0], reason)
+        for item in kept:
+            records[item[0]] = (records[item[0]][0], None)
+        kept_total += len(kept)
+    return kept_total
+
+
+def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
+             rejected: Iterable[Mapping[str, Any]] = (), *, scores: Mapping[str, float] | None = None,
+             threshold: float | None = None, thresholds: Sequence[float] | None = None,
+             reselect: bool = False, per_target: int = 1, per_article: int = 4, seed: int = 0,
+             source: str | None = None) -> Evaluation:
+    """Evaluate ``questions`` (and ``rejected`` candidates, with their ``reason``) against ``labels``.
+
+    ``scores`` (id -> score) replace the records' ``score`` (cross-validated scores, another selector);
+    ``threshold`` marks one row of the curve (default: the shipped selector's threshold). With
+    ``reselect``, the score stages are applied again with these scores and ``threshold`` (and the caps
+    ``per_target``, ``per_article``, ``seed``), so the kept questions are those the build would keep
+    (this needs the rejected file of a build run with ``--min-score 0``). A label whose id is in neither
+    file is an error; a label whose ``excerpt_sha1`` does not match the record is stale and left out.
+    """
+    records: dict[str, tuple[Mapping[str, Any], str | None]] = {}
+    for record in questions:
+        records[str(record.get("id"))] = (record, None)
+    for record in rejected:
+        records[str(record.get("id"))] = (record, str(record.get("reason") or "unknown"))
+    unknown = [i for i in labels if i not in records]
+    if unknown:
+        raise InputError(f"{len(unknown)} labelled id(s) are in neither the questions nor the rejected file "
+                         f"(first: {unknown[0]!r})", path=source,
+                         hint="give the questions.jsonl and rejected.jsonl the labels were made from "
+                              "(--rejected for rejected candidates)")
+    if threshold is None:
+        from chemref.questions.selector import default_selector
+
+        threshold = default_selector().threshold
+    if reselect:
+        n_questions = _reselect(records, scores or {}, threshold, per_target, per_article, seed)
+    else:
+        n_questions = sum(1 for _, reason in records.values() if reason is None)
+    stale = 0
+    joined: list[tuple[Label, Mapping[str, Any], str | None]] = []
+    for ident, label in labels.items():
+        record, reason = records[ident]
+        if label.excerpt_sha1 is not None and label.excerpt_sha1 != excerpt_sha1(str(record.get("excerpt", ""))):
+            stale += 1
+            continue
+        joined.append((label, record, reason))
+
+    kept_labels = [label for label, _, reason in joined if reason is None]
+    decided = [label for label in kept_labels if label.good_question is not None]
+    kept = KeptQuality(
+        questions=n_questions, labelled=len(kept_labels), decided=len(decided),
+        good=sum(1 for label in decided if label.good_question),
+        good_share=_share(sum(1 for label in decided if label.good_question), len(decided)),
+        author_named=sum(1 for label in kept_labels if label.author_named),
+        author_named_share=_share(sum(1 for label in kept_labels if label.author_named), len(kept_labels)),
+        passing=sum(1 for label in kept_labels if label.function == "PASSING"),
+        passing_share=_share(sum(1 for label in kept_labels if label.function == "PASSING"), len(kept_labels)),
+        broken=sum(1 for label in kept_labels if not label.sentence_ok),
+        broken_share=_share(sum(1 for label in kept_labels if not label.sentence_ok), len(kept_labels)),
+    )
+
+    order = _funnel_order(reason for _, _, reason in joined if reason is not None)
+    position = {reason: i for i, reason in enumerate(order)}
+    stage = [(label, len(order) if reason is None else position[reason]) for label, _, reason in joined]
+    rows = []
+    for i, name in enumerate(order):
+        removed = [label for label, at in stage if at == i]
+        rows.append(FilterRow(
+            filter=name, removed=len(removed),
+            removed_good=sum(1 for label in removed if label.good_question is True),
+            removed_bad=sum(1 for label in removed if label.good_question is False),
+            removed_undecided=sum(1 for label in removed if label.good_question is None),
+            bad_let_through=sum(1 for label, at in stage if at > i and label.good_question is False),
+        ))
+
+    scored: list[tuple[float, bool]] = []
+    for label, record, reason in joined:
+        if label.good_question is None or not (reason is None or reason in SCORE_STAGES):
+            continue
+        value = scores.get(label.id) if scores is not None else None
+        if value is None:
+            value = record.get("score")
+        if value is None:
+            continue
+        scored.append((float(value), bool(label.good_question)))
+    total_good = sum(1 for _, good in scored if good)
+    grid = sorted(set(thresholds if thresholds is not None else _GRID) | {round(threshold, 4)})
+    curve = tuple(_curve_point(t, scored, total_good) for t in grid)
+    at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
+    return Evaluation(
+        labels=len(labels), matched=len(joined) + stale,
+        matched_questions=sum(1 for i in labels if records[i][1] is None),
+        matched_rejected=sum(1 for i in labels if records[i][1] is not None), stale=stale, kept=kept,
+        filters=tuple(rows), scored=len(scored), scored_good=total_good, curve=curve,
+        threshold=round(threshold, 4), at_threshold=at,
+    )

@@ -1,0 +1,291 @@
+"""The question selector (features, shipped weights, training), labels in the guide's format, and
+``chemref questions evaluate`` on hand-made label files with hand-computed numbers."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from chemref.cli import main
+from chemref.errors import InputError
+from chemref.questions.evaluate import evaluate
+from chemref.questions.labels import Label, excerpt_sha1, parse_label, read_labels
+from chemref.questions.selector import (
+    FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
+)
+
+GOOD = {"id": "A-p0-s0",
+        "excerpt": "Deletion of the xyz1 gene abolished biofilm formation on polystyrene at 37 °C but not at 25 °C "
+                   "[CITATION].",
+        "sentence": "Deletion of the xyz1 gene abolished biofilm formation on polystyrene at 37 °C but not at 25 °C "
+                    "[4].",
+        "citation_start": 96, "citation_end": 99, "target_title": "Temperature-dependent biofilm control by xyz1",
+        "section": "introduction", "target_container": "J Bacteriol", "target_type": "journal"}
+GENERIC = {"id": "A-p0-s1", "excerpt": "Perovskite solar cells have attracted great attention in recent years "
+                                       "[CITATION].",
+           "sentence": "Perovskite solar cells have attracted great attention in recent years [5].",
+           "citation_start": 70, "citation_end": 73, "target_title": "Perovskite photovoltaics: a review",
+           "section": "introduction", "target_container": "Chem Rev", "target_type": "journal"}
+
+
+# --------------------------------------------------------------------------- selector
+def test_shipped_weights_load_and_give_the_documented_scores():
+    selector = default_selector()
+    assert selector.version == "1" and set(selector.weights) == set(FEATURES)
+    assert 0.0 < selector.threshold < 1.0
+    assert selector.meta["trained_on"] >= 600 and selector.meta["folds"] == 5
+    assert selector.score_record(GOOD) == 0.4408
+    assert selector.score_record(GENERIC) == 0.0017
+
+
+FEATURE_CASES = [
+    # (excerpt, feature, expected value)
+    ("This effect was later explained by lattice strain [CITATION].", "referring_opening", 1.0),
+    ("In these cases, the yield dropped to 40% [CITATION].", "referring_opening", 1.0),
+    ("Thermal strain explains the effect [CITATION].", "referring_opening", 0.0),
+    ("Smith et al. showed that the yield doubled [CITATION].", "author_phrase", 1.0),
+    ("A previous study showed that the yield doubled [CITATION].", "attribution", 1.0),
+    ("The enzyme was first described in 1952 [CITATION].", "first_described", 1.0),
+    ("Perovskites have attracted great attention in recent years [CITATION].", "background", 2.0),
+    ("The band at 1715 cm-1 is assigned to the C=O stretch [CITATION].", "routine_assignment", 3.0),
+    ("Our values are in good agreement with those reported [CITATION].", "comparison", 1.0),
+    ("Spectra were fitted (see Materials and methods; [CITATION]).", "see_pointer", 1.0),
+    ("The TP53 R175H mutant binds Zn2+ [CITATION].", "specific_tokens", 3.0),
+    ("The yield doubled [CITATION].", "citation_final", 1.0),
+    ("The yield doubled [CITATION], as expected for a radical path.", "citation_final", 0.0),
+]
+
+
+@pytest.mark.parametrize(("excerpt", "feature", "expected"), FEATURE_CASES)
+def test_features(excerpt, feature, expected):
+    assert selector_features({"excerpt": excerpt, "sentence": excerpt})[feature] == expected
+
+
+def test_venue_and_type_features():
+    values = selector_features(GENERIC)
+    assert values["venue_review"] == 1.0 and values["title_review"] == 1.0 and values["not_journal"] == 0.0
+    book = selector_features({**GOOD, "target_type": "book", "target_container": "Handbook of Enzymes"})
+    assert book["not_journal"] == 1.0 and book["venue_review"] == 0.0
+
+
+def _synthetic(n_articles=12, per_article=6):
+    """Records whose goodness follows one feature (attribution), spread over articles."""
+    records, labels = [], {}
+    for a in range(n_articles):
+        for s in range(per_article):
+            good = (a + s) % 3 == 0
+            text = ("A previous study showed that ZnO-12 doubles the yield [CITATION]." if good else
+                    "Catalysts are widely used in industry [CITATION].")
+            ident = f"ART{a}-p{s}-s0"
+            records.append({"id": ident, "excerpt": text, "sentence": text, "section": "introduction"})
+            labels[ident] = good
+    return records, labels
+
+
+def test_training_is_reproducible_and_cross_validated_by_article():
+    records, labels = _synthetic()
+    first, cv_first = train_selector(records, labels, folds=4, seed=3)
+    second, cv_second = train_selector(records, labels, folds=4, seed=3)
+    assert first == second and cv_first == cv_second
+    assert set(cv_first) == set(labels)
+    assert first.weights["attribution"] > 0 and first.weights["background"] < 0
+    assert all(cv_first[i] > 0.5 for i, good in labels.items() if good)
+
+
+def test_selector_round_trips_through_json(tmp_path):
+    records, labels = _synthetic()
+    selector, _ = train_selector(records, labels, version="t")
+    selector.save(tmp_path / "s.json")
+    again = load_selector(tmp_path / "s.json")
+    assert again == selector and again.score_record(GOOD) == selector.score_record(GOOD)
+
+
+def test_bad_selector_file_is_an_input_error(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"format": "chemref-selector", "weights": {"no_such_feature": 1.0}}))
+    with pytest.raises(InputError, match="invalid selector weights"):
+        load_selector(path)
+
+
+def test_training_needs_both_classes():
+    records, labels = _synthetic()
+    with pytest.raises(InputError, match="only one class"):
+        train_selector(records, {i: False for i in labels})
+
+
+@pytest.mark.parametrize(("scores", "good", "kwargs", "expected"), [
+    # precision reached: the lowest threshold keeping >= 0.85 of good among >= 2 items
+    pytest.param([0.9, 0.8, 0.7, 0.2], [True, True, False, False], {"min_kept": 2}, 0.8, id="precision-reached"),
+    # unreachable: the F0.5 maximum (at 0.7: p=2/3, r=1 -> 0.714; at 0.9: p=1, r=1/2 -> 0.833)
+    pytest.param([0.9, 0.7, 0.6, 0.1], [True, False, True, False], {"min_kept": 1, "min_precision": 1.1}, 0.9,
+                 id="f-half-fallback"),
+])
+def test_choose_threshold(scores, good, kwargs, expected):
+    assert choose_threshold(scores, good, **kwargs) == expected
+
+
+def test_selector_logit_is_the_documented_formula():
+    sel = Selector(weights={"hedge": 2.0, "log_chars": -1.0}, means={"hedge": 1.0, "log_chars": 0.0},
+                   scales={"hedge": 0.5, "log_chars": 2.0}, bias=0.25, threshold=0.5, version="x")
+    z = 0.25 + 2.0 * (3.0 - 1.0) / 0.5 - 1.0 * (4.0 - 0.0) / 2.0
+    assert sel.score({"hedge": 3.0, "log_chars": 4.0}) == round(1 / (1 + math.exp(-z)), 4)
+
+
+# --------------------------------------------------------------------------- labels
+def _label(ident, good, **extra):
+    row = {"id": ident, "good_question": good, "author_named": False, "function": "CLAIM", "sentence_ok": True,
+           "note": ""}
+    row.update(extra)
+    return row
+
+
+BAD_LABELS = [
+    pytest.param({"id": "q1", "good_question": True}, "missing fields author_named, function, sentence_ok",
+                 id="missing-fields"),
+    pytest.param(_label("q1", "yes"), "good_question must be true, false or null", id="good-not-bool"),
+    pytest.param(_label("q1", True, function="CITE"), "function must be CLAIM or PASSING", id="bad-function"),
+    pytest.param(_label("q1", True, sentence_ok=1), "sentence_ok must be true or false", id="int-not-bool"),
+    pytest.param(_label("", True), "id must be a non-empty string", id="empty-id"),
+    pytest.param(_label("q1", True, note=3), "note must be a string", id="note-not-string"),
+]
+
+
+@pytest.mark.parametrize(("row", "message"), BAD_LABELS)
+def test_invalid_labels(row, message):
+    with pytest.raises(InputError, match=message):
+        parse_label(row, path="labels.jsonl", line=3)
+
+
+def test_label_file_errors_name_the_line(tmp_path):
+    path = tmp_path / "labels.jsonl"
+    path.write_text(json.dumps(_label("q1", True)) + "\n" + json.dumps(_label("q1", False)) + "\n")
+    with pytest.raises(InputError, match=r"labels.jsonl:2: id 'q1' is labelled twice \(first on line 1\)"):
+        read_labels(path)
+
+
+def test_guide_example_line_is_accepted(tmp_path):
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"id": "PMC123-p4-s2", "good_question": true, "author_named": false, "function": "CLAIM", '
+                    '"sentence_ok": true, "note": "specific finding, one study"}\n')
+    assert read_labels(path)["PMC123-p4-s2"] == Label("PMC123-p4-s2", True, False, "CLAIM", True,
+                                                       "specific finding, one study")
+
+
+# --------------------------------------------------------------------------- evaluate
+def _record(ident, score=None, reason=None, excerpt="E [CITATION].", target="10.1/x"):
+    row = {"id": ident, "excerpt": excerpt, "score": score, "target_doi": target}
+    if reason:
+        row["reason"] = reason
+    return row
+
+
+# Four kept questions, six rejected candidates; hand-computed expectations below.
+QUESTIONS = [_record("A-p0-s0", 0.9, target="t1"), _record("A-p0-s1", 0.8, target="t2"),
+             _record("B-p0-s0", 0.7, target="t3"), _record("B-p1-s0", 0.6, target="t4")]
+REJECTED = [_record("A-p1-s0", None, "section"), _record("A-p2-s0", None, "is_claim"),
+            _record("A-p3-s0", None, "is_claim"), _record("B-p2-s0", 0.3, "min_score", target="t5"),
+            _record("B-p3-s0", 0.2, "min_score", target="t6"), _record("A-p4-s0", 0.5, "per_article_cap",
+                                                                       target="t7")]
+LABELS = {
+    "A-p0-s0": Label("A-p0-s0", True, False, "CLAIM", True),
+    "A-p0-s1": Label("A-p0-s1", False, True, "CLAIM", True),     # author named
+    "B-p0-s0": Label("B-p0-s0", False, False, "PASSING", False),  # passing and broken
+    "B-p1-s0": Label("B-p1-s0", None, False, "CLAIM", True),      # undecided
+    "A-p1-s0": Label("A-p1-s0", True, False, "CLAIM", True),      # a good one the section filter removed
+    "A-p2-s0": Label("A-p2-s0", False, False, "PASSING", True),
+    "A-p3-s0": Label("A-p3-s0", True, False, "CLAIM", True),
+    "B-p2-s0": Label("B-p2-s0", True, False, "CLAIM", True),
+    "B-p3-s0": Label("B-p3-s0", False, False, "CLAIM", True),
+    "A-p4-s0": Label("A-p4-s0", True, False, "CLAIM", True),
+}
+
+
+def test_evaluate_hand_computed():
+    result = evaluate(LABELS, QUESTIONS, REJECTED, threshold=0.5, thresholds=[0.0, 0.75])
+    kept = result.kept
+    assert (kept.questions, kept.labelled, kept.decided, kept.good) == (4, 4, 3, 1)
+    assert kept.good_share == round(1 / 3, 4)
+    assert (kept.author_named, kept.author_named_share) == (1, 0.25)
+    assert (kept.passing, kept.passing_share, kept.broken, kept.broken_share) == (1, 0.25, 1, 0.25)
+    rows = {row.filter: row for row in result.filters}
+    assert list(rows)[:3] == ["cc_by", "section", "no_display_formula"]  # funnel order
+    assert (rows["section"].removed, rows["section"].removed_good, rows["section"].bad_let_through) == (1, 1, 4)
+    assert (rows["is_claim"].removed, rows["is_claim"].removed_good, rows["is_claim"].removed_bad) == (2, 1, 1)
+    # bad ones past is_claim: B-p3-s0 (min_score), A-p0-s1 and B-p0-s0 (kept)
+    assert rows["is_claim"].bad_let_through == 3
+    assert rows["min_score"].bad_let_through == 2 and rows["per_article_cap"].removed_good == 1
+    # curve over the decided, scored candidates: 0.9 G, 0.8 B, 0.7 B, 0.5 G, 0.3 G, 0.2 B (0.6 is undecided)
+    assert (result.scored, result.scored_good) == (6, 3)
+    points = {p.threshold: p for p in result.curve}
+    assert set(points) == {0.0, 0.5, 0.75}
+    assert (points[0.75].kept, points[0.75].good, points[0.75].good_share) == (2, 1, 0.5)
+    assert (points[0.5].kept, points[0.5].kept_share, points[0.5].good_kept_share) == (4, round(4 / 6, 4),
+                                                                                     round(2 / 3, 4))
+    assert result.at_threshold == points[0.5]
+
+
+def test_evaluate_reselect_applies_threshold_and_caps_again():
+    scores = {"A-p0-s0": 0.1, "A-p4-s0": 0.95}  # the others keep their own scores
+    result = evaluate(LABELS, QUESTIONS, REJECTED, scores=scores, threshold=0.55, reselect=True, per_article=1)
+    # A: A-p4-s0 (0.95) beats A-p0-s1 (0.8), A-p0-s0 falls below 0.55; B: B-p0-s0 (0.7) beats B-p1-s0 (0.6)
+    assert result.kept.questions == 2 and (result.kept.labelled, result.kept.good) == (2, 1)
+
+
+def test_evaluate_unknown_and_stale_labels():
+    with pytest.raises(InputError, match=r"1 labelled id\(s\) are in neither.*'nope'"):
+        evaluate({**LABELS, "nope": Label("nope", True, False, "CLAIM", True)}, QUESTIONS, REJECTED)
+    stale = {"A-p0-s0": Label("A-p0-s0", True, False, "CLAIM", True, excerpt_sha1="000000000000"),
+             "A-p0-s1": Label("A-p0-s1", True, False, "CLAIM", True, excerpt_sha1=excerpt_sha1("E [CITATION]."))}
+    result = evaluate(stale, QUESTIONS, REJECTED, threshold=0.5)
+    assert result.stale == 1 and result.kept.labelled == 1
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_evaluate_cli_text_and_json(tmp_path, capsys):
+    labels = _write(tmp_path / "labels.jsonl", [lab.to_dict() for lab in LABELS.values()])
+    questions = _write(tmp_path / "q.jsonl", QUESTIONS)
+    rejected = _write(tmp_path / "r.jsonl", REJECTED)
+    assert main(["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected,
+                 "--threshold", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "good            0.333  (1 of 3)" in out and "<- threshold" in out
+    assert main(["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kept"]["good"] == 1 and data["filters"][1]["filter"] == "section"
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    pytest.param('{"id": "A-p0-s0", "good_question": true}\n', "labels.jsonl:1: missing fields", id="missing"),
+    pytest.param(json.dumps(_label("zzz", True)) + "\n", "in neither the questions nor the rejected", id="unknown"),
+    pytest.param(json.dumps(_label("A-p0-s0", "maybe")) + "\n", "labels.jsonl:1: good_question must be",
+                 id="bad-value"),
+    pytest.param("not json\n", "labels.jsonl:1:1: not valid JSON", id="not-json"),
+    pytest.param("", "no labels in this file", id="empty"),
+])
+def test_evaluate_cli_bad_labels_one_line_exit_2(tmp_path, capsys, content, message):
+    (tmp_path / "labels.jsonl").write_text(content, encoding="utf-8")
+    questions = _write(tmp_path / "q.jsonl", QUESTIONS)
+    status = main(["questions", "evaluate", str(tmp_path / "labels.jsonl"), "--questions", questions])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_train_selector_cli(tmp_path, capsys):
+    records, labels = _synthetic()
+    label_rows = [_label(i, g) for i, g in labels.items()]
+    path = _write(tmp_path / "labels.jsonl", label_rows)
+    questions = _write(tmp_path / "q.jsonl", records)
+    assert main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "s.json"),
+                 "--cv-scores", str(tmp_path / "cv.jsonl"), "--folds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "wrote" in out and "selector score" in out
+    assert load_selector(tmp_path / "s.json").meta["trained_on"] == len(records)
+    assert len((tmp_path / "cv.jsonl").read_text().splitlines()) == len(records)
+    status = main(["questions", "train-selector", path, "--questions", questions, "-o", questions])
+    assert status == 2 and "would overwrite the input" in capsys.readouterr().err
