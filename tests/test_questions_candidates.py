@@ -111,7 +111,7 @@ def test_caption_paragraph_is_a_caption_candidate():
     assert c.section == "caption"
 
 
-def test_cap_keeps_highest_findability_in_document_order_and_is_seeded():
+def test_cap_keeps_highest_score_in_document_order_and_is_seeded():
     generic = "Batteries are one of the most important technologies in the modern world and widely used"
     specific = ("LiFePO4 coated with 3 nm polydopamine carbon at 700 °C gave 118 mAh g−1 at 10 C and 96% retention "
                 "after 500 cycles in EC/DMC")
@@ -119,17 +119,17 @@ def test_cap_keeps_highest_findability_in_document_order_and_is_seeded():
     sentences.insert(1, (specific + " [4].", "R4"))
     sentences += [(generic + f" and keep growing fast number {i} [{i}].", f"R{i}") for i in range(5, 8)]
     art = _article([_para(*sentences)])
-    result = article_questions(art, BuildSettings(per_article=2), components=FAKE)
+    result = article_questions(art, BuildSettings(per_article=2, min_score=0), components=FAKE)
     assert len(result.questions) == 2
     assert result.questions[0].ref_id == "R4" or result.questions[1].ref_id == "R4"
     ids = [q.id for q in result.questions]
     assert ids == sorted(ids, key=lambda i: int(i.rsplit("s", 1)[1]))  # document order
     assert result.reasons["per_article_cap"] == 5
-    picks = {tuple(q.ref_id for q in article_questions(art, BuildSettings(per_article=2, seed=s),
+    picks = {tuple(q.ref_id for q in article_questions(art, BuildSettings(per_article=2, seed=s, min_score=0),
                                                        components=FAKE).questions) for s in range(12)}
     assert len(picks) > 1  # the tie-break among equal scores depends on the seed
-    again = article_questions(art, BuildSettings(per_article=2, seed=3), components=FAKE)
-    assert again == article_questions(art, BuildSettings(per_article=2, seed=3), components=FAKE)
+    again = article_questions(art, BuildSettings(per_article=2, seed=3, min_score=0), components=FAKE)
+    assert again == article_questions(art, BuildSettings(per_article=2, seed=3, min_score=0), components=FAKE)
 
 
 def test_min_findability_rejects_before_the_cap():
@@ -146,7 +146,7 @@ def test_mask_mode_replaces_the_name_and_keeps_offsets_on_the_sentence():
     art = _article([_para((sentence, "R1"))])
     dropped = article_questions(art, BuildSettings(), components=FAKE)
     assert dropped.rejected[0].reason == "no_author_named"
-    (q,) = article_questions(art, BuildSettings(authors="mask"), components=FAKE).questions
+    (q,) = article_questions(art, BuildSettings(authors="mask", min_score=0), components=FAKE).questions
     assert q.excerpt.startswith("[AUTHOR] and co-workers") and q.excerpt.endswith("[CITATION].")
     assert q.sentence[q.citation_start:q.citation_end] == q.citation_text == "[1]"
 
