@@ -211,7 +211,8 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                     found = True
                     yield Source(str(file), _label(given, file))
                 if not found:
-                    raise InputError("no JATS files (*.xml, *.nxml) in this folder", path=given)
+                    raise InputError("folder holds no .nxml or .xml files", path=given,
+                                     hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
             elif path.is_file() and is_package(path):
                 yield from _package_sources(path, _label(given))
             elif path.is_file():
