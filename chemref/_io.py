@@ -12,7 +12,8 @@ from typing import IO, Iterable, Iterator
 from chemref.errors import InputError, TooLargeError
 
 __all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "atomic_write", "check_not_input", "check_output", "discard_pending",
-           "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text"]
+           "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text", "RunLock",
+           "commit_renames", "staged_file"]
 
 #: environment variable that raises (or lowers) the size limit of one input file, in MB
 MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
@@ -243,3 +244,78 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     with atomic_write(path) as handle:
         handle.write(text)
+
+
+class RunLock:
+    """An exclusive lock on ``path`` for the length of one run: a second writer gets :class:`InputError`.
+
+    ``flock`` locks die with their process, so a run killed with ``kill -9`` never leaves a stale lock
+    (the lock file itself stays; it is empty).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], what: str) -> None:
+        self.path = Path(path)
+        self.what = what
+        self._fd: int | None = None
+
+    def __enter__(self) -> "RunLock":
+        import fcntl
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise _cannot_write(self.path, exc) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise InputError(f"another chemref run is writing {self.what}"
+                             + (f" (process {holder})" if holder else ""), path=str(self.path),
+                             hint="wait for it to finish, or write elsewhere") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # releases the lock
+            self._fd = None
+
+
+def commit_renames(pairs: list[tuple[Path, Path]]) -> None:
+    """Rename every finished temporary file over its output, with SIGINT/SIGTERM held back until all are in
+    place, so a signal cannot leave a new output beside old ones (each file is already complete on disk)."""
+    import signal
+
+    blockable = hasattr(signal, "pthread_sigmask")
+    if blockable:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        for tmp, target in pairs:
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise _cannot_write(target, exc) from None
+            _PENDING.discard(str(tmp))
+    finally:
+        if blockable:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def staged_file(target: str | os.PathLike[str]) -> Path:
+    """A new temporary file beside ``target`` (same folder, so :func:`commit_renames` is a rename), removed by
+    :func:`discard_pending` on SIGTERM."""
+    target = Path(target)
+    check_output(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        os.chmod(tmp, _file_mode(target))
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
+    _PENDING.add(tmp)
+    return Path(tmp)

@@ -19,6 +19,11 @@ class ChemrefError(Exception):
         self.hint = hint
         super().__init__(self._render())
 
+    def __reduce__(self) -> tuple:
+        # Keyword-only arguments do not survive the default exception pickling: rebuild from the fields,
+        # so an error raised in a worker process (a pool, Dask) arrives whole, with its type.
+        return (_rebuild, (type(self), self.message, self.path, self.line, self.column, self.hint))
+
     def _render(self) -> str:
         where = ""
         if self.path is not None:
@@ -32,6 +37,11 @@ class ChemrefError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+
+def _rebuild(cls: type, message: str, path: str | None, line: int | None, column: int | None,
+             hint: str | None) -> ChemrefError:
+    return cls(message, path=path, line=line, column=column, hint=hint)
 
 
 class InputError(ChemrefError):

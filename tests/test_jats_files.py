@@ -9,7 +9,7 @@ import pytest
 
 from conftest import CORPORA
 
-from chemref.errors import JatsError
+from chemref.errors import InputError
 from chemref.jats.files import jats_files
 from chemref.jats.report import expand_paths
 
@@ -28,7 +28,7 @@ def test_folders_are_walked_recursively_and_sorted(tmp_path: Path) -> None:
 
 def test_a_folder_without_articles_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
-    with pytest.raises(JatsError, match="no .nxml or .xml files"):
+    with pytest.raises(InputError, match="holds no .nxml or .xml files"):
         expand_paths([tmp_path])
 
 

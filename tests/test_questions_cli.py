@@ -97,10 +97,13 @@ def test_workers_2_writes_the_same_file(tmp_path):
     assert one.read_bytes() == two.read_bytes()
 
 
-def test_output_that_is_a_folder_is_an_error(tmp_path, capsys):
+def test_output_folder_holding_other_files_is_an_error(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     status = main(["questions", "build", "-o", str(tmp_path), "--no-progress"])
-    assert status == 2
-    assert "is a folder" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "not empty and holds no chemref build" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 @pytest.mark.parametrize("args", [

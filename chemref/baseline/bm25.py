@@ -18,14 +18,15 @@ from typing import Any
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
-from chemref.scoring.benchmark_io import read_jsonl, record_id
+from chemref.inputs import SAMPLE_CORPUS
+from chemref.jsonl import read_jsonl
+from chemref.scoring.benchmark_io import record_id
 
 __all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
 #: ``chemref questions build`` with no input reads these articles (see chemref.questions.run).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
 
 
 def query_text(excerpt: str) -> str:

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
-
-
-def _write_jsonl(path: Path, records: list[dict]) -> None:
-    from chemref._io import atomic_write
-
-    with atomic_write(path) as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 @baseline_app.command("bm25")
@@ -33,11 +24,12 @@ def bm25_command(
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))
     from chemref.baseline.bm25 import bm25_predictions
+    from chemref.jsonl import write_jsonl
 
     diagnostics: list[str] = []
     predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,
                                                            diagnostics=diagnostics))
     for message in diagnostics:
         warn(message)
-    guarded(lambda: _write_jsonl(output, predictions))
+    guarded(lambda: write_jsonl(output, predictions))
     typer.echo(f"wrote {len(predictions)} predictions to {output}", err=True)

@@ -29,8 +29,17 @@ def build_command(
     inputs: Optional[List[Path]] = typer.Argument(
         None, metavar="INPUT",
         help="JATS files or folders of them (*.xml, *.nxml). None: the sample articles in corpora/jats/."),
-    output: Path = typer.Option(..., "-o", "--output", help="Questions, JSON Lines (written atomically); "
-                                "the dataset card README.md is written beside it."),
+    output: Path = typer.Option(..., "-o", "--output", help="Questions: a .jsonl file (the dataset card README.md "
+                                "beside it), or a folder (out/) of shards, report, card and manifest.json."),
+    files_from: Optional[Path] = typer.Option(None, "--files-from", help="Also build the inputs listed in this "
+                                              "file, one per line."),
+    resume: bool = typer.Option(False, "--resume", help="Finish an interrupted build of the same command "
+                                "(skips the shards already written)."),
+    fmt: str = typer.Option("jsonl", "--format", metavar="jsonl|parquet", help="Shard format (parquet: "
+                            "folder output, needs pyarrow)."),
+    shard_articles: int = typer.Option(1000, "--shard-articles", min=1, help="Articles per shard."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDRESS", help="Build on this Dask scheduler "
+                                       "(workers write the shards; the output must be on a shared file system)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Funnel report (JSON); the bar chart "
                                           "is written beside it with the .png suffix."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
@@ -60,26 +69,31 @@ def build_command(
     from chemref.questions.report import funnel_table
     from chemref.questions.run import build_to_files
 
+    if fmt not in ("jsonl", "parquet"):
+        fail(f"--format must be jsonl or parquet, got {fmt!r}")
     if max_chars < min_chars:
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
         selector=None if selector is None else str(selector)))
-    result = outputs.result
-    typer.echo(funnel_table(result))
-    written = [f"{outputs.output} ({len(result.questions)} questions)", f"{outputs.card} (dataset card)"]
+    totals = outputs.totals
+    typer.echo(funnel_table(totals, outputs.settings))
+    written = [f"{outputs.output} ({totals.questions} questions)", f"{outputs.card} (dataset card)"]
     if outputs.rejected:
-        written.append(f"{outputs.rejected} ({len(result.rejected)} rejected)")
+        written.append(f"{outputs.rejected} ({totals.rejected} rejected)")
     if outputs.report:
         written.append(f"{outputs.report} (report), {outputs.chart} (chart)")
+    if outputs.manifest:
+        written.append(f"{outputs.manifest} (manifest)")
     typer.echo("wrote " + "; ".join(written))
 
 
 def _records(path: Optional[Path]) -> list[dict]:
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     return [] if path is None else [row for _, row in read_jsonl(path)]
 
@@ -88,7 +102,7 @@ def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
     from chemref.errors import InputError
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     scores: dict[str, float] = {}
     for number, row in read_jsonl(path):

@@ -317,69 +317,41 @@ T = TypeVar("T")
 
 
 class _Task:
-    """A picklable per-file task: ``convert(read(path))``, or the JatsError's fields on failure
-    (exceptions with keyword-only arguments do not survive pickling)."""
+    """A picklable per-file task: ``(convert(read(path)), None)``, or ``(None, JatsError)`` on failure."""
 
     def __init__(self, convert: Callable[[Article], T] | None = None) -> None:
         self.convert = convert
 
-    def __call__(self, path: str) -> tuple[object, dict | None]:
+    def __call__(self, path: str) -> tuple[object, JatsError | None]:
         try:
             article = read(path)
         except JatsError as exc:
-            return None, {"message": exc.message, "path": exc.path, "line": exc.line, "column": exc.column,
-                          "hint": exc.hint}
+            return None, exc
         return (article if self.convert is None else self.convert(article)), None
-
-
-def _worker_ignores_ctrl_c() -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it cancels the queued work and waits)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Article], T] | None = None, *,
                  workers: int = 1, on_error: Literal["raise", "skip"] = "raise",
                  errors: list[JatsError] | None = None) -> Iterator[T]:
     """Yield ``convert(article)`` for each path in input order (the Article itself when ``convert`` is
-    None); with ``workers > 1`` both reading and ``convert`` run in worker processes, so only the
-    converted value (a JSON line, a summary) crosses the process boundary. ``convert`` must be
-    picklable (a module-level function). Errors are handled as in :func:`read_many`."""
+    None); with ``workers > 1`` both reading and ``convert`` run in worker processes
+    (:func:`chemref.pool.ordered_map`), so only the converted value (a JSON line, a summary) crosses the
+    process boundary. ``convert`` must be picklable (a module-level function). Errors are handled as in
+    :func:`read_many`."""
+    from chemref.pool import ordered_map
+
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
-    names = [os.fspath(p) for p in paths]
-    task = _Task(convert)
-
-    def outcome(value: object, error: dict | None) -> Iterator:
-        if error is None:
+    names = (os.fspath(p) for p in paths)
+    for value, exc in ordered_map(_Task(convert), names, workers=workers):
+        if exc is None:
             yield value
-            return
-        exc = JatsError(error["message"], path=error["path"], line=error["line"], column=error["column"],
-                        hint=error["hint"])
-        if on_error == "raise":
+        elif on_error == "raise":
             raise exc
-        if errors is not None:
+        elif errors is not None:
             errors.append(exc)
         else:
-            warnings.warn(f"skipped {exc}", UserWarning, stacklevel=3)
-
-    if workers <= 1 or len(names) <= 1:
-        for name in names:
-            yield from outcome(*task(name))
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunksize = max(1, min(16, len(names) // (workers * 8) or 1))
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_ignores_ctrl_c)
-    try:
-        for result in pool.map(task, names, chunksize=chunksize):
-            yield from outcome(*result)
-    except BaseException:  # an error, Ctrl-C or an abandoned generator: drop the queued work, do not finish it
-        # (workers ignore Ctrl-C, so none dies half-way through sending a result, which would hang the pool)
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+            warnings.warn(f"skipped {exc}", UserWarning, stacklevel=2)
 
 
 def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,

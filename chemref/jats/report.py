@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from chemref.errors import JatsError
-from chemref.jats.files import jats_files
 from chemref.jats.model import Article
 
 __all__ = ["summarize", "format_table", "expand_paths", "json_line", "run"]
@@ -58,15 +57,13 @@ def format_table(rows: list[dict]) -> str:
 
 def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """Files as given; a folder stands for its ``*.nxml`` and ``*.xml`` files, subfolders included, sorted
-    (the same rule as ``chemref questions build``)."""
+    (:func:`chemref.inputs.iter_sources`, the rule of ``chemref questions build``)."""
+    from chemref.inputs import iter_sources
+
     out: list[str] = []
     for path in paths:
-        p = Path(path)
-        if p.is_dir():
-            found = [str(f) for f in jats_files(p)]
-            if not found:
-                raise JatsError("folder holds no .nxml or .xml files", path=str(p))
-            out.extend(found)
+        if Path(path).is_dir():
+            out.extend(s.path for s in iter_sources([path]) if s.path is not None)
         else:
             out.append(os.fspath(path))
     return out

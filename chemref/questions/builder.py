@@ -9,13 +9,12 @@ in this process or a process pool. Same inputs and settings give the same output
 from __future__ import annotations
 
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from chemref.errors import ChemrefError, InputError
-from chemref.jats.files import JATS_SUFFIXES, jats_files
+from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
 from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
 from chemref.questions.components import Components, default_components
@@ -27,45 +26,7 @@ from chemref.questions.records import ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
-           "JATS_SUFFIXES"]
-
-#: File name endings taken from a folder given as input.
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One input article: a path (or the bytes of one) and the label written as ``source_file``."""
-
-    path: str | None
-    label: str
-    data: bytes | None = None
-
-
-def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> list[Source]:
-    """Files stay as given; a folder becomes its ``*.xml``/``*.nxml`` files (recursively, sorted), each
-    labelled with the folder as given joined with its name ("../corpus/PMC1.nxml"; absolute when the folder
-    was given absolute), so ``source_file`` opens from the same working folder; bytes become ``<bytes N>``.
-    A missing path raises InputError."""
-    sources: list[Source] = []
-    for n, item in enumerate(inputs):
-        if isinstance(item, Source):
-            sources.append(item)
-        elif isinstance(item, (bytes, bytearray)):
-            sources.append(Source(None, f"<bytes {n}>", bytes(item)))
-        else:
-            path = Path(item)
-            if path.is_dir():
-                files = jats_files(path)
-                if not files:
-                    raise InputError("no JATS files (*.xml, *.nxml) in this folder", path=str(path))
-                sources.extend(Source(str(p), (path / p.relative_to(path)).as_posix()) for p in files)
-            elif path.is_file():
-                sources.append(Source(str(path), str(item)))
-            else:
-                raise InputError("no such file or folder", path=str(path),
-                                 hint="give JATS files or folders that hold them")
-    return sources
-
+           "warm_up", "JATS_SUFFIXES"]
 
 def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
     anchor = cand.anchor
@@ -165,19 +126,33 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     """Read one article and build its questions; an unreadable file becomes ``ArticleResult.error``.
 
     A pure function of the file's bytes and the settings (picklable), so processes and Dask run it as is.
+    An unexpected exception inside one article is that article's error row too (the message says it is
+    a chemref bug), so one article never takes down a run of millions.
     """
     from chemref.jats import read
 
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
+    if source.skip is not None:
+        return ArticleResult(source=source.label, key=None, cc_by=False, skipped=source.skip)
+    if source.error is not None:
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=True)
     try:
-        article = read(source.data if source.data is not None else source.path)
+        if source.data is not None:
+            article = read(source.data, name=source.label)
+        else:
+            article = read(source.path)
+        return article_questions(article, settings, components=components, label=source.label)
     except ChemrefError as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
-    return article_questions(article, settings, components=components, label=source.label)
+    except (RecursionError, MemoryError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            UnicodeError, AssertionError) as exc:
+        return ArticleResult(source=source.label, key=None, cc_by=None,
+                             error=f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
+                                   "this is a chemref bug, please report it with the file")
 
 
-def _warm_up() -> None:
+def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
     import chemref.jats
 
@@ -186,37 +161,41 @@ def _warm_up() -> None:
     default_selector()
 
 
+_warm_up = warm_up
+
+
+class _BuildTask:
+    """``build_article(source, settings)`` as a picklable callable for the process pool."""
+
+    def __init__(self, settings: BuildSettings) -> None:
+        self.settings = settings
+
+    def __call__(self, source: Source) -> ArticleResult:
+        return build_article(source, self.settings)
+
+
 def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settings: BuildSettings | None = None,
-               *, workers: int = 1, components: Components | None = None) -> Iterator[ArticleResult]:
-    """Yield one :class:`ArticleResult` per input article, in input order (``workers`` processes)."""
+               *, workers: int = 1, components: Components | None = None,
+               files_from: str | os.PathLike[str] | None = None) -> Iterator[ArticleResult]:
+    """Yield one :class:`ArticleResult` per input article, in input order (``workers`` processes).
+
+    Inputs are listed lazily (:func:`chemref.inputs.iter_sources`) and at most a few articles per worker
+    are in flight, so memory does not grow with the number of articles.
+    """
+    from chemref.pool import ordered_map
+
     settings = settings or BuildSettings()
-    sources = expand_inputs(inputs)
     if workers < 1:
         raise InputError(f"workers must be at least 1, got {workers}")
-    if workers == 1 or len(sources) <= 1:
+    sources = iter_sources(inputs, files_from=files_from)
+    if workers == 1:
         for source in sources:
             yield build_article(source, settings, components=components)
         return
     if components is not None:
         raise InputError("custom components run with workers=1 only")
-    _warm_up()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
-        # Largest files first so one long review does not finish last on a single worker; results
-        # are still yielded in input order.
-        futures: dict[int, Future[ArticleResult]] = {}
-        for index in sorted(range(len(sources)), key=lambda i: -_size(sources[i])):
-            futures[index] = pool.submit(build_article, sources[index], settings)
-        for index in range(len(sources)):
-            yield futures.pop(index).result()
-
-
-def _size(source: Source) -> int:
-    if source.data is not None:
-        return len(source.data)
-    try:
-        return os.path.getsize(source.path) if source.path else 0
-    except OSError:
-        return 0
+    warm_up()
+    yield from ordered_map(_BuildTask(settings), sources, workers=workers, initializer=warm_up)
 
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,

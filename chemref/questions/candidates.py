@@ -80,7 +80,8 @@ def _license_label(article: Article) -> str | None:
 
 def article_info(article: Article) -> ArticleInfo:
     """The source fields of every record from ``article``, and the stable id prefix."""
-    stem = Path(article.file).stem if article.file else None
+    # "<bytes 0>" names bytes given without a file: no stem to build an id from
+    stem = Path(article.file).stem if article.file and not article.file.startswith("<") else None
     if article.pmcid:
         key = article.pmcid if article.pmcid.upper().startswith("PMC") else f"PMC{article.pmcid}"
     elif stem:

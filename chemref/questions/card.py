@@ -13,6 +13,8 @@ from pathlib import Path
 from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.questions.records import QUESTION_FIELDS, BuildResult
+from chemref.questions.settings import BuildSettings
+from chemref.questions.totals import BuildTotals
 from chemref.questions.report import FILTER_DESCRIPTIONS, funnel_rows
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
@@ -35,8 +37,9 @@ _FIELD_DOCS = {
     "target_year": "publication year of the cited work",
     "target_container": "journal or book the cited work appeared in (JATS `<source>`)",
     "target_type": "JATS publication-type of the cited work (journal, book, web, data, software, ...)",
-    "source_file": "the JATS file the sentence comes from, as the build was given it (relative to the working "
-                   "folder of the build, or absolute); sample articles are named relative to the sample corpus",
+    "source_file": "the JATS file the sentence comes from: the path as the build was given it when relative, "
+                   "else from the input's last folder name on; `package.tar.gz:member/path.xml` inside a PMC "
+                   "package; sample articles are named relative to the sample corpus (never an absolute path)",
     "source_pmcid": "PMCID of the source article (null when none)",
     "source_doi": "DOI of the source article",
     "source_license": "licence URL (or text) of the source article",
@@ -78,9 +81,9 @@ def card_path(output: str | os.PathLike[str]) -> Path:
     return readme
 
 
-def _license(result: BuildResult) -> list[str]:
-    urls = {q.source_license or "" for q in result.questions}
-    if urls and all("/by/4.0" in u for u in urls):
+def _license(totals: BuildTotals) -> list[str]:
+    urls = set(totals.licences)
+    if urls and not totals.licences_over and all("/by/4.0" in u for u in urls):
         return ["license: cc-by-4.0"]
     return ["license: other", "license_name: cc-by-per-source-article",
             "license_details: each question carries the CC BY licence of its source article in source_license"]
@@ -101,27 +104,37 @@ def _short_license(text: str | None) -> str:
     return text.replace("|", "/")[:80]
 
 
-def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
-    """The card's Markdown text for ``result`` written to ``output``."""
+def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
+                settings: BuildSettings | None = None, data_files: str | None = None) -> str:
+    """The card's Markdown text for ``result`` (or running totals and their ``settings``) written to
+    ``output``; ``data_files`` is the questions' file name or glob relative to the card (default:
+    ``output``'s name)."""
     out = Path(output)
-    n = len(result.questions)
-    size = "n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K"
-    s = result.settings
-    lines = ["---", *_license(result), "language:", "- en",
+    totals = result.totals() if isinstance(result, BuildResult) else result
+    s = settings if settings is not None else result.settings  # type: ignore[union-attr]
+    data = data_files or out.name
+    builder = "json" if not data.endswith(".parquet") else "parquet"
+    n = totals.questions
+    size = ("n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K" if n < 100_000
+            else "100K<n<1M" if n < 1_000_000 else "1M<n<10M")
+    lines = ["---", *_license(totals), "language:", "- en",
              "pretty_name: chemref citation-prediction questions",
              "task_categories:", "- text-retrieval", "tags:", "- citation-prediction", "- chemistry",
              "- biochemistry", "- scientific-literature", "size_categories:", f"- {size}",
-             "configs:", "- config_name: default", "  data_files:", "  - split: test", f"    path: {out.name}",
+             "configs:", "- config_name: default", "  data_files:", "  - split: test", f"    path: {data}",
              "---", CARD_MARKER, "",
-             f"# Citation-prediction questions ({out.name})", "",
-             f"{n} questions from {sum(1 for a in result.articles if a.questions)} articles "
-             f"({len(result.articles)} given, {len(result.errors)} unreadable), built by chemref {__version__} "
-             f"from {result.candidates} candidate sentences (body sentences with at least one citation): "
-             f"survival rate {result.survival_rate:.1%}.",
+             f"# Citation-prediction questions ({data})", "",
+             f"{n} questions from {totals.with_questions} articles "
+             f"({totals.articles} given, {totals.unreadable} unreadable"
+             + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
+                else "")
+             + f"), built by chemref {__version__} "
+             f"from {totals.candidates} candidate sentences (body sentences with at least one citation): "
+             f"survival rate {totals.survival_rate:.1%}.",
              "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
              "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
              "## Load", "", "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("json", data_files={{"test": "{out.name}"}}, split="test")', "```", "",
+             f'ds = load_dataset("{builder}", data_files={{"test": "{data}"}}, split="test")', "```", "",
              "## Settings", "",
              f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
@@ -130,8 +143,8 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
              "", *_selector_lines(), "",
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
-             f"| candidates | | {result.candidates} | body sentences with at least one citation |"]
-    for row in funnel_rows(result):
+             f"| candidates | | {totals.candidates} | body sentences with at least one citation |"]
+    for row in funnel_rows(totals):
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
@@ -149,19 +162,21 @@ def render_card(result: BuildResult, output: str | os.PathLike[str]) -> str:
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
-    for article in result.articles:
-        if article.questions:
-            q = article.questions[0]
-            lines.append(f"| {q.source_pmcid or q.source_file} | {q.source_doi or ''} | "
-                         f"{_short_license(q.source_license)} | {len(article.questions)} |")
+    for source, doi, licence, count in totals.sources:
+        lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")
+    if totals.with_questions > len(totals.sources):
+        lines.append(f"| … and {totals.with_questions - len(totals.sources)} more articles "
+                     "(`source_pmcid`, `source_file` in the data) | | | |")
     lines += ["", "The excerpts are quoted from the source articles under their CC BY licences; "
               "cite the source article (`source_doi`) when you reuse a question.", ""]
     return "\n".join(lines)
 
 
-def write_card(result: BuildResult, output: str | os.PathLike[str]) -> Path:
-    """Write the card for ``output`` atomically; returns the path written."""
-    path = card_path(output)
-    with atomic_write(path) as handle:
-        handle.write(render_card(result, output))
-    return path
+def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
+               settings: BuildSettings | None = None, data_files: str | None = None,
+               path: str | os.PathLike[str] | None = None) -> Path:
+    """Write the card for ``output`` atomically (to ``path``, default :func:`card_path`); returns the path."""
+    target = Path(path) if path is not None else card_path(output)
+    with atomic_write(target) as handle:
+        handle.write(render_card(result, output, settings=settings, data_files=data_files))
+    return target

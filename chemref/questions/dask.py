@@ -1,39 +1,47 @@
-"""Run the question builder on Dask: the same per-article function, one task per article.
+"""Run the question build on Dask: the workers build whole shards and write them; the client gets back
+only each shard's summary (file checksums and funnel counts).
 
-``pip install 'chemref[dask]'``. Dask is imported only when these functions are called.
+``pip install 'chemref[dask]'``. Dask is imported only when these functions are called. The output
+must be on a file system every worker sees (a LocalCluster always does).
 
 >>> from distributed import Client, LocalCluster                     # doctest: +SKIP
->>> with Client(LocalCluster(n_workers=2)) as client:                 # doctest: +SKIP
-...     result = build_dask(["corpora/jats"], client=client, seed=0)
+>>> if __name__ == "__main__":                                        # doctest: +SKIP
+...     with Client(LocalCluster(n_workers=2)) as client:
+...         outputs = build_dask(["corpora/jats"], "out/", client=client)
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 from chemref.errors import InputError
-from chemref.questions.builder import Source, build_article, expand_inputs
-from chemref.questions.records import BuildResult
+from chemref.inputs import Source, expand_inputs
 from chemref.questions.settings import BuildSettings
 
-__all__ = ["build_bag", "build_dask"]
+__all__ = ["build_bag", "build_dask", "build_shards_on"]
 
 
-def _import_bag() -> Any:
+def _import_distributed() -> Any:
     try:
-        import dask.bag as db
+        import distributed
     except ImportError as exc:  # the optional extra is missing
         raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
-    return db
+    return distributed
 
 
 def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npartitions: int | None = None,
               **settings: Any) -> Any:
-    """A ``dask.bag.Bag`` of :class:`~chemref.questions.records.ArticleResult`, one per input article,
-    in input order; ``settings`` are the keyword options of :func:`chemref.questions.build`
-    (``per_article``, ``min_chars``, ``max_chars``, ``seed``, ``authors``, ``min_findability``)."""
-    db = _import_bag()
+    """A ``dask.bag.Bag`` of :class:`~chemref.questions.records.ArticleResult`, one per input article, in
+    input order, for your own Dask pipelines (computing it gathers every result: for big corpora use
+    :func:`build_dask`, which writes shards from the workers)."""
+    try:
+        import dask.bag as db
+    except ImportError as exc:
+        raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
+    from chemref.questions.builder import build_article
+
     options = BuildSettings(**settings)
     sources = expand_inputs(inputs)
     if not sources:
@@ -42,10 +50,60 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
     return db.from_sequence(sources, npartitions=parts).map(build_article, settings=options)
 
 
-def build_dask(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, client: Any = None,
-               npartitions: int | None = None, **settings: Any) -> BuildResult:
-    """Compute :func:`build_bag` (on ``client``, a ``distributed.Client``, when given; else with Dask's
-    default scheduler) and assemble the same :class:`BuildResult` as :func:`chemref.questions.build`."""
-    bag = build_bag(inputs, npartitions=npartitions, **settings)
-    articles = client.compute(bag).result() if client is not None else bag.compute()
-    return BuildResult(BuildSettings(**settings), tuple(articles))
+def _write_shard_task(staging: str, index: int, sources: list[Source], settings: BuildSettings,
+                      fmt: str) -> dict[str, Any]:
+    """On a worker: build the shard's articles (each failure an error row) and write its files."""
+    from chemref.questions.builder import build_article
+    from chemref.questions.shards import write_shard
+
+    return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
+
+
+def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settings: BuildSettings, fmt: str,
+                    progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+    """Submit every shard not done yet to ``dask`` (a ``distributed.Client`` or a scheduler address), a few
+    per worker at a time, and record each summary in the checkpoint as it arrives."""
+    distributed = _import_distributed()
+    own = not hasattr(dask, "submit")
+    client = distributed.Client(dask) if own else dask
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        window = 2 * workers
+        folder = str(Path(staging).resolve())
+        pending = distributed.as_completed()
+        in_flight = 0
+
+        def collect(future: Any) -> None:
+            summary = future.result()
+            checkpoint.add(summary)
+            if on_error is not None:
+                for source, message in summary["totals"]["errors"]:
+                    on_error(source, message)
+            progress.update(summary["articles"], summary["totals"]["questions"])
+
+        for index, sources in plan.shards():
+            pending.add(client.submit(_write_shard_task, folder, index, sources, settings, fmt, pure=False))
+            in_flight += 1
+            if in_flight >= window:
+                collect(next(pending))
+                in_flight -= 1
+        for future in pending:
+            collect(future)
+    finally:
+        if own:
+            client.close()
+
+
+def build_dask(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, client: Any = None,
+               **options: Any) -> Any:
+    """:func:`chemref.questions.run.build_to_files` with the shards built and written by Dask workers
+    (``client``: a ``distributed.Client`` or a scheduler address; None starts a LocalCluster). Returns the
+    :class:`~chemref.questions.run.BuildOutputs`; the files are identical to a local build's."""
+    from chemref.questions.run import build_to_files
+
+    if client is None:
+        distributed = _import_distributed()
+        with distributed.LocalCluster(processes=True, dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as local:
+            return build_to_files(inputs, output, dask=local, **options)
+    return build_to_files(inputs, output, dask=client, **options)

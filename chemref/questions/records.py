@@ -83,6 +83,20 @@ class ArticleResult:
     counts: tuple[tuple[str, int], ...] = ()  # (reason, n) in funnel order, zeros included
     diagnostics: int = 0  # the reader's recoverable diagnostics for this file
     error: str | None = None
+    #: the funnel step that rejected the whole article before it was read ("cc_by" from a package file list)
+    skipped: str | None = None
+    #: the input stopped at this point (a damaged or truncated package): ``error`` says where
+    stopped: bool = False
+
+    def row(self) -> dict[str, Any]:
+        """The article's funnel row (the report's ``per_article`` entry, one ``articles-*.jsonl`` line)."""
+        row = {"source_file": self.source, "id_prefix": self.key, "cc_by": self.cc_by,
+               "candidates": self.candidates, "questions": len(self.questions),
+               "rejected": {r: n for r, n in self.counts if n}, "reader_diagnostics": self.diagnostics,
+               "error": self.error}
+        if self.skipped is not None:
+            row["skipped"] = self.skipped
+        return row
 
     @property
     def reasons(self) -> dict[str, int]:
@@ -132,3 +146,12 @@ class BuildResult:
     def survival_rate(self) -> float:
         """Questions per candidate sentence (0 when there are no candidates)."""
         return len(self.questions) / self.candidates if self.candidates else 0.0
+
+    def totals(self) -> "BuildTotals":
+        """The running totals of this result (what the report, chart and card are made from)."""
+        from chemref.questions.totals import BuildTotals
+
+        totals = BuildTotals()
+        for article in self.articles:
+            totals.add(article)
+        return totals

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from chemref._io import atomic_write
 from chemref.questions.records import BuildResult
+from chemref.questions.settings import BuildSettings
+from chemref.questions.totals import BuildTotals
 
 __all__ = ["FILTER_DESCRIPTIONS", "funnel_rows", "funnel_table", "report_dict", "write_report",
-           "write_chart", "write_jsonl"]
+           "write_chart"]
 
 #: One line per funnel step, for the table, the report and the dataset card.
 FILTER_DESCRIPTIONS: dict[str, str] = {
@@ -31,82 +33,108 @@ FILTER_DESCRIPTIONS: dict[str, str] = {
 }
 
 
-def funnel_rows(result: BuildResult) -> list[dict[str, Any]]:
+def _totals(result: BuildResult | BuildTotals) -> BuildTotals:
+    return result.totals() if isinstance(result, BuildResult) else result
+
+
+def _settings(result: BuildResult | BuildTotals, settings: BuildSettings | None) -> BuildSettings:
+    if settings is not None:
+        return settings
+    if isinstance(result, BuildResult):
+        return result.settings
+    raise TypeError("settings are needed with BuildTotals")
+
+
+def funnel_rows(result: BuildResult | BuildTotals) -> list[dict[str, Any]]:
     """``[{"filter", "rejected", "remaining"}]`` in funnel order, starting from the candidate count."""
-    remaining = result.candidates
+    totals = _totals(result)
+    remaining = totals.candidates
     rows = []
-    for reason, n in result.funnel.items():
+    for reason, n in totals.funnel.items():
         remaining -= n
         rows.append({"filter": reason, "rejected": n, "remaining": remaining,
                      "description": FILTER_DESCRIPTIONS.get(reason, "")})
     return rows
 
 
-def funnel_table(result: BuildResult) -> str:
+def _shown(rows: list[dict[str, Any]], settings: BuildSettings) -> list[dict[str, Any]]:
+    return [r for r in rows if not (r["filter"] == "min_findability" and settings.min_findability is None)]
+
+
+def funnel_table(result: BuildResult | BuildTotals, settings: BuildSettings | None = None) -> str:
     """The funnel as a plain-text table (what the CLI prints)."""
-    read = sum(1 for a in result.articles if a.error is None)
+    totals = _totals(result)
+    options = _settings(result, settings)
     lines = [
-        f"articles: {len(result.articles)} given, {read} read, {len(result.errors)} unreadable; "
-        f"{sum(1 for a in result.articles if a.questions)} with questions",
-        f"{'filter':<18}{'rejected':>10}{'remaining':>11}  description",
-        f"{'candidates':<18}{'':>10}{result.candidates:>11}  body sentences with at least one citation",
+        f"articles: {totals.articles} given, {totals.read} read, {totals.unreadable} unreadable; "
+        f"{totals.with_questions} with questions",
     ]
-    for row in funnel_rows(result):
-        if row["filter"] == "min_findability" and result.settings.min_findability is None:
-            continue
-        lines.append(f"{row['filter']:<18}{row['rejected']:>10}{row['remaining']:>11}  {row['description']}")
-    rate = result.survival_rate
-    lines.append(f"{'questions':<18}{'':>10}{len(result.questions):>11}  survival rate {rate:.1%}"
+    if totals.skipped.get("cc_by"):
+        lines.append(f"  {totals.skipped['cc_by']} skipped before reading: not CC BY in the package file list (cc_by)")
+    lines += [
+        f"{'filter':<20}{'rejected':>10}{'remaining':>11}  description",
+        f"{'candidates':<20}{'':>10}{totals.candidates:>11}  body sentences with at least one citation",
+    ]
+    for row in _shown(funnel_rows(totals), options):
+        lines.append(f"{row['filter']:<20}{row['rejected']:>10}{row['remaining']:>11}  {row['description']}")
+    rate = totals.survival_rate
+    lines.append(f"{'questions':<20}{'':>10}{totals.questions:>11}  survival rate {rate:.1%}"
                  + (f" (1 in {1 / rate:.1f})" if rate else ""))
     return "\n".join(lines)
 
 
-def report_dict(result: BuildResult) -> dict[str, Any]:
-    """The JSON report: settings, totals, the funnel, per-article counts and unreadable files."""
+def report_dict(result: BuildResult | BuildTotals, settings: BuildSettings | None = None, *,
+                per_article: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The JSON report: settings, totals, the funnel, per-article counts and unreadable files
+    (the first :data:`~chemref.questions.totals.MAX_ERRORS`; the per-article rows hold all of them)."""
+    totals = _totals(result)
+    if per_article is None:
+        per_article = [a.row() for a in result.articles] if isinstance(result, BuildResult) else []
     return {
-        "settings": result.settings.to_dict(),
-        "articles": len(result.articles),
-        "articles_read": sum(1 for a in result.articles if a.error is None),
-        "articles_with_questions": sum(1 for a in result.articles if a.questions),
-        "candidates": result.candidates,
-        "questions": len(result.questions),
-        "survival_rate": round(result.survival_rate, 6),
-        "funnel": funnel_rows(result),
-        "per_article": [
-            {"source_file": a.source, "id_prefix": a.key, "cc_by": a.cc_by, "candidates": a.candidates,
-             "questions": len(a.questions), "rejected": {r: n for r, n in a.counts if n},
-             "reader_diagnostics": a.diagnostics, "error": a.error}
-            for a in result.articles
-        ],
-        "errors": [{"source_file": s, "error": e} for s, e in result.errors],
+        "settings": _settings(result, settings).to_dict(),
+        "articles": totals.articles,
+        "articles_read": totals.read,
+        "articles_with_questions": totals.with_questions,
+        "articles_skipped": dict(totals.skipped),
+        "candidates": totals.candidates,
+        "questions": totals.questions,
+        "survival_rate": round(totals.survival_rate, 6),
+        "funnel": funnel_rows(totals),
+        "per_article": list(per_article),
+        "errors": [{"source_file": s, "error": e} for s, e in totals.errors],
     }
 
 
-def write_jsonl(path: str | os.PathLike[str], rows: list[dict[str, Any]]) -> None:
-    """Write JSON Lines atomically (UTF-8, one object per line, non-ASCII kept as is)."""
+def write_report(path: str | os.PathLike[str], result: BuildResult | BuildTotals,
+                 settings: BuildSettings | None = None, *,
+                 per_article: Iterable[dict[str, Any]] | None = None) -> None:
+    """Write :func:`report_dict` as JSON, atomically; ``per_article`` rows are streamed (one per line)."""
+    if per_article is None and isinstance(result, BuildResult):
+        per_article = (a.row() for a in result.articles)
+    head = report_dict(result, settings, per_article=())
     with atomic_write(path) as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        text = json.dumps(head, indent=2, ensure_ascii=False)
+        before, after = text.split('"per_article": []', 1)
+        handle.write(before + '"per_article": [')
+        first = True
+        for row in per_article or ():
+            handle.write(("\n    " if first else ",\n    ") + json.dumps(row, ensure_ascii=False))
+            first = False
+        handle.write(("\n  ]" if not first else "]") + after + "\n")
 
 
-def write_report(path: str | os.PathLike[str], result: BuildResult) -> None:
-    """Write :func:`report_dict` as indented JSON, atomically."""
-    with atomic_write(path) as handle:
-        json.dump(report_dict(result), handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
-
-
-def write_chart(path: str | os.PathLike[str], result: BuildResult) -> None:
+def write_chart(path: str | os.PathLike[str], result: BuildResult | BuildTotals,
+                settings: BuildSettings | None = None) -> None:
     """A horizontal bar chart of the funnel (rejections per filter, then questions), as PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [r for r in funnel_rows(result)
-            if not (r["filter"] == "min_findability" and result.settings.min_findability is None)]
+    totals = _totals(result)
+    rows = _shown(funnel_rows(totals), _settings(result, settings))
     labels = [r["filter"] for r in rows] + ["questions"]
-    values = [r["rejected"] for r in rows] + [len(result.questions)]
+    values = [r["rejected"] for r in rows] + [totals.questions]
     colors = ["#c0504d"] * len(rows) + ["#4f81bd"]
     fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(labels) + 1.4), dpi=110)
     try:
@@ -114,13 +142,13 @@ def write_chart(path: str | os.PathLike[str], result: BuildResult) -> None:
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()
         ax.set_xlabel("sentences rejected at this step (first failing filter); last bar: questions kept")
-        ax.set_title(f"Question funnel: {result.candidates} candidates → {len(result.questions)} questions "
-                     f"({result.survival_rate:.1%})", fontsize=10)
+        ax.set_title(f"Question funnel: {totals.candidates} candidates → {totals.questions} questions "
+                     f"({totals.survival_rate:.1%})", fontsize=10)
         ax.bar_label(bars, padding=3, fontsize=8)
         ax.margins(x=0.12)
         fig.tight_layout()
         target = Path(path)
         with atomic_write(target, "wb") as handle:
-            fig.savefig(handle, format="png")
+            fig.savefig(handle, format="png", metadata={"Software": None})
     finally:
         plt.close(fig)

@@ -1,36 +1,338 @@
-"""The whole job of ``chemref questions build``: build, then write questions, rejections, report,
-chart and dataset card (each atomically). The CLI parses arguments and calls :func:`build_to_files`."""
+"""The whole job of ``chemref questions build``: a streaming, resumable build written as one set of outputs.
+
+Articles are built in input order and written as they arrive, shard by shard
+(:mod:`chemref.questions.shards`) into a staging folder beside the outputs; the funnel totals are added up
+as the run goes. After each shard a checkpoint (``progress.json``) records the shards done, with their
+checksums and totals, so ``resume=True`` after a crash or ``kill -9`` skips them and finishes with
+byte-identical outputs. At the end the report, chart and dataset card are made from the totals and every
+output is put in place together:
+
+- ``output`` a folder (``out/``): the shards themselves, ``report.json``, ``report.png``, ``README.md`` and
+  ``manifest.json`` (inputs done, shard files with their SHA-256, settings, chemref version), the manifest
+  written last: a folder whose manifest lists its files is a complete build;
+- ``output`` a file (``questions.jsonl``): the shards joined into it, and the ``rejected`` and ``report``
+  files when asked for, renamed into place together with signals held back.
+
+A run-level lock refuses a second writer of the same outputs. The CLI parses arguments and calls
+:func:`build_to_files`.
+"""
 
 from __future__ import annotations
 
+import json
 import os
-import sys
+import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from chemref._io import check_not_input, check_output
+from chemref._io import RunLock, atomic_write, check_not_input, check_output, commit_renames, staged_file
+from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.questions.builder import Source, expand_inputs, iter_build
-from chemref.questions.records import BuildResult
+from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, read_file_list, \
+    sample_corpus, sample_sources
+from chemref.questions.records import ArticleResult
 from chemref.questions.settings import BuildSettings
+from chemref.questions.shards import FORMATS, shard_name
+from chemref.questions.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
-__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus"]
+__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
 
-#: The sample articles shipped with the project (written by the project; CC BY 4.0).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+#: the name of a complete build's manifest in an output folder
+MANIFEST = "manifest.json"
+#: what marks a manifest (and a checkpoint) as chemref's
+MANIFEST_FORMAT = "chemref-questions-build"
+#: articles per shard by default (a resumed run redoes at most one shard per worker)
+SHARD_ARTICLES = 1000
+_STAGING = ".chemref-build"
+_LOCK = ".chemref.lock"
+_CHECKPOINT = "progress.json"
+_FOLDER_FILES = ("report.json", "report.png", "README.md")
 
 
-def sample_corpus() -> Path:
-    """The folder of sample articles used when no input is given."""
-    if not SAMPLE_CORPUS.is_dir():
-        raise InputError("no input given and the sample corpus is not installed", path=str(SAMPLE_CORPUS),
-                         hint="give JATS files or folders, or install chemref from its source tree")
-    return SAMPLE_CORPUS
+@dataclass(frozen=True)
+class BuildOutputs:
+    """The totals of the build and the paths written."""
+
+    totals: BuildTotals
+    settings: BuildSettings
+    output: Path
+    card: Path
+    report: Path | None = None
+    chart: Path | None = None
+    rejected: Path | None = None
+    manifest: Path | None = None
 
 
-def _check_distinct(targets: dict[str, Path | None]) -> None:
-    """Two outputs on one file would silently overwrite each other: refuse before any work."""
+def _is_folder_output(output: Path, given: str) -> bool:
+    return given.endswith(("/", os.sep)) or output.is_dir() or (not output.exists() and output.suffix == "")
+
+
+class _Layout:
+    """Where one build's outputs, staging folder and lock go."""
+
+    def __init__(self, output: str | os.PathLike[str], *, report: Any, rejected: Any) -> None:
+        given = os.fspath(output)
+        self.output = Path(output)
+        self.folder = _is_folder_output(self.output, given)
+        if self.folder:
+            if report is not None or rejected is not None:
+                raise InputError("with a folder output the report and the rejected shards are written in the "
+                                 "folder", path=given, hint="drop --report and --rejected, or give -o a file name")
+            self.staging = self.output / _STAGING
+            self.lock = self.output / _LOCK
+            self.report = self.output / "report.json"
+            self.rejected = None
+        else:
+            check_output(self.output)
+            self.staging = self.output.with_name(f".{self.output.name}{_STAGING}")
+            self.lock = self.output.with_name(f".{self.output.name}{_LOCK}")
+            self.report = None if report is None else Path(report)
+            self.rejected = None if rejected is None else Path(rejected)
+            for path in (self.report, self.rejected):
+                if path is not None:
+                    check_output(path)
+
+    def check_folder(self) -> None:
+        """An output folder must be new, empty, or hold a chemref build (never someone else's files)."""
+        if not self.folder or not self.output.exists():
+            return
+        if not self.output.is_dir():
+            raise InputError("the output folder is a file", path=str(self.output))
+        names = {p.name for p in self.output.iterdir()} - {_LOCK}
+        if not names or _STAGING in names:
+            return
+        manifest = self.output / MANIFEST
+        if manifest.is_file() and _read_json(manifest).get("format") == MANIFEST_FORMAT:
+            return
+        raise InputError("the output folder is not empty and holds no chemref build (no chemref manifest.json)",
+                         path=str(self.output), hint="give a new or empty folder")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            value = json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read: {exc}", path=str(path),
+                         hint="remove it to start the build again") from None
+    return value if isinstance(value, dict) else {}
+
+
+def _differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    out = []
+    for key in sorted(set(saved) | set(current)):
+        if saved.get(key) != current.get(key):
+            out.append(f"{key} {json.dumps(saved.get(key))} then, {json.dumps(current.get(key))} now")
+    return out
+
+
+class _Checkpoint:
+    """``progress.json`` in the staging folder: the identity of the run and the shards done."""
+
+    def __init__(self, path: Path, identity: dict[str, Any]) -> None:
+        self.path = path
+        self.identity = identity
+        self.shards: dict[int, dict[str, Any]] = {}
+        self.started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        self.prefix = BuildTotals()  # totals of the shards 0..prefix_end-1 (their samples merged here)
+        self.prefix_end = 0
+
+    def load(self, what: str) -> None:
+        saved = _read_json(self.path)
+        if saved.get("format") != MANIFEST_FORMAT:
+            raise InputError(f"{what} is not a chemref build", path=str(self.path))
+        diffs = _differences(saved.get("identity", {}), self.identity)
+        if diffs:
+            raise InputError(f"cannot resume {what}: it was started with other settings or inputs ("
+                             + "; ".join(diffs) + ")", path=str(self.path.parent),
+                             hint="resume with the same command, or start again without --resume elsewhere")
+        self.started = saved.get("started", self.started)
+        for shard in saved.get("shards", []):
+            self.shards[int(shard["index"])] = shard
+        self._trim()
+
+    def add(self, summary: dict[str, Any]) -> None:
+        self.shards[int(summary["index"])] = summary
+        self._trim()
+        with atomic_write(self.path) as handle:
+            json.dump({"format": MANIFEST_FORMAT, "identity": self.identity, "started": self.started,
+                       "shards": [self.shards[k] for k in sorted(self.shards)]}, handle, ensure_ascii=False)
+
+    def _trim(self) -> None:
+        """Fold the contiguous done shards into ``prefix``; once its samples are full, later shards' samples
+        are dropped (the checkpoint and memory stay small at millions of articles)."""
+        while self.prefix_end in self.shards:
+            totals = self.shards[self.prefix_end]["totals"]
+            self.prefix.merge(BuildTotals.from_dict(totals))
+            if len(self.prefix.sources) >= MAX_SOURCES:
+                totals["sources"] = totals["sources"][:0]
+            if len(self.prefix.errors) >= MAX_ERRORS:
+                totals["errors"] = totals["errors"][:0]
+            self.prefix_end += 1
+
+    def totals(self) -> BuildTotals:
+        total = BuildTotals()
+        for k in sorted(self.shards):
+            total.merge(BuildTotals.from_dict(self.shards[k]["totals"]))
+        return total
+
+
+class _Inputs:
+    """The articles of the run, grouped by shard, checking on resume that the shards already done still
+    start and end with the same articles."""
+
+    def __init__(self, sources: Callable[[], Iterator[Source]], shard_articles: int,
+                 done: dict[int, dict[str, Any]]) -> None:
+        self.sources, self.size, self.done = sources, shard_articles, done
+
+    def todo(self) -> Iterator[tuple[int, Source]]:
+        """``(position, source)`` of every article whose shard is not done yet, in input order."""
+        count = 0
+        for i, source in enumerate(self.sources()):
+            count = i + 1
+            k = i // self.size
+            shard = self.done.get(k)
+            if shard is None:
+                yield i, source
+                continue
+            offset = i - k * self.size
+            expected = shard["first"] if offset == 0 else shard["last"] if offset == shard["articles"] - 1 else None
+            if offset >= shard["articles"] or (expected is not None and expected != source.label):
+                raise InputError(f"the inputs differ from those of the interrupted build: article {i + 1} is "
+                                 f"{source.label!r}, was {expected!r}" if expected else
+                                 f"the inputs differ from those of the interrupted build: article {i + 1} "
+                                 f"({source.label!r}) is new", hint="resume with the same inputs, or start again "
+                                 "without --resume")
+        for k, shard in self.done.items():
+            if k * self.size + shard["articles"] > count:
+                raise InputError(f"the inputs differ from those of the interrupted build: {count} article(s) now, "
+                                 f"at least {k * self.size + shard['articles']} then",
+                                 hint="resume with the same inputs, or start again without --resume")
+
+    def shards(self) -> Iterator[tuple[int, list[Source]]]:
+        """``(shard index, sources)`` of each shard not done yet (for workers that write whole shards)."""
+        group: list[Source] = []
+        current = None
+        for i, source in self.todo():
+            k = i // self.size
+            if current is not None and k != current:
+                yield current, group
+                group = []
+            current = k
+            group.append(source)
+        if current is not None:
+            yield current, group
+
+
+class _IndexedTask:
+    def __init__(self, settings: BuildSettings) -> None:
+        self.settings = settings
+
+    def __call__(self, item: tuple[int, Source]) -> tuple[int, ArticleResult]:
+        from chemref.questions.builder import build_article
+
+        return item[0], build_article(item[1], self.settings)
+
+
+def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
+                 workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+    from chemref.pool import ordered_map
+    from chemref.questions.builder import warm_up
+    from chemref.questions.shards import ShardWriter
+
+    if workers > 1:
+        warm_up()
+    writer: ShardWriter | None = None
+    try:
+        for i, article in ordered_map(_IndexedTask(settings), inputs.todo(), workers=workers, initializer=warm_up):
+            k = i // inputs.size
+            if writer is None or writer.index != k:
+                if writer is not None:
+                    checkpoint.add(writer.close())
+                writer = ShardWriter(staging, k, fmt)
+            writer.add(article)
+            if article.error is not None and on_error is not None:
+                on_error(article.source, article.error)
+            progress.update(1, len(article.questions))
+        if writer is not None:
+            checkpoint.add(writer.close())
+            writer = None
+    finally:
+        if writer is not None:
+            writer.abort()
+
+
+def _clear_temporaries(staging: Path) -> None:
+    for path in staging.glob(".*.tmp"):
+        path.unlink(missing_ok=True)
+
+
+def _per_article_rows(staging: Path, shards: Sequence[dict[str, Any]], fmt: str) -> Iterator[dict[str, Any]]:
+    for shard in shards:
+        with open(staging / shard_name("articles", shard["index"], fmt), encoding="utf-8") as handle:
+            for line in handle:
+                yield json.loads(line)
+
+
+def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+                   report: str | os.PathLike[str] | None = None,
+                   rejected: str | os.PathLike[str] | None = None,
+                   workers: int = 1, progress: bool = False,
+                   on_error: Callable[[str, str], None] | None = None,
+                   files_from: str | os.PathLike[str] | None = None, resume: bool = False,
+                   format: str = "jsonl", shard_articles: int = SHARD_ARTICLES,
+                   dask: Any = None, progress_every: float = 30.0,
+                   **settings: object) -> BuildOutputs:
+    """Build questions from ``inputs`` (the sample corpus when empty) and write every output (see the module).
+
+    ``on_error(source, message)`` is called for each unreadable input as it is met (the run goes on; the file
+    is counted in the report). ``dask`` is a ``distributed.Client`` or a scheduler address: shards are then
+    built and written by the workers (the output folder must be on a file system they share). ``settings``
+    are :class:`BuildSettings` fields. A damaged package is an :class:`InputError` raised after the outputs
+    of the articles read before the damage are written.
+    """
+    options = BuildSettings(**settings)  # type: ignore[arg-type]
+    if format not in FORMATS:
+        raise InputError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
+    if shard_articles < 1:
+        raise InputError(f"shard_articles must be at least 1, got {shard_articles}")
+    if workers < 1:
+        raise InputError(f"workers must be at least 1, got {workers}")
+    layout = _Layout(output, report=report, rejected=rejected)
+    if format == "parquet" and not layout.folder:
+        raise InputError("Parquet output is a folder of shards", path=str(output), hint="give -o a folder (out/)")
+    given = [os.fspath(p) for p in inputs]
+    check_inputs(given)
+    if files_from is not None:
+        sum(1 for _ in read_file_list(files_from))  # every missing file named now, before any work
+    if given or files_from is not None:
+        def sources() -> Iterator[Source]:
+            return iter_sources(given, files_from=files_from)
+    else:
+        sample_corpus()
+        sources = sample_sources
+    _check_targets(layout, given, files_from)
+    identity = {"chemref_version": __version__, "settings": options.to_dict(),
+                "layout": {"format": format, "shard_articles": shard_articles},
+                "inputs": given, "files_from": None if files_from is None else os.fspath(files_from)}
+    layout.check_folder()
+    with RunLock(layout.lock, f"to {layout.output}"):
+        return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
+                    resume, dask, progress_every, given, files_from)
+
+
+def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
+    """No two outputs on one file, and no output over an input article."""
+    from chemref.questions.card import card_path
+
+    if layout.folder:
+        targets = {"output folder": layout.output}
+    else:
+        targets = {"output (questions)": layout.output, "dataset card": card_path(layout.output),
+                   "rejected": layout.rejected, "report": layout.report,
+                   "report chart": None if layout.report is None else layout.report.with_suffix(".png")}
     seen: dict[Path, str] = {}
     for label, path in targets.items():
         if path is None:
@@ -40,93 +342,171 @@ def _check_distinct(targets: dict[str, Path | None]) -> None:
             raise InputError(f"the {label} and the {seen[key]} would be the same file", path=str(path),
                              hint="give each output its own file name; the chart is the report's name with .png")
         seen[key] = label
+    for label, target in targets.items():
+        check_not_input(target, given, label=label)
+    if layout.folder:
+        folder = layout.output.resolve()
+        for item in given:
+            path = Path(item).resolve()
+            if path.is_file() and folder in path.parents:
+                raise InputError("the output folder holds an input article", path=str(layout.output),
+                                 hint="write the outputs outside the input folders")
 
 
-def _check_not_inputs(targets: dict[str, Path | None], sources: Sequence[Source]) -> None:
-    """An output must never overwrite an input article."""
-    inputs = [s.path for s in sources if s.path is not None]
-    for label, path in targets.items():
-        check_not_input(path, inputs, label=label)
+def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterator[Source]],
+         options: BuildSettings, fmt: str, shard_articles: int, workers: int, show: bool,
+         on_error: Callable[[str, str], None] | None, resume: bool, dask: Any, every: float,
+         given: list[str], files_from: Any) -> BuildOutputs:
+    from chemref.progress import Progress
 
-
-@dataclass(frozen=True)
-class BuildOutputs:
-    """The result and the paths written."""
-
-    result: BuildResult
-    output: Path
-    card: Path
-    report: Path | None = None
-    chart: Path | None = None
-    rejected: Path | None = None
-
-
-def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
-                   report: str | os.PathLike[str] | None = None,
-                   rejected: str | os.PathLike[str] | None = None,
-                   workers: int = 1, progress: bool = False,
-                   on_error: Callable[[str, str], None] | None = None,
-                   **settings: object) -> BuildOutputs:
-    """Build questions from ``inputs`` (the sample corpus when empty) and write every output.
-
-    ``on_error(source, message)`` is called for each unreadable input as it is met (the run goes on;
-    the file is counted in the report). ``settings`` are :class:`BuildSettings` fields.
-    """
-    from chemref.questions.card import write_card
-    from chemref.questions.report import write_chart, write_jsonl, write_report
-
-    from chemref.questions.card import card_path
-
-    options = BuildSettings(**settings)  # type: ignore[arg-type]
-    for path in (output, rejected, report):
-        if path is not None:
-            check_output(path)  # before any work, so a long run never ends with an unwritable output
-    targets = {"output (questions)": Path(output), "dataset card": card_path(output),
-               "rejected": None if rejected is None else Path(rejected),
-               "report": None if report is None else Path(report),
-               "report chart": None if report is None else Path(report).with_suffix(".png")}
-    _check_distinct(targets)
-    if inputs:
-        sources = expand_inputs(list(inputs))
-    else:  # sample articles are named relative to the sample corpus, which the BM25 baseline also searches
-        corpus = sample_corpus()
-        sources = [Source(s.path, Path(s.path).relative_to(corpus).as_posix())
-                   for s in expand_inputs([corpus]) if s.path is not None]
-    _check_not_inputs(targets, sources)
-    results = iter_build(sources, options, workers=workers)
-    if progress:
-        from tqdm import tqdm
-
-        results = tqdm(results, total=len(sources), unit="article", file=sys.stderr, desc="building",
-                       dynamic_ncols=True)
-    articles = []
-    for article in results:
-        if article.error is not None and on_error is not None:
-            on_error(article.source, article.error)
-        articles.append(article)
-    result = BuildResult(options, tuple(articles))
-    if result.articles and len(result.errors) == len(result.articles):
-        raise InputError(f"no input article could be read ({len(result.errors)} given; first: {result.errors[0][1]})",
-                         hint="nothing was written")
-    out = Path(output)
-    rejected_path = Path(rejected) if rejected is not None else None
-    report_path = Path(report) if report is not None else None
-    chart_path = report_path.with_suffix(".png") if report_path is not None else None
-    writes: list[tuple[Path, Callable[[], object]]] = [
-        (out, lambda: write_jsonl(out, [q.to_dict() for q in result.questions]))]
-    if rejected_path is not None:
-        writes.append((rejected_path, lambda: write_jsonl(rejected_path, [r.to_dict() for r in result.rejected])))
-    if report_path is not None and chart_path is not None:
-        writes.append((report_path, lambda: write_report(report_path, result)))
-        writes.append((chart_path, lambda: write_chart(chart_path, result)))
-    for target, write in writes:
+    staging = layout.staging
+    checkpoint = _Checkpoint(staging / _CHECKPOINT, identity)
+    if resume:
+        if (staging / _CHECKPOINT).is_file():
+            checkpoint.load(f"the interrupted build in {staging}")
+            _clear_temporaries(staging)
+        elif layout.folder and (layout.output / MANIFEST).is_file():
+            manifest = _read_json(layout.output / MANIFEST)
+            diffs = _differences(manifest.get("identity", {}), identity)
+            if diffs:
+                raise InputError("cannot resume: the build in this folder was made with other settings or inputs ("
+                                 + "; ".join(diffs) + ")", path=str(layout.output),
+                                 hint="run without --resume to replace it, or write elsewhere")
+            return _outputs_of_complete(layout, manifest)
+        else:
+            raise InputError("nothing to resume: no interrupted build here", path=str(staging),
+                             hint="run without --resume to start the build")
+    else:
+        if staging.exists():
+            raise InputError("an interrupted build is in the way", path=str(staging),
+                             hint="add --resume to finish it, or remove that folder to start again")
         try:
-            write()
+            staging.mkdir(parents=True)
         except OSError as exc:
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(target),
-                             hint="check that the folder exists and is writable") from None
+            raise InputError(f"cannot create the staging folder: {exc.strerror or exc}", path=str(staging)) from None
+    plan = _Inputs(sources, shard_articles, checkpoint.shards)
+    done = sum(s["articles"] for s in checkpoint.shards.values())
+    total = count_sources(given, files_from=files_from) if show and (given or files_from) else None
+    if show and not (given or files_from):
+        total = sum(1 for _ in sources())
+    bar = Progress(total, done=done, every=every, enabled=show)
+    bar.questions = sum(s["totals"]["questions"] for s in checkpoint.shards.values())
     try:
-        card = write_card(result, out)
-    except OSError as exc:
-        raise InputError(f"cannot write the dataset card: {exc.strerror or exc}", path=str(out.parent)) from None
-    return BuildOutputs(result, out, card, report_path, chart_path, rejected_path)
+        if dask is not None:
+            from chemref.questions.dask import build_shards_on
+
+            build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
+        else:
+            _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error)
+    finally:
+        bar.close()
+    return _finish(layout, checkpoint, identity, options, fmt)
+
+
+def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], options: BuildSettings,
+            fmt: str) -> BuildOutputs:
+    from chemref.questions.card import card_path, write_card
+    from chemref.questions.report import write_chart, write_report
+
+    staging = layout.staging
+    shards = [checkpoint.shards[k] for k in sorted(checkpoint.shards)]
+    totals = checkpoint.totals()
+    if totals.articles == 0:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InputError("no input articles", hint="give JATS files, folders or packages that hold some")
+    if totals.read == 0 and not totals.skipped:
+        shutil.rmtree(staging, ignore_errors=True)
+        first = totals.errors[0][1] if totals.errors else ""
+        raise InputError(f"no input article could be read ({totals.unreadable} given; first: {first})",
+                         hint="nothing was written")
+    if layout.folder:
+        outputs = _finish_folder(layout, shards, totals, identity, options, fmt, checkpoint.started)
+    else:
+        pairs: list[tuple[Path, Path]] = []
+
+        def stage(target: Path) -> Path:
+            tmp = staged_file(target)
+            pairs.append((tmp, target))
+            return tmp
+
+        try:
+            _join(stage(layout.output), staging, shards, "questions", fmt)
+            if layout.rejected is not None:
+                _join(stage(layout.rejected), staging, shards, "rejected", fmt)
+            chart = None
+            if layout.report is not None:
+                chart = layout.report.with_suffix(".png")
+                write_report(stage(layout.report), totals, options,
+                             per_article=_per_article_rows(staging, shards, fmt))
+                write_chart(stage(chart), totals, options)
+            card = card_path(layout.output)
+            write_card(totals, layout.output, settings=options, path=stage(card))
+            commit_renames(pairs)
+        except BaseException:
+            for tmp, _ in pairs:
+                tmp.unlink(missing_ok=True)
+            raise
+        shutil.rmtree(staging, ignore_errors=True)
+        outputs = BuildOutputs(totals, options, layout.output, card, layout.report, chart, layout.rejected)
+    if totals.stopped:
+        raise InputError(f"{totals.stopped[0]}; the {totals.read} article(s) read before it were built and "
+                         f"written to {layout.output}", hint="re-download the package and build again")
+    return outputs
+
+
+def _join(target: Path, staging: Path, shards: Sequence[dict[str, Any]], kind: str, fmt: str) -> None:
+    with open(target, "wb") as out:
+        for shard in shards:
+            with open(staging / shard_name(kind, shard["index"], fmt), "rb") as part:
+                shutil.copyfileobj(part, out, 1 << 20)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _finish_folder(layout: _Layout, shards: Sequence[dict[str, Any]], totals: BuildTotals,
+                   identity: dict[str, Any], options: BuildSettings, fmt: str, started: str) -> BuildOutputs:
+    from chemref.questions.card import write_card
+    from chemref.questions.report import write_chart, write_report
+    from chemref.questions.shards import sha256
+
+    staging, out = layout.staging, layout.output
+    write_report(staging / "report.json", totals, options, per_article=_per_article_rows(staging, shards, fmt))
+    write_chart(staging / "report.png", totals, options)
+    pattern = f"questions-*.{fmt}"
+    write_card(totals, out / pattern, settings=options, data_files=pattern, path=staging / "README.md")
+    names = [name for shard in shards for name in shard["files"]] + list(_FOLDER_FILES)
+    extra = {name: {"sha256": sha256(staging / name), "bytes": (staging / name).stat().st_size}
+             for name in _FOLDER_FILES}
+    manifest = {
+        "format": MANIFEST_FORMAT, "chemref_version": __version__, "status": "complete",
+        "identity": identity, "settings": identity["settings"], "layout": identity["layout"],
+        "inputs": identity["inputs"], "files_from": identity["files_from"],
+        "articles_done": totals.articles,
+        "shards": [{k: shard[k] for k in ("index", "articles", "first", "last", "files")} for shard in shards],
+        "files": extra, "totals": {k: v for k, v in totals.to_dict().items() if k not in ("sources", "errors")},
+        "timings": {"started": started, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+    }
+    old = out / MANIFEST
+    previous: list[str] = []
+    if old.is_file():
+        saved = _read_json(old)
+        previous = [n for s in saved.get("shards", []) for n in s.get("files", {})] + list(_FOLDER_FILES)
+        old.unlink()  # from here until the new manifest is written, the folder is not a complete build
+    for name in previous:
+        if name not in names:
+            (out / name).unlink(missing_ok=True)
+    commit_renames([(staging / name, out / name) for name in names])
+    with atomic_write(out / MANIFEST) as handle:
+        json.dump(manifest, handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+    shutil.rmtree(staging, ignore_errors=True)
+    return BuildOutputs(totals, options, out, out / "README.md", out / "report.json", out / "report.png",
+                        None, out / MANIFEST)
+
+
+def _outputs_of_complete(layout: _Layout, manifest: dict[str, Any]) -> BuildOutputs:
+    out = layout.output
+    totals = BuildTotals.from_dict({**manifest.get("totals", {})})
+    return BuildOutputs(totals, BuildSettings(**manifest["settings"]), out, out / "README.md",
+                        out / "report.json", out / "report.png", None, out / MANIFEST)
+

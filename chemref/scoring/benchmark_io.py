@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 from chemref._io import iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
+from chemref.jsonl import read_jsonl  # re-exported: the scorers' JSON Lines reader is the shared one
 
 __all__ = ["read_text", "read_jsonl", "read_json", "read_columns", "number", "record_id", "string_list"]
 
@@ -27,27 +28,6 @@ def read_text(path: PathLike) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path), hint="save the file as UTF-8") from None
-
-
-def read_jsonl(path: PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error.
-
-    The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters)."""
-    for number, line in iter_lines(path):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
-                             hint="expected one JSON object per line (JSON Lines)") from None
-        except RecursionError:
-            raise InputError("JSON nested too deeply to read", path=str(path), line=number,
-                             hint="expected one flat JSON object per line (JSON Lines)") from None
-        if not isinstance(value, dict):
-            raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
-                             hint="expected one JSON object per line (JSON Lines)")
-        yield number, value
 
 
 def read_columns(path: PathLike, names: str, *, hint: str | None = None) -> Iterator[tuple[int, list[str]]]:

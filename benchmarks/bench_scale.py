@@ -1,0 +1,149 @@
+"""Scale of the streaming question build: wall time, articles/s and peak RSS against corpus size.
+
+Run from the project root:  python benchmarks/bench_scale.py [--sizes 500 5000 20000] [--no-dask]
+Makes corpora by copying the dev JATS articles (../shared/corpora/jats/dev) under new names in a temporary
+folder, packs the largest as a .tar.gz too, and runs ``chemref questions build -o OUT/`` on each in a fresh
+process (peak RSS from the child's rusage, as /usr/bin/time -v reports it). Prints one table and writes
+benchmarks/results/scale.json. Targets (issue 11): RSS at the largest size within 10% of the smallest and
+under 250 MB; articles/s flat within +-10%; tar.gz at most 10% slower than the extracted folder;
+--workers 2 >= 1.7x and a 2-worker LocalCluster >= 1.5x one process (both on the middle size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+OUT = ROOT / "benchmarks" / "results" / "scale.json"
+
+_DASK_RUN = """
+import sys
+from distributed import Client, LocalCluster
+from chemref.questions import build_dask
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
+            Client(cluster) as client:
+        build_dask([sys.argv[1]], sys.argv[2], client=client, shard_articles=int(sys.argv[3]))
+"""
+
+
+def make_corpus(folder: Path, size: int) -> Path:
+    files = sorted(DEV.glob("*.nxml")) + sorted(DEV.glob("*.xml"))
+    folder.mkdir(parents=True)
+    for n in range(size):
+        src = files[n % len(files)]
+        sub = folder / f"d{n // 1000:03d}"  # a tree, as PMC's one-file-per-article layout is
+        sub.mkdir(exist_ok=True)
+        shutil.copy(src, sub / f"a{n:06d}_{src.name}")
+    return folder
+
+
+def pack(folder: Path, target: Path) -> Path:
+    with tarfile.open(target, "w:gz", compresslevel=6) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.add(path, arcname=path.relative_to(folder).as_posix())
+    return target
+
+
+def timed_build(cmd: list[str], label: str, n: int) -> dict:
+    """Run ``cmd`` under a tiny wrapper that reports the child's own peak RSS (KB) on its last stderr line."""
+    wrapper = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
+               "print('MAXRSS', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
+               "sys.exit(p.returncode)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_scale: {label} failed: {proc.stderr.strip()[-800:]}")
+    rss_kb = int([x for x in proc.stderr.splitlines() if x.startswith("MAXRSS")][-1].split()[1])
+    return {"run": label, "articles": n, "wall_s": round(wall, 2), "articles_per_s": round(n / wall, 1),
+            "peak_rss_mb": round(rss_kb / 1024, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 5000, 20000])
+    parser.add_argument("--no-dask", action="store_true", help="skip the Dask LocalCluster row")
+    parser.add_argument("--no-workers", action="store_true", help="skip the --workers 2 and Dask rows")
+    parser.add_argument("--shard-articles", type=int, default=100,
+                        help="articles per shard in every run (Dask spreads shards over its workers)")
+    args = parser.parse_args()
+    if not DEV.is_dir():
+        print(f"bench_scale: the dev corpus is not available at {DEV}", file=sys.stderr)
+        return 2
+    chemref = [sys.executable, "-c", "import sys; from chemref.cli import main; sys.exit(main())"]
+    shard = ["--shard-articles", str(args.shard_articles)]
+    load_start = os.getloadavg()[0]
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="bench_scale.") as tmp:
+        base = Path(tmp)
+        sizes = sorted(args.sizes)
+        corpora = {n: make_corpus(base / f"c{n}", n) for n in sizes}
+        for n in sizes:
+            rows.append(timed_build([*chemref, "questions", "build", str(corpora[n]), "-o", str(base / f"o{n}/"),
+                                     "--no-progress", *shard], "folder, 1 process", n))
+            print(rows[-1], file=sys.stderr)
+        mid = sizes[len(sizes) // 2] if len(sizes) > 1 else sizes[0]
+        package = pack(corpora[mid], base / f"c{mid}.tar.gz")
+        rows.append(timed_build([*chemref, "questions", "build", str(package), "-o", str(base / f"t{mid}/"),
+                                 "--no-progress", *shard], "tar.gz, 1 process", mid))
+        print(rows[-1], file=sys.stderr)
+        if not args.no_workers:
+            rows.append(timed_build([*chemref, "questions", "build", str(corpora[mid]), "-o", str(base / f"w{mid}/"),
+                                     "--workers", "2", "--no-progress", *shard], "folder, --workers 2", mid))
+            print(rows[-1], file=sys.stderr)
+            if not args.no_dask:
+                script = base / "dask_run.py"
+                script.write_text(_DASK_RUN, encoding="utf-8")
+                rows.append(timed_build([sys.executable, str(script), str(corpora[mid]), str(base / f"d{mid}/"),
+                                         str(args.shard_articles)],
+                                        "folder, Dask LocalCluster 2 workers (client RSS)", mid))
+                print(rows[-1], file=sys.stderr)
+        same = (base / f"o{mid}").joinpath("questions-00000.jsonl").read_bytes()
+        for other in ("t", "w", "d"):
+            shard = base / f"{other}{mid}" / "questions-00000.jsonl"
+            if other != "t" and shard.exists():
+                assert shard.read_bytes() == same, f"{other}: output differs from the one-process build"
+    one = {r["articles"]: r for r in rows if r["run"] == "folder, 1 process"}
+    small, large = one[min(one)], one[max(one)]
+    ref = one[mid]
+    ratios = {
+        "rss_largest_over_smallest": round(large["peak_rss_mb"] / small["peak_rss_mb"], 3),
+        "throughput_largest_over_smallest": round(large["articles_per_s"] / small["articles_per_s"], 3),
+        "tar_time_over_folder": round(next(r for r in rows if r["run"].startswith("tar"))["wall_s"] / ref["wall_s"], 3),
+    }
+    for r in rows:
+        if r["run"] == "folder, --workers 2":
+            ratios["workers2_speedup"] = round(ref["wall_s"] / r["wall_s"], 3)
+        if r["run"].startswith("folder, Dask"):
+            ratios["dask2_speedup"] = round(ref["wall_s"] / r["wall_s"], 3)
+    print(f"{'run':<52}{'articles':>9}{'wall s':>9}{'art/s':>8}{'peak RSS MB':>13}")
+    for r in rows:
+        print(f"{r['run']:<52}{r['articles']:>9}{r['wall_s']:>9}{r['articles_per_s']:>8}{r['peak_rss_mb']:>13}")
+    for k, v in ratios.items():
+        print(f"{k}: {v}")
+    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                          "load_start": load_start, "load_end": os.getloadavg()[0]},
+              "dev_articles": len(list(DEV.glob("*.*xml"))), "rows": rows, "ratios": ratios}
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    tmp_out = OUT.with_suffix(".json.tmp")
+    tmp_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp_out, OUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""JSON Lines, read and written the same way by the builder, the baseline and the scorers.
+
+Reading streams the file line by line (a file larger than memory is fine) and names the file and the
+line of any bad row; writing is atomic (:func:`chemref._io.atomic_write`) and keeps non-ASCII as is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Any, Iterable, Iterator
+
+from chemref.errors import InputError
+
+__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows"]
+
+
+def json_line(row: Any) -> str:
+    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is)."""
+    return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:
+    """Write ``rows`` to an open text file as JSON Lines; returns how many were written."""
+    n = 0
+    for row in rows:
+        handle.write(json_line(row))
+        n += 1
+    return n
+
+
+def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
+    """Write JSON Lines atomically (all of it or nothing); returns how many rows were written."""
+    from chemref._io import atomic_write
+
+    with atomic_write(path) as handle:
+        return write_rows(handle, rows)
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error.
+
+    The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
+    regular files), so a file larger than memory is fine."""
+    from chemref._io import iter_lines
+
+    for number, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
+                             hint="expected one JSON object per line (JSON Lines)") from None
+        except RecursionError:
+            raise InputError("JSON nested too deeply to read", path=str(path), line=number,
+                             hint="expected one flat JSON object per line (JSON Lines)") from None
+        if not isinstance(value, dict):
+            raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
+                             hint="expected one JSON object per line (JSON Lines)")
+        yield number, value

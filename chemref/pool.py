@@ -1,0 +1,151 @@
+"""The one process-pool helper: the JATS reader, the question builder and the scorers run their work here.
+
+- :func:`ordered_map` streams ``fn(item)`` over any iterable, in input order, with a bounded number of
+  tasks in flight (memory does not grow with the number of items);
+- :func:`map_chunks` splits a list into one chunk per forked process (for work whose per-process setup
+  is costly and whose inputs should not be pickled, as the scorers do).
+
+Errors raised in a worker arrive in the parent with their type (:class:`~chemref.errors.ChemrefError`
+pickles whole). Workers ignore Ctrl-C: the parent handles it, cancels the queued work and waits.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import threading
+from collections import deque
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+
+from chemref.errors import ChemrefError
+
+__all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "MIN_DOCS_PER_JOB"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: below this many documents a fork costs more than it saves (map_chunks)
+MIN_DOCS_PER_JOB = 500
+
+
+class _Init:
+    """Pool initializer: ignore Ctrl-C (the parent's to handle), then run the caller's set-up."""
+
+    def __init__(self, setup: Callable[[], None] | None) -> None:
+        self.setup = setup
+
+    def __call__(self) -> None:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if self.setup is not None:
+            self.setup()
+
+
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
+                initializer: Callable[[], None] | None = None, window: int | None = None) -> Iterator[R]:
+    """Yield ``fn(item)`` for each item, in input order; ``workers > 1`` runs ``fn`` in that many processes
+    with at most ``window`` (default ``4 * workers``) items submitted and not yet yielded.
+
+    ``fn`` and the items must be picklable. ``items`` is consumed lazily (a generator over millions of
+    files is fine). An exception from ``fn`` is raised when its item's turn comes; an error, Ctrl-C or an
+    abandoned generator drops the queued work without finishing it.
+    """
+    if workers <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    window = window or 4 * workers
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_Init(initializer))
+    pending: deque = deque()
+    try:
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def auto_jobs(n_items: int) -> int:
+    """How many processes to use for ``n_items`` documents when the caller did not say."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "fork") or threading.active_count() > 1:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 2, n_items // MIN_DOCS_PER_JOB))
+
+
+def resolve_jobs(jobs: int | None, n_items: int) -> int:
+    """``None`` -> 1 process, ``0`` -> :func:`auto_jobs`, otherwise ``jobs`` (at least 1)."""
+    if jobs is None:
+        return 1
+    if jobs == 0:
+        return auto_jobs(n_items)
+    return max(1, jobs)
+
+
+def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
+               child_setup: Callable[[], None] | None = None) -> list[R]:
+    """``[fn(chunk) for chunk in chunks]`` with chunk 0 in this process and the others in forked children
+    (Linux; the children inherit the parent's state, so nothing but the results is pickled)."""
+    if jobs <= 1 or len(items) < 2:
+        return [fn(items)]
+    n = len(items)
+    chunks = [items[k * n // jobs:(k + 1) * n // jobs] for k in range(jobs)]
+    children: list[tuple[int, int]] = []
+    for chunk in chunks[1:]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child: compute, send, leave without running the parent's cleanup
+            os.close(read_fd)
+            try:
+                if child_setup is not None:
+                    child_setup()
+                payload = pickle.dumps(("ok", fn(chunk)), protocol=pickle.HIGHEST_PROTOCOL)
+            except ChemrefError as exc:
+                payload = pickle.dumps(("error", exc))
+            except BaseException as exc:  # noqa: BLE001 - reported to the parent, which re-raises
+                payload = pickle.dumps(("crash", f"{type(exc).__name__}: {exc}"))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(payload)
+            os._exit(0)
+        os.close(write_fd)
+        children.append((pid, read_fd))
+    results: list = []
+    try:
+        first_error: BaseException | None = None
+        try:
+            results.append(("ok", fn(chunks[0])))
+        except ChemrefError as exc:
+            first_error = exc
+        for pid, read_fd in children:
+            with os.fdopen(read_fd, "rb") as pipe:
+                data = pipe.read()
+            os.waitpid(pid, 0)
+            results.append(pickle.loads(data) if data else ("crash", "worker process died"))
+    finally:
+        for pid, _ in children:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+    if first_error is not None:
+        raise first_error
+    out: list[R] = []
+    for res in results:
+        if res[0] == "error":
+            raise res[1]
+        if res[0] == "crash":
+            raise RuntimeError(f"a worker process failed: {res[1]}")
+        out.append(res[1])
+    return out

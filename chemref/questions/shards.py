@@ -1,0 +1,127 @@
+"""The shard files of a build: ``questions-00000.jsonl``, ``rejected-00000.jsonl``, ``articles-00000.jsonl``.
+
+Shard ``k`` holds the articles ``k * shard_articles`` to ``(k + 1) * shard_articles - 1`` of the inputs, so the
+same inputs give the same shards whoever writes them (this process, a pool, a Dask worker) and whatever
+order the shards finish in. A shard's files appear under their names only once complete (temp file, fsync,
+rename); :class:`ShardWriter` returns a summary with their checksums and the shard's running totals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from chemref.jsonl import json_line
+from chemref.questions.records import QUESTION_FIELDS, ArticleResult
+from chemref.questions.totals import BuildTotals
+
+__all__ = ["FORMATS", "KINDS", "shard_name", "ShardWriter", "write_shard", "sha256"]
+
+#: data formats of the question and rejection shards (per-article rows are always JSON Lines)
+FORMATS = ("jsonl", "parquet")
+#: the files of one shard
+KINDS = ("questions", "rejected", "articles")
+
+
+def shard_name(kind: str, index: int, fmt: str) -> str:
+    ext = "jsonl" if kind == "articles" or fmt == "jsonl" else "parquet"
+    return f"{kind}-{index:05d}.{ext}"
+
+
+def sha256(path: str | os.PathLike[str]) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _arrow_schema(rejected: bool) -> Any:
+    import pyarrow as pa
+
+    types = {"citation_start": pa.int64(), "citation_end": pa.int64(), "target_year": pa.int64(),
+             "target_authors": pa.list_(pa.string()), "findability": pa.float64(), "score": pa.float64()}
+    names = (*QUESTION_FIELDS, "reason") if rejected else QUESTION_FIELDS
+    return pa.schema([(name, types.get(name, pa.string())) for name in names])
+
+
+class ShardWriter:
+    """Write one shard, article by article, in input order; :meth:`close` makes its files appear."""
+
+    def __init__(self, folder: str | os.PathLike[str], index: int, fmt: str = "jsonl") -> None:
+        self.folder, self.index, self.fmt = Path(folder), index, fmt
+        self.totals = BuildTotals()
+        self.first: str | None = None
+        self.last: str | None = None
+        self.rows = {kind: 0 for kind in KINDS}
+        self._tmp = {kind: self.folder / f".{shard_name(kind, index, fmt)}.tmp" for kind in KINDS}
+        text_kinds = KINDS if fmt == "jsonl" else ("articles",)
+        self._handles = {kind: open(self._tmp[kind], "w", encoding="utf-8") for kind in text_kinds}
+        self._buffers: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS if k not in text_kinds}
+
+    def add(self, article: ArticleResult) -> None:
+        if self.first is None:
+            self.first = article.source
+        self.last = article.source
+        self.totals.add(article)
+        self._write("questions", (q.to_dict() for q in article.questions))
+        self._write("rejected", (r.to_dict() for r in article.rejected))
+        self._write("articles", (article.row(),))
+
+    def _write(self, kind: str, rows: Iterable[dict[str, Any]]) -> None:
+        handle = self._handles.get(kind)
+        for row in rows:
+            self.rows[kind] += 1
+            if handle is not None:
+                handle.write(json_line(row))
+            else:
+                self._buffers[kind].append(row)
+
+    def close(self) -> dict[str, Any]:
+        """Finish the files (fsync, rename) and return the shard's summary (JSON-ready)."""
+        for kind, rows in self._buffers.items():
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            schema = _arrow_schema(kind == "rejected")
+            if rows:
+                pq.write_table(pa.Table.from_pylist(rows, schema=schema), self._tmp[kind])
+            else:  # no row group at all: a 0-row group makes `datasets` fail ("BatchSize must be greater than 0")
+                pq.ParquetWriter(self._tmp[kind], schema).close()
+        for handle in self._handles.values():
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+        files = {}
+        for kind in KINDS:
+            name = shard_name(kind, self.index, self.fmt)
+            final = self.folder / name
+            os.replace(self._tmp[kind], final)
+            files[name] = {"sha256": sha256(final), "bytes": final.stat().st_size, "rows": self.rows[kind]}
+        return {"index": self.index, "articles": self.totals.articles, "first": self.first, "last": self.last,
+                "files": files, "totals": self.totals.to_dict()}
+
+    def abort(self) -> None:
+        """Drop the shard's temporary files (an interrupted shard is redone whole)."""
+        for handle in self._handles.values():
+            handle.close()
+        for tmp in self._tmp.values():
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+
+
+def write_shard(folder: str | os.PathLike[str], index: int, articles: Iterable[ArticleResult],
+                fmt: str = "jsonl") -> dict[str, Any]:
+    """Write shard ``index`` from ``articles`` (in input order) and return its summary."""
+    writer = ShardWriter(folder, index, fmt)
+    try:
+        for article in articles:
+            writer.add(article)
+    except BaseException:
+        writer.abort()
+        raise
+    return writer.close()
