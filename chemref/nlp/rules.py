@@ -35,7 +35,8 @@ _FORMAT = 1
 @dataclass(frozen=True, slots=True)
 class RuleTable:
     """One named table: abbreviations by kind, sentence openers, lower-case prefixes ("n-" in "n-Butyl..."),
-    lower-case abbreviations that may open a sentence ("aq. HCl was added"), binomials, journals."""
+    lower-case abbreviations that may open a sentence ("aq. HCl was added"), abbreviated units of measure
+    ("lb." in "2 lb. 4 oz."), journals."""
 
     name: str
     never: frozenset[str] = frozenset()
@@ -45,7 +46,6 @@ class RuleTable:
     lowercase_prefixes: frozenset[str] = frozenset()
     lowercase_openers: frozenset[str] = frozenset()
     measure_abbreviations: frozenset[str] = frozenset()
-    binomials: frozenset[str] = frozenset()
     journals: frozenset[str] = frozenset()
     description: str = field(default="", compare=False)
 
@@ -60,7 +60,6 @@ class RuleTable:
             "lowercase_prefixes": sorted(self.lowercase_prefixes),
             "lowercase_openers": sorted(self.lowercase_openers),
             "measure_abbreviations": sorted(self.measure_abbreviations),
-            "binomials": sorted(self.binomials),
             "journals": sorted(self.journals),
         }
 
@@ -93,7 +92,6 @@ class RuleTable:
             lowercase_prefixes=words(data.get("lowercase_prefixes"), "lowercase_prefixes"),
             lowercase_openers=words(data.get("lowercase_openers"), "lowercase_openers"),
             measure_abbreviations=words(data.get("measure_abbreviations"), "measure_abbreviations"),
-            binomials=words(data.get("binomials"), "binomials"),
             journals=words(data.get("journals"), "journals"),
             description=str(data.get("description", "")),
         )
@@ -231,7 +229,7 @@ class SentenceRules:
                              either=frozenset(groups[EITHER]), sentence_starters=user.sentence_starters,
                              lowercase_prefixes=user.lowercase_prefixes,
                              lowercase_openers=user.lowercase_openers,
-                             measure_abbreviations=user.measure_abbreviations, binomials=user.binomials,
+                             measure_abbreviations=user.measure_abbreviations,
                              journals=user.journals, description=user.description)
         tables = tuple(t for t in self.tables if t.name != "user") + (new_user,)
         return SentenceRules(tables, self.no_split)
