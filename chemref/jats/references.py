@@ -16,6 +16,7 @@ from lxml import etree
 from chemref.doi import find_dois, normalize_doi
 from chemref.jats.model import Diagnostic, Reference
 from chemref.jats.text import plain_text
+from chemref.nlp.wordlists import particle_pattern
 
 __all__ = ["ReferenceList", "read_references"]
 
@@ -215,7 +216,7 @@ class _Work:
 
 # Unstructured ``mixed-citation`` text: an author list, then (maybe) a bracketed year, then the title up to the
 # next sentence end. Author shapes: "Smith JA", "Smith, J. A.", "J. A. Smith", "van der Berg, K.", "Smith J-P".
-_SURNAME = r"(?:(?:van|von|der|den|de|del|della|da|di|du|le|la|dos|das|ter|ten)\s)*[A-Z][\w'\u2019\-]+"
+_SURNAME = rf"(?:{particle_pattern(capitalised=False)}\s)*[A-Z][\w'\u2019\-]+"
 _INITIALS = r"(?:[A-Z]\.?\s?-?){1,3}"
 _AUTHOR = re.compile(
     rf"(?P<a>{_SURNAME}),?\s(?:{_INITIALS})(?![\w'])(?<!\s)(?!\s+[a-z])"  # Smith JA / Smith, J. A.
