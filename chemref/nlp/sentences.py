@@ -1,10 +1,18 @@
 """Rule-based sentence splitting for scientific and chemical text, as character offsets.
 
 Pure Python + ``re`` (never imports spaCy), so the question builder's fast path and worker processes
-stay light. One left-to-right pass over the candidate boundaries that a single compiled regex finds
-(terminal punctuation with its closing quotes/brackets, newlines); each candidate is decided with
-cheap look-ups on the word before it and the word after it. Every regex is bounded or possessive, so
-the pass is linear in the input. The text is never changed: sentences are ``(start, end)`` offsets.
+stay light. The text is never changed: sentences are ``(start, end)`` offsets. Every regex is bounded or
+possessive, so the work is linear in the input.
+
+1. Structure found before the pass (:func:`_structure`): inline list items ("1. ... 2. ...", "a) ... b) ...")
+   force a cut before each later item's marker, and their markers and spaced ellipses (". . .") are quiet
+   spans where no boundary falls.
+2. Candidate boundaries (:data:`_CANDIDATE`, one compiled regex): terminal punctuation with its closing
+   quotes/brackets, newlines, periods glued to citation numbers, periods with the space after them lost.
+3. One left-to-right pass decides each candidate: cheap tests on the next character first, then the
+   named decision rules: :func:`_period_ends` / :func:`_after_period` (the word before a period and the
+   kind of word after it, from the rule tables), :func:`_newline_splits`, :func:`_nospace_splits`,
+   :func:`_citation_opens_sentence`, and the vetoes in :func:`_split_vetoed`.
 """
 
 from __future__ import annotations
@@ -139,9 +147,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     next_match = _NEXT.match
     lower_maybe = _LOWER_MAYBE_START.match
     next_kind = _next_kind
-    after_period = _after_period
+    period_ends = _period_ends
     plain = _PLAIN_SYMBOLS
-    openers = _OPENERS
     split_after_word = _SPLIT_AFTER_WORD
     STARTER, DIGIT = _STARTER, _DIGIT
     last_i = -1
@@ -243,43 +250,13 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             if sent_start < last_cut:
                 ss = nonws_search(text, last_cut)
                 sent_start = ss.start() if ss else n
-            sc = _SPACED_CITATION.match(text, j) if (
-                nxt == DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
-            if sc is not None:
-                # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
-                # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
-                # it is read as a glued citation and the word after it decides
-                if sc.end() == n:
-                    if after_period(text, i, _END, _END, sent_start, idx, i + 1):
-                        break  # the number closes the text and belongs to the last sentence
-                    sc = None
-                else:
-                    nxt2 = next_kind(text, sc.end(), idx)
-                    if nxt2 != STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
-                        sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
-            if sc is not None:
-                end = sc.end(1)
-                split = after_period(text, i, nxt2, nxt2, sent_start, idx, end)
-            else:
-                split = after_period(text, i, nxt, raw_nxt, sent_start, idx,
-                                     i + 1 if narrative or end == punct_end else end)
+            split, end = period_ends(text, i, j, nxt, raw_nxt, narrative, end, punct_end, sent_start, idx)
+            if split is None:
+                break  # a citation number closes the text and belongs to the last sentence
         else:  # ! ? … and runs such as "..." or "?!"
             split = nxt in split_after_word
-        if not split:
+        if not split or _split_vetoed(text, i, run_end, punct_end, end, c, j, nxt, last_cut):
             continue
-        if c in openers and run_end < punct_end and ")" in text[run_end:punct_end]:
-            split = _parenthesised_sentence(text, i)
-        if c == "(" and run_end < punct_end and text[punct_end - 1] in _QUOTES \
-                and _SOURCE_AFTER_QUOTE.match(text, j):
-            split = False  # '"... the end." (Baker 112).': a quotation's source in brackets closes its sentence
-        if nxt != STARTER and split:
-            if punct_end > run_end:
-                if text[run_end] == ")" and _BRACKETED_AUTHORITY.search(text, i - 24 if i > 24 else 0, i + 1):
-                    split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
-            elif (text.find("(", last_cut if last_cut > i - 80 else i - 80, i) >= 0
-                  or text.find("[", last_cut if last_cut > i - 80 else i - 80, i) >= 0) \
-                    and _inside_brackets(text, i, end, last_cut):
-                split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
         if split and end > last_cut:
             append(end)
             # (when the next non-space character was looked up from this very end, it opens the next sentence)
@@ -289,6 +266,52 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     if forced:
         cuts = sorted(set(cuts).union(forced))
     return _spans(text, cuts)
+
+
+# ---------------------------------------------------------------- decision rules for one candidate
+# (called for the candidates that survive the cheap tests in split_sentences' loop)
+
+def _period_ends(text: str, i: int, j: int, nxt: int, raw_nxt: int, narrative: bool, end: int, punct_end: int,
+                 sent_start: int, idx) -> tuple[bool | None, int]:
+    """Does the single period at ``i`` end a sentence, and where (the end may move past a citation number
+    set off by a space)? None: the period and a citation number close the text."""
+    sc = _SPACED_CITATION.match(text, j) if (
+        nxt == _DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
+    if sc is not None:
+        # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
+        # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
+        # it is read as a glued citation and the word after it decides
+        if sc.end() == len(text):
+            if _after_period(text, i, _END, _END, sent_start, idx, i + 1):
+                return None, end
+            sc = None
+        else:
+            nxt2 = _next_kind(text, sc.end(), idx)
+            if nxt2 != _STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
+                sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
+    if sc is not None:
+        return _after_period(text, i, nxt2, nxt2, sent_start, idx, sc.end(1)), sc.end(1)
+    return _after_period(text, i, nxt, raw_nxt, sent_start, idx,
+                         i + 1 if narrative or end == punct_end else end), end
+
+
+def _split_vetoed(text: str, i: int, run_end: int, punct_end: int, end: int, c: str, j: int, nxt: int,
+                  last_cut: int) -> bool:
+    """Rules that overrule a sentence end at ``i`` for what surrounds it: a bracket that goes on
+    ("(Willd.) Iljin", "(Musa spp. ABB group)"), a quotation's source, a bracket after an abbreviation."""
+    if c in _OPENERS and run_end < punct_end and ")" in text[run_end:punct_end] \
+            and not _parenthesised_sentence(text, i):
+        return True  # "(1/500, 30 min.) (Vector ...": an abbreviation inside brackets
+    if c == "(" and run_end < punct_end and text[punct_end - 1] in _QUOTES and _SOURCE_AFTER_QUOTE.match(text, j):
+        return True  # '"... the end." (Baker 112).': a quotation's source in brackets closes its sentence
+    if nxt == _STARTER:
+        return False
+    if punct_end > run_end:
+        # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
+        return text[run_end] == ")" and _BRACKETED_AUTHORITY.search(text, i - 24 if i > 24 else 0, i + 1) is not None
+    lo = last_cut if last_cut > i - 80 else i - 80
+    # "(Musa spp. ABB group)": an abbreviation inside a short bracket
+    return (text.find("(", lo, i) >= 0 or text.find("[", lo, i) >= 0) and _inside_brackets(text, i, end, last_cut)
 
 
 class _GluedAnchor:
