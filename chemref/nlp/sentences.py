@@ -810,6 +810,22 @@ def _item_marker(text: str, p: int) -> tuple[int, str, str] | None:
     return None
 
 
+# every list label with its separator (for the check in C on long texts)
+_LABELS = re.compile(rf" (?:[{re.escape(_LIST_BULLETS)}] ?)?(\d{{1,3}}|[ivx]{{1,5}}|[a-z])(?:\.\)?|\)) ")
+
+
+def _labels_have_neighbours(text: str) -> bool:
+    """Do two list labels of consecutive values ("1." and "2.", "c)" and "d)") occur anywhere in ``text``?"""
+    present = {reading for label in set(_LABELS.findall(" " + text)) for reading in _item_values(label)}
+    return any((kind, value + 1) in present for kind, value in present)
+
+
+def _item_opens(text: str, s: int) -> bool:
+    """Does a list item's marker at ``s`` open a sentence: at the start of the text or of a line, or after a
+    sentence end that is not an abbreviation's period?"""
+    return _ITEM_OPENS.search(text, s - 8 if s > 8 else 0, s) is not None and _opens_after_sentence(text, s)
+
+
 def _opens_after_sentence(text: str, s: int) -> bool:
     """Not after an abbreviation's period ("in Fig. 3. This file ...")."""
     e = s
@@ -830,25 +846,35 @@ def _inline_items(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     quiet: list[tuple[int, int]] = []
     cuts: list[int] = []
     open_items: dict[tuple, tuple[int, int, int]] = {}  # style -> (value, start, marker end) of the last item
-    seps = []
+    if text.count(". ") + text.count(") ") > 2000 and not _labels_have_neighbours(text):
+        return quiet, cuts  # (a long text, such as "1. 1. 1. ...": one pass in C rules lists out)
+    markers = []  # (marker start, separator start, marker end + 1, bullet, label)
     for pattern in _ITEM_SEPARATORS:
         for m in pattern.finditer(text):
             p = m.start()
             if p and text[p - 1] == "." and text[p] == ")":
                 p -= 1  # "1.) "
-            if p and ("0" <= text[p - 1] <= "9" or "a" <= text[p - 1] <= "z"):
-                seps.append((p, m.end()))
-    seps.sort()
-    for p, e in seps:
-        if p >= 2 and "a" <= text[p - 2] <= "z" and text[p - 1] not in "ivx":
-            continue  # the end of a word, not a label
-        marker = _item_marker(text, p)
-        if marker is None:
+            if not p or not ("0" <= text[p - 1] <= "9" or "a" <= text[p - 1] <= "z"):
+                continue
+            if p >= 2 and "a" <= text[p - 2] <= "z" and text[p - 1] not in "ivx":
+                continue  # the end of a word, not a label
+            marker = _item_marker(text, p)
+            if marker is not None:
+                markers.append((marker[0], p, m.end() + 1, marker[1], marker[2]))
+    if len(markers) < 2:
+        return quiet, cuts
+    # (cheap filter first: only a marker with a neighbouring value anywhere can be part of a list)
+    markers.sort()
+    readings = [_item_values(label) for *_, label in markers]
+    present = {reading for values in readings for reading in values}
+    for (s, p, e, bullet, label), values in zip(markers, readings):
+        values = [(kind, value) for kind, value in values
+                  if (kind, value + 1) in present or (kind, value - 1) in present]
+        if not values:
             continue
-        s, bullet, label = marker
-        opens = _ITEM_OPENS.search(text, s - 8 if s > 8 else 0, s) is not None and _opens_after_sentence(text, s)
-        for kind, value in _item_values(label):
-            style = (bullet, text[p:e - 1], kind)
+        opens = _item_opens(text, s)
+        for kind, value in values:
+            style = (bullet, text[p:e - 2], kind)
             last = open_items.get(style)
             if last is not None and last[0] == value - 1 and s - last[1] < 600 \
                     and _ITEM_TEXT.search(text, last[2], s):
