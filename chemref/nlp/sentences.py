@@ -747,7 +747,13 @@ def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
 _LIST_BULLETS = "\u2022\u25aa\u25cf\u25e6\u2023\u2043\u25a0\u25a1\u27a2*\u2013\u2014-"
 # the separator after a list label, "1. " "1.) " "1) " "a. " "ii) ", before a word that is not lower case (the
 # label itself is read backwards from it; each pattern opens with a literal, which ``re`` searches for fast)
-_ITEM_SEPARATORS = (re.compile(r"\. (?=[^\S\n]*+[^\sa-z])"), re.compile(r"\) (?=[^\S\n]*+[^\sa-z])"))
+# (the look-behinds after the literal ". " keep only periods after a 1-3 character label)
+_ITEM_SEPARATORS = (
+    re.compile(r"\. (?:(?<=(?<![a-z\d])[\da-z]\. )|(?<=(?<![a-z\d])(?:\d\d|[ivx]{2})\. )"
+               r"|(?<=(?<![a-z\d])(?:\d{3}|[ivx]{3})\. )|(?<=(?<![a-z])[ivx]{4}\. )|(?<=(?<![a-z])[ivx]{5}\. ))"
+               r"(?=[^\S\n]*+[^\sa-z])"),
+    re.compile(r"\) (?=[^\S\n]*+[^\sa-z])"),
+)
 # an item's marker opens a sentence: at the start of the text or a line, or after a sentence end
 _ITEM_OPENS = re.compile(rf"(?:\A|\n|[{_TERMINALS}][{_CLOSERS}]*)[^\S\n]*\Z")
 # words after which a number is a reference, not the next item ("Table 2.", "step 3.", "entries 1 and 2.")
@@ -846,7 +852,7 @@ def _inline_items(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     quiet: list[tuple[int, int]] = []
     cuts: list[int] = []
     open_items: dict[tuple, tuple[int, int, int]] = {}  # style -> (value, start, marker end) of the last item
-    if text.count(". ") + text.count(") ") > 2000 and not _labels_have_neighbours(text):
+    if len(text) > 200_000 and not _labels_have_neighbours(text):
         return quiet, cuts  # (a long text, such as "1. 1. 1. ...": one pass in C rules lists out)
     markers = []  # (marker start, separator start, marker end + 1, bullet, label)
     for pattern in _ITEM_SEPARATORS:
