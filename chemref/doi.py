@@ -27,6 +27,28 @@ _TRAILING = ".,;:'\"!?*\u2019\u201d"
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
+# a URL's query string or fragment after the DOI ("?locatt=mode:legacy", "#sec1"); a SICI DOI's check
+# character "#" ends the DOI and is kept
+_URL_TAIL = re.compile(r"\?(?:[\w.\-]+=|$)|#[A-Za-z]")
+# markup around the DOI: "<doi>10.1/x</doi>", "<pub-id ...>10.1/x</pub-id>"
+_OPEN_TAG = re.compile(r"^<[A-Za-z][\w:\-]*(?:\s[^<>]*)?>")
+_CLOSE_TAG = re.compile(r"</[A-Za-z][\w:\-]*>")
+
+
+def _cut_unbalanced(doi: str) -> str:
+    """Cut at the first closing bracket that no bracket inside the DOI opened ("10.1/x)/S/URI,": PDF link
+    debris), keeping balanced ones ("10.1016/S0140-6736(20)30183-5", SICI "(SICI)... <...>")."""
+    depth = {")": 0, "]": 0, "}": 0}
+    for i, c in enumerate(doi):
+        if c in "([{":
+            depth[{"(": ")", "[": "]", "{": "}"}[c]] += 1
+        elif c in depth:
+            if depth[c] == 0:
+                return doi[:i]
+            depth[c] -= 1
+    return doi
+
+
 def _strip_trailing(doi: str) -> str:
     """Drop closing punctuation that is prose, not DOI: final periods, unbalanced brackets, quotes.
 
@@ -47,8 +69,10 @@ def _strip_trailing(doi: str) -> str:
 def normalize_doi(text: str | None) -> str | None:
     """Return the canonical form of the DOI in ``text`` (``10.x/...`` in lower case), or None.
 
-    Accepts bare DOIs, ``doi:`` prefixes, ``https://doi.org/`` and ``dx.doi.org`` URLs,
-    URL-encoded and HTML-escaped forms and DOIs followed by prose punctuation; the first DOI in
+    Accepts bare DOIs, ``doi:`` prefixes, ``https://doi.org/`` and ``dx.doi.org`` URLs and publisher
+    ``/doi/`` URLs (a query string or fragment after the DOI is dropped), URL-encoded and HTML-escaped
+    forms, DOIs wrapped in markup (``<doi>...</doi>``) and DOIs followed by prose punctuation or PDF link
+    debris (``)/S/URI``); the first DOI in
     ``text`` is returned. Lower case is canonical because DOIs are case-insensitive (ASCII).
     """
     if not text:
@@ -58,11 +82,20 @@ def normalize_doi(text: str | None) -> str | None:
         candidate = unquote(candidate)
     if "&" in candidate:  # HTML-escaped SICI DOIs: "&lt;231::AID-JBM12&gt;"
         candidate = html.unescape(candidate)
-    candidate = _PREFIX.sub("", candidate, count=1).strip()
+    candidate = _OPEN_TAG.sub("", _PREFIX.sub("", candidate, count=1).strip(), count=1)
     match = DOI_PATTERN.search(candidate)
     if match is None:
         return None
-    doi = _strip_trailing(match.group(0))
+    doi = match.group(0)
+    if "<" in doi:
+        close = _CLOSE_TAG.search(doi)
+        if close:
+            doi = doi[:close.start()]
+    if "?" in doi or "#" in doi:
+        tail = _URL_TAIL.search(doi)
+        if tail:
+            doi = doi[:tail.start()]
+    doi = _strip_trailing(_cut_unbalanced(doi))
     if "/" not in doi or doi.endswith("/"):
         return None
     return doi.lower()

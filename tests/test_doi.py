@@ -96,8 +96,18 @@ CASES = [
     ("ISBN 978-0-12-345678-9", None),
     pytest.param("10.1000/abc.pdf", "10.1000/abc", marks=pytest.mark.xfail(
         reason="a file extension glued to a DOI cannot be told apart from a DOI suffix")),
-    pytest.param("https://doi.org/10.1000/xyz123?download=true", "10.1000/xyz123", marks=pytest.mark.xfail(
-        reason="'?' may legally occur in a DOI suffix; URL query strings are kept")),
+    # a URL's query string or fragment is not part of the DOI
+    ("https://doi.org/10.1000/xyz123?download=true", "10.1000/xyz123"),
+    ("https://doi.org/10.1039/C8CC01234K?needAccess=true#top", "10.1039/c8cc01234k"),
+    ("https://onlinelibrary.example.com/doi/full/10.1002/ANIE.201900001#sec3", "10.1002/anie.201900001"),
+    ("https://publisher.example.org/doi/pdf/10.1021/acs.orglett.9b00001?src=getftr", "10.1021/acs.orglett.9b00001"),
+    # markup and PDF link debris around the DOI
+    ("<doi>10.1021/ACS.JOC.8B00002</doi>", "10.1021/acs.joc.8b00002"),
+    ('<pub-id pub-id-type="doi">10.1016/j.tet.2018.01.003</pub-id>', "10.1016/j.tet.2018.01.003"),
+    ("10.1039/c9sc04321a)/S/URI,", "10.1039/c9sc04321a"),
+    # balanced brackets and a SICI check character stay
+    ("10.1002/(SICI)1099-0690(199901)1999:1<3::AID-EJOC3>3.0.CO;2-#", "10.1002/(sici)1099-0690(199901)1999:1<3::aid-ejoc3>3.0.co;2-#"),
+    ("https://doi.org/10.1016/S0040-4039(00)00001-2?via=ihub", "10.1016/s0040-4039(00)00001-2"),
 ]
 
 

@@ -179,3 +179,17 @@ def test_spans_within_equals_the_plain_scan(spans, windows) -> None:
     got = spans_within(wins, items)
     want = _spans_within_brute(wins, items)
     assert [sorted(map(id, g)) for g in got] == [sorted(map(id, w)) for w in want]
+
+
+def test_one_registry_for_entry_points_load_and_names():
+    import tomllib
+    from pathlib import Path
+
+    from chemref.nlp import COMPONENT_NAMES, COMPONENTS
+    from chemref.nlp.pipeline import COMPONENTS as ALWAYS
+    from chemref.nlp.pipeline import OPTIONAL_COMPONENTS
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    entry_points = project["project"]["entry-points"]["spacy_factories"]
+    assert entry_points == {name: f"{module}:{factory}" for name, (module, factory) in COMPONENTS.items()}
+    assert COMPONENT_NAMES == tuple(COMPONENTS) == ALWAYS + tuple(OPTIONAL_COMPONENTS)

@@ -15,13 +15,20 @@ def sents(text, **kw):
     return [text[s:e] for s, e in split_sentences(text, **kw)]
 
 
+@pytest.mark.parametrize("species", ["E. coli", "S. cerevisiae", "C. elegans", "A. thaliana", "P. falciparum"])
+def test_abbreviated_genus_is_no_sentence_end(species):
+    # the one-letter genus reads as an initial before a lower-case species name (no list of binomials needed)
+    assert sents(f"Cultures of {species} grew overnight. They were harvested.") == [
+        f"Cultures of {species} grew overnight.", "They were harvested."]
+
+
 def test_default_tables_in_order():
     rules = SentenceRules.default()
     assert rules.table_names == DEFAULT_TABLES == ("general", "scientific", "chemistry", "taxonomy", "journals")
     assert rules == DEFAULT_RULES
     assert "Fig." in rules.table("scientific").never
     assert "r.t." in rules.table("chemistry").either
-    assert "E. coli" in rules.table("taxonomy").binomials
+    assert "spp." in rules.table("taxonomy").either | rules.table("taxonomy").never | rules.table("taxonomy").name_like
     assert "J. Am. Chem. Soc." in rules.table("journals").journals
 
 

@@ -105,8 +105,8 @@ def test_trec_files_with_ties() -> None:
                                "recall@10": 1.0, "mrr@10": 1.0}
     # q2: b=d=1.0 -> d, b, then c (0.9): first relevant (c) at rank 3
     assert per_query["q2"]["mrr@10"] == pytest.approx(1 / 3) and per_query["q2"]["recall@2"] == 0.0
-    # q3: only non-relevant judgements -> skipped and reported
-    assert "q3" not in per_query and report["counts"]["no_relevant_skipped"] == 1
+    # q3: only non-relevant judgements -> scored 0 and averaged, as trec_eval does (reported)
+    assert per_query["q3"]["recall@10"] == 0.0 and report["counts"]["no_relevant_scored_zero"] == 1
 
 
 def test_jsonl_files_with_breakdowns(capsys: pytest.CaptureFixture) -> None:

@@ -49,6 +49,12 @@ def score_ranking_command(
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Cut-off K; repeat for several (default 10)."),
     format: str = typer.Option("jsonl", "--format", help="jsonl or trec (qrels + run)."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
+    empty_queries: str = typer.Option(
+        "count", "--empty-queries", help="Gold queries without a prediction: 'count' scores them 0 and averages "
+        "over every gold query (the default; trec_eval -c); 'skip' averages over queries in both files "
+        "(trec_eval's default)."),
+    min_rel: int = typer.Option(1, "--min-rel", help="Minimum qrels relevance value that counts as relevant "
+                                "(trec_eval -l; default 1)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     output: Optional[Path] = output_option(),
 ) -> None:
@@ -56,10 +62,13 @@ def score_ranking_command(
     if format not in ("jsonl", "trec"):
         fail(f"--format must be jsonl or trec, not {format!r}")
     refuse_overwriting_inputs(output, gold, pred)
+    if empty_queries not in ("count", "skip"):
+        fail(f"--empty-queries must be count or skip, not {empty_queries!r}")
     from chemref.scoring.ranking import score_ranking
 
     ks = tuple(k) if k else (10,)
-    report = guarded(lambda: score_ranking(gold, pred, k=ks, format=format, per_query=per_query))
+    report = guarded(lambda: score_ranking(gold, pred, k=ks, format=format, per_query=per_query,
+                                           empty_queries=empty_queries, min_rel=min_rel))
     _emit(report, as_json, output)
 
 

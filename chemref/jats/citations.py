@@ -15,6 +15,7 @@ import re
 from chemref.jats.model import CitationAnchor, Diagnostic
 from chemref.jats.references import ReferenceList
 from chemref.jats.text import XrefEvent
+from chemref.nlp.wordlists import particle_pattern
 
 __all__ = ["resolve_anchors"]
 
@@ -26,7 +27,7 @@ _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[
 
 # Author names before a linked year. A name starts with a capital (Latin letters with diacritics
 # included) and may carry particles ("van der", "de") or be hyphenated.
-_PARTICLE = r"(?:(?:van|von|der|den|de|del|della|da|das|di|dos|du|la|le|ten|ter|zu|al|el|bin|ibn)\s+)"
+_PARTICLE = rf"(?:{particle_pattern(capitalised=False)}\s+)"
 _NAME = rf"{_PARTICLE}*[A-Z\u00C0-\u00D6\u00D8-\u00DE\u0100-\u024F][\w'\u2019\-]*\.?"
 _MULTI = rf"{_NAME}(?:\s+{_NAME})*"      # "ARTIS Zoo", "World Health Organization": only inside brackets
 _ETAL = r"(?:\s*,?\s*et\s*al\.?|\s+and\s+(?:colleagues|co-?workers))?"

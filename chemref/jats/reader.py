@@ -260,7 +260,7 @@ def _read_tree(article, file: str | None) -> Article:
     body = article.find("body")
     metadata = read_metadata(front, diagnostics)
     meta = front.find("article-meta") if front is not None else None
-    refs = read_references(back, diagnostics)
+    refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
     reader.getpath = article.getroottree().getpath
     abstracts = _abstracts(reader, meta)

@@ -16,6 +16,7 @@ from lxml import etree
 from chemref.doi import find_dois, normalize_doi
 from chemref.jats.model import Diagnostic, Reference
 from chemref.jats.text import plain_text
+from chemref.nlp.wordlists import particle_pattern
 
 __all__ = ["ReferenceList", "read_references"]
 
@@ -23,6 +24,8 @@ _XLINK = "{http://www.w3.org/1999/xlink}href"
 CITATION_TAGS = frozenset({"mixed-citation", "element-citation", "citation", "nlm-citation"})
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _DIGITS = re.compile(r"\d+")
+# a DOI in plain text that stops at a period, hyphen or slash before a space and a further DOI-like chunk
+_BROKEN_DOI = re.compile(r"(?<![0-9])10\.\d{3,9}/\S*[./\-] (?=[\w.\-]*\d)[\w.\-/]+")
 
 
 class ReferenceList:
@@ -81,7 +84,7 @@ class _Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
     __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "container", "year",
-                 "has_comment", "conflicts")
+                 "has_comment", "conflicts", "text_title", "notes")
 
     def __init__(self, elements: list) -> None:
         self.elements = elements
@@ -95,7 +98,10 @@ class _Work:
         self.year = None
         self.has_comment = False
         self.conflicts: list[str] = []
+        self.notes: list[tuple[str, str]] = []     # (diagnostic code, message)
         link_doi = link_source = None
+        any_surname = False
+        self.text_title: str | None = None
         for element in elements:
             book = (element.get("publication-type") or "journal") != "journal"
             for field in element.iter(*_FIELD_TAGS):
@@ -103,7 +109,15 @@ class _Work:
                 if tag == "pub-id":
                     kind = (field.get("pub-id-type") or "").lower()
                     if kind == "doi" and self.doi is None:
-                        doi = normalize_doi("".join(field.itertext()))
+                        raw = "".join(field.itertext()).strip()
+                        if any(c.isspace() for c in raw):
+                            # a DOI never holds white space: a line break or space inside the element's value
+                            # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
+                            joined = "".join(raw.split())
+                            self.notes.append(("ref-doi-whitespace", f"DOI {' '.join(raw.split())!r} holds white "
+                                               f"space; read as {normalize_doi(joined)!r}"))
+                            raw = joined
+                        doi = normalize_doi(raw)
                         if doi:
                             self.doi, self.source = doi, "comment" if _in_comment(field) else "pub-id"
                     elif kind == "pmid" and self.pmid is None:
@@ -120,6 +134,7 @@ class _Work:
                             text = text.strip()
                         if text:
                             self.names.append(text)
+                            any_surname = True
                 elif tag == "year":
                     if self.year is None:
                         self.year = field
@@ -153,6 +168,8 @@ class _Work:
                         self.book_source = field
                 elif tag == "comment":
                     self.has_comment = True
+        if not self.titles and (not self.names or not any_surname):
+            self._unstructured()
         if self.doi is None and link_doi:
             self.doi, self.source = link_doi, link_source
         if self.doi is None:
@@ -177,12 +194,85 @@ class _Work:
                 found = find_dois(text) or find_dois(" ".join(pieces))
                 if found:
                     self.doi, self.source = found[0], "text"
+                    broken = _BROKEN_DOI.search(" ".join(text.split()))
+                    if broken:
+                        self.notes.append(("ref-doi-maybe-truncated", f"the DOI in {broken.group(0)!r} may go on "
+                                           f"after a space; {found[0]!r} is used as printed"))
                     return
+
+    def _unstructured(self) -> None:
+        """Surnames and title from the text of a citation without ``<surname>`` and title markup (an
+        unstructured ``mixed-citation``, with or without ``<string-name>``)."""
+        element = self.elements[0]
+        if element.tag not in CITATION_TAGS or element.find("person-group/name") is not None:
+            return
+        names, title = parse_unstructured_citation(plain_text(element))
+        if names:
+            self.names = names  # surnames, also in place of whole "<string-name>" texts
+        self.text_title = title
 
     @property
     def is_continuation(self) -> bool:
         """No person names and no title: another edition of the previous work (Angewandte's German one)."""
-        return not self.names and not self.titles
+        return not self.names and not self.titles and not self.text_title
+
+
+# Unstructured ``mixed-citation`` text: an author list, then (maybe) a bracketed year, then the title up to the
+# next sentence end. Author shapes: "Smith JA", "Smith, J. A.", "J. A. Smith", "van der Berg, K.", "Smith J-P".
+_SURNAME = rf"(?:{particle_pattern(capitalised=False)}\s)*[A-Z][\w'\u2019\-]+"
+_INITIALS = r"(?:[A-Z]\.?\s?-?){1,3}"
+_AUTHOR = re.compile(
+    rf"(?P<a>{_SURNAME}),?\s(?:{_INITIALS})(?![\w'])(?<!\s)(?!\s+[a-z])"  # Smith JA / Smith, J. A.
+    rf"|(?:[A-Z]\.\s?-?){{1,3}}\s?(?P<b>{_SURNAME})(?![\w'])"      # J. A. Smith
+)
+_AUTHOR_SEPARATOR = re.compile(r"\s*(?:,|;|&|\band\b)\s*(?:and\s+|&\s*)?")
+_ET_AL = re.compile(r",?\s*et\s+al\.?")
+_AFTER_AUTHORS = re.compile(r"[\s.,:;]*(?:\(\s*(?:1[5-9]\d\d|20\d\d)[a-z]?\s*\)[\s.,:;]*)?")
+# the title ends at a period before a space (not after an initial)
+# (a question mark ends it only before an abbreviated journal word: "Why blue? Chem. Teach." but "Why? A survey")
+_TITLE_END = re.compile(r"(?<![A-Z])\.(?=\s|$)|(?<=[A-Z]{2})\.(?=\s|$)|[?!](?=\s+[A-Z][a-z]{0,11}\.|$)")
+
+
+def parse_unstructured_citation(text: str) -> tuple[list[str], str | None]:
+    """Surnames and title of a citation given as plain text ("Smith JA, Lee K (2019) A title. J Chem 4:1").
+
+    Returns ``([], None)`` when the text does not open with an author list; the title is None when what
+    follows the authors is no title (an abbreviated journal name, as in "Smith, J. J. Am. Chem. Soc. 2019")."""
+    text = " ".join(text.split())
+    names: list[str] = []
+    pos = 0
+    while True:
+        m = _AUTHOR.match(text, pos)
+        if m is None:
+            break
+        names.append((m.group("a") or m.group("b")).strip())
+        pos = m.end()
+        sep = _AUTHOR_SEPARATOR.match(text, pos)
+        if sep is None or sep.end() == pos:
+            break
+        if _AUTHOR.match(text, sep.end()) is None:
+            break
+        pos = sep.end()
+    if not names:
+        return [], None
+    etal = _ET_AL.match(text, pos)
+    if etal:
+        pos = etal.end()
+    return names, _title_after(text, _AFTER_AUTHORS.match(text, pos).end())
+
+
+_JOURNAL_TAIL = re.compile(r",\s+[A-Z][a-z]{0,11}\Z")
+
+
+def _title_after(text: str, pos: int) -> str | None:
+    end = _TITLE_END.search(text, pos)
+    title = text[pos:end.start() + (1 if end and text[end.start()] in "?!" else 0) if end else len(text)].strip()
+    if end is not None and text[end.start()] == ".":
+        title = _JOURNAL_TAIL.sub("", title)  # "A title, Chem. Sci." (the journal follows a comma)
+    words = title.split()
+    if len(words) < 3 or words[0].endswith(".") or not words[0][:1].isalpha():
+        return None
+    return title
 
 
 def _title(works: list[_Work]) -> str | None:
@@ -196,6 +286,9 @@ def _title(works: list[_Work]) -> str | None:
     for work in works:
         if work.book_source is not None:
             return plain_text(work.book_source) or None
+    for work in works:
+        if work.text_title:
+            return work.text_title
     return None
 
 
@@ -247,12 +340,17 @@ def _works(ref) -> list[list[_Work]]:
     return merged
 
 
-def read_references(back: etree._Element | None, diagnostics: list[Diagnostic]) -> ReferenceList:
-    """Read every ``<ref>`` under ``back`` (None gives an empty list)."""
+def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
+    """Read every ``<ref>`` of every ``<ref-list>`` wherever JATS allows one under ``containers`` (an element,
+    or several in document order such as ``(body, back)``; None entries are skipped): in ``<back>``, in a
+    ``<sec>`` of the body or back ("References" as a body section), nested lists and several lists."""
     result = ReferenceList()
-    if back is None:
+    if containers is None:
         return result
-    for ref in back.iter("ref"):
+    if not isinstance(containers, (list, tuple)):
+        containers = (containers,)
+    refs = [ref for container in containers if container is not None for ref in container.iter("ref")]
+    for ref in refs:
         line = ref.sourceline
         ref_id = (ref.get("id") or "").strip()
         label_el = ref.find("label")
@@ -291,6 +389,8 @@ def read_references(back: etree._Element | None, diagnostics: list[Diagnostic]) 
                     f"(found: {', '.join(distinct) or 'none'})", line))
             doi, source = (None, None) if ambiguous or not dois else dois[0]
         for work in flat:
+            for code, message in work.notes:
+                diagnostics.append(Diagnostic(code, f"reference {ref_id}: {message}", line))
             for conflict in work.conflicts:
                 diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
                                               "the link text is used", line))

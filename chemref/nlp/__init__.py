@@ -10,9 +10,17 @@ from __future__ import annotations
 from chemref._lazy import lazy_exports
 
 
+#: The one registry of chemref's spaCy components, in pipeline order: name -> (module, factory function).
+#: ``load()`` builds the pipeline from it and the ``spacy_factories`` entry points in pyproject.toml list
+#: exactly these (a test checks that they agree).
+COMPONENTS = {
+    "chemref_citations": ("chemref.nlp.citations", "make_citations"),
+    "chemref_sentencizer": ("chemref.nlp.sentencizer", "make_sentencizer"),
+    "chemref_author_mentions": ("chemref.nlp.authors", "make_author_mentions"),
+    "chemref_claim_classifier": ("chemref.nlp.claims", "make_claim_classifier"),
+}
 #: The component names chemref registers with spaCy (``nlp.add_pipe(name)``), in pipeline order.
-COMPONENT_NAMES = ("chemref_citations", "chemref_sentencizer", "chemref_author_mentions",
-                   "chemref_claim_classifier")
+COMPONENT_NAMES = tuple(COMPONENTS)
 #: The span group holding citation markers.
 SPANS_KEY = "chemref_citations"
 
@@ -24,6 +32,6 @@ _LAZY = {
     "chemical_tokenizer": "chemref.nlp.tokenizer",
 }
 
-__all__ = ["COMPONENT_NAMES", "SPANS_KEY", *_LAZY]
+__all__ = ["COMPONENTS", "COMPONENT_NAMES", "SPANS_KEY", *_LAZY]
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
+from chemref.nlp.wordlists import REPORTING_VERBS, particle_pattern
 
 __all__ = [
     "AuthorMention", "AuthorRules", "DEFAULT_RULES", "PATTERNS", "TABLE_FILES",
@@ -57,18 +58,14 @@ class AuthorMention:
 
 # --------------------------------------------------------------------------------------------------
 # Regular expressions (compiled once).
-_PARTICLE = r"(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]el|[Dd]ella|[Dd]i|[Dd]a|[Dd]u|[Dd]os|[Dd]as|[Ll]a|[Ll]e|[Tt]en|[Tt]er|[Aa]l|[Ee]l|[Bb]in)"
+_PARTICLE = particle_pattern()
 # A surname: optional particles, a capitalised word (O'Brien, D'Amico), optionally hyphenated (Smith-Jones).
 _WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*"
 _NAME = rf"(?:{_PARTICLE}\s+){{0,3}}{_WORD}(?:[-‐]{_WORD})?"
 _N1 = rf"(?P<n1>{_NAME})"
 _N2 = rf"(?P<n2>{_NAME})"
-_REPORT_VERBS = (
-    "showed|shown|reported|found|demonstrated|proposed|described|observed|suggested|developed|introduced|identified|"
-    "noted|argued|investigated|studied|concluded|established|discovered|synthesi[sz]ed|presented|determined|"
-    "examined|applied|used|employed|prepared|hypothesi[sz]ed|postulated|predicted|calculated|revealed|confirmed|"
-    r"indicated|claimed|pointed|recently|first|also|further|later|have|had|were|was|who|in\s+their|in\s+(?:19|20)\d\d"
-)
+_VERB = "|".join(REPORTING_VERBS)
+_REPORT_VERBS = _VERB + r"|recently|first|also|further|later|have|had|were|was|who|in\s+their|in\s+(?:19|20)\d\d"
 _YEAR_CUE = r"\s*(?:\(\s*(?:19|20)\d\d[a-z]?\b|,?\s*(?:19|20)\d\d[a-z]?\b|\[\s*(?:\d|CIT))"
 _CUE_AFTER = rf"(?={_YEAR_CUE}|['’]s?\b|\s+et\s*al\b|\s+(?:{_REPORT_VERBS})\b)"
 
@@ -411,9 +408,7 @@ def cited_author_mentions(text: str, surnames: Iterable[str]) -> list[AuthorMent
 #: After "X and Y" / "X & Y": what makes the pair a citation of people (a year, "et al.", "[", a verb of reporting).
 _PAIR_CUE = re.compile(
     r"\s*(?:\(\s*(?:19|20)\d\d|,?\s*(?:19|20)\d\d|\[|et\s*al\b)|\s+(?:have\s+|had\s+|also\s+|first\s+|recently\s+)?"
-    r"(?:showed|shown|reported|found|demonstrated|proposed|described|observed|suggested|developed|introduced|identified|"
-    r"synthesi[sz]ed|prepared|presented|studied|investigated|claimed|concluded|discovered|designed|fabricated|"
-    r"established|used|applied|employed|tried|followed)\b"
+    rf"(?:{_VERB})\b"
 )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterator
 from spacy.language import Language
 
 from chemref.nlp.extensions import SPANS_KEY, doc_text, register_extensions
+from chemref.nlp.wordlists import particle_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
@@ -27,7 +28,7 @@ _NUM_ITEM = rf"\d{{1,4}}(?:\s*{_DASH}\s*\d{{1,4}})?"
 NUMERIC_RE = re.compile(rf"\[{_NUM_ITEM}(?:\s*[,;]\s*{_NUM_ITEM})*\](?![^\W\d_])")  # not "[1,3]dioxole"
 
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
-_PARTICLE = r"(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]el|[Dd]i|[Dd]a|[Dd]u|[Ll]e|[Ll]a|[Tt]en|[Tt]er)"
+_PARTICLE = particle_pattern()
 _NAME = rf"(?:{_PARTICLE}\s+){{0,2}}[{_UPPER}][^\W\d_]*(?:['’][^\W\d_]+)?(?:[-‐][{_UPPER}][^\W\d_]*)?"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:\s*,\s*{_NAME})*\s+(?:and|&)\s+{_NAME})?"
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)[a-z]?"

@@ -7,19 +7,17 @@ from importlib.util import find_spec
 from typing import TYPE_CHECKING, Iterable
 
 from chemref.errors import InputError
+from chemref.nlp import COMPONENTS as REGISTRY
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
 
 __all__ = ["COMPONENTS", "OPTIONAL_COMPONENTS", "load"]
 
-#: Always in the pipeline, in this order.
-COMPONENTS = ("chemref_citations", "chemref_sentencizer")
-#: Added after them when their modules are present: component name -> (module, factory) as in the entry points.
-OPTIONAL_COMPONENTS = {
-    "chemref_author_mentions": ("chemref.nlp.authors", "make_author_mentions"),
-    "chemref_claim_classifier": ("chemref.nlp.claims", "make_claim_classifier"),
-}
+#: Always in the pipeline, in this order (the first entries of the registry, chemref.nlp.COMPONENTS).
+COMPONENTS = tuple(REGISTRY)[:2]
+#: Added after them when their modules are present: component name -> (module, factory).
+OPTIONAL_COMPONENTS = {name: REGISTRY[name] for name in tuple(REGISTRY)[2:]}
 
 
 def load(*, exclude: Iterable[str] = ()) -> "Language":

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
 
-__all__ = ["NEVER", "NAME", "EITHER", "KINDS", "RuleTable", "SentenceRules", "DEFAULT_TABLES"]
+__all__ = ["NEVER", "NAME", "EITHER", "KINDS", "RuleTable", "RuleIndex", "SentenceRules", "DEFAULT_TABLES"]
 
 #: Never a boundary after the word ("Fig.", "ca.", "e.g.", "Anal.").
 NEVER = "never"
@@ -35,7 +35,8 @@ _FORMAT = 1
 @dataclass(frozen=True, slots=True)
 class RuleTable:
     """One named table: abbreviations by kind, sentence openers, lower-case prefixes ("n-" in "n-Butyl..."),
-    lower-case abbreviations that may open a sentence ("aq. HCl was added"), binomials, journals."""
+    lower-case abbreviations that may open a sentence ("aq. HCl was added"), abbreviated units of measure
+    ("lb." in "2 lb. 4 oz."), journals."""
 
     name: str
     never: frozenset[str] = frozenset()
@@ -44,7 +45,7 @@ class RuleTable:
     sentence_starters: frozenset[str] = frozenset()
     lowercase_prefixes: frozenset[str] = frozenset()
     lowercase_openers: frozenset[str] = frozenset()
-    binomials: frozenset[str] = frozenset()
+    measure_abbreviations: frozenset[str] = frozenset()
     journals: frozenset[str] = frozenset()
     description: str = field(default="", compare=False)
 
@@ -58,7 +59,7 @@ class RuleTable:
             "sentence_starters": sorted(self.sentence_starters),
             "lowercase_prefixes": sorted(self.lowercase_prefixes),
             "lowercase_openers": sorted(self.lowercase_openers),
-            "binomials": sorted(self.binomials),
+            "measure_abbreviations": sorted(self.measure_abbreviations),
             "journals": sorted(self.journals),
         }
 
@@ -90,7 +91,7 @@ class RuleTable:
             sentence_starters=words(data.get("sentence_starters"), "sentence_starters"),
             lowercase_prefixes=words(data.get("lowercase_prefixes"), "lowercase_prefixes"),
             lowercase_openers=words(data.get("lowercase_openers"), "lowercase_openers"),
-            binomials=words(data.get("binomials"), "binomials"),
+            measure_abbreviations=words(data.get("measure_abbreviations"), "measure_abbreviations"),
             journals=words(data.get("journals"), "journals"),
             description=str(data.get("description", "")),
         )
@@ -110,23 +111,26 @@ class RuleTable:
 
 
 @dataclass(frozen=True, slots=True)
-class _Index:
-    """The compiled lookups the splitter reads (built once per SentenceRules)."""
+class RuleIndex:
+    """The compiled lookups the splitter reads, merged over a :class:`SentenceRules`' tables in order (built
+    once per SentenceRules; read it through :attr:`SentenceRules.index`)."""
 
     kinds: Mapping[str, str]                       # "Fig." -> "never"
     multiword: Mapping[str, tuple[tuple[str, str], ...]]  # "al." -> (("et al.", "name"),)
     starters: frozenset[str]
     lowercase_prefixes: frozenset[str]
     lowercase_openers: frozenset[str]
+    measure_abbreviations: frozenset[str]          # "lb." in "2 lb. 4 oz."
     no_split: re.Pattern[str] | None
 
 
-def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> _Index:
+def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> RuleIndex:
     kinds: dict[str, str] = {}
     multi: dict[str, dict[str, str]] = {}
     starters: set[str] = set()
     prefixes: set[str] = set()
     openers: set[str] = set()
+    measures: set[str] = set()
 
     def put(word: str, kind: str) -> None:
         if " " in word:
@@ -146,13 +150,15 @@ def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> _I
         starters |= table.sentence_starters
         prefixes |= table.lowercase_prefixes
         openers |= table.lowercase_openers
+        measures |= {w if w.endswith(".") else w + "." for w in table.measure_abbreviations}
     pattern = re.compile("|".join(f"(?:{p})" for p in no_split)) if no_split else None
-    return _Index(
+    return RuleIndex(
         kinds=kinds,
         multiword={k: tuple(sorted(v.items(), key=lambda kv: -len(kv[0]))) for k, v in multi.items()},
         starters=frozenset(starters),
         lowercase_prefixes=frozenset(prefixes),
         lowercase_openers=frozenset(openers),
+        measure_abbreviations=frozenset(measures),
         no_split=pattern,
     )
 
@@ -163,7 +169,7 @@ class SentenceRules:
 
     tables: tuple[RuleTable, ...]
     no_split: tuple[str, ...] = ()
-    _index: _Index = field(init=False, repr=False, compare=False, hash=False)
+    _index: RuleIndex = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for pattern in self.no_split:
@@ -176,6 +182,11 @@ class SentenceRules:
         if len(set(names)) != len(names):
             raise InputError(f"rule table names must be unique, got {names}")
         object.__setattr__(self, "_index", _build_index(self.tables, self.no_split))
+
+    @property
+    def index(self) -> RuleIndex:
+        """The merged look-ups of all tables (what the splitter and the tokenizer read)."""
+        return self._index
 
     @classmethod
     def default(cls) -> "SentenceRules":
@@ -217,7 +228,8 @@ class SentenceRules:
         new_user = RuleTable("user", never=frozenset(groups[NEVER]), name_like=frozenset(groups[NAME]),
                              either=frozenset(groups[EITHER]), sentence_starters=user.sentence_starters,
                              lowercase_prefixes=user.lowercase_prefixes,
-                             lowercase_openers=user.lowercase_openers, binomials=user.binomials,
+                             lowercase_openers=user.lowercase_openers,
+                             measure_abbreviations=user.measure_abbreviations,
                              journals=user.journals, description=user.description)
         tables = tuple(t for t in self.tables if t.name != "user") + (new_user,)
         return SentenceRules(tables, self.no_split)

@@ -1,10 +1,18 @@
 """Rule-based sentence splitting for scientific and chemical text, as character offsets.
 
 Pure Python + ``re`` (never imports spaCy), so the question builder's fast path and worker processes
-stay light. One left-to-right pass over the candidate boundaries that a single compiled regex finds
-(terminal punctuation with its closing quotes/brackets, newlines); each candidate is decided with
-cheap look-ups on the word before it and the word after it. Every regex is bounded or possessive, so
-the pass is linear in the input. The text is never changed: sentences are ``(start, end)`` offsets.
+stay light. The text is never changed: sentences are ``(start, end)`` offsets. Every regex is bounded or
+possessive, so the work is linear in the input.
+
+1. Structure found before the pass (:func:`_structure`): inline list items ("1. ... 2. ...", "a) ... b) ...")
+   force a cut before each later item's marker, and their markers and spaced ellipses (". . .") are quiet
+   spans where no boundary falls.
+2. Candidate boundaries (:data:`_CANDIDATE`, one compiled regex): terminal punctuation with its closing
+   quotes/brackets, newlines, periods glued to citation numbers, periods with the space after them lost.
+3. One left-to-right pass decides each candidate: cheap tests on the next character first, then the
+   named decision rules: :func:`_period_ends` / :func:`_after_period` (the word before a period and the
+   kind of word after it, from the rule tables), :func:`_newline_splits`, :func:`_nospace_splits`,
+   :func:`_citation_opens_sentence`, and the vetoes in :func:`_split_vetoed`.
 """
 
 from __future__ import annotations
@@ -84,6 +92,10 @@ _UNIT_WORDS = "(?:Hz|kHz|MHz|GHz|THz|Da|kDa|MDa|Pa|kPa|MPa|GPa|Gy|Bq|MBq|GBq|Sv|
 _SPACED_CITATION = re.compile(
     rf"(\d{{1,3}}(?:\s?[,{_DASH_CLASS}]\s?\d{{1,3}}){{0,30}})(?:\s+(?=(?!{_UNIT_WORDS}\b)[A-Z](?:[a-z]+|[\w\-]*[A-Z\d][\w\-]*)\b|A\s+[a-z])|\s*+\Z)")
 _OPEN_BRACKET = re.compile(r"[(\[]")
+# more citation numbers after glued ones, set off by single spaces, before a capitalised word ("heating.11 12 Further")
+_GLUED_SPACED = re.compile(
+    rf"(?:[^\S\n][\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}){{1,10}}"
+    rf"(?=\s+(?!{_UNIT_WORDS}\b)[A-Z][a-z])")
 _SENTENCE_AFTER_ET_AL = re.compile(r"\s+[A-Z][a-z]{2,}\s+[a-z]{3,}\b(?!\s+(?:1[89]|20)\d\d)")
 # what follows a word of an abbreviated journal title: another abbreviated word, or "2019," / "2019;"
 _CITATION_NEXT = re.compile(r"\s+(?:[A-Z][a-z]{1,11}\.(?=[\s,])|(?:1[89]|20)\d\d[a-z]?[,;:])")
@@ -108,8 +120,10 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     """
     if not isinstance(text, str):
         raise TypeError(f"split_sentences() needs a str, got {type(text).__name__}")
-    idx = (DEFAULT_RULES if rules is None else rules)._index
+    idx = (DEFAULT_RULES if rules is None else rules).index
     prot = _protected_spans(text, protected, idx.no_split)
+    quiet, forced = _structure(text)
+    q_starts = [a for a, _ in quiet]
     p_starts = [s for s, _ in prot]
     n = len(text)
     cuts: list[int] = []          # split points; sentences are the stripped pieces between them
@@ -133,9 +147,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     next_match = _NEXT.match
     lower_maybe = _LOWER_MAYBE_START.match
     next_kind = _next_kind
-    after_period = _after_period
+    period_ends = _period_ends
     plain = _PLAIN_SYMBOLS
-    openers = _OPENERS
     split_after_word = _SPLIT_AFTER_WORD
     STARTER, DIGIT = _STARTER, _DIGIT
     last_i = -1
@@ -143,6 +156,10 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         i = m.start()
         if i < skip_to or i == last_i:
             continue
+        if quiet:
+            k = bisect_right(q_starts, i) - 1
+            if k >= 0 and quiet[k][1] > i:
+                continue  # a list item's marker or a spaced ellipsis
         last_i = i
         group = m.lastgroup
         if prot:
@@ -154,6 +171,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             glued = False
             run_end = m.end(2)
             end = punct_end = m.end()
+            if run_end - i > 1 and i > 0 and text[i - 1] in "[(" and text.startswith(("]", ")"), run_end):
+                continue  # "[...]": an omission in a quotation, not a sentence end
         elif group == "nl":
             # (a newline right after a cut, "end.\nNext", changes nothing: no need to read the lines)
             if i > last_cut and (
@@ -196,6 +215,11 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 j = nm.start(1)
                 c = nm.group(1)
             if c in plain or ("a" <= c <= "z" and lower_maybe(text, j) is None):
+                if group == "term" and end != punct_end and "a" <= c <= "z" \
+                        and _citation_opens_sentence(text, i, run_end, punct_end, idx) and punct_end > last_cut:
+                    # "... implications. [7] confirms this.": the bracketed citation is the next sentence's subject
+                    append(punct_end)
+                    last_cut, sent_start, skip_to = punct_end, -1, punct_end
                 continue  # after the markers, a plain lower-case word or a symbol: never a boundary
         if prot:
             k = bisect_right(p_starts, end - 1) - 1
@@ -226,46 +250,68 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             if sent_start < last_cut:
                 ss = nonws_search(text, last_cut)
                 sent_start = ss.start() if ss else n
-            sc = _SPACED_CITATION.match(text, j) if (
-                nxt == DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
-            if sc is not None:
-                # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
-                # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
-                # it is read as a glued citation and the word after it decides
-                if sc.end() == n:
-                    if after_period(text, i, _END, _END, sent_start, idx, i + 1):
-                        break  # the number closes the text and belongs to the last sentence
-                    sc = None
-                else:
-                    nxt2 = next_kind(text, sc.end(), idx)
-                    if nxt2 != STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
-                        sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
-            if sc is not None:
-                end = sc.end(1)
-                split = after_period(text, i, nxt2, nxt2, sent_start, idx, end)
-            else:
-                split = after_period(text, i, nxt, raw_nxt, sent_start, idx,
-                                     i + 1 if narrative or end == punct_end else end)
+            split, end = period_ends(text, i, j, nxt, raw_nxt, narrative, end, punct_end, sent_start, idx)
+            if split is None:
+                break  # a citation number closes the text and belongs to the last sentence
         else:  # ! ? … and runs such as "..." or "?!"
             split = nxt in split_after_word
-        if not split:
+        if not split or _split_vetoed(text, i, run_end, punct_end, end, c, j, nxt, last_cut):
             continue
-        if c in openers and run_end < punct_end and ")" in text[run_end:punct_end]:
-            split = _parenthesised_sentence(text, i)
-        if nxt != STARTER and split:
-            if punct_end > run_end:
-                if text[run_end] == ")" and _BRACKETED_AUTHORITY.search(text, i - 24 if i > 24 else 0, i + 1):
-                    split = False  # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
-            elif text.find("(", last_cut if last_cut > i - 80 else i - 80, i) >= 0 \
-                    and _inside_brackets(text, i, end, last_cut):
-                split = False  # "(Musa spp. ABB group)": an abbreviation inside a short bracket
         if split and end > last_cut:
             append(end)
             # (when the next non-space character was looked up from this very end, it opens the next sentence)
             last_cut, sent_start = end, j if nm.start() == end else -1
             skip_to = end
 
+    if forced:
+        cuts = sorted(set(cuts).union(forced))
     return _spans(text, cuts)
+
+
+# ---------------------------------------------------------------- decision rules for one candidate
+# (called for the candidates that survive the cheap tests in split_sentences' loop)
+
+def _period_ends(text: str, i: int, j: int, nxt: int, raw_nxt: int, narrative: bool, end: int, punct_end: int,
+                 sent_start: int, idx) -> tuple[bool | None, int]:
+    """Does the single period at ``i`` end a sentence, and where (the end may move past a citation number
+    set off by a space)? None: the period and a citation number close the text."""
+    sc = _SPACED_CITATION.match(text, j) if (
+        nxt == _DIGIT and end == punct_end and not text.startswith(".", j + 1)) else None
+    if sc is not None:
+        # "diffusion. 7 Studies": a citation number set off by a space, before a capitalised word (a
+        # sentence that opens with a number goes on with a unit or a lower-case word: "48 h later");
+        # it is read as a glued citation and the word after it decides
+        if sc.end() == len(text):
+            if _after_period(text, i, _END, _END, sent_start, idx, i + 1):
+                return None, end
+            sc = None
+        else:
+            nxt2 = _next_kind(text, sc.end(), idx)
+            if nxt2 != _STARTER and text[i - 1].isdigit() and not _name_ends_in_digits(text, i):
+                sc = None  # "at pH 7. 5 Samples": only a function word proves the number is no subject
+    if sc is not None:
+        return _after_period(text, i, nxt2, nxt2, sent_start, idx, sc.end(1)), sc.end(1)
+    return _after_period(text, i, nxt, raw_nxt, sent_start, idx,
+                         i + 1 if narrative or end == punct_end else end), end
+
+
+def _split_vetoed(text: str, i: int, run_end: int, punct_end: int, end: int, c: str, j: int, nxt: int,
+                  last_cut: int) -> bool:
+    """Rules that overrule a sentence end at ``i`` for what surrounds it: a bracket that goes on
+    ("(Willd.) Iljin", "(Musa spp. ABB group)"), a quotation's source, a bracket after an abbreviation."""
+    if c in _OPENERS and run_end < punct_end and ")" in text[run_end:punct_end] \
+            and not _parenthesised_sentence(text, i):
+        return True  # "(1/500, 30 min.) (Vector ...": an abbreviation inside brackets
+    if c == "(" and run_end < punct_end and text[punct_end - 1] in _QUOTES and _SOURCE_AFTER_QUOTE.match(text, j):
+        return True  # '"... the end." (Baker 112).': a quotation's source in brackets closes its sentence
+    if nxt == _STARTER:
+        return False
+    if punct_end > run_end:
+        # "Rhaponticum carthamoides (Willd.) Iljin (Asteraceae)"
+        return text[run_end] == ")" and _BRACKETED_AUTHORITY.search(text, i - 24 if i > 24 else 0, i + 1) is not None
+    lo = last_cut if last_cut > i - 80 else i - 80
+    # "(Musa spp. ABB group)": an abbreviation inside a short bracket
+    return (text.find("(", lo, i) >= 0 or text.find("[", lo, i) >= 0) and _inside_brackets(text, i, end, last_cut)
 
 
 class _GluedAnchor:
@@ -347,6 +393,9 @@ def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_sta
                 return end  # (a bracketed marker glued to the period, "al.(43)", is read below)
         else:
             end = g.end()
+            more = _GLUED_SPACED.match(text, end)
+            if more is not None:
+                end = more.end()  # "heating.11 12 Further work": a space-separated list of citation numbers
     n = len(text)
     while end < n:
         j = _SPACES.match(text, end).end()
@@ -447,14 +496,18 @@ def _inside_brackets(text: str, p: int, end: int, last_cut: int) -> bool:
     """Is the period at ``p`` inside a short bracket opened in mid-sentence and closed a few words on,
     with no other sentence end before the close ("... banana (Musa spp. ABB group) plant ...")?"""
     lo = max(last_cut, p - 80)
-    o = text.rfind("(", lo, p)
-    if o <= lo or text.find(")", o, p) >= 0 or not text[lo:o].strip():
+    o = max(text.rfind("(", lo, p), text.rfind("[", lo, p))
+    if o <= lo:
         return False
-    close = text.find(")", end, end + 40)
+    opener = text[o]
+    closer = ")" if opener == "(" else "]"
+    if text.find(closer, o, p) >= 0 or not text[lo:o].strip():
+        return False
+    close = text.find(closer, end, end + 40)
     if close < 0:
         return False
     inner = text[end:close]
-    return "(" not in inner and ". " not in inner
+    return opener not in inner and ". " not in inner
 
 
 def _parenthesised_sentence(text: str, p: int) -> bool:
@@ -497,6 +550,8 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
                 break
     if kind is None:
         kind = idx.kinds.get(key)
+    if nxt == _DIGIT and key in idx.measure_abbreviations and _after_number(text, ws):
+        return False  # "2 lb. 4 oz.", "5 ft. 6 in.": a measure in two units
     if kind is None and word:
         # (a label is ASCII but for the digits, which may be any decimal digits: cheap tests before the regex)
         if ws == sent_start and (word[0] < "{" or word[0].isdecimal()) and (
@@ -504,8 +559,11 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
             return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
         if len(word) == 1 and word.isupper():
             # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
-            kind = EITHER if word == "I" or (word != "L" and word_start == ws and _after_word(text, ws, idx)
-                                             and not _CITATION_NEXT.match(text, p + 1)) else NAME
+            if word == "I":
+                kind = NAME if _after_given_name(text, ws) else EITHER  # "Albert I. Jones" vs "you and I. Did"
+            else:
+                kind = EITHER if (word != "L" and word_start == ws and _after_word(text, ws, idx)
+                                  and not _CITATION_NEXT.match(text, p + 1)) else NAME
         elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
             kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
     if kind is None:
@@ -534,6 +592,8 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     return nxt in _SPLIT_AFTER_WORD
 
 
+_QUOTES = "\"'\u201d\u2019\u00bb\u203a"
+_SOURCE_AFTER_QUOTE = re.compile(r"\([^()\n]{1,80}\)[.!?]")
 # a short bracket right after an abbreviation that closes before punctuation belongs to the same sentence
 _BRACKET_THEN_PUNCT = re.compile(r"\s*+\([^()\n]{1,80}\)[.,;:]")
 # ... and after a capitalised word ("Torr."), a bracket that opens with a word and goes on with a comma or a
@@ -563,7 +623,8 @@ def _after_word(text: str, ws: int, idx) -> bool:
     if e == ws or e == 0:
         return False
     if text[e - 1].isdigit():
-        return True
+        # "373.15 K." is a unit; "Copyright (C) 2018 S. Korgur AG" is an initial after a copyright year
+        return _COPYRIGHT_YEAR.search(text, e - 40 if e > 40 else 0, e) is None
     if not text[e - 1].isalpha():
         return False  # (no word before: the tests below fail on an empty one)
     b = e
@@ -575,6 +636,41 @@ def _after_word(text: str, ws: int, idx) -> bool:
     if len(prev) < 2 or not prev.islower() or (b > 0 and not text[b - 1].isspace() and text[b - 1] not in "(["):
         return False
     return prev.capitalize() not in idx.starters and prev not in _NAME_LEADS
+
+
+_COPYRIGHT_YEAR = re.compile(r"(?:\u00a9|\([Cc]\)|[Cc]opyright)[^\S\n]*(?:(?:1[89]|20)\d\d[\s,\u2013\-]*){1,3}\Z")
+# capitalised words before a roman numeral that is no initial ("Table I.", "Photosystem I.", "Type I.")
+_NUMBERED_NOUNS = _LABEL_NOUNS | frozenset({"Table", "Figure", "Fig", "Chapter", "Section", "Class", "Grade", "Stage",
+                                            "Level", "Photosystem", "War", "Volume", "Book", "Act", "Article",
+                                            "Tier", "Cluster", "Subunit", "Fragment", "Loop", "Helix", "Motif"})
+
+
+def _after_given_name(text: str, ws: int) -> bool:
+    """Is the capital letter at ``ws`` a middle initial after a given name ("Albert I. Jones")?"""
+    e = ws
+    while e > 0 and text[e - 1] in " \t\u00a0":
+        e -= 1
+    prev = _word_before(text, e)
+    b = e - len(prev)
+    return (e < ws and 2 < len(prev) < 13 and prev[0].isupper() and prev[1:].islower()
+            and prev not in _NUMBERED_NOUNS and (b == 0 or text[b - 1].isspace()))
+
+
+def _after_number(text: str, ws: int) -> bool:
+    """Does a number (then a space) come right before the word at ``ws``?"""
+    return ws >= 2 and text[ws - 1] == " " and text[ws - 2].isdigit()
+
+
+def _citation_opens_sentence(text: str, i: int, run_end: int, punct_end: int, idx) -> bool:
+    """After "implications. [7]", a lower-case word makes the bracketed citation the subject of the next
+    sentence: the punctuation at ``i`` ends a sentence when it follows a plain word, not an abbreviation."""
+    j = _SPACES.match(text, punct_end).end()
+    if j == punct_end or not text.startswith("[", j):
+        return False
+    if run_end - i > 1 or text[i] != ".":
+        return text[i] in "!?"
+    word = _word_before(text, i) if text[i - 1:i].isalpha() else ""
+    return len(word) > 1 and word.islower() and idx.kinds.get(word + ".") is None
 
 
 def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
@@ -642,3 +738,175 @@ def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
         s = len(text) - len(piece)
         append((s, s + len(piece.rstrip())))
     return out
+
+
+# ---------------------------------------------------------------- structural pre-pass
+# Inline list items ("1. The first item 2. The second item", "a) ... b) ...", "• 9. ... • 10. ...") and spaced
+# ellipses (". . .") are found before the main pass: a list item's marker is never a sentence end and the
+# boundary belongs before the next item's marker; a spaced ellipsis inside a sentence is never a boundary.
+_LIST_BULLETS = "\u2022\u25aa\u25cf\u25e6\u2023\u2043\u25a0\u25a1\u27a2*\u2013\u2014-"
+# the separator after a list label, "1. " "1.) " "1) " "a. " "ii) ", before a word that is not lower case (the
+# label itself is read backwards from it; each pattern opens with a literal, which ``re`` searches for fast)
+# (the look-behinds after the literal ". " keep only periods after a 1-3 character label)
+_ITEM_SEPARATORS = (
+    re.compile(r"\. (?:(?<=(?<![a-z\d])[\da-z]\. )|(?<=(?<![a-z\d])(?:\d\d|[ivx]{2})\. )"
+               r"|(?<=(?<![a-z\d])(?:\d{3}|[ivx]{3})\. )|(?<=(?<![a-z])[ivx]{4}\. )|(?<=(?<![a-z])[ivx]{5}\. ))"
+               r"(?=[^\S\n]*+[^\sa-z])"),
+    re.compile(r"\) (?=[^\S\n]*+[^\sa-z])"),
+)
+# an item's marker opens a sentence: at the start of the text or a line, or after a sentence end
+_ITEM_OPENS = re.compile(rf"(?:\A|\n|[{_TERMINALS}][{_CLOSERS}]*)[^\S\n]*\Z")
+# words after which a number is a reference, not the next item ("Table 2.", "step 3.", "entries 1 and 2.")
+_NUMBER_TAKERS = frozenset({"step", "steps", "entry", "entries", "compound", "compounds", "section", "sections",
+                            "page", "pages", "ref", "refs", "eq", "eqs", "equation", "equations", "lane", "lanes",
+                            "panel", "panels", "day", "days", "week", "weeks", "month", "months", "year", "years",
+                            "and", "or", "to", "of", "than", "from", "with", "between", "vs", "no", "vol", "fig",
+                            "figs", "table", "tables", "scheme", "schemes", "figure", "figures", "type", "group",
+                            "phase", "stage", "class", "grade", "level", "chapter", "part", "appendix",
+                            "sample", "samples", "run", "runs", "experiment", "experiments", "patient",
+                            "patients", "at", "by", "in", "on", "for", "per", "about", "around", "only", "also"})
+_ITEM_TEXT = re.compile(r"[^\W\d_]{2}")  # an item has words between its marker and the next one
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
+          "xii": 12, "xiii": 13, "xiv": 14, "xv": 15}
+# a spaced ellipsis not run into a fourth period (the fourth one ends a sentence: "... a period . . . . Next")
+_SPACED_ELLIPSIS = re.compile(r"(?<!\. )(?<!\.)\.(?:[^\S\n]\.){2}(?=[^\S\n]++(?!\.))")
+# a sentence that ends before a spaced ellipsis that opens the next one: "... compounds. . . . The practice"
+_END_BEFORE_ELLIPSIS = re.compile(r"(?<=[^\W\d_])\.(?=[^\S\n]\.[^\S\n]\.[^\S\n]\.[^\S\n]+[A-Z\"'\u201c\u2018(\[])")
+
+
+def _item_values(label: str) -> tuple[tuple[str, int], ...]:
+    """(kind, value) readings of a list label: "3" -> digit 3, "c" -> letter 3, "ii" -> roman 2, "i" -> both."""
+    if label.isdigit():
+        return (("digit", int(label)),)
+    out = []
+    if len(label) == 1:
+        out.append(("letter", ord(label) - 96))
+    if label in _ROMAN:
+        out.append(("roman", _ROMAN[label]))
+    return tuple(out)
+
+
+def _word_before(text: str, p: int) -> str:
+    """The word (letters) that ends at the last non-space character before ``p``; '' after a non-letter."""
+    e = p
+    while e > 0 and text[e - 1].isspace():
+        e -= 1
+    b = e
+    while b > 0 and e - b < 24 and text[b - 1].isalpha():
+        b -= 1
+    return text[b:e]
+
+
+def _item_marker(text: str, p: int) -> tuple[int, str, str] | None:
+    """(start, bullet, label) of a list item marker whose separator starts at ``p``, else None: a label
+    ("12", "c", "iv") after the start of the text, whitespace or a bullet ("• 9.", "\u20439.")."""
+    k = p
+    while k > 0 and p - k < 5 and ("0" <= text[k - 1] <= "9" or "a" <= text[k - 1] <= "z"):
+        k -= 1
+    label = text[k:p]
+    if not label or not ((label.isdigit() and len(label) <= 3) or len(label) == 1 or label in _ROMAN) \
+            or (label.isdigit() != label[0].isdigit()):
+        return None
+    if k == 0 or text[k - 1].isspace() and (k < 2 or text[k - 2] not in _LIST_BULLETS
+                                             or k > 2 and not text[k - 3].isspace()):
+        return k, "", label
+    b = k - 1 if text[k - 1] in _LIST_BULLETS else k - 2 if text[k - 1] == " " else -1
+    if b >= 0 and text[b] in _LIST_BULLETS and (b == 0 or text[b - 1].isspace()):
+        return b, text[b], label
+    return None
+
+
+# every list label with its separator (for the check in C on long texts)
+_LABELS = re.compile(rf" (?:[{re.escape(_LIST_BULLETS)}] ?)?(\d{{1,3}}|[ivx]{{1,5}}|[a-z])(?:\.\)?|\)) ")
+
+
+def _labels_have_neighbours(text: str) -> bool:
+    """Do two list labels of consecutive values ("1." and "2.", "c)" and "d)") occur anywhere in ``text``?"""
+    present = {reading for label in set(_LABELS.findall(" " + text)) for reading in _item_values(label)}
+    return any((kind, value + 1) in present for kind, value in present)
+
+
+def _item_opens(text: str, s: int) -> bool:
+    """Does a list item's marker at ``s`` open a sentence: at the start of the text or of a line, or after a
+    sentence end that is not an abbreviation's period?"""
+    return _ITEM_OPENS.search(text, s - 8 if s > 8 else 0, s) is not None and _opens_after_sentence(text, s)
+
+
+def _opens_after_sentence(text: str, s: int) -> bool:
+    """Not after an abbreviation's period ("in Fig. 3. This file ...")."""
+    e = s
+    while e > 0 and text[e - 1].isspace():
+        e -= 1
+    if e == 0 or text[e - 1] != ".":
+        return True
+    word = _word_before(text, e - 1)
+    return not word or DEFAULT_RULES.index.kinds.get(word + ".") is None
+
+
+def _inline_items(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """Markers of inline list items (spans where no boundary falls) and the cuts before items 2, 3, ....
+
+    An item follows the item before it in the same style (bullet, separator, numbering) and value + 1; the
+    first item opens a sentence; a later one follows a plain word, not a word that takes a number ("Table 2.")
+    and not a comma ("1) heating, 2) cooling" is one sentence)."""
+    quiet: list[tuple[int, int]] = []
+    cuts: list[int] = []
+    open_items: dict[tuple, tuple[int, int, int]] = {}  # style -> (value, start, marker end) of the last item
+    if len(text) > 200_000 and not _labels_have_neighbours(text):
+        return quiet, cuts  # (a long text, such as "1. 1. 1. ...": one pass in C rules lists out)
+    markers = []  # (marker start, separator start, marker end + 1, bullet, label)
+    for pattern in _ITEM_SEPARATORS:
+        for m in pattern.finditer(text):
+            p = m.start()
+            if p and text[p - 1] == "." and text[p] == ")":
+                p -= 1  # "1.) "
+            if not p or not ("0" <= text[p - 1] <= "9" or "a" <= text[p - 1] <= "z"):
+                continue
+            if p >= 2 and "a" <= text[p - 2] <= "z" and text[p - 1] not in "ivx":
+                continue  # the end of a word, not a label
+            marker = _item_marker(text, p)
+            if marker is not None:
+                markers.append((marker[0], p, m.end() + 1, marker[1], marker[2]))
+    if len(markers) < 2:
+        return quiet, cuts
+    # (cheap filter first: only a marker with a neighbouring value anywhere can be part of a list)
+    markers.sort()
+    readings = [_item_values(label) for *_, label in markers]
+    present = {reading for values in readings for reading in values}
+    for (s, p, e, bullet, label), values in zip(markers, readings):
+        values = [(kind, value) for kind, value in values
+                  if (kind, value + 1) in present or (kind, value - 1) in present]
+        if not values:
+            continue
+        opens = _item_opens(text, s)
+        for kind, value in values:
+            style = (bullet, text[p:e - 2], kind)
+            last = open_items.get(style)
+            if last is not None and last[0] == value - 1 and s - last[1] < 600 \
+                    and _ITEM_TEXT.search(text, last[2], s):
+                word = _word_before(text, s)
+                if (word and word[0].islower() and word not in _NUMBER_TAKERS) or (opens and text[s - 1].isspace()):
+                    if not cuts or cuts[-1] != last[1]:
+                        quiet.append((last[1], last[2]))  # the first item's own marker
+                    quiet.append((s, e))
+                    cuts.append(s)
+                    open_items[style] = (value, s, e)
+                    break
+            if opens:
+                open_items[style] = (value, s, e)
+    if cuts and quiet:
+        quiet.sort()
+    return quiet, cuts
+
+
+def _structure(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """Spans where no boundary falls (inline list markers, spaced ellipses) and cuts they force."""
+    quiet, cuts = _inline_items(text)
+    if ". ." in text:
+        quiet += [(m.start(), m.end() + 1) for m in _SPACED_ELLIPSIS.finditer(text)]
+        for m in _END_BEFORE_ELLIPSIS.finditer(text):
+            cuts.append(m.end())
+            quiet.append((m.end(), m.end() + 7))
+        quiet.sort()
+        cuts.sort()
+    return quiet, cuts

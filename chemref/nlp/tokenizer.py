@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import spacy
 
+from chemref.nlp.wordlists import ELEMENT_SYMBOLS
+
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokenizer import Tokenizer
@@ -117,8 +119,9 @@ TOKEN_MATCH_RE = re.compile(
 # spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial).
 _UNIT_LETTERS = ("h.", "s.", "g.", "m.", "d.", "l.", "x.", "y.")
 
-# Element symbols that collide with spaCy's English abbreviations ("Co." for Colorado, "Mo." ...).
-_ELEMENT_ABBREVS = {"Co.", "Ga.", "La.", "Mo.", "Pa.", "Md.", "Mt.", "Ind."}
+# spaCy's English abbreviations that clash with element symbols ("Co." for Colorado, "Mo." ...): their period
+# is left to end a sentence after the element ("Ind." for Indiana reads as indium, "In.", too).
+_ELEMENT_ABBREVS = {symbol + "." for symbol in ELEMENT_SYMBOLS} | {"Ind."}
 
 #: Scientific and chemical abbreviations kept as one token with their period.
 SCIENTIFIC_ABBREVIATIONS = (

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from chemref.nlp.wordlists import ELEMENT_SYMBOLS
+
 __all__ = ["findability", "findability_features", "WEIGHTS"]
 
 #: feature -> (points per distinct match, cap on the feature's total)
@@ -38,13 +40,7 @@ WEIGHTS: dict[str, tuple[float, float]] = {
 }
 _HALF_POINT = 4.0
 
-_ELEMENTS = (
-    "H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr "
-    "Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm "
-    "Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No "
-    "Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og"
-).split()
-_EL = "(?:" + "|".join(sorted(_ELEMENTS, key=len, reverse=True)) + ")"
+_EL = "(?:" + "|".join(sorted(ELEMENT_SYMBOLS, key=len, reverse=True)) + ")"
 _SUBSCRIPT = "[0-9\u2080-\u2089]*(?:\\.[0-9]+)?"
 _CHARGE = "(?:[0-9]?[+\u207a\u2212\u207b-]|[\u00b2\u00b3\u00b9\u2070-\u2079]+[\u207a\u207b])?"
 _GROUP = rf"(?:{_EL}{_SUBSCRIPT}|\((?:{_EL}{_SUBSCRIPT})+\){_SUBSCRIPT}|\[(?:{_EL}{_SUBSCRIPT})+\]{_SUBSCRIPT})"

@@ -30,18 +30,21 @@ def read_text(path: PathLike) -> str:
         raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path), hint="save the file as UTF-8") from None
 
 
-def read_columns(path: PathLike, names: str, *, hint: str | None = None) -> Iterator[tuple[int, list[str]]]:
-    """Yield ``(line_number, fields)`` for each non-blank line of a white-space separated file (TREC qrels
-    and runs); ``names`` lists the expected columns, and a line with another number of them is an error."""
+def read_columns(path: PathLike, names: str, *, hint: str | None = None,
+                 extra: bool = False) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line_number, fields)`` for each line of a white-space separated file (TREC qrels and runs)
+    that is neither blank nor a ``#`` comment; ``names`` lists the expected columns, and a line with
+    another number of them is an error (``extra=True``: more columns are allowed and dropped, as trec_eval
+    does for runs)."""
     expected = len(names.split())
     for number, raw in iter_lines(path):
         parts = raw.split()
-        if not parts:
+        if not parts or parts[0].startswith("#"):
             continue
-        if len(parts) != expected:
+        if len(parts) != expected and not (extra and len(parts) > expected):
             raise InputError(f"expected {expected} columns ({names}), found {len(parts)}", path=str(path),
                              line=number, hint=hint)
-        yield number, parts
+        yield number, parts[:expected]
 
 
 def number(text: str, what: str, *, path: PathLike, line: int) -> float:

@@ -10,9 +10,16 @@ given (a TREC run, or ``"scores"`` beside ``"ranking"``) the order is trec_eval'
 ties broken by document id in *descending* string order; the rank column of a run is ignored.
 An id repeated in a ranking counts only at its first position; the repeat keeps its slot but can
 never score (a system gains nothing by repeating or by dropping repeats). K larger than a list
-simply uses the whole list. Queries whose gold has no relevant item are reported and skipped;
-gold queries without a prediction score 0 (reported); predictions for ids absent from the gold are
-ignored and reported, as trec_eval ignores run topics missing from the qrels.
+simply uses the whole list. Predictions for ids absent from the gold are ignored and reported, as
+trec_eval ignores run topics missing from the qrels.
+
+Which queries are averaged (``empty_queries``): gold queries without a prediction score 0 with
+``"count"`` (the default; trec_eval ``-c``: the mean is over every query in the gold) and are left out
+with ``"skip"`` (trec_eval's default: the mean is over the queries in both gold and run). Gold queries
+with no relevant item are skipped (reported) in JSON Lines gold; with TREC qrels they score 0 and are
+averaged, as trec_eval does. ``min_rel`` is trec_eval's ``-l``: a qrels judgement is relevant when
+its value is at least ``min_rel`` (default 1). TREC files may hold ``#`` comment lines; a run's columns
+after the sixth are ignored.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ __all__ = [
 
 #: Optional gold fields that get a breakdown table when present.
 BREAKDOWN_FIELDS = ("context_length", "position", "field", "year")
+#: How gold queries without a prediction are averaged: "count" scores them 0 (trec_eval -c), "skip" leaves
+#: them out (trec_eval's default).
+EMPTY_QUERIES = ("count", "skip")
 
 PathLike = str | os.PathLike[str]
 
@@ -132,15 +142,15 @@ def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
     return runs
 
 
-def read_qrels(path: PathLike) -> list[GoldQuery]:
-    """TREC qrels: ``query iteration docno relevance`` per line; relevance > 0 means relevant."""
+def read_qrels(path: PathLike, *, min_rel: int = 1) -> list[GoldQuery]:
+    """TREC qrels: ``query iteration docno relevance`` per line; relevance >= ``min_rel`` means relevant."""
     relevant: dict[str, set[str]] = {}
     for line, parts in read_columns(path, "query iteration docno relevance",
                                     hint="is this a run file? give the qrels first"):
         qid, _, doc, rel = parts
         level = int(number(rel, "relevance", path=path, line=line))
         bucket = relevant.setdefault(qid, set())
-        if level > 0:
+        if level >= min_rel:
             bucket.add(doc)
     return [GoldQuery(qid, frozenset(docs)) for qid, docs in relevant.items()]
 
@@ -151,7 +161,7 @@ def read_trec_run(path: PathLike) -> tuple[dict[str, list[str]], list[str]]:
     seen: dict[tuple[str, str], int] = {}
     diagnostics: list[str] = []
     for line, parts in read_columns(path, "query Q0 docno rank score tag",
-                                    hint="is this a qrels file? give the run second"):
+                                    hint="is this a qrels file? give the run second", extra=True):
         qid, _, doc, _, score, _ = parts
         value = number(score, "score", path=path, line=line)
         if (qid, doc) in seen:
@@ -206,21 +216,28 @@ def _mean(values: list[float]) -> float:
 
 def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]],
                   pred: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]], *,
-                  k: int | Sequence[int] = 10, format: str = "jsonl", per_query: bool = False) -> MetricsReport:
+                  k: int | Sequence[int] = 10, format: str = "jsonl", per_query: bool = False,
+                  empty_queries: str = "count", min_rel: int = 1) -> MetricsReport:
     """Recall@K and MRR@K of ``pred`` against ``gold``, with breakdowns by the optional gold fields.
 
     ``gold`` / ``pred`` are paths (JSON Lines, or TREC qrels / run with ``format="trec"``), or in
     memory: ``{query: [relevant ids]}`` / ``{query: [ranked ids]}`` or lists of records.
-    ``per_query=True`` adds each query's values under ``"per_query"``.
+    ``per_query=True`` adds each query's values under ``"per_query"``. ``empty_queries`` ("count", the
+    default, or "skip") and ``min_rel`` are described in the module docstring.
     """
     ks = (k,) if isinstance(k, int) else tuple(k)
     if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
         raise ScoringError(f"K must be a positive integer, got {k!r}")
     if format not in ("jsonl", "trec"):
         raise ScoringError(f"unknown format {format!r}", hint="use 'jsonl' or 'trec'")
+    if empty_queries not in EMPTY_QUERIES:
+        raise ScoringError(f"unknown empty-queries mode {empty_queries!r}", hint="use 'count' or 'skip'")
+    if isinstance(min_rel, bool) or not isinstance(min_rel, int):
+        raise ScoringError(f"min_rel must be an integer, got {min_rel!r}")
+    trec_gold = format == "trec" and isinstance(gold, (str, os.PathLike))
     diagnostics: list[str] = []
     if isinstance(gold, (str, os.PathLike)):
-        queries = read_qrels(gold) if format == "trec" else read_ranking_gold(gold)
+        queries = read_qrels(gold, min_rel=min_rel) if format == "trec" else read_ranking_gold(gold)
         if not queries:
             raise ScoringError("the gold file holds no queries", path=str(gold),
                                hint="give the gold file first, then the predictions")
@@ -252,24 +269,32 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     for query in queries:
         if not query.relevant:
             no_relevant.append(query.id)
-            continue
+            if not trec_gold:
+                continue
         ranking = runs.get(query.id)
         if ranking is None:
             missing.append(query.id)
+            if empty_queries == "skip":
+                continue
             ranking = []
         ranking, repeats = _dedupe(ranking)
         repeats_total += repeats
         values: dict[str, float] = {}
+        if not query.relevant:  # (TREC qrels only) trec_eval scores such a query 0
+            rows.append((query, dict.fromkeys(names, 0.0)))
+            continue
         for v in ks:
             values[f"recall@{v}"] = recall_at_k(ranking, query.relevant, v)
             values[f"mrr@{v}"] = reciprocal_rank_at_k(ranking, query.relevant, v)
         rows.append((query, values))
 
     if no_relevant:
-        diagnostics.append(f"{len(no_relevant)} gold query(ies) with no relevant item, skipped: "
+        diagnostics.append(f"{len(no_relevant)} gold query(ies) with no relevant item, "
+                           + ("scored 0 (as trec_eval): " if trec_gold else "skipped: ")
                            + ", ".join(map(repr, no_relevant[:5])) + (" ..." if len(no_relevant) > 5 else ""))
     if missing:
-        diagnostics.append(f"{len(missing)} gold query(ies) with no prediction, scored 0: "
+        diagnostics.append(f"{len(missing)} gold query(ies) with no prediction, "
+                           + ("scored 0: " if empty_queries == "count" else "left out of the mean: ")
                            + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
     if repeats_total:
         diagnostics.append(f"{repeats_total} repeated id(s) in rankings; each counts only at its first position")
@@ -291,10 +316,15 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
         n=len(rows),
         definition="Recall@K = |top-K ∩ relevant| / |relevant|; MRR@K = mean of 1/rank of the first relevant "
                    "item in the top K (0 if none); ties as trec_eval (score desc, then docno desc)",
-        averaging=f"macro: mean over the {len(rows)} queries with ≥1 relevant item "
-                  "(queries without a prediction count 0)",
+        averaging=f"macro: mean over {len(rows)} queries: "
+                  + ("every gold query" if trec_gold else "the gold queries with ≥1 relevant item")
+                  + (" (queries without a prediction count 0)" if empty_queries == "count"
+                     else " that have a prediction"),
         k=ks,
-        counts={"queries_in_gold": len(queries), "no_relevant_skipped": len(no_relevant),
+        counts={"queries_in_gold": len(queries),
+                "no_relevant_skipped": 0 if trec_gold else len(no_relevant),
+                "no_relevant_scored_zero": len(no_relevant) if trec_gold else 0,
+                "missing_skipped": len(missing) if empty_queries == "skip" else 0,
                 "missing_predictions": len(missing), "unknown_prediction_ids": len(unknown),
                 "repeated_ids": repeats_total},
         breakdowns=breakdowns,
