@@ -20,7 +20,8 @@ from typing import Any, Iterable, Mapping
 from chemref.errors import InputError
 
 __all__ = [
-    "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "classify_citation", "load_claim_tables",
+    "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "citation_clause", "classify_citation",
+    "load_claim_tables",
 ]
 
 LABELS = ("CLAIM", "PASSING")
@@ -33,6 +34,11 @@ _NEAR_AFTER = 25
 _MIN_START = 2  # shorter start strings would leave too many places to try
 _MAX_STARTS = 400
 _WORD_CACHE = 200_000  # words remembered by ClaimRules._rules_for
+_CLAUSE = 4  # the scope slot of the citation's clause
+#: What ends a clause: a semicolon, or a comma before a contrasting conjunction ("..., whereas", "..., but")
+#: or before a new subject of the citing authors ("..., we used", "..., and we"; the subject stays in the clause).
+_CLAUSE_BREAK = re.compile(r";|,\s+(?:(?:whereas|while|but|although|though|yet)\b|(?=(?:and\s+)?(?:we|our)\b))|"
+                           r"\s(?:whereas|while)\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +191,26 @@ def _case_partners(chars: set[str]) -> set[str]:
     return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
 
 
+def citation_clause(sentence: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the clause of ``sentence`` that holds the citation at ``start:end``: from the last clause
+    break before it to the first after it (the whole sentence when there is none). A break inside the same
+    bracket as the citation does not count ("(see Methods; [12])" stays one clause)."""
+    depth_open = sentence.rfind("(", 0, start)
+    inside = depth_open >= 0 and sentence.find(")", depth_open, start) < 0
+    c0 = 0
+    for match in _CLAUSE_BREAK.finditer(sentence, 0, start):
+        if not (inside and match.start() > depth_open):
+            c0 = match.end()
+    c1 = len(sentence)
+    for match in _CLAUSE_BREAK.finditer(sentence, end):
+        close = sentence.find(")", end) if inside else -1
+        if close >= 0 and match.start() < close:
+            continue
+        c1 = match.start()
+        break
+    return c0, c1
+
+
 class _Lexicons:
     """Case-sensitive whole-token lookup of (multi-word) names from several lists in one pass."""
 
@@ -260,7 +286,11 @@ class ClaimRules:
         letters = {ch for rule in rules if rule.lowered and rule.regex is not None for ch in rule.regex.pattern}
         self._unsafe = frozenset(ch for ch in _case_partners(letters) if ch.lower() not in letters)
         slots = {"sentence": 0, "before": 1, "after": 2, "near": 3}
-        self._plan = tuple((rule, slots.get(rule.scope, 0), i < len(self.passing)) for i, rule in enumerate(rules))
+        # A passing rule of scope "sentence" looks only at the citation's own clause (slot 4): usage or protocol
+        # words in another clause of the sentence describe something else than the cited work.
+        self._plan = tuple((rule, _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0),
+                            passing)
+                           for i, rule in enumerate(rules) for passing in (i < len(self.passing),))
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -282,14 +312,18 @@ class ClaimRules:
             before = sentence[b0:start]
             after = sentence[end:end + _AFTER]
             near = sentence[max(0, start - _NEAR_BEFORE):start] + " " + sentence[end:end + _NEAR_AFTER]
+            c0, c1 = citation_clause(sentence, start, end)
         else:
             b0, end = 0, len(sentence)
             before, after, near = sentence, "", sentence
+            c0, c1 = 0, len(sentence)
         lowered = sentence.lower()
+        clause = sentence[c0:c1]
         # The windows as given and lower-cased, indexed by 2 * scope slot + lowered (see _lower_pattern);
         # ``bases`` are their offsets in the sentence (the "near" window is not one slice: never tried by place).
-        texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower())
-        bases = (0, b0, end)
+        texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower(), clause,
+                 lowered[c0:c1])
+        bases = (0, b0, end, 0, c0)
         # Lower-casing keeps matches the same unless it changes the length ("İ") or the text holds a letter a
         # case-insensitive pattern letter matches beyond lower-casing ("ſ"): then every rule runs case-insensitively.
         fast = len(lowered) == len(sentence) and self._unsafe.isdisjoint(sentence)
@@ -303,14 +337,15 @@ class ClaimRules:
         claim_total = 0.0
         best_claim: tuple[float, str] | None = None
         for index, (rule, slot, passing) in enumerate(self._plan):
-            if passing and rule.weight <= (local if slot else fired).get(rule.name, 0.0):
+            near_citation = slot in (1, 2, 3)
+            if passing and rule.weight <= (local if near_citation else fired).get(rule.name, 0.0):
                 continue
-            tried = rule.starts and places is not None and slot < 3
+            tried = rule.starts and places is not None and slot != 3
             if tried and index not in places:  # no word starts like a match of this rule
                 continue
             # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
             # places, or on a short window next to the citation, is cheaper to match first.
-            gate_first = rule.gate and not tried and slot == 0
+            gate_first = rule.gate and not tried and slot in (0, _CLAUSE)
             if gate_first and not any(map(lowered.__contains__, rule.gate)):
                 continue
             if rule.regex is None:
@@ -335,7 +370,7 @@ class ClaimRules:
                 continue
             if passing:
                 fired[rule.name] = max(rule.weight, fired.get(rule.name, 0.0))
-                if slot:
+                if near_citation:
                     local[rule.name] = max(rule.weight, local.get(rule.name, 0.0))
             else:
                 claim_total += rule.weight
