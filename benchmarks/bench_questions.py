@@ -4,7 +4,7 @@ Run from the project root:  python benchmarks/bench_questions.py [--repeat 3] [-
 Prints one table and writes benchmarks/results/questions.json. Everything runs in the same process and
 run, so the ratios hold even when other jobs share the machine: each configuration is timed ``--repeat``
 times, alternating, and the best wall time is kept (CPU time is reported too).
-Targets (issue 5): full build >= 30% of the bare read's articles/s on one process; >= 1.7x with 2 workers.
+Targets: full build >= 30% of the bare read's articles/s on one process; >= 1.7x with 2 workers.
 """
 
 from __future__ import annotations

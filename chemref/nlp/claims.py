@@ -424,6 +424,7 @@ class ClaimRules:
 DEFAULT_RULES = ClaimRules.default()
 
 
+@lru_cache(maxsize=8)  # the question builder asks twice per candidate (its filter, then its selector)
 def classify_citation(sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
     """CLAIM when the sentence makes a claim the cited work supports; PASSING for supplier / reagent /
     kit / instrument / software / data-source / protocol / "as described previously" citations."""

@@ -145,7 +145,7 @@ def _claim_score(sentence: str, start: int, end: int) -> float:
     from chemref.nlp.claims import classify_citation
 
     try:
-        return round(classify_citation(sentence, (start, end)).score, 4)
+        return round(classify_citation(sentence, citation=(start, end)).score, 4)
     except ValueError:
         return round(classify_citation(sentence).score, 4)
 
