@@ -384,27 +384,42 @@ def _read(src: Any, name: str, warnings: list[str]) -> BDocument:
 
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, relations: bool, per_doc: bool,
-                 errors: bool) -> tuple:
-    """Score the documents ``names``: ``(counts by key, row keys, per-doc counts, error records, warnings)``."""
+                 errors: bool, label: str = "brateval", collect: bool = False) -> tuple:
+    """Score the documents ``names``: ``(counts by key, row keys, per-doc counts, error records, warnings,
+    per-document counts)``; the last (``{(label, key or "all"): (tp, fp, fn)}`` per document) only with ``collect``."""
     acc: dict[str, list[int]] = {}
     types: set[str] = set()
     docs: dict[str, Any] = {}
     records: list[dict[str, Any]] = []
     warnings: list[str] = []
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     for name in names:
         gdoc = _read(gsrc, name, warnings)
         pdoc = _read(psrc, name, warnings)
-        before = [sum(v[i] for v in acc.values()) for i in range(3)] if per_doc else None
+        doc_acc: dict[str, list[int]] = {}
         errs: list | None = [] if errors else None
         if relations:
-            score_relations_doc(gdoc, pdoc, m, acc, types, errs, warnings)
+            score_relations_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
         else:
-            score_entities_doc(gdoc, pdoc, m, acc, types, errs, warnings)
-        if before is not None:
-            docs[name] = {"all": prf(*(sum(v[i] for v in acc.values()) - before[i] for i in range(3)))}
+            score_entities_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
+        for key, row in doc_acc.items():
+            old = acc.get(key)
+            if old is None:
+                acc[key] = list(row)
+            else:
+                for i in range(5):
+                    old[i] += row[i]
+        if per_doc or collect:
+            total = tuple(sum(v[i] for v in doc_acc.values()) for i in range(3))
+            if per_doc:
+                docs[name] = {"all": prf(*total)}
+            if collect:
+                doc_row = {(label, key): (v[0], v[1], v[2]) for key, v in doc_acc.items()}
+                doc_row[(label, "all")] = total  # type: ignore[assignment]
+                rows.append(doc_row)
         if errs:
             records.extend(_brateval_errors(name, errs, relations))
-    return acc, types, docs, records, warnings
+    return acc, types, docs, records, warnings, rows
 
 
 def _settings_line(pred: str, gold: str, span: str, type_match: str, threshold: float | None) -> str:
@@ -421,8 +436,13 @@ def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
 
 def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
                    span: str = "exact", similarity: float | None = None, type_match: str = "exact",
-                   per_doc: bool = False, errors: bool = False, jobs: int | None = None) -> Report:
-    """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``)."""
+                   per_doc: bool = False, errors: bool = False, jobs: int | None = None,
+                   resampling: Any = None, doc_counts: bool = False) -> Report:
+    """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``).
+
+    ``resampling`` (a :class:`~chemref.scoring.resampling.Resampling`) adds bootstrap intervals over documents;
+    ``doc_counts`` keeps every document's counts in ``report.doc_counts``.
+    """
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
@@ -436,6 +456,9 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     types: set[str] = set()
     docs: dict[str, Any] = {}
     records: list[dict[str, Any]] = []
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+    collect = resampling is not None or doc_counts
+    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
     with AnnSource(gold, recursive=not relations) as gsrc, AnnSource(pred, recursive=not relations) as psrc:
         if not gsrc.names:
             warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
@@ -453,14 +476,16 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
         names = sorted(gsrc.names)
 
         def run(chunk: Sequence[str]) -> tuple:
-            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors)
+            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors,
+                                label=label, collect=collect)
 
         def reopen() -> None:
             gsrc.reopen()
             psrc.reopen()
 
         for part in map_chunks(run, names, _jobs(jobs, len(names)), reopen):
-            part_acc, part_types, part_docs, part_records, part_warnings = part
+            part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
+            rows.extend(part_rows)
             for key, row in part_acc.items():
                 old = acc.setdefault(key, _counts())
                 for i in range(5):
@@ -504,8 +529,14 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
 
         text += f"\nerrors ({len(records)} false positives and false negatives)\n" + "".join(
             "  " + format_error(e) + "\n" for e in records)
-    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
-    data: dict[str, Any] = {"mode": "brateval", "label": label, "level": level, "span": span,
+    from chemref.scoring.brat_api import _meta
+
+    matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
+                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
+                + f"; type {_TYPE_NAMES[type_match]}")
+    meta = _meta("brateval", f"{label} f1 (the 'all' row)", len(gsrc.names), matching, resampling,
+                 "BRATEval's summary line 'all'")
+    data: dict[str, Any] = {"meta": meta, "mode": "brateval", "label": label, "level": level, "span": span,
                             "similarity": threshold, "type": type_match, "gold": str(gold), "pred": str(pred),
                             "documents": len(gsrc.names), "per_type": per_type, "overall": overall,
                             "lines": lines}
@@ -514,7 +545,12 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     if errors:
         data["errors"] = records
     data["warnings"] = warnings
-    return Report(data, text=text)
+    report = Report(data, text=text)
+    if resampling is not None:
+        report.add_intervals(rows, resampling)
+    if doc_counts:
+        report.doc_counts = rows
+    return report
 
 
 def _brateval_errors(name: str, errs: list, relations: bool) -> list[dict[str, Any]]:

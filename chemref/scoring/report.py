@@ -8,6 +8,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
+#: the interval columns of CSV / Markdown rows (present when the report has intervals)
+CI_KEYS = ("precision_low", "precision_high", "recall_low", "recall_high", "f1_low", "f1_high")
+_METRICS = ("precision", "recall", "f1")
 _Q = Decimal("0.0001")
 
 
@@ -41,6 +44,25 @@ class Report(dict):
     def __init__(self, data: dict[str, Any], *, text: str | None = None) -> None:
         super().__init__(data)
         self._text = text
+        #: per-document counts ``{(report, type): (tp, fp, fn)}`` when the scorer was asked to keep them
+        self.doc_counts: list[dict[tuple[str, str], tuple[int, int, int]]] | None = None
+
+    def add_intervals(self, rows: list[dict[tuple[str, str], tuple[int, int, int]]], resampling: Any) -> None:
+        """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of the report,
+        from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per document)."""
+        from chemref.scoring.statistics import micro_intervals
+
+        intervals = micro_intervals(rows, resampling)
+        zero = {m: [0.0, 0.0] for m in _METRICS}
+        for label, per_type, overall in self.sections():
+            for t, c in list(per_type.items()) + [("all", overall)]:
+                c["ci"] = intervals.get((label, t), zero)
+
+    @property
+    def ci_level(self) -> float | None:
+        """The confidence level of the report's intervals, or None without intervals."""
+        ci = self.get("meta", {}).get("ci")
+        return None if ci is None else ci["level"]
 
     # -- structure
     def sections(self) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
@@ -62,7 +84,7 @@ class Report(dict):
         out: list[dict[str, Any]] = []
         for label, per_type, overall in self.sections():
             for t, c in list(per_type.items()) + [("all", overall)]:
-                out.append({"document": "", "report": label, "type": t, **c})
+                out.append({"document": "", "report": label, "type": t, **_flat(c)})
         for doc, blocks in self.get("per_doc", {}).items():
             for label, c in blocks.items():
                 out.append({"document": doc, "report": label, "type": "all", **c})
@@ -80,6 +102,8 @@ class Report(dict):
         cols = ["document", "report", "type", *NUMBER_KEYS]
         if self.get("mode") == "brateval" and self.get("level") == "relations":
             cols += ["fpm", "fnm"]
+        if self.ci_level is not None:
+            cols += CI_KEYS
         if self.get("errors"):
             cols.append("error")
         return cols
@@ -98,7 +122,7 @@ class Report(dict):
     def to_markdown(self) -> str:
         """The CSV rows as a Markdown table."""
         cols = self._columns()
-        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
+        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in CI_KEYS or c in ("fpm", "fnm")
                                                               else "---" for c in cols) + "|"]
         for row in self.rows():
             cells = [format4(row[c]) if isinstance(row.get(c), float) else _md_cell(str(row.get(c, "")))
@@ -108,17 +132,28 @@ class Report(dict):
 
     def to_text(self) -> str:
         """The readable table (or, in BRATEval mode, exactly what BRATEval prints)."""
+        level = self.ci_level
         if self._text is not None:
-            return self._text
-        out = [self.get("title", "scores")]
+            if level is None:
+                return self._text
+            out = [self._text.rstrip("\n"), "", self["meta"]["ci"]["description"]]
+        else:
+            out = headline(self.get("meta"), self.get("title", "scores"))
+        ci_head = f"{level:.0%} CI" if level is not None else ""
         for label, per_type, overall in self.sections():
             out.append("")
             out.append(label)
             width = max([len(t) for t in per_type] + [7])
-            out.append(f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}")
+            head = f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}"
+            if level is not None:
+                head += "".join(f"  {m + ' ' + ci_head:<16}" for m in ("P", "R", "F1"))
+            out.append(head.rstrip())
             for t, c in list(per_type.items()) + [("overall", overall)]:
-                out.append(f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
-                           f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
+                line = (f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
+                        f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
+                if "ci" in c:
+                    line += "".join(f"  {format_interval(c['ci'][m]):<16}" for m in _METRICS)
+                out.append(line.rstrip())
         per_doc = self.get("per_doc")
         if per_doc:
             labels = list(next(iter(per_doc.values())).keys())
@@ -136,6 +171,37 @@ class Report(dict):
 
     def __str__(self) -> str:
         return self.to_text()
+
+
+def format_interval(bounds: Any) -> str:
+    """``[0.1234, 0.5678]``: an interval with four decimals."""
+    return f"[{format4(float(bounds[0]))}, {format4(float(bounds[1]))}]"
+
+
+def headline(meta: dict[str, Any] | None, title: str) -> list[str]:
+    """The first lines of a text report: version, mode, primary figure, averaging, documents, matching, intervals."""
+    if not meta:
+        return [title]
+    lines = [f"chemref {meta['chemref_version']} · {title}",
+             f"mode: {meta['mode']}",
+             f"primary: {meta['primary']} ({meta['primary_why']})",
+             f"averaging: {meta['averaging']}",
+             f"documents: {meta['documents']}",
+             f"matching: {meta['matching']}"]
+    if "ci" in meta:
+        lines.append(f"intervals: {meta['ci']['description']}")
+    return lines
+
+
+def _flat(c: dict[str, Any]) -> dict[str, Any]:
+    """A P/R/F1 dict with its interval (if any) as ``precision_low`` ... ``f1_high`` columns."""
+    ci = c.get("ci")
+    if ci is None:
+        return c
+    out = {k: v for k, v in c.items() if k != "ci"}
+    for m in _METRICS:
+        out[f"{m}_low"], out[f"{m}_high"] = ci[m]
+    return out
 
 
 def _mention(m: dict[str, Any]) -> str:
