@@ -176,7 +176,7 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
                             "documents": documents, "matching": matching}
     if resampling is not None:
         meta["ci"] = {**resampling.to_dict(), "unit": "document",
-                      "description": resampling.describe("documents", documents)}
+                      "description": resampling.describe("document", documents)}
     return meta
 
 

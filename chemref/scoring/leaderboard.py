@@ -23,6 +23,7 @@ import numpy as np
 from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.scoring.report import format4, format_interval
+from chemref.scoring.resampling import plural
 from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
                                         Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
                                         paired_test, percentile_interval, precision_of, recall_of)
@@ -78,7 +79,7 @@ class Leaderboard:
     def _notes(self) -> list[str]:
         m = self.meta
         report = f" of {m['report']}" if m.get("report") else ""
-        return [f"primary: {self.primary}{report}", f"averaging: {m['averaging']}", f"{m['unit']}s: {m['n']}",
+        return [f"primary: {self.primary}{report}", f"averaging: {m['averaging']}", f"{plural(m['unit'])}: {m['n']}",
                 f"intervals: {m['ci']['description']}", f"test: {m['test']['description']}"]
 
     def to_text(self) -> str:
@@ -175,7 +176,7 @@ def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list
     out = []
     for p in preds:
         base = os.path.basename(os.path.normpath(str(p)))
-        out.append(base[:-4] if base.endswith(".zip") else base)
+        out.append(base if os.path.isdir(p) else os.path.splitext(base)[0] or base)
     if len(set(out)) != len(out):  # same folder name in different places: use the whole paths
         out = [str(p) for p in preds]
     return out
@@ -216,9 +217,9 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
             continue
         diff, p = paired_test(test, arrays[best], arrays[i], statistics[primary], trials=trials,
                               seed=resampling.seed)
-        out.append(SystemRow(names[i], rank, metrics[i], intervals[i], -diff, p))
+        out.append(SystemRow(names[i], rank, metrics[i], intervals[i], -diff + 0.0, p))
     what = ("paired approximate randomization (each " + unit + "'s results swapped with probability 1/2)"
-            if test == "randomization" else "paired bootstrap (same resampled " + unit + "s for both systems, "
+            if test == "randomization" else "paired bootstrap (same resampled " + plural(unit) + " for both systems, "
             "differences centred on their mean)")
     test_meta = {"name": test, "trials": trials, "seed": resampling.seed, "two_sided": True,
                  "p": "(c + 1) / (trials + 1)", "against": names[best], "metric": primary,
@@ -228,7 +229,7 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
     full_meta = {"chemref_version": __version__, **(meta or {}), "primary": primary, "averaging": averaging,
                  "unit": unit, "n": n, "systems": len(arrays),
                  "ci": {**resampling.to_dict(), "unit": unit,
-                        "description": resampling.describe(unit + "s", n)},
+                        "description": resampling.describe(unit, n)},
                  "test": test_meta}
     return Leaderboard(title, primary, tuple(statistics), tuple(out), full_meta, tuple(diagnostics))
 

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
+
+from chemref.scoring.report_formats import TabularReport, format4, format_interval, md_cell
 
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
 #: the interval columns of CSV / Markdown rows (present when the report has intervals)
 CI_KEYS = ("precision_low", "precision_high", "recall_low", "recall_high", "f1_low", "f1_high")
 _METRICS = ("precision", "recall", "f1")
-_Q = Decimal("0.0001")
-
-
-def format4(x: float) -> str:
-    """Four decimals rounded HALF_UP on the shortest repr of ``x`` (what Java's ``%1.4f`` prints)."""
-    return str(Decimal(repr(x)).quantize(_Q, rounding=ROUND_HALF_UP))
-
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
     """Counts with precision, recall and F1 (0 where undefined)."""
@@ -34,7 +27,7 @@ def block(counts: dict[str, list[int]]) -> dict[str, Any]:
     return {"per_type": per_type, "overall": prf(*total)}
 
 
-class Report(dict):
+class Report(TabularReport, dict):
     """A score report. It *is* the JSON-ready dict; ``str(report)`` is a readable table.
 
     ``sections()`` yields ``(label, per_type, overall)`` for every table in the report, which is what
@@ -98,7 +91,8 @@ class Report(dict):
         """The report dict as JSON text."""
         return json.dumps(self, indent=indent, ensure_ascii=False)
 
-    def _columns(self) -> list[str]:
+    def columns(self) -> list[str]:
+        """CSV / Markdown columns: document, report, type, counts and P/R/F1 (then fpm/fnm, intervals, error)."""
         cols = ["document", "report", "type", *NUMBER_KEYS]
         if self.get("mode") == "brateval" and self.get("level") == "relations":
             cols += ["fpm", "fnm"]
@@ -108,27 +102,8 @@ class Report(dict):
             cols.append("error")
         return cols
 
-    def to_csv(self) -> str:
-        """One CSV row per (report, type) and per document, numbers with four decimals."""
-        import csv
-
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=self._columns(), extrasaction="ignore", lineterminator="\n")
-        writer.writeheader()
-        for row in self.rows():
-            writer.writerow({k: (format4(v) if isinstance(v, float) else v) for k, v in row.items()})
-        return buf.getvalue()
-
-    def to_markdown(self) -> str:
-        """The CSV rows as a Markdown table."""
-        cols = self._columns()
-        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in CI_KEYS or c in ("fpm", "fnm")
-                                                              else "---" for c in cols) + "|"]
-        for row in self.rows():
-            cells = [format4(row[c]) if isinstance(row.get(c), float) else _md_cell(str(row.get(c, "")))
-                     for c in cols]
-            lines.append("| " + " | ".join(cells) + " |")
-        return "\n".join(lines) + "\n"
+    def numeric_columns(self) -> set[str]:
+        return {*NUMBER_KEYS, *CI_KEYS, "fpm", "fnm"}
 
     def to_text(self) -> str:
         """The readable table (or, in BRATEval mode, exactly what BRATEval prints)."""
@@ -169,15 +144,6 @@ class Report(dict):
                 out.append("  " + format_error(e))
         return "\n".join(out) + "\n"
 
-    def __str__(self) -> str:
-        return self.to_text()
-
-
-def format_interval(bounds: Any) -> str:
-    """``[0.1234, 0.5678]``: an interval with four decimals."""
-    return f"[{format4(float(bounds[0]))}, {format4(float(bounds[1]))}]"
-
-
 def headline(meta: dict[str, Any] | None, title: str) -> list[str]:
     """The first lines of a text report: version, mode, primary figure, averaging, documents, matching, intervals."""
     if not meta:
@@ -214,11 +180,6 @@ def _error_body(e: dict[str, Any]) -> str:
     if "arg1" in e:
         return f"{_mention(e['arg1'])} -> {_mention(e['arg2'])}"
     return _mention(e["mention"])
-
-
-def _md_cell(text: str) -> str:
-    """A Markdown table cell: ``|`` escaped and line breaks flattened, so mention text cannot break the row."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def format_error(e: dict[str, Any]) -> str:

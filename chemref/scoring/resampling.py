@@ -41,10 +41,18 @@ class Resampling:
             raise InputError(f"the seed must be a non-negative integer, got {self.seed!r}")
 
     def describe(self, unit: str, n: int) -> str:
-        """One line for a report header, e.g. ``95% percentile bootstrap over 225 documents, 1,000 resamples, seed 12345``."""
-        return (f"{self.level:.0%} percentile bootstrap over {n:,} {unit}, {self.resamples:,} resamples, "
-                f"seed {self.seed}")
+        """One line for a report header, e.g. ``95% percentile bootstrap over 225 documents, 1,000 resamples,
+        seed 12345`` (``unit`` in the singular: document, query, question, item)."""
+        return (f"{self.level:.0%} percentile bootstrap over {n:,} {plural(unit, n)}, {self.resamples:,} "
+                f"resamples, seed {self.seed}")
 
     def to_dict(self) -> dict[str, object]:
         return {"level": self.level, "method": "percentile bootstrap", "resamples": self.resamples,
                 "seed": self.seed}
+
+
+def plural(unit: str, n: int = 2) -> str:
+    """``document`` -> ``documents``, ``query`` -> ``queries`` (unchanged for ``n == 1``)."""
+    if n == 1:
+        return unit
+    return unit[:-1] + "ies" if unit.endswith("y") and unit[-2:-1] not in "aeiou" else unit + "s"
