@@ -70,11 +70,12 @@ def bootstrap_totals(values: np.ndarray, resamples: int, seed: int) -> np.ndarra
         out.fill(0.0)
         return out.reshape((resamples, *values.shape[1:]))
     row = 0
+    buf = np.empty((min(_block(n), resamples), n), dtype=np.float64)  # reused: no page faults per block
     for idx in bootstrap_indices(n, resamples, np.random.default_rng(seed)):
         b = idx.shape[0]
         offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
-        mult = np.bincount((idx + offsets).ravel(), minlength=b * n).reshape(b, n).astype(np.float64)
-        out[row:row + b] = mult @ flat
+        np.copyto(buf[:b], np.bincount((idx + offsets).ravel(), minlength=b * n).reshape(b, n))
+        np.matmul(buf[:b], flat, out=out[row:row + b])
         row += b
     return out.reshape((resamples, *values.shape[1:]))
 
@@ -131,7 +132,7 @@ def randomization_test(a: np.ndarray, b: np.ndarray, statistic: Statistic, trial
 
     ``a``/``b``: per-document rows (same documents, same order) whose column sums ``statistic`` turns into the
     score. In each trial every document's two rows are swapped with probability 1/2 (one shared swap matrix
-    per seed); ``c`` counts trials whose ``|difference|`` reaches the observed one; ``p = (c + 1) / (trials + 1)``.
+    per seed, eight coin flips per random byte); ``c`` counts trials whose ``|difference|`` reaches the observed one; ``p = (c + 1) / (trials + 1)``.
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
@@ -144,10 +145,13 @@ def randomization_test(a: np.ndarray, b: np.ndarray, statistic: Statistic, trial
     rng = np.random.default_rng(seed)
     block = _block(n)
     count = 0
+    buf = np.empty((min(block, trials), n), dtype=np.float64)  # reused: no page faults per block
     for start in range(0, trials, block):
         rows = min(block, trials - start)
-        swap = rng.integers(0, 2, (rows, n), dtype=np.int8).astype(np.float64)
-        moved = (swap @ d).reshape((rows, *a.shape[1:]))
+        # one random byte gives eight fair coin flips
+        bits = np.unpackbits(rng.integers(0, 256, (rows, (n + 7) // 8), dtype=np.uint8), axis=1, count=n)
+        np.copyto(buf[:rows], bits)
+        moved = (buf[:rows] @ d).reshape((rows, *a.shape[1:]))
         count += _count_extreme(statistic(ta + moved) - statistic(tb - moved), observed)
     return observed, (count + 1) / (trials + 1)
 
