@@ -66,7 +66,7 @@ def score_brat_command(
         return
     if names is not None or trials is not None:
         fail("--names and --trials need two or more predictions (a leaderboard)")
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
 
     report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
                                         resamples=resamples, seed=seed, **options))

@@ -22,7 +22,7 @@ import numpy as np
 
 from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.scoring.report import format4, format_interval
+from chemref.scoring.brat_report import format4, format_interval
 from chemref.scoring.resampling import plural
 from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
                                         Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
@@ -244,7 +244,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 
     ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
     """
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
 
     labels = system_names(preds, names)
     resampling = Resampling(ci, resamples, seed)

@@ -15,7 +15,7 @@ from typing import Any
 
 from chemref.errors import ScoringError
 from chemref.scoring.benchmark_io import read_json
-from chemref.scoring.metrics_report import MetricsReport
+from chemref.scoring.benchmark_report import MetricsReport
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = ["score_pubmedqa", "LABELS", "read_labels"]

@@ -25,7 +25,7 @@ from typing import Any
 
 from chemref.errors import ScoringError
 from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
-from chemref.scoring.metrics_report import MetricsReport, breakdown
+from chemref.scoring.benchmark_report import MetricsReport, breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from chemref.scoring.counts import Counts, total
 from chemref.scoring.report_formats import TabularReport, format4, format_interval, md_cell
 
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
@@ -12,19 +13,10 @@ NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
 CI_KEYS = ("precision_low", "precision_high", "recall_low", "recall_high", "f1_low", "f1_high")
 _METRICS = ("precision", "recall", "f1")
 
-def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
-    """Counts with precision, recall and F1 (0 where undefined)."""
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
-
-
-def block(counts: dict[str, list[int]]) -> dict[str, Any]:
-    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> [tp, fp, fn]`` (micro sum)."""
-    per_type = {t: prf(*counts[t]) for t in sorted(counts)}
-    total = [sum(v[i] for v in counts.values()) for i in range(3)]
-    return {"per_type": per_type, "overall": prf(*total)}
+def block(counts: dict[str, Counts]) -> dict[str, Any]:
+    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> Counts`` (micro sum)."""
+    per_type = {t: counts[t].prf() for t in sorted(counts)}
+    return {"per_type": per_type, "overall": total(counts.values()).prf()}
 
 
 class Report(TabularReport, dict):

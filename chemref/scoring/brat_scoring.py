@@ -14,7 +14,8 @@ from chemref._version import __version__
 from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import document_items
-from chemref.scoring.report import Report, block, prf
+from chemref.scoring.brat_report import Report, block
+from chemref.scoring.counts import Counts, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 PathLike = str | os.PathLike[str]
@@ -123,7 +124,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 
         collect = resampling is not None or doc_counts
         parts = map_chunks(run, names, _jobs(jobs, len(names)), reopen)
-        totals: dict[tuple, dict[str, list[int]]] = {b: {} for b in BLOCKS}
+        totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
         docs: dict[str, dict[str, Any]] = {}
         records: list[dict[str, Any]] = []
         rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
@@ -131,9 +132,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             for b, counts in part_totals.items():
                 acc = totals[b]
                 for t, row in counts.items():
-                    old = acc.setdefault(t, [0, 0, 0])
-                    for i in range(3):
-                        old[i] += row[i]
+                    acc.setdefault(t, Counts()).add(row)
             docs.update(part_docs)
             records.extend(part_records)
             warnings.extend(part_warnings)
@@ -187,7 +186,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     from chemref.scoring.chemu import BLOCKS, score_document
 
     warnings: list[str] = []
-    totals: dict[tuple, dict[str, list[int]]] = {b: {} for b in BLOCKS}
+    totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
     docs: dict[str, dict[str, Any]] = {}
     err_items: list = [] if errors else None  # type: ignore[assignment]
     records: list[dict[str, Any]] = []
@@ -211,7 +210,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
             err_items.clear()
         counts = score_document(g, p, totals, err_items)
         if per_doc:
-            docs[name] = {_label(b): prf(*(sum(v[i] for v in c.values()) for i in range(3)))
+            docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
         if errors and err_items:
             records.extend(_error_records(name, err_items, gsrc, psrc, warnings, level, span))
@@ -220,17 +219,13 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     return totals, docs, records, warnings, rows
 
 
-def _doc_row(counts: dict[tuple, dict[str, list[int]]], kept: list[tuple[tuple, str]]) -> dict:
+def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str]]) -> dict:
     """One document's counts as ``{(report, type): (tp, fp, fn)}`` plus ``(report, "all")`` per report."""
     row: dict[tuple[str, str], tuple[int, int, int]] = {}
     for b, label in kept:
-        tp = fp = fn = 0
         for t, c in counts[b].items():
-            row[(label, t)] = (c[0], c[1], c[2])
-            tp += c[0]
-            fp += c[1]
-            fn += c[2]
-        row[(label, "all")] = (tp, fp, fn)
+            row[(label, t)] = (c.tp, c.fp, c.fn)
+        row[(label, "all")] = tuple(total(counts[b].values()))  # type: ignore[assignment]
     return row
 
 
