@@ -27,5 +27,7 @@ def jats_command(
                                  workers=workers, progress=progress))
     for exc in errors:
         error(str(exc))
+    if output is not None and output.exists():
+        typer.echo(f"wrote {output}", err=True)
     if errors:
         raise typer.Exit(EXIT_INPUT)

@@ -211,7 +211,8 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
     order = sorted(range(len(arrays)), key=lambda i: -metrics[i][primary])  # stable: input order on ties
     best = order[0]
     out = []
-    for rank, i in enumerate(order, 1):
+    for i in order:
+        rank = 1 + sum(metrics[j][primary] > metrics[i][primary] for j in order)  # ties share a rank
         if i == best:
             out.append(SystemRow(names[i], rank, metrics[i], intervals[i]))
             continue
