@@ -18,6 +18,10 @@ _EXPORTS: dict[str, str] = {
     "score_questions": "chemref.scoring.citation_prediction",
     "score_ranking": "chemref.scoring.ranking",
     "score_pubmedqa": "chemref.scoring.pubmedqa",
+    # leaderboards with intervals and paired tests
+    "compare_brat": "chemref.scoring.leaderboard",
+    "compare_ranking": "chemref.scoring.leaderboard",
+    "compare_questions": "chemref.scoring.leaderboard",
 }
 
 __all__ = ["normalize_doi", *_EXPORTS]

@@ -38,7 +38,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                level: str | None = None, span: str | None = None, similarity: float | None = None,
                type_match: str | None = None, strict: bool = False, per_doc: bool = False,
                errors: bool = False, jobs: int | None = None, ci: float | None = None,
-               resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, doc_counts: bool = False) -> Report:
+               resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, doc_counts: bool = False,
+               gold_cache: dict | None = None) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -47,7 +48,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
     ``ci`` (e.g. 0.95) adds a percentile bootstrap interval (``resamples`` resamples of the documents, numpy
     Generator seeded with ``seed``) to every P/R/F1; ``doc_counts=True`` keeps every document's counts in
-    ``report.doc_counts`` (what :mod:`chemref.scoring.leaderboard` compares).
+    ``report.doc_counts`` (what :mod:`chemref.scoring.leaderboard` compares). ``gold_cache`` (a dict, ChEMU mode)
+    keeps the parsed gold documents between calls with the same gold, so several systems read it once.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     resampling = Resampling(ci, resamples, seed) if ci is not None else None
@@ -77,7 +79,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
         raise InputError("approximate spans, similarity and type matching are BRATEval options",
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
-                        jobs=jobs, resampling=resampling, doc_counts=doc_counts)
+                        jobs=jobs, resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache)
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -95,7 +97,7 @@ def _label(block_key: tuple) -> str:
 
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, resampling: Resampling | None,
-                 doc_counts: bool) -> Report:
+                 doc_counts: bool, gold_cache: dict | None = None) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -116,7 +118,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 
         def run(chunk: Sequence[str]) -> tuple:
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc, errors=errors,
-                                level=level, span=span, collect=collect)
+                                level=level, span=span, collect=collect, gold_cache=gold_cache)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -180,7 +182,8 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
 
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
-                 level: str | None, span: str | None, collect: bool = False) -> tuple:
+                 level: str | None, span: str | None, collect: bool = False,
+                 gold_cache: dict | None = None) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts)``;
     the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per document) only with ``collect``."""
     from chemref.scoring.chemu import BLOCKS, score_document
@@ -195,7 +198,15 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     empty: tuple[set, set] = (set(), set())
     pred_names = psrc.names
     for name in names:
-        g = _read_items(gsrc, name, warnings)
+        cached = gold_cache.get(name) if gold_cache is not None else None
+        if cached is None:
+            gold_warnings: list[str] = []
+            g = _read_items(gsrc, name, gold_warnings)
+            if gold_cache is not None:
+                gold_cache[name] = (g, gold_warnings)
+        else:
+            g, gold_warnings = cached
+        warnings.extend(gold_warnings)
         if name in pred_names:
             p = _read_items(psrc, name, warnings)
         else:

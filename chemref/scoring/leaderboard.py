@@ -253,8 +253,9 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
     diagnostics: list[str] = []
     primary_label = ""
     meta: dict[str, Any] = {}
+    gold_cache: dict = {}  # the gold is parsed once for all systems
     for label, pred in zip(labels, preds):
-        report = score_brat(gold, pred, doc_counts=True, **options)
+        report = score_brat(gold, pred, doc_counts=True, gold_cache=gold_cache, **options)
         meta = report["meta"]
         primary_label = meta["primary"].split(" ")[0]
         key = (primary_label, "all")
