@@ -202,10 +202,12 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
     n = arrays[0].shape[0] if arrays else 0
     metrics: list[dict[str, float]] = []
     intervals: list[dict[str, list[float]]] = []
-    for a in arrays:
+    # one bootstrap for all systems: the same resampled documents, drawn once
+    boot_all = bootstrap_totals(np.stack(arrays, axis=1), resampling.resamples, resampling.seed) if arrays else None
+    for index, a in enumerate(arrays):
         totals = a.sum(axis=0)[None]
         metrics.append({m: float(f(totals)[0]) for m, f in statistics.items()})
-        boot = bootstrap_totals(a, resampling.resamples, resampling.seed)
+        boot = boot_all[:, index]  # type: ignore[index]
         intervals.append({m: [float(x) for x in percentile_interval(f(boot), resampling.level)]
                           for m, f in statistics.items()})
     order = sorted(range(len(arrays)), key=lambda i: -metrics[i][primary])  # stable: input order on ties
