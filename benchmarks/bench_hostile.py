@@ -39,7 +39,7 @@ _PRELUDE = textwrap.dedent("""
 
 _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
     with tempfile.TemporaryDirectory() as tmp:
         gold, pred = recipes.coref_folders(Path(tmp), @N@)
         t = time.perf_counter()

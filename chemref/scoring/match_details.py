@@ -24,7 +24,7 @@ _Key = tuple  # (label, fragments) of a mention; (type, mention key, mention key
 def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, Any]:
     """Score ``pred`` against ``gold`` and return ``{"report": report, "views": {...}, "documents": [...]}``.
 
-    ``options`` are those of :func:`~chemref.scoring.brat_api.score_brat` (``mode``, ``level``, ``span``,
+    ``options`` are those of :func:`~chemref.scoring.brat_scoring.score_brat` (``mode``, ``level``, ``span``,
     ``similarity``, ``type_match``, ``strict``, ``jobs``). ``views`` maps ``"entities"`` and ``"relations"``
     to the report labels that judge them (e.g. ``entities/exact``, ``relations/exact/coref_expanded``).
     Each document is::
@@ -41,7 +41,7 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
     others). ``inferred`` relations exist only through COREFERENCE expansion (``coref_expanded`` reports).
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
     from chemref.scoring.sources import AnnSource
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc")}
