@@ -39,7 +39,7 @@ _PRELUDE = textwrap.dedent("""
 
 _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
     with tempfile.TemporaryDirectory() as tmp:
         gold, pred = recipes.coref_folders(Path(tmp), @N@)
         t = time.perf_counter()
@@ -59,7 +59,7 @@ _DIGITS = _PRELUDE + textwrap.dedent("""
         article.write_text(recipes.jats_article(recipes.digits_sentence(50_000)), encoding="utf-8")
         t = time.perf_counter()
         out = build_to_files([str(article)], Path(tmp) / "q.jsonl", progress=False)
-        done(time.perf_counter() - t, f"{len(out.result.questions)} questions, {len(out.result.rejected)} rejected")
+        done(time.perf_counter() - t, f"{out.totals.questions} questions, {out.totals.rejected} rejected")
 """)
 
 _ENGINE = _PRELUDE + textwrap.dedent("""

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chemref.brat.reader import parse_ann, parse_offsets, split_t_line
+from chemref.brat.reader import parse_ann, parse_offsets, read_t_line, split_t_line
 from chemref.errors import BratError
-from chemref.scoring.chemu import _t_line
 
 # (T line, (id, type, fragments as the reader keeps them)) or an error fragment
 CASES = [
@@ -26,7 +25,7 @@ CASES = [
 @pytest.mark.parametrize("line, expected", CASES)
 def test_reader_and_scorer_agree(line: str, expected) -> None:
     if isinstance(expected, str):
-        for parse in (lambda: parse_ann(line, path="d.ann"), lambda: _t_line(line, "d.ann", 1)):
+        for parse in (lambda: parse_ann(line, path="d.ann"), lambda: read_t_line(line, "d.ann", 1)):
             with pytest.raises(BratError, match=expected) as info:
                 parse()
             assert str(info.value).startswith("d.ann:1: ")
@@ -34,6 +33,6 @@ def test_reader_and_scorer_agree(line: str, expected) -> None:
     tid, typ, frags = expected
     entity = parse_ann(line, path="d.ann").entities[0]
     assert (entity.id, entity.type, [(s.start, s.end) for s in entity.spans]) == (tid, typ, frags)
-    assert _t_line(line, "d.ann", 1) == (tid, typ, tuple(sorted(set(frags))))
+    assert read_t_line(line, "d.ann", 1) == (tid, typ, tuple(sorted(set(frags))))
     assert split_t_line(line, "d.ann", 1)[:2] == (tid, typ)
     assert parse_offsets(split_t_line(line, "d.ann", 1)[2], "d.ann", 1) == frags

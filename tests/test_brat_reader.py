@@ -184,7 +184,7 @@ def test_format_then_parse_is_identity(doc: Document) -> None:
 
 @given(documents())
 def test_lean_scoring_reader_agrees_with_the_reader(doc: Document) -> None:
-    from chemref.scoring.chemu import scan_ann
+    from chemref.brat.reader import scan_ann
 
     text = format_ann(doc)
     ments, rels, _ = scan_ann(text, "d.ann")

@@ -178,3 +178,28 @@ def test_review_into_a_missing_folder_is_an_error(tmp_path, capsys):
     q.write_text(json.dumps({"id": "q1", "excerpt": "A [CITATION]."}) + "\n")
     assert main(["questions", "review", str(q), "-o", str(tmp_path / "missing" / "r.html")]) == 2
     assert "does not exist" in _one_error_line(capsys)
+
+
+def test_match_details_expands_coreference_with_the_limits_given(tmp_path, monkeypatch):
+    """The page's second reading uses the caller's --max-coref-links and zip limits, not the defaults."""
+    import chemref.scoring.match_details as md
+    from chemref.scoring.sources import ZipLimits
+
+    ann = "".join(f"T{i}\tREACTION_PRODUCT {4 * i} {4 * i + 3}\tabc\n" for i in range(1, 5))
+    ann += "".join(f"R{i}\tCOREFERENCE Arg1:T{i} Arg2:T{i + 1}\n" for i in range(1, 4))
+    for side in ("gold", "pred"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "doc.ann").write_text(ann, encoding="utf-8")
+        (tmp_path / side / "doc.txt").write_text("abc " * 6, encoding="utf-8")
+    limits_seen = []
+    real_expand = md.expand_coref
+    def recording_expand(rels, max_links="default"):
+        limits_seen.append(max_links)
+        return real_expand(rels, None if max_links == "default" else max_links)
+
+    monkeypatch.setattr(md, "expand_coref", recording_expand)
+    details = match_details(tmp_path / "gold", tmp_path / "pred", max_coref_links=None,
+                            zip_limits=ZipLimits(member=2**20))
+    assert limits_seen == [None, None]
+    inferred = [r for r in details["documents"][0]["relations"] if r["inferred"]]
+    assert len(inferred) == 3  # T1->T3, T1->T4, T2->T4

@@ -17,8 +17,9 @@ from chemref.errors import ChemrefError, InputError, ScoringError
 from chemref.scoring import score_brat
 from chemref.scoring.brateval import java_double, java_format4, java_hashmap_order, java_split, java_sort_key
 from chemref.scoring.closure import transitive_closure
-from chemref.scoring.report import Report
-from chemref.scoring.spans import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity, overlap
+from chemref.scoring.brat_report import Report
+from chemref.scoring.brateval import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity
+from chemref.scoring.chemu import overlap
 
 GOLD = CORPORA / "brat" / "gold"
 PRED = CORPORA / "brat" / "pred"

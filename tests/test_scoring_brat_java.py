@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chemref.scoring.brateval import java_format4, java_hashmap_layout, java_sort_key, java_split, java_trim
-from chemref.scoring.spans import brateval_similarity
+from chemref.scoring.brateval import brateval_similarity
 
 ORACLE = Path(__file__).parent / "data" / "scoring_brat" / "JavaOracle.java"
 

@@ -11,7 +11,8 @@ from chemref._lazy import lazy_exports
 _EXPORTS = {
     **dict.fromkeys(("Span", "Entity", "Relation", "Event", "Attribute", "Normalization", "Note", "Equiv",
                      "Document", "MentionKey"), "chemref.brat.model"),
-    **dict.fromkeys(("parse_ann", "read_ann", "decode_ann", "ALL_KINDS", "SCORING_KINDS"), "chemref.brat.reader"),
+    **dict.fromkeys(("parse_ann", "read_ann", "scan_ann", "decode_ann", "ALL_KINDS",
+                     "SCORING_KINDS"), "chemref.brat.reader"),
     **dict.fromkeys(("format_ann", "write_ann"), "chemref.brat.writer"),
 }
 

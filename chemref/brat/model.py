@@ -133,7 +133,3 @@ class Document:
     equivs: tuple[Equiv, ...] = ()
     diagnostics: tuple[str, ...] = ()
     path: str | None = field(default=None, compare=False)
-
-    def entity_map(self) -> dict[str, Entity]:
-        """Entities by id (a later duplicate id wins, as in BRATEval)."""
-        return {e.id: e for e in self.entities}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, Normalization, Note,
+from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, MentionKey, Normalization, Note,
                                 Relation, Span)
 from chemref.brat.decode import decode_ann
 from chemref.errors import BratError
@@ -47,7 +47,7 @@ def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
 def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, int]]:
     """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise.
 
-    Shared by this reader and the ChEMU scorer, so both reject the same offsets with the same message.
+    Shared by :func:`parse_ann` and :func:`scan_ann`, so both reject the same offsets with the same message.
     """
     frags = []
     for frag in field.split(";"):
@@ -75,6 +75,96 @@ def split_t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, st
     if not typ or not rest.strip():
         raise BratError(f"cannot read {fields[1]!r} as 'TYPE START END'", path=path, line=lineno)
     return fields[0], typ, rest, fields[2] if len(fields) > 2 else None
+
+
+def _frags(offs: str, path: str | None, lineno: int) -> tuple[tuple[int, int], ...]:
+    """The sorted distinct fragments of a T line's offsets field (a mention's identity in ChEMU scoring)."""
+    return tuple(sorted(set(parse_offsets(offs, path, lineno))))
+
+
+def read_t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, tuple[tuple[int, int], ...]]:
+    """Careful reading of one T line: ``(id, label, fragments)`` or a BratError saying what is wrong."""
+    tid, typ, offs, _ = split_t_line(line, path, lineno)
+    return tid, typ, _frags(offs, path, lineno)
+
+
+def read_r_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str]:
+    """Careful reading of one R line: ``(type, Arg1 id, Arg2 id)`` or a BratError saying what is wrong."""
+    fields = line.split("\t", 2)
+    toks = fields[1].split() if len(fields) > 1 else []
+    if len(toks) != 3:
+        raise BratError("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'",
+                        path=path, line=lineno)
+    r1, s1, a = toks[1].partition(":")
+    r2, s2, b = toks[2].partition(":")
+    if not (s1 and s2 and a and b):
+        raise BratError(f"cannot read the relation arguments {toks[1]!r} {toks[2]!r}", path=path,
+                        line=lineno, hint="expected Arg1:Tid and Arg2:Tid")
+    if r1 == "Arg1" and r2 == "Arg2":
+        return toks[0], a, b
+    if r1 == "Arg2" and r2 == "Arg1":
+        return toks[0], b, a
+    raise BratError(f"relation roles must be Arg1 and Arg2, got {r1} and {r2}", path=path, line=lineno)
+
+
+def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey], list[tuple[str, str, str, int]],
+                                                         list[str]]:
+    """Lean T/R reading for scoring: ``({Tid: Entity.key}, [(type, arg1_id, arg2_id, line)], diagnostics)``.
+
+    Same rules and errors as :func:`parse_ann` with ``kinds="TR"``, without building objects (what the
+    ChEMU scorer reads thousands of files with): the common line shapes take a short path, anything
+    else goes through :func:`read_t_line` / :func:`read_r_line`.
+    """
+    if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    ments: dict[str, MentionKey] = {}
+    rels: list[tuple[str, str, str, int]] = []
+    diags: list[str] = []
+    n_t = 0
+    lineno = 0
+    for line in text.split("\n"):
+        lineno += 1
+        c = line[:1]
+        if c == "T":
+            n_t += 1
+            parts = line.split("\t", 2)
+            if len(parts) > 1:
+                sp = parts[1].split()
+                if len(sp) == 3 and sp[1].isdecimal() and sp[2].isdecimal():
+                    start, end = int(sp[1]), int(sp[2])
+                    if start <= end:
+                        ments[parts[0]] = (sp[0], ((start, end),))
+                        continue
+            tid, typ, frags = read_t_line(line, path, lineno)
+            ments[tid] = (typ, frags)
+        elif c == "R":
+            parts = line.split("\t", 2)
+            if len(parts) > 1:
+                sp = parts[1].split()
+                if len(sp) == 3:
+                    typ, x, y = sp
+                    if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
+                        rels.append((typ, x[5:], y[5:], lineno))
+                        continue
+            typ, a, b = read_r_line(line, path, lineno)
+            rels.append((typ, a, b, lineno))
+        elif c and c not in "EAMN#*" and not line.isspace():
+            diags.append(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+    if len(ments) != n_t:
+        diags.extend(_duplicates(text, path))
+    return ments, rels, diags
+
+
+def _duplicates(text: str, path: str | None) -> list[str]:
+    first: dict[str, int] = {}
+    out = []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if line[:1] == "T":
+            tid = line.split("\t", 1)[0]
+            if tid in first:
+                out.append(f"{path}:{lineno}: duplicate id {tid} (line {first[tid]}); the later line wins")
+            first[tid] = lineno
+    return out
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from importlib import import_module
+from typing import Any
 
 import typer
 
@@ -101,7 +102,9 @@ def _run(argv: list[str] | None) -> int:
     from chemref.errors import ChemrefError
 
     try:
-        status = app(args=argv, prog_name="chemref", standalone_mode=False)
+        command = typer.main.get_command(app)
+        uniform_metavars(command)
+        status = command.main(args=argv, prog_name="chemref", standalone_mode=False)
     except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
         exc.show()
         return exc.exit_code
@@ -133,6 +136,29 @@ def _run(argv: list[str] | None) -> int:
     if isinstance(status, int) and not isinstance(status, bool):
         return status
     return 0
+
+
+_TYPE_WORDS = {"path": "PATH", "text": "TEXT", "str": "TEXT", "string": "TEXT", "integer": "N", "int": "N",
+               "integer range": "N", "float": "FLOAT", "float range": "FLOAT", "file": "FILE"}
+
+
+def uniform_metavars(command: Any) -> None:
+    """Show every command's placeholders one way in ``--help``: arguments by their upper-case name, option
+    values by an upper-case word (the one a command chose, else PATH, TEXT, N or FLOAT), never ``<str>``."""
+    import copy
+
+    for param in getattr(command, "params", ()):
+        if param.param_type_name == "argument":
+            if param.metavar is None:
+                param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
+            word = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
+            named = copy.copy(param.type)
+            named.get_metavar = lambda *a, _w=word, **k: _w  # type: ignore[method-assign]
+            param.type = named
+        elif not getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
+            param.metavar = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
+    for sub in getattr(command, "commands", {}).values():
+        uniform_metavars(sub)
 
 
 def _silence_stdout() -> None:

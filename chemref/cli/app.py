@@ -69,13 +69,15 @@ def guarded(call: Callable[[], T]) -> T:
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing)."""
+    """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing) and say so
+    on stderr."""
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
         return
     from chemref._io import write_text
 
     guarded(lambda: write_text(output, text if text.endswith("\n") else text + "\n"))
+    typer.echo(f"wrote {output}", err=True)
 
 
 def checked_output(value: Path | None) -> Path | None:

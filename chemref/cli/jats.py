@@ -27,5 +27,7 @@ def jats_command(
                                  workers=workers, progress=progress))
     for exc in errors:
         error(str(exc))
+    if output is not None and not errors:  # a failed run leaves the previous output as it was
+        typer.echo(f"wrote {output}", err=True)
     if errors:
         raise typer.Exit(EXIT_INPUT)

@@ -1,4 +1,5 @@
-"""``chemref score questions|ranking|pubmedqa GOLD PRED``: the neighbouring benchmarks' scorers."""
+"""``chemref score questions|ranking|pubmedqa GOLD PRED [PRED...]``: the neighbouring benchmarks' scorers;
+with several predictions (questions, ranking), a leaderboard with intervals and paired p-values."""
 
 from __future__ import annotations
 
@@ -7,81 +8,155 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
+                                            split_names, test_option, trials_option)
+
+_JSON = typer.Option(False, "--json", help="Print the report as JSON.")
+_CSV = typer.Option(False, "--csv", help="Print the report as CSV rows.")
+_MARKDOWN = typer.Option(False, "--markdown", help="Print the report as a Markdown table.")
 
 
-def _emit(report, as_json: bool, output: Optional[Path]) -> None:
-    """Warnings on stderr, then the report (table or JSON) on stdout or into ``output``."""
+def _emit(report, as_json: bool, as_csv: bool, as_markdown: bool, output: Optional[Path]) -> None:
+    """Warnings on stderr, then the report in the chosen format on stdout or into ``output``."""
     for message in report.diagnostics:
         warn(message)
-    emit(report.to_json() if as_json else report.to_table(), output)
+    render(report, as_json, as_csv, as_markdown, output)
+
+
+def _leaderboard_only(preds: list[Path], names: Optional[str], trials: Optional[int],
+                      primary: Optional[str]) -> None:
+    if len(preds) == 1 and (names is not None or trials is not None or primary is not None):
+        fail("--names, --trials and --primary need two or more predictions (a leaderboard)")
 
 
 @score_app.command("questions")
 def score_questions_command(
-    questions: Path = typer.Argument(..., help="Gold: chemref question JSONL, or the CiteME TSV with --format citeme."),
-    predictions: Path = typer.Argument(...,
-                                       help='Predictions JSONL: {"id", "dois": [...]} or {"id", "titles": [...]}.'),
-    format: str = typer.Option("chemref", "--format", help="chemref (question JSONL) or citeme (CiteME TSV)."),
-    k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Cut-off(s) for Recall@K / MRR@K; repeat "
-                                                                   "for several (default 1, 5, 10)."),
-    threshold: float = typer.Option(0.95, "--threshold", help="Fuzzy title similarity needed for a title match."),
+    questions: Path = typer.Argument(..., metavar="GOLD",
+                                     help="Gold: chemref question JSONL, or the CiteME TSV with --format citeme."),
+    predictions: List[Path] = typer.Argument(..., metavar="PRED...",
+                                             help='Predictions JSONL: {"id", "dois": [...]}, {"id", "pmids": [...]} or {"id", "titles": '
+                                                  '[...]}; two or more print a leaderboard.'),
+    format: str = typer.Option("chemref", "--format", metavar="FORMAT",
+                               help="chemref (question JSONL) or citeme (CiteME TSV)."),
+    k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
+                                          help="Cut-off(s) for Recall@K / MRR@K; repeat for several "
+                                               "(default 1, 5, 10)."),
+    threshold: float = typer.Option(0.95, "--threshold", metavar="FLOAT",
+                                    help="Fuzzy title similarity needed for a title match."),
     strict: bool = typer.Option(False, "--strict", help="Predictions for unknown question ids are an error."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    ci: Optional[float] = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    names: Optional[str] = names_option(),
+    primary: Optional[str] = typer.Option(None, "--primary", metavar="METRIC",
+                                          help="Leaderboard: the metric systems are ranked and tested on "
+                                               "(default: the first one reported)."),
+    test: str = test_option(),
+    trials: Optional[int] = trials_option(),
+    as_json: bool = _JSON,
+    as_csv: bool = _CSV,
+    as_markdown: bool = _MARKDOWN,
     output: Optional[Path] = output_option(),
 ) -> None:
     """Citation prediction: accuracy@1, Recall@K, MRR@K, per section and per source."""
     if format not in ("chemref", "citeme"):
         fail(f"--format must be chemref or citeme, not {format!r}")
-    refuse_overwriting_inputs(output, questions, predictions)
+    refuse_overwriting_inputs(output, questions, *predictions)
+    _leaderboard_only(predictions, names, trials, primary)
+    ks = tuple(k) if k else (1, 5, 10)
+    options = dict(format=format, k=ks, threshold=threshold, strict=strict)
+    if len(predictions) > 1:
+        from chemref.scoring.leaderboard import compare_questions
+
+        board = guarded(lambda: compare_questions(questions, predictions, names=split_names(names), primary=primary,
+                                                  test=test,
+                                                  trials=trials, ci=0.95 if ci is None else ci,
+                                                  resamples=resamples, seed=seed, **options))
+        _emit(board, as_json, as_csv, as_markdown, output)
+        return
     from chemref.scoring.citation_prediction import score_questions
 
-    ks = tuple(k) if k else (1, 5, 10)
-    report = guarded(lambda: score_questions(questions, predictions, format=format, k=ks, threshold=threshold,
-                                             strict=strict))
-    _emit(report, as_json, output)
+    report = guarded(lambda: score_questions(questions, predictions[0], ci=ci, resamples=resamples, seed=seed,
+                                             **options))
+    _emit(report, as_json, as_csv, as_markdown, output)
 
 
 @score_app.command("ranking")
 def score_ranking_command(
-    gold: Path = typer.Argument(..., help='Gold JSONL {"id", "relevant": [...]} (or TREC qrels with --format trec).'),
-    pred: Path = typer.Argument(..., help='Predictions JSONL {"id", "ranking": [...]} (or a TREC run).'),
-    k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Cut-off K; repeat for several (default 10)."),
-    format: str = typer.Option("jsonl", "--format", help="jsonl or trec (qrels + run)."),
+    gold: Path = typer.Argument(..., metavar="GOLD",
+                                help='Gold JSONL {"id", "relevant": [...]} (or TREC qrels with --format trec).'),
+    preds: List[Path] = typer.Argument(..., metavar="PRED...",
+                                       help='Predictions JSONL {"id", "ranking": [...]} (or a TREC run); two or '
+                                            'more print a leaderboard.'),
+    k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
+                                          help="Cut-off K; repeat for several (default 10)."),
+    format: str = typer.Option("jsonl", "--format", metavar="FORMAT", help="jsonl or trec (qrels + run)."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
     empty_queries: str = typer.Option(
-        "count", "--empty-queries", help="Gold queries without a prediction: 'count' scores them 0 and averages "
-        "over every gold query (the default; trec_eval -c); 'skip' averages over queries in both files "
-        "(trec_eval's default)."),
-    min_rel: int = typer.Option(1, "--min-rel", help="Minimum qrels relevance value that counts as relevant "
-                                "(trec_eval -l; default 1)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        "count", "--empty-queries", metavar="MODE",
+        help="Gold queries without a prediction: 'count' scores them 0 and averages over every gold query "
+             "(the default; trec_eval -c); 'skip' averages over queries in both files (trec_eval's default)."),
+    min_rel: int = typer.Option(1, "--min-rel", metavar="N",
+                                help="Minimum qrels relevance value that counts as relevant (trec_eval -l; "
+                                     "default 1)."),
+    ci: Optional[float] = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    names: Optional[str] = names_option(),
+    primary: Optional[str] = typer.Option(None, "--primary", metavar="METRIC",
+                                          help="Leaderboard: the metric systems are ranked and tested on "
+                                               "(default: the first one reported)."),
+    test: str = test_option(),
+    trials: Optional[int] = trials_option(),
+    as_json: bool = _JSON,
+    as_csv: bool = _CSV,
+    as_markdown: bool = _MARKDOWN,
     output: Optional[Path] = output_option(),
 ) -> None:
     """Citation recommendation: Recall@K and MRR@K (ties as trec_eval), with breakdowns."""
     if format not in ("jsonl", "trec"):
         fail(f"--format must be jsonl or trec, not {format!r}")
-    refuse_overwriting_inputs(output, gold, pred)
+    refuse_overwriting_inputs(output, gold, *preds)
     if empty_queries not in ("count", "skip"):
         fail(f"--empty-queries must be count or skip, not {empty_queries!r}")
+    _leaderboard_only(preds, names, trials, primary)
+    ks = tuple(k) if k else (10,)
+    if len(preds) > 1:
+        from chemref.scoring.leaderboard import compare_ranking
+
+        board = guarded(lambda: compare_ranking(gold, preds, names=split_names(names), primary=primary, test=test,
+                                                trials=trials,
+                                                ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
+                                                k=ks, format=format, empty_queries=empty_queries,
+                                                min_rel=min_rel))
+        _emit(board, as_json, as_csv, as_markdown, output)
+        return
     from chemref.scoring.ranking import score_ranking
 
-    ks = tuple(k) if k else (10,)
-    report = guarded(lambda: score_ranking(gold, pred, k=ks, format=format, per_query=per_query,
-                                           empty_queries=empty_queries, min_rel=min_rel))
-    _emit(report, as_json, output)
+    report = guarded(lambda: score_ranking(gold, preds[0], k=ks, format=format, per_query=per_query,
+                                           empty_queries=empty_queries, min_rel=min_rel, ci=ci,
+                                           resamples=resamples, seed=seed))
+    _emit(report, as_json, as_csv, as_markdown, output)
 
 
 @score_app.command("pubmedqa")
 def score_pubmedqa_command(
-    gold: Path = typer.Argument(..., help="Gold answers JSON {pmid: yes|no|maybe} (e.g. test_ground_truth.json)."),
-    pred: Path = typer.Argument(..., help="Predicted answers JSON {pmid: yes|no|maybe}, exactly the gold ids."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    gold: Path = typer.Argument(..., metavar="GOLD",
+                                help="Gold answers JSON {pmid: yes|no|maybe} (e.g. test_ground_truth.json)."),
+    pred: Path = typer.Argument(..., metavar="PRED",
+                                help="Predicted answers JSON {pmid: yes|no|maybe}, exactly the gold ids."),
+    ci: Optional[float] = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    as_json: bool = _JSON,
+    as_csv: bool = _CSV,
+    as_markdown: bool = _MARKDOWN,
     output: Optional[Path] = output_option(),
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     refuse_overwriting_inputs(output, gold, pred)
     from chemref.scoring.pubmedqa import score_pubmedqa
 
-    report = guarded(lambda: score_pubmedqa(gold, pred))
-    _emit(report, as_json, output)
+    report = guarded(lambda: score_pubmedqa(gold, pred, ci=ci, resamples=resamples, seed=seed))
+    _emit(report, as_json, as_csv, as_markdown, output)

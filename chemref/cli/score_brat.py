@@ -1,27 +1,35 @@
-"""``chemref score brat GOLD PRED``: ChEMU 2021 scoring (default) or BRATEval v0.3.2 output (``--brateval``)."""
+"""``chemref score brat GOLD PRED [PRED...]``: ChEMU 2021 scoring (default) or BRATEval v0.3.2 output
+(``--brateval``); with several predictions, a leaderboard with intervals and paired p-values."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import List, Optional
+
 import typer
 
-from pathlib import Path
-from typing import Optional
-
-from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
 from chemref.cli.pages import checked_page, write_error_page
+from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
+                                            split_names, test_option, trials_option)
 
 
 @score_app.command("brat")
 def score_brat_command(
     gold: str = typer.Argument(..., metavar="GOLD", help="Gold folder of .ann files (or a .zip)."),
-    pred: str = typer.Argument(..., metavar="PRED", help="Prediction folder or Codalab-style .zip of .ann files."),
+    preds: List[str] = typer.Argument(..., metavar="PRED...",
+                                      help="Prediction folder(s) or Codalab-style .zip(s) of .ann files; "
+                                           "two or more print a leaderboard."),
     brateval: bool = typer.Option(False, "--brateval", help="Print exactly what BRATEval v0.3.2 prints."),
-    level: str = typer.Option(None, "--level", help="relations|entities (BRATEval default: relations; "
-                                                      "ChEMU default: both)."),
-    span: str = typer.Option(None, "--span", help="exact|overlap|approx (approx: --brateval only). "
-                                                    "ChEMU mode: exact or overlap keeps only those reports."),
-    similarity: float = typer.Option(None, "--similarity", help="Approx similarity threshold (default 0.8)."),
-    type_match: str = typer.Option(None, "--type", help="exact|inexact|hierarchical (--brateval only)."),
+    level: str = typer.Option(None, "--level", metavar="LEVEL",
+                              help="relations|entities (BRATEval default: relations; ChEMU default: both)."),
+    span: str = typer.Option(None, "--span", metavar="SPAN",
+                             help="exact|overlap|approx (approx: --brateval only). ChEMU mode: exact or overlap "
+                                  "keeps only those reports."),
+    similarity: float = typer.Option(None, "--similarity", metavar="FLOAT",
+                                     help="Approx similarity threshold (default 0.8)."),
+    type_match: str = typer.Option(None, "--type", metavar="TYPE",
+                                   help="exact|inexact|hierarchical (--brateval only)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     as_csv: bool = typer.Option(False, "--csv", help="Print the report as CSV rows."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
@@ -29,7 +37,13 @@ def score_brat_command(
     errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
     strict: bool = typer.Option(False, "--strict", help="ChEMU mode: a missing or extra prediction file is an "
                                                          "error (exit 2) instead of a warning."),
-    jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0,
+    ci: Optional[float] = ci_option(),
+    resamples: int = resamples_option(),
+    seed: int = seed_option(),
+    names: Optional[str] = names_option(),
+    test: str = test_option(),
+    trials: Optional[int] = trials_option(),
+    jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0, metavar="N",
                                        help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
                                             "1,000 documents). --jobs is an older name."),
     max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
@@ -51,30 +65,35 @@ def score_brat_command(
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
-    refuse_overwriting_inputs(output, gold, pred)
-    refuse_overwriting_inputs(html, gold, pred)
-    from chemref.scoring.brat_api import score_brat
+    refuse_overwriting_inputs(output, gold, *preds)
+    refuse_overwriting_inputs(html, gold, *preds)
     from chemref.scoring.sources import ZipLimits
 
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
+    options = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
+                   type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
+                   zip_limits=limits)
+    if len(preds) > 1:
+        if per_doc or errors or html is not None:
+            fail("--per-doc, --errors and --html describe one system; give one prediction with them")
+        from chemref.scoring.leaderboard import compare_brat
 
-    report = guarded(lambda: score_brat(gold, pred, mode="brateval" if brateval else "chemu", level=level,
-                                        span=span, similarity=similarity, type_match=type_match,
-                                        strict=strict, per_doc=per_doc, errors=errors, jobs=jobs,
-                                        max_coref_links=max_coref_links, zip_limits=limits))
+        board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
+                                             ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
+                                             **options))
+        for message in board.diagnostics:
+            warn(message)
+        render(board, as_json, as_csv, as_markdown, output)
+        return
+    if names is not None or trials is not None:
+        fail("--names and --trials need two or more predictions (a leaderboard)")
+    from chemref.scoring.brat_scoring import score_brat
+
+    report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
+                                        resamples=resamples, seed=seed, **options))
     for message in report.get("warnings", ()):
         warn(message)
-    if as_json:
-        out = report.to_json()
-    elif as_csv:
-        out = report.to_csv()
-    elif as_markdown:
-        out = report.to_markdown()
-    else:
-        out = report.to_text()
-    emit(out, output)
+    render(report, as_json, as_csv, as_markdown, output)
     if html is not None:
-        write_error_page(html, gold, pred, mode="brateval" if brateval else "chemu", level=level, span=span,
-                         similarity=similarity, type_match=type_match, strict=strict, jobs=jobs,
-                         max_coref_links=max_coref_links, zip_limits=limits)
+        write_error_page(html, gold, preds[0], **options)

@@ -13,11 +13,15 @@ from chemref.doi import normalize_doi
 # public name -> "module[:attribute]". Shared file: add lines, do not reorder or rewrite.
 _EXPORTS: dict[str, str] = {
     # BRAT / ChEMU 2021 / BRATEval (issue 2)
-    "score_brat": "chemref.scoring.brat_api",
+    "score_brat": "chemref.scoring.brat_scoring",
     # neighbouring benchmarks (issue 6)
     "score_questions": "chemref.scoring.citation_prediction",
     "score_ranking": "chemref.scoring.ranking",
     "score_pubmedqa": "chemref.scoring.pubmedqa",
+    # leaderboards with intervals and paired tests
+    "compare_brat": "chemref.scoring.leaderboard",
+    "compare_ranking": "chemref.scoring.leaderboard",
+    "compare_questions": "chemref.scoring.leaderboard",
 }
 
 __all__ = ["normalize_doi", *_EXPORTS]

@@ -7,17 +7,23 @@ Gold and prediction of one document are sets of those, so duplicates collapse.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left
 from collections import Counter
 from operator import itemgetter
+from typing import Generic, Hashable, Iterable, Sequence, TypeVar
 
-from chemref.brat.reader import parse_offsets, split_t_line
+from chemref.brat.model import MentionKey
+from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
 from chemref.scoring.closure import ClosureTooLarge, closure_pairs
+from chemref.scoring.counts import Counts
 from chemref.scoring.matching import max_matching
-from chemref.scoring.spans import OverlapIndex
 
-Mention = tuple[str, tuple[tuple[int, int], ...]]
+Mention = MentionKey
 RelItem = tuple[str, Mention, Mention]
+Frag = tuple[int, int]
+K = TypeVar("K", bound=Hashable)
 COREF = "COREFERENCE"
 
 #: (level, match, coref) of the six ChEMU reports; coref is None for entities
@@ -31,96 +37,11 @@ BLOCKS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
-def _frags(offs: str, path: str | None, lineno: int) -> tuple[tuple[int, int], ...]:
-    """The sorted distinct fragments of a T line's offsets field (a mention's identity in ChEMU scoring)."""
-    return tuple(sorted(set(parse_offsets(offs, path, lineno))))
-
-
-def _t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, tuple[tuple[int, int], ...]]:
-    """Careful reading of one T line: ``(id, label, fragments)`` or a BratError saying what is wrong."""
-    tid, typ, offs, _ = split_t_line(line, path, lineno)
-    return tid, typ, _frags(offs, path, lineno)
-
-
-def _r_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str]:
-    """Careful reading of one R line: ``(type, Arg1 id, Arg2 id)`` or a BratError saying what is wrong."""
-    fields = line.split("\t", 2)
-    toks = fields[1].split() if len(fields) > 1 else []
-    if len(toks) != 3:
-        raise BratError("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'",
-                        path=path, line=lineno)
-    r1, s1, a = toks[1].partition(":")
-    r2, s2, b = toks[2].partition(":")
-    if not (s1 and s2 and a and b):
-        raise BratError(f"cannot read the relation arguments {toks[1]!r} {toks[2]!r}", path=path,
-                        line=lineno, hint="expected Arg1:Tid and Arg2:Tid")
-    if r1 == "Arg1" and r2 == "Arg2":
-        return toks[0], a, b
-    if r1 == "Arg2" and r2 == "Arg1":
-        return toks[0], b, a
-    raise BratError(f"relation roles must be Arg1 and Arg2, got {r1} and {r2}", path=path, line=lineno)
-
-
-def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, Mention], list[tuple[str, str, str, int]], list[str]]:
-    """Lean T/R reader for scoring: ``({Tid: mention}, [(type, arg1_id, arg2_id, line)], diagnostics)``.
-
-    Same rules as :func:`chemref.brat.parse_ann` with ``kinds="TR"``, without building objects: the
-    common line shapes take a short path, anything else goes through the careful readers above.
-    """
-    ments: dict[str, Mention] = {}
-    rels: list[tuple[str, str, str, int]] = []
-    diags: list[str] = []
-    n_t = 0
-    lineno = 0
-    for line in text.split("\n"):
-        lineno += 1
-        c = line[:1]
-        if c == "T":
-            n_t += 1
-            parts = line.split("\t", 2)
-            if len(parts) > 1:
-                sp = parts[1].split()
-                if len(sp) == 3 and sp[1].isdecimal() and sp[2].isdecimal():
-                    start, end = int(sp[1]), int(sp[2])
-                    if start <= end:
-                        ments[parts[0]] = (sp[0], ((start, end),))
-                        continue
-            tid, typ, frags = _t_line(line, path, lineno)
-            ments[tid] = (typ, frags)
-        elif c == "R":
-            parts = line.split("\t", 2)
-            if len(parts) > 1:
-                sp = parts[1].split()
-                if len(sp) == 3:
-                    typ, x, y = sp
-                    if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
-                        rels.append((typ, x[5:], y[5:], lineno))
-                        continue
-            typ, a, b = _r_line(line, path, lineno)
-            rels.append((typ, a, b, lineno))
-        elif c and c not in "EAMN#*" and not line.isspace():
-            diags.append(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
-    if len(ments) != n_t:
-        diags.extend(_duplicates(text, path))
-    return ments, rels, diags
-
-
-def _duplicates(text: str, path: str | None) -> list[str]:
-    first: dict[str, int] = {}
-    out = []
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if line[:1] == "T":
-            tid = line.split("\t", 1)[0]
-            if tid in first:
-                out.append(f"{path}:{lineno}: duplicate id {tid} (line {first[tid]}); the later line wins")
-            first[tid] = lineno
-    return out
-
-
 def document_items(text: str, path: str | None = None) -> tuple[set[Mention], set[RelItem], list[str]]:
-    """Entities (every T line) and relations of one ``.ann`` text as sets, plus diagnostics."""
-    if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """Entities (every T line) and relations of one ``.ann`` text as sets, plus diagnostics.
+
+    Read with :func:`chemref.brat.reader.scan_ann` (the reader's rules, without building objects; CR, LF
+    and CRLF end a line)."""
     ments, rels, diags = scan_ann(text, path)
     items: set[RelItem] = set()
     for typ, a, b, lineno in rels:
@@ -162,8 +83,63 @@ def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
     return rels if len(expanded) == before else expanded
 
 
-Counts = dict[str, list[int]]  # type -> [tp, fp, fn]
+TypeCounts = dict[str, Counts]  # type -> counts
 _first = itemgetter(0)
+
+
+def overlap(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> bool:
+    """ChEMU relaxed test: some fragment pair shares a character (``s2 < e1 and s1 < e2``)."""
+    for s1, e1 in a:
+        for s2, e2 in b:
+            if s2 < e1 and s1 < e2:
+                return True
+    return False
+
+
+def _start(row: tuple) -> int:
+    return row[0]
+
+
+class OverlapIndex(Generic[K]):
+    """The items whose fragments :func:`overlap` a query's, found in O((hits + 1) log n) per fragment.
+
+    Built once from ``(key, fragments)`` pairs: fragments sorted by start, with a max-end tree over them,
+    so a query never looks at items that end before it starts or start after it ends.
+    """
+
+    def __init__(self, items: Iterable[tuple[K, Sequence[Frag]]]) -> None:
+        rows = sorted(((s, e, k) for k, frags in items for s, e in frags), key=_start)
+        self._starts = [r[0] for r in rows]
+        self._keys = [r[2] for r in rows]
+        size = 1
+        while size < len(rows):
+            size *= 2
+        self._size = size
+        tree = [-math.inf] * (2 * size)
+        for i, r in enumerate(rows):
+            tree[size + i] = r[1]
+        for i in range(size - 1, 0, -1):
+            tree[i] = max(tree[2 * i], tree[2 * i + 1])
+        self._tree = tree
+
+    def query(self, frags: Sequence[Frag]) -> set[K]:
+        """Keys of the items with a fragment sharing a character with one of ``frags`` (``s2 < e1 and s1 < e2``)."""
+        out: set[K] = set()
+        tree, size, keys = self._tree, self._size, self._keys
+        for s1, e1 in frags:
+            hi = bisect_left(self._starts, e1)  # rows [0, hi) start before e1
+            stack = [(1, 0, size)]
+            while stack:
+                node, lo, top = stack.pop()
+                if lo >= hi or tree[node] <= s1:
+                    continue
+                if node >= size:
+                    out.add(keys[lo])
+                    continue
+                mid = (lo + top) // 2
+                stack.append((2 * node + 1, mid, top))
+                stack.append((2 * node, lo, mid))
+        return out
 
 
 def _ent_adjacency(gl: list[Mention], pl: list[Mention]) -> list[list[int]]:
@@ -241,20 +217,20 @@ def _rel_adjacency(gl: list[RelItem], pl: list[RelItem]) -> list[list[int]]:
     return adj
 
 
-def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, adjacency,
+def _score_pair(gold: set, pred: set, exact: TypeCounts, relaxed: TypeCounts | None, adjacency,
                 unmatched_exact: list | None, unmatched_relaxed: list | None) -> None:
     """Exact counts (set intersection) and, when ``relaxed`` is given, maximum-matching counts per type."""
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
         for t, n in Counter(map(_first, gold)).items():
-            exact[t] = [n, 0, 0]
+            exact[t] = Counts(n, 0, 0)
             if relaxed is not None:
-                relaxed[t] = [n, 0, 0]
+                relaxed[t] = Counts(n, 0, 0)
         return
     both = gold & pred
     gc, pc, bc = Counter(map(_first, gold)), Counter(map(_first, pred)), Counter(map(_first, both))
     for t in gc.keys() | pc.keys():
         tp = bc[t]
-        exact[t] = [tp, pc[t] - tp, gc[t] - tp]
+        exact[t] = Counts(tp, pc[t] - tp, gc[t] - tp)
     if unmatched_exact is not None:
         unmatched_exact.extend(("FN", x) for x in gold - both)
         unmatched_exact.extend(("FP", x) for x in pred - both)
@@ -278,13 +254,13 @@ def _score_pair(gold: set, pred: set, exact: Counts, relaxed: Counts | None, adj
             if unmatched_relaxed is not None and not tp:
                 unmatched_relaxed.extend(("FN", g) for g in gl)
                 unmatched_relaxed.extend(("FP", p) for p in pl)
-        relaxed[t] = [tp, len(pl) - tp, len(gl) - tp]
+        relaxed[t] = Counts(tp, len(pl) - tp, len(gl) - tp)
 
 
-def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tuple, Counts],
+def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tuple, TypeCounts],
                    errors: list | None = None, *, max_coref_links: int | None = MAX_COREF_LINKS,
-                   paths: tuple[str | None, str | None] = (None, None)) -> dict[tuple, Counts]:
-    """Add one document's counts to ``totals`` (block -> type -> [tp, fp, fn]); returns this document's counts.
+                   paths: tuple[str | None, str | None] = (None, None)) -> dict[tuple, TypeCounts]:
+    """Add one document's counts to ``totals`` (block -> type -> :class:`Counts`); returns this document's counts.
 
     ``errors`` (when a list) receives ``(block, "FP"|"FN", item)`` for every unmatched item.
     ``max_coref_links`` bounds each side's COREFERENCE expansion (see :func:`expand_coref`); ``paths``
@@ -292,7 +268,7 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
     """
     g_ent, g_rel = gold
     p_ent, p_rel = pred
-    doc: dict[tuple, Counts] = {b: {} for b in BLOCKS}
+    doc: dict[tuple, TypeCounts] = {b: {} for b in BLOCKS}
     um: dict[tuple, list] | None = {b: [] for b in BLOCKS} if errors is not None else None
     b_rel_ex, b_rel_ex_x, b_rel_rx, b_rel_rx_x, b_ent_ex, b_ent_rx = BLOCKS
 
@@ -304,7 +280,7 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
     px = expand_coref(p_rel, max_coref_links, paths[1])
     if gx is g_rel and px is p_rel:
         for src, dst in ((b_rel_ex, b_rel_ex_x), (b_rel_rx, b_rel_rx_x)):
-            doc[dst] = {t: list(v) for t, v in doc[src].items()}
+            doc[dst] = {t: v.copy() for t, v in doc[src].items()}
             if um is not None:
                 um[dst] = list(um[src])
     else:
@@ -312,14 +288,12 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
     _score_pair(g_ent, p_ent, doc[b_ent_ex], doc[b_ent_rx], _ent_adjacency, u(b_ent_ex), u(b_ent_rx))
     for block, counts in doc.items():
         acc = totals.setdefault(block, {})
-        for t, (tp, fp, fn) in counts.items():
+        for t, c in counts.items():
             row = acc.get(t)
             if row is None:
-                acc[t] = [tp, fp, fn]
+                acc[t] = c.copy()
             else:
-                row[0] += tp
-                row[1] += fp
-                row[2] += fn
+                row.add(c)
     if errors is not None and um is not None:
         for block, items in um.items():
             errors.extend((block, kind, item) for kind, item in items)

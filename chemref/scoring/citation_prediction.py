@@ -25,7 +25,8 @@ from typing import Any
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
-from chemref.scoring.metrics_report import MetricsReport, breakdown
+from chemref.scoring.benchmark_report import MetricsReport, breakdown
+from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
 
 __all__ = [
@@ -244,13 +245,18 @@ def _values(rank: int | None, ks: Sequence[int]) -> dict[str, float]:
 def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, Any]],
                     predictions: PathLike | Iterable[Prediction | Mapping[str, Any]], *,
                     format: str = "chemref", k: int | Sequence[int] = (1, 5, 10),
-                    threshold: float = DEFAULT_THRESHOLD, strict: bool = False) -> MetricsReport:
+                    threshold: float = DEFAULT_THRESHOLD, strict: bool = False, per_question: bool = False,
+                    ci: float | None = None, resamples: int = DEFAULT_RESAMPLES,
+                    seed: int = DEFAULT_SEED) -> MetricsReport:
     """Accuracy@1, Recall@K and MRR@K of ranked DOI / title predictions, with per-section and per-source tables.
 
     ``questions`` is a path (chemref JSONL, or CiteME TSV with ``format="citeme"``) or records;
     ``predictions`` a JSONL path or records. ``threshold`` is the fuzzy title similarity needed
     (see :mod:`chemref.scoring.titles`); ``strict`` turns predictions for unknown ids into an error.
+    ``per_question=True`` adds every question's values under ``"per_question"``; ``ci`` (e.g. 0.95) adds
+    percentile bootstrap intervals over questions (``resamples``, ``seed``).
     """
+    resampling = Resampling(ci, resamples, seed) if ci is not None else None
     ks = (k,) if isinstance(k, int) else tuple(sorted(set(k)))
     if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
         raise ScoringError(f"K must be positive integers, got {k!r}")
@@ -329,7 +335,10 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     if "titles" in kinds:
         matching.append(f"titles match after normalisation, fuzzy similarity ≥ {threshold} for titles of "
                         "30+ characters")
-    return MetricsReport(
+    details: dict[str, Any] = {"title_threshold": threshold}
+    if per_question:
+        details["per_question"] = {q.id: values for q, values in rows}
+    report = MetricsReport(
         task=f"citation prediction ({'CiteME TSV' if format == 'citeme' else 'chemref questions'})",
         metrics=metrics,
         n=len(rows),
@@ -341,6 +350,12 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
         counts={"questions": len(gold), "predicted": len(gold) - len(missing), "missing_predictions": len(missing),
                 "unknown_prediction_ids": len(unknown), "unparseable_dois": unparseable},
         breakdowns=breakdowns,
-        details={"title_threshold": threshold},
+        details=details,
         diagnostics=tuple(diagnostics),
     )
+    if resampling is None:
+        return report
+    from chemref.scoring.statistics import mean_intervals
+
+    intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+    return report.with_intervals(intervals, resampling, "question")

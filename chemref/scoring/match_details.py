@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from chemref.brat.decode import decode_ann
-from chemref.scoring.chemu import COREF, document_items, expand_coref
+from chemref.scoring.chemu import COREF, MAX_COREF_LINKS, document_items, expand_coref
 
 __all__ = ["match_details"]
 
@@ -24,9 +24,10 @@ _Key = tuple  # (label, fragments) of a mention; (type, mention key, mention key
 def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, Any]:
     """Score ``pred`` against ``gold`` and return ``{"report": report, "views": {...}, "documents": [...]}``.
 
-    ``options`` are those of :func:`~chemref.scoring.brat_api.score_brat` (``mode``, ``level``, ``span``,
-    ``similarity``, ``type_match``, ``strict``, ``jobs``). ``views`` maps ``"entities"`` and ``"relations"``
-    to the report labels that judge them (e.g. ``entities/exact``, ``relations/exact/coref_expanded``).
+    ``options`` are those of :func:`~chemref.scoring.brat_scoring.score_brat` (``mode``, ``level``, ``span``,
+    ``similarity``, ``type_match``, ``strict``, ``jobs``, ``max_coref_links``, ``zip_limits``; the last two
+    also bound the second reading). ``views`` maps ``"entities"`` and ``"relations"`` to the report labels that
+    judge them (e.g. ``entities/exact``, ``relations/exact/coref_expanded``).
     Each document is::
 
         {"name": "0050", "text": str | None,
@@ -41,7 +42,7 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
     others). ``inferred`` relations exist only through COREFERENCE expansion (``coref_expanded`` reports).
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat_api import score_brat
+    from chemref.scoring.brat_scoring import score_brat
     from chemref.scoring.sources import AnnSource
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc")}
@@ -57,13 +58,16 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
     unmatched = _unmatched_by_document(report, mode)
     documents = []
     warnings: list[str] = []
-    with AnnSource(gold) as gsrc, AnnSource(pred) as psrc:
+    limits = options.get("zip_limits")
+    max_links = options.get("max_coref_links", MAX_COREF_LINKS)
+    with AnnSource(gold, limits=limits) as gsrc, AnnSource(pred, limits=limits) as psrc:
         for name in sorted(gsrc.names):
             g_ent, g_rel = _items(gsrc, name, warnings)
             p_ent, p_rel = _items(psrc, name, warnings) if name in psrc.names else (set(), set())
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
-                                       unmatched.get(name, {}), report.get("per_doc", {}).get(name, {})))
+                                       unmatched.get(name, {}), report.get("per_doc", {}).get(name, {}),
+                                       max_links))
     return {"report": report, "views": views, "documents": documents}
 
 
@@ -111,7 +115,7 @@ def _kind(key: _Key, in_gold: bool, in_pred: bool, unmatched: dict[str, Counter]
 
 def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[set, set],
               views: dict[str, list[str]], unmatched: dict[str, dict[str, Counter]],
-              counts: dict[str, Any]) -> dict[str, Any]:
+              counts: dict[str, Any], max_links: int | None = MAX_COREF_LINKS) -> dict[str, Any]:
     g_ent, g_rel = gold
     p_ent, p_rel = pred
     index: dict[_Key, int] = {}
@@ -138,7 +142,7 @@ def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[se
     relations: list[dict[str, Any]] = []
     rel_index: dict[_Key, int] = {}
     expanded = any(v.endswith("coref_expanded") for v in views["relations"])
-    gx, px = (expand_coref(g_rel), expand_coref(p_rel)) if expanded else (g_rel, p_rel)
+    gx, px = (expand_coref(g_rel, max_links), expand_coref(p_rel, max_links)) if expanded else (g_rel, p_rel)
     for r in sorted(gx | px, key=lambda r: (r[1][1], r[2][1], r[0])):
         direct = r in g_rel or r in p_rel
         rel_index[r] = len(relations)

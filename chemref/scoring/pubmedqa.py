@@ -15,7 +15,8 @@ from typing import Any
 
 from chemref.errors import ScoringError
 from chemref.scoring.benchmark_io import read_json
-from chemref.scoring.metrics_report import MetricsReport
+from chemref.scoring.benchmark_report import MetricsReport
+from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = ["score_pubmedqa", "LABELS", "read_labels"]
 
@@ -50,8 +51,13 @@ def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, f1
 
 
-def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[str, Any]) -> MetricsReport:
-    """Accuracy and macro-F1 of ``pred`` ({pmid: label}) against ``gold`` (e.g. ``test_ground_truth.json``)."""
+def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[str, Any], *,
+                   ci: float | None = None, resamples: int = DEFAULT_RESAMPLES,
+                   seed: int = DEFAULT_SEED) -> MetricsReport:
+    """Accuracy and macro-F1 of ``pred`` ({pmid: label}) against ``gold`` (e.g. ``test_ground_truth.json``).
+
+    ``ci`` (e.g. 0.95) adds percentile bootstrap intervals over items (``resamples``, ``seed``)."""
+    resampling = Resampling(ci, resamples, seed) if ci is not None else None
     gold_labels = read_labels(gold, role="gold")
     pred_labels = read_labels(pred, role="prediction")
     missing = sorted(set(gold_labels) - set(pred_labels))
@@ -82,7 +88,7 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
         per_class[label] = {"precision": precision, "recall": recall, "f1": f1, "support": tp + fn}
     never = [label for label in LABELS if not any(confusion[g][label] for g in LABELS)]
     diagnostics = tuple(f"class {label!r} is never predicted: its precision and F1 are 0" for label in never)
-    return MetricsReport(
+    report = MetricsReport(
         task="PubMedQA (PQA-L, reasoning-required)",
         metrics={"accuracy": correct / n, "macro_f1": sum(c["f1"] for c in per_class.values()) / len(LABELS)},
         n=n,
@@ -93,3 +99,25 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
         details={"per_class": per_class, "confusion": confusion},
         diagnostics=diagnostics,
     )
+    if resampling is None:
+        return report
+    return report.with_intervals(_intervals(gold_labels, pred_labels, resampling), resampling, "item")
+
+
+def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resampling) -> dict[str, list[float]]:
+    """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
+    import numpy as np
+
+    from chemref.scoring.statistics import bootstrap_totals, percentile_interval, prf_arrays
+
+    index = {label: i for i, label in enumerate(LABELS)}
+    cells = np.zeros((len(gold), 3, 3))
+    for row, (key, label) in enumerate(gold.items()):
+        cells[row, index[label], index[pred[key]]] = 1.0
+    confusion = bootstrap_totals(cells, resampling.resamples, resampling.seed)  # (resamples, gold, pred)
+    diagonal = np.diagonal(confusion, axis1=1, axis2=2)
+    accuracy = diagonal.sum(axis=1) / len(gold)
+    counts = np.stack([diagonal, confusion.sum(axis=1) - diagonal, confusion.sum(axis=2) - diagonal], axis=-1)
+    macro_f1 = prf_arrays(counts)[2].mean(axis=1)
+    return {name: [float(x) for x in percentile_interval(values, resampling.level)]
+            for name, values in (("accuracy", accuracy), ("macro_f1", macro_f1))}

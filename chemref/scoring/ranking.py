@@ -32,7 +32,8 @@ from typing import Any
 
 from chemref.errors import ScoringError
 from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
-from chemref.scoring.metrics_report import MetricsReport, breakdown
+from chemref.scoring.benchmark_report import MetricsReport, breakdown
+from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -217,13 +218,15 @@ def _mean(values: list[float]) -> float:
 def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]],
                   pred: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]], *,
                   k: int | Sequence[int] = 10, format: str = "jsonl", per_query: bool = False,
-                  empty_queries: str = "count", min_rel: int = 1) -> MetricsReport:
+                  empty_queries: str = "count", min_rel: int = 1, ci: float | None = None,
+                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> MetricsReport:
     """Recall@K and MRR@K of ``pred`` against ``gold``, with breakdowns by the optional gold fields.
 
     ``gold`` / ``pred`` are paths (JSON Lines, or TREC qrels / run with ``format="trec"``), or in
     memory: ``{query: [relevant ids]}`` / ``{query: [ranked ids]}`` or lists of records.
     ``per_query=True`` adds each query's values under ``"per_query"``. ``empty_queries`` ("count", the
-    default, or "skip") and ``min_rel`` are described in the module docstring.
+    default, or "skip") and ``min_rel`` are described in the module docstring. ``ci`` (e.g. 0.95) adds
+    percentile bootstrap intervals over queries (``resamples``, ``seed``; see :mod:`chemref.scoring.statistics`).
     """
     ks = (k,) if isinstance(k, int) else tuple(k)
     if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
@@ -310,7 +313,7 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     details: dict[str, Any] = {}
     if per_query:
         details["per_query"] = {query.id: values for query, values in rows}
-    return MetricsReport(
+    report = MetricsReport(
         task="citation recommendation (ranking)",
         metrics=metrics,
         n=len(rows),
@@ -331,3 +334,10 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
         details=details,
         diagnostics=tuple(diagnostics),
     )
+    if ci is None:
+        return report
+    from chemref.scoring.statistics import Resampling, mean_intervals  # numpy: only with intervals
+
+    resampling = Resampling(ci, resamples, seed)
+    intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+    return report.with_intervals(intervals, resampling, "query")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.scoring.brat_api import score_brat
+from chemref.scoring.brat_scoring import score_brat
 from chemref.scoring.pubmedqa import score_pubmedqa
 from chemref.scoring.ranking import score_ranking
 

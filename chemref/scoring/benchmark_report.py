@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from chemref._version import __version__
+from chemref.scoring.report_formats import TabularReport, format_interval
 
 __all__ = ["MetricsReport", "breakdown", "group_sort_key"]
 
@@ -63,13 +64,14 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class MetricsReport(Mapping[str, Any]):
+class MetricsReport(TabularReport, Mapping[str, Any]):
     """Result of one benchmark scorer.
 
     ``metrics`` holds the headline numbers (fractions in [0, 1]), which also appear as top-level
     keys of the mapping / JSON; ``counts`` says how many items were scored, missing or skipped;
     ``breakdowns`` maps a field name to ``{value: {"n": ..., metric: ...}}``; ``diagnostics``
-    lists every oddity met (unknown ids, unparseable DOIs, skipped queries).
+    lists every oddity met (unknown ids, unparseable DOIs, skipped queries). ``intervals`` maps a metric
+    to its bootstrap ``[low, high]`` and ``resampling`` says how they were computed (level, resamples, seed).
     """
 
     task: str
@@ -83,6 +85,8 @@ class MetricsReport(Mapping[str, Any]):
     details: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[str, ...] = ()
     version: str = __version__
+    intervals: dict[str, list[float]] = field(default_factory=dict)
+    resampling: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the metrics at top level, then what they mean and how they were averaged."""
@@ -98,9 +102,45 @@ class MetricsReport(Mapping[str, Any]):
             "counts": dict(self.counts),
         })
         out.update(self.details)
+        if self.intervals:
+            out["ci"] = {name: list(bounds) for name, bounds in self.intervals.items()}
+            out["resampling"] = dict(self.resampling)
         out["breakdowns"] = self.breakdowns
         out["diagnostics"] = list(self.diagnostics)
         return out
+
+    def with_intervals(self, intervals: dict[str, list[float]], resampling: Any, unit: str) -> "MetricsReport":
+        """A copy with bootstrap ``intervals`` per metric (``resampling``: the settings, ``unit``: what was resampled)."""
+        from dataclasses import replace
+
+        return replace(self, intervals=dict(intervals),
+                       resampling={**resampling.to_dict(), "unit": unit,
+                                   "description": resampling.describe(unit, self.n)})
+
+    # -- flat rows for CSV / Markdown: the headline metrics, then every breakdown group
+    def columns(self) -> list[str]:
+        cols = ["table", "group", "metric", "value"]
+        if self.intervals:
+            cols += ["low", "high"]
+        return cols + ["n"]
+
+    def rows(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for name, value in self.metrics.items():
+            row: dict[str, Any] = {"table": "overall", "group": "", "metric": name, "value": value, "n": self.n}
+            if name in self.intervals:
+                row["low"], row["high"] = self.intervals[name]
+            out.append(row)
+        for field_name, groups in self.breakdowns.items():
+            for value, stats in groups.items():
+                for name in self.metrics:
+                    if name in stats:
+                        out.append({"table": field_name, "group": str(value), "metric": name, "value": stats[name],
+                                    "n": stats.get("n")})
+        return out
+
+    def to_text(self) -> str:
+        return self.to_table()
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text."""
@@ -124,8 +164,16 @@ class MetricsReport(Mapping[str, Any]):
         # every report names K, also where there is no cut-off (PubMedQA scores one label per item)
         cut_offs = ", ".join(str(k) for k in self.k) if self.k else "none (no cut-off: one answer per item)"
         lines.append("K: " + cut_offs)
+        if self.intervals:
+            lines.append(f"intervals: {self.resampling['description']}")
         lines.append("")
-        lines += _table(["metric", "value"], [[name, value] for name, value in self.metrics.items()])
+        if self.intervals:
+            head = f"{self.resampling['level']:.0%} CI"
+            lines += _table(["metric", "value", head], [[name, value, format_interval(self.intervals[name])
+                                                         if name in self.intervals else ""]
+                                                        for name, value in self.metrics.items()])
+        else:
+            lines += _table(["metric", "value"], [[name, value] for name, value in self.metrics.items()])
         lines += ["", *_table(["count", "n"], [["scored", self.n], *[[k, v] for k, v in self.counts.items()]])]
         per_class = self.details.get("per_class")
         if per_class:

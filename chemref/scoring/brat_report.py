@@ -2,36 +2,24 @@
 
 from __future__ import annotations
 
-import io
 import json
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterator
 
+from chemref.scoring.counts import Counts, total
+from chemref.scoring.report_formats import TabularReport, format4, format_interval, md_cell
+
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
-_Q = Decimal("0.0001")
+#: the interval columns of CSV / Markdown rows (present when the report has intervals)
+CI_KEYS = ("precision_low", "precision_high", "recall_low", "recall_high", "f1_low", "f1_high")
+_METRICS = ("precision", "recall", "f1")
+
+def block(counts: dict[str, Counts]) -> dict[str, Any]:
+    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> Counts`` (micro sum)."""
+    per_type = {t: counts[t].prf() for t in sorted(counts)}
+    return {"per_type": per_type, "overall": total(counts.values()).prf()}
 
 
-def format4(x: float) -> str:
-    """Four decimals rounded HALF_UP on the shortest repr of ``x`` (what Java's ``%1.4f`` prints)."""
-    return str(Decimal(repr(x)).quantize(_Q, rounding=ROUND_HALF_UP))
-
-
-def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
-    """Counts with precision, recall and F1 (0 where undefined)."""
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
-
-
-def block(counts: dict[str, list[int]]) -> dict[str, Any]:
-    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> [tp, fp, fn]`` (micro sum)."""
-    per_type = {t: prf(*counts[t]) for t in sorted(counts)}
-    total = [sum(v[i] for v in counts.values()) for i in range(3)]
-    return {"per_type": per_type, "overall": prf(*total)}
-
-
-class Report(dict):
+class Report(TabularReport, dict):
     """A score report. It *is* the JSON-ready dict; ``str(report)`` is a readable table.
 
     ``sections()`` yields ``(label, per_type, overall)`` for every table in the report, which is what
@@ -41,6 +29,25 @@ class Report(dict):
     def __init__(self, data: dict[str, Any], *, text: str | None = None) -> None:
         super().__init__(data)
         self._text = text
+        #: per-document counts ``{(report, type): (tp, fp, fn)}`` when the scorer was asked to keep them
+        self.doc_counts: list[dict[tuple[str, str], tuple[int, int, int]]] | None = None
+
+    def add_intervals(self, rows: list[dict[tuple[str, str], tuple[int, int, int]]], resampling: Any) -> None:
+        """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of the report,
+        from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per document)."""
+        from chemref.scoring.statistics import micro_intervals
+
+        intervals = micro_intervals(rows, resampling)
+        zero = {m: [0.0, 0.0] for m in _METRICS}
+        for label, per_type, overall in self.sections():
+            for t, c in list(per_type.items()) + [("all", overall)]:
+                c["ci"] = intervals.get((label, t), zero)
+
+    @property
+    def ci_level(self) -> float | None:
+        """The confidence level of the report's intervals, or None without intervals."""
+        ci = self.get("meta", {}).get("ci")
+        return None if ci is None else ci["level"]
 
     # -- structure
     def sections(self) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
@@ -62,7 +69,7 @@ class Report(dict):
         out: list[dict[str, Any]] = []
         for label, per_type, overall in self.sections():
             for t, c in list(per_type.items()) + [("all", overall)]:
-                out.append({"document": "", "report": label, "type": t, **c})
+                out.append({"document": "", "report": label, "type": t, **_flat(c)})
         for doc, blocks in self.get("per_doc", {}).items():
             for label, c in blocks.items():
                 out.append({"document": doc, "report": label, "type": "all", **c})
@@ -76,49 +83,44 @@ class Report(dict):
         """The report dict as JSON text."""
         return json.dumps(self, indent=indent, ensure_ascii=False)
 
-    def _columns(self) -> list[str]:
+    def columns(self) -> list[str]:
+        """CSV / Markdown columns: document, report, type, counts and P/R/F1 (then fpm/fnm, intervals, error)."""
         cols = ["document", "report", "type", *NUMBER_KEYS]
         if self.get("mode") == "brateval" and self.get("level") == "relations":
             cols += ["fpm", "fnm"]
+        if self.ci_level is not None:
+            cols += CI_KEYS
         if self.get("errors"):
             cols.append("error")
         return cols
 
-    def to_csv(self) -> str:
-        """One CSV row per (report, type) and per document, numbers with four decimals."""
-        import csv
-
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=self._columns(), extrasaction="ignore", lineterminator="\n")
-        writer.writeheader()
-        for row in self.rows():
-            writer.writerow({k: (format4(v) if isinstance(v, float) else v) for k, v in row.items()})
-        return buf.getvalue()
-
-    def to_markdown(self) -> str:
-        """The CSV rows as a Markdown table."""
-        cols = self._columns()
-        lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in NUMBER_KEYS or c in ("fpm", "fnm")
-                                                              else "---" for c in cols) + "|"]
-        for row in self.rows():
-            cells = [format4(row[c]) if isinstance(row.get(c), float) else _md_cell(str(row.get(c, "")))
-                     for c in cols]
-            lines.append("| " + " | ".join(cells) + " |")
-        return "\n".join(lines) + "\n"
+    def numeric_columns(self) -> set[str]:
+        return {*NUMBER_KEYS, *CI_KEYS, "fpm", "fnm"}
 
     def to_text(self) -> str:
         """The readable table (or, in BRATEval mode, exactly what BRATEval prints)."""
+        level = self.ci_level
         if self._text is not None:
-            return self._text
-        out = [self.get("title", "scores")]
+            if level is None:
+                return self._text
+            out = [self._text.rstrip("\n"), "", self["meta"]["ci"]["description"]]
+        else:
+            out = headline(self.get("meta"), self.get("title", "scores"))
+        ci_head = f"{level:.0%} CI" if level is not None else ""
         for label, per_type, overall in self.sections():
             out.append("")
             out.append(label)
             width = max([len(t) for t in per_type] + [7])
-            out.append(f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}")
+            head = f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}"
+            if level is not None:
+                head += "".join(f"  {m + ' ' + ci_head:<16}" for m in ("P", "R", "F1"))
+            out.append(head.rstrip())
             for t, c in list(per_type.items()) + [("overall", overall)]:
-                out.append(f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
-                           f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
+                line = (f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
+                        f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
+                if "ci" in c:
+                    line += "".join(f"  {format_interval(c['ci'][m]):<16}" for m in _METRICS)
+                out.append(line.rstrip())
         per_doc = self.get("per_doc")
         if per_doc:
             labels = list(next(iter(per_doc.values())).keys())
@@ -134,8 +136,30 @@ class Report(dict):
                 out.append("  " + format_error(e))
         return "\n".join(out) + "\n"
 
-    def __str__(self) -> str:
-        return self.to_text()
+def headline(meta: dict[str, Any] | None, title: str) -> list[str]:
+    """The first lines of a text report: version, mode, primary figure, averaging, documents, matching, intervals."""
+    if not meta:
+        return [title]
+    lines = [f"chemref {meta['chemref_version']} · {title}",
+             f"mode: {meta['mode']}",
+             f"primary: {meta['primary']} ({meta['primary_why']})",
+             f"averaging: {meta['averaging']}",
+             f"documents: {meta['documents']}",
+             f"matching: {meta['matching']}"]
+    if "ci" in meta:
+        lines.append(f"intervals: {meta['ci']['description']}")
+    return lines
+
+
+def _flat(c: dict[str, Any]) -> dict[str, Any]:
+    """A P/R/F1 dict with its interval (if any) as ``precision_low`` ... ``f1_high`` columns."""
+    ci = c.get("ci")
+    if ci is None:
+        return c
+    out = {k: v for k, v in c.items() if k != "ci"}
+    for m in _METRICS:
+        out[f"{m}_low"], out[f"{m}_high"] = ci[m]
+    return out
 
 
 def _mention(m: dict[str, Any]) -> str:
@@ -148,11 +172,6 @@ def _error_body(e: dict[str, Any]) -> str:
     if "arg1" in e:
         return f"{_mention(e['arg1'])} -> {_mention(e['arg2'])}"
     return _mention(e["mention"])
-
-
-def _md_cell(text: str) -> str:
-    """A Markdown table cell: ``|`` escaped and line breaks flattened, so mention text cannot break the row."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def format_error(e: dict[str, Any]) -> str:

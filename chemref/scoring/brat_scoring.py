@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 from typing import Any, Literal, Sequence
 
+from chemref._version import __version__
 from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
-from chemref.scoring.report import Report, block, prf
+from chemref.scoring.brat_report import Report, block
+from chemref.scoring.counts import Counts, total
+from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
@@ -21,12 +24,24 @@ _LEVELS = ("relations", "entities")
 _SPANS = ("exact", "overlap", "approx")
 _TYPES = ("exact", "inexact", "hierarchical")
 
+#: the ChEMU reports in the order they are preferred as the primary figure: the first one kept is primary.
+#: The ChEMU 2021 overview ranks anaphora resolution systems by exact-match F1 over relations, with
+#: COREFERENCE expanded transitively (its definition of the task's score).
+PRIMARY_ORDER = ("relations/exact/coref_expanded", "relations/exact/coref_not_expanded",
+                 "relations/relaxed_bipartite/coref_expanded", "relations/relaxed_bipartite/coref_not_expanded",
+                 "entities/exact", "entities/relaxed_bipartite")
+CHEMU_MATCHING = ("exact = same label and same set of fragments; relaxed_bipartite = same label and overlapping "
+                  "fragments, maximum bipartite matching per document and type; coref_expanded = COREFERENCE "
+                  "links closed transitively on both sides before matching")
+
 
 def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "brateval"] = "chemu",
                level: str | None = None, span: str | None = None, similarity: float | None = None,
                type_match: str | None = None, strict: bool = False, per_doc: bool = False,
                errors: bool = False, jobs: int | None = None,
-               max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None) -> Report:
+               max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
+               ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+               doc_counts: bool = False, gold_cache: dict | None = None) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -38,8 +53,13 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.sources.ZipLimits`: 50 MB per
     member or file, 1 GB per archive, compression ratio 100); beyond them an ``ArchiveError`` or
     ``TooLargeError`` names the file.
+    ``ci`` (e.g. 0.95) adds a percentile bootstrap interval (``resamples`` resamples of the documents, numpy
+    Generator seeded with ``seed``) to every P/R/F1; ``doc_counts=True`` keeps every document's counts in
+    ``report.doc_counts`` (what :mod:`chemref.scoring.leaderboard` compares). ``gold_cache`` (a dict, ChEMU mode)
+    keeps the parsed gold documents between calls with the same gold, so several systems read it once.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
+    resampling = Resampling(ci, resamples, seed) if ci is not None else None
     if level is not None and level not in _LEVELS:
         raise InputError(f"unknown level {level!r}", hint="use relations or entities")
     if span is not None and span not in _SPANS:
@@ -62,14 +82,16 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
             raise InputError("a similarity threshold needs span matching 'approx'")
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,
                               similarity=similarity, type_match=type_match or "exact",
-                              per_doc=per_doc, errors=errors, zip_limits=zip_limits)
+                              per_doc=per_doc, errors=errors, zip_limits=zip_limits, resampling=resampling,
+                              doc_counts=doc_counts)
     if mode != "chemu":
         raise InputError(f"unknown scoring mode {mode!r}", hint="use chemu or brateval")
     if span == "approx" or similarity is not None or type_match not in (None, "exact"):
         raise InputError("approximate spans, similarity and type matching are BRATEval options",
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
-                        jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits)
+                        jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
+                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache)
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -87,7 +109,8 @@ def _label(block_key: tuple) -> str:
 
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
-                 zip_limits: ZipLimits | None) -> Report:
+                 zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
+                 gold_cache: dict | None = None) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -109,27 +132,34 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 
         def run(chunk: Sequence[str]) -> tuple:
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc, errors=errors,
-                                level=level, span=span, max_coref_links=max_coref_links)
+                                level=level, span=span, max_coref_links=max_coref_links, collect=collect,
+                                gold_cache=gold_cache)
 
         def reopen() -> None:
             gsrc.reopen()
             psrc.reopen()
 
+        collect = resampling is not None or doc_counts
         parts = map_chunks(run, names, _jobs(jobs, len(names)), reopen)
-        totals: dict[tuple, dict[str, list[int]]] = {b: {} for b in BLOCKS}
+        totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
         docs: dict[str, dict[str, Any]] = {}
         records: list[dict[str, Any]] = []
-        for part_totals, part_docs, part_records, part_warnings in parts:
+        rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+        for part_totals, part_docs, part_records, part_warnings, part_rows in parts:
             for b, counts in part_totals.items():
                 acc = totals[b]
                 for t, row in counts.items():
-                    old = acc.setdefault(t, [0, 0, 0])
-                    for i in range(3):
-                        old[i] += row[i]
+                    acc.setdefault(t, Counts()).add(row)
             docs.update(part_docs)
             records.extend(part_records)
             warnings.extend(part_warnings)
-    data: dict[str, Any] = {"mode": "chemu", "title": f"ChEMU 2021 scores: {len(gsrc.names)} documents "
+            rows.extend(part_rows)
+    kept = [_label(b) for b in BLOCKS if _keep(b, level, span)]
+    primary = next(label for label in PRIMARY_ORDER if label in kept)
+    meta = _meta("chemu", f"{primary} f1", len(gsrc.names), CHEMU_MATCHING, resampling,
+                 "the ChEMU 2021 overview ranks systems by exact-match relation F1 with COREFERENCE expanded"
+                 if primary == PRIMARY_ORDER[0] else "the first report kept by --level/--span")
+    data: dict[str, Any] = {"meta": meta, "mode": "chemu", "title": f"ChEMU 2021 scores: {len(gsrc.names)} documents "
                             f"(gold {gsrc.path}, prediction {psrc.path})",
                             "gold": gsrc.path, "pred": psrc.path, "documents": len(gsrc.names)}
     if level in (None, "relations"):
@@ -146,29 +176,59 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         data["errors"] = records
         warnings.extend(_missing_text_warning(records, gsrc.path))
     data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
-    return Report(data)
+    report = Report(data)
+    if resampling is not None:
+        report.add_intervals(rows, resampling)
+    if doc_counts:
+        report.doc_counts = rows
+    return report
+
+
+def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Resampling | None,
+          why: str) -> dict[str, Any]:
+    """The ``meta`` object every ``score brat`` report starts with (and its text headline shows)."""
+    meta: dict[str, Any] = {"chemref_version": __version__, "mode": mode, "primary": primary,
+                            "primary_why": why, "averaging": "micro (counts summed over documents, then P/R/F1)",
+                            "documents": documents, "matching": matching}
+    if resampling is not None:
+        meta["ci"] = {**resampling.to_dict(), "unit": "document",
+                      "description": resampling.describe("document", documents)}
+    return meta
 
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
-                 level: str | None, span: str | None, max_coref_links: int | None) -> tuple:
-    """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings)``."""
+                 level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
+                 gold_cache: dict | None = None) -> tuple:
+    """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts)``;
+    the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per document) only with ``collect``."""
     from chemref.scoring.chemu import BLOCKS, score_document
 
     warnings: list[str] = []
-    totals: dict[tuple, dict[str, list[int]]] = {b: {} for b in BLOCKS}
+    totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
     docs: dict[str, dict[str, Any]] = {}
     err_items: list = [] if errors else None  # type: ignore[assignment]
     records: list[dict[str, Any]] = []
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+    kept = [(b, _label(b)) for b in BLOCKS if _keep(b, level, span)]
     empty: tuple[set, set] = (set(), set())
     pred_names = psrc.names
     for name in names:
-        g = _read_items(gsrc, name, warnings)
+        cached = gold_cache.get(name) if gold_cache is not None else None
+        if cached is None:
+            gold_warnings: list[str] = []
+            g = _read_items(gsrc, name, gold_warnings)
+            if gold_cache is not None:
+                gold_cache[name] = (g, gold_warnings)
+        else:
+            g, gold_warnings = cached
+        warnings.extend(gold_warnings)
         if name in pred_names:
             p = _read_items(psrc, name, warnings)
         else:
-            msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}; counted as empty"
+            msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
             if strict:
                 raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
+            msg += "; counted as empty"
             warnings.append(msg)
             p = empty
         _check_text_length(name, g[0], p[0], gsrc, psrc, warnings)
@@ -177,11 +237,23 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
                                 paths=(gsrc.display(name), psrc.display(name)))
         if per_doc:
-            docs[name] = {_label(b): prf(*(sum(v[i] for v in c.values()) for i in range(3)))
+            docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
         if errors and err_items:
             records.extend(_error_records(name, err_items, gsrc, psrc, warnings, level, span))
-    return totals, docs, records, warnings
+        if collect:
+            rows.append(_doc_row(counts, kept))
+    return totals, docs, records, warnings, rows
+
+
+def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str]]) -> dict:
+    """One document's counts as ``{(report, type): (tp, fp, fn)}`` plus ``(report, "all")`` per report."""
+    row: dict[tuple[str, str], tuple[int, int, int]] = {}
+    for b, label in kept:
+        for t, c in counts[b].items():
+            row[(label, t)] = (c.tp, c.fp, c.fn)
+        row[(label, "all")] = tuple(total(counts[b].values()))  # type: ignore[assignment]
+    return row
 
 
 def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, warnings: list[str]) -> None:

@@ -1,0 +1,336 @@
+"""BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities``: greedy matching in ``java.util.HashMap`` id
+order, asymmetric span tests, ``REL|TYPE1|TYPE2`` keys, fpm/fnm, and its summary printed line for line
+from ``Summary:`` on (SCORING.md section 2).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+from chemref.errors import BratError, ScoringError
+from chemref.scoring.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
+                                           java_sort_key)
+from chemref.scoring.brateval.reader import BDocument, BEntity, BRelation, read_document
+from chemref.scoring.brat_report import Report
+from chemref.scoring.counts import BratevalCounts, prf, total as counts_total
+
+_SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
+_TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
+
+Frag = tuple[int, int]
+
+
+# ---------------------------------------------------------------- span tests
+def brateval_exact(e1: Sequence[Frag], e2: Sequence[Frag]) -> bool:
+    """BRATEval's exact span test: every fragment of ``e1`` occurs in ``e2`` (a subset test, asymmetric)."""
+    return all(f in e2 for f in e1)
+
+
+def _one_way(a: Sequence[Frag], b: Sequence[Frag]) -> bool:
+    for s1, t1 in a:
+        for s2, t2 in b:
+            if (s2 <= s1 < t2) or (s2 < t1 <= t2):
+                return True
+    return False
+
+
+def brateval_overlap(e1: Sequence[Frag], e2: Sequence[Frag]) -> bool:
+    """BRATEval's overlap test, tried in both directions (differs from :func:`overlap` on empty fragments)."""
+    return _one_way(e1, e2) or _one_way(e2, e1)
+
+
+# ---------------------------------------------------------------- matching
+class Matcher:
+    """``Entity.getMatchResult`` for one span / type / similarity setting."""
+
+    __slots__ = ("span", "type_exact", "threshold")
+
+    def __init__(self, span: str, type_match: str, threshold: float | None) -> None:
+        self.span = span
+        self.type_exact = type_match != "inexact"  # hierarchical without annotation.conf acts like exact
+        self.threshold = threshold
+
+    def __call__(self, e1: BEntity, e2: BEntity) -> bool:
+        if self.type_exact and e1.type != e2.type:
+            return False
+        if brateval_exact(e1.frags, e2.frags):
+            return True
+        if self.span == "exact" or not brateval_overlap(e1.frags, e2.frags):
+            return False
+        if self.span == "approx":
+            sim = brateval_similarity(e1.text, e2.text, self.threshold)  # type: ignore[arg-type]
+            return sim >= self.threshold  # NaN never matches
+        return True
+
+
+def _find(item: Any, candidates: list, alive: list[bool] | None, match) -> int:
+    for j, cand in enumerate(candidates):
+        if (alive is None or alive[j]) and match(item, cand):
+            return j
+    return -1
+
+
+def _ordered(mapping: dict, path: str, warnings: list[str]) -> list:
+    order, treeified = java_hashmap_layout(mapping)
+    if treeified:
+        warnings.append(f"{path}: so many ids share one java.util.HashMap bucket that Java would use a tree "
+                        f"there; BRATEval's greedy visiting order is only approximated for this file")
+    return [mapping[k] for k in order]
+
+
+# ---------------------------------------------------------------- scoring
+_counts = BratevalCounts
+
+
+def score_entities_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[str, BratevalCounts],
+                       types: set[str], errors: list | None, warnings: list[str]) -> None:
+    """``CompareEntities`` for one document pair."""
+    evals = _ordered(pred.entities, pred.path, warnings)
+    alive = [True] * len(evals)
+    for g in _ordered(gold.entities, gold.path, warnings):
+        types.add(g.type)
+        j = _find(g, evals, alive, m)
+        if j >= 0:
+            alive[j] = False
+            acc.setdefault(g.type, _counts()).tp += 1
+            types.add(evals[j].type)
+        else:
+            acc.setdefault(g.type, _counts()).fn += 1
+            if errors is not None:
+                errors.append(("FN", g))
+    for j, e in enumerate(evals):
+        if alive[j]:
+            types.add(e.type)
+            acc.setdefault(e.type, _counts()).fp += 1
+            if errors is not None:
+                errors.append(("FP", e))
+
+
+def score_relations_doc(gold: BDocument, pred: BDocument, m: Matcher, acc: dict[str, BratevalCounts],
+                        types: set[str], errors: list | None, warnings: list[str]) -> None:
+    """``CompareRelations`` for one document pair (greedy in HashMap order, then fpm / fnm)."""
+    for doc in (gold, pred):
+        for rel in doc.relations.values():
+            if rel.e1 is None or rel.e2 is None:
+                missing = rel.id1 if rel.e1 is None else rel.id2
+                raise BratError(f"relation {rel.id} refers to {missing}, which is not a T id BRATEval read from "
+                                f"this file (undefined, or a T line it skipped)", path=doc.path, line=rel.line,
+                                hint="BRATEval v0.3.2 aborts here with NullPointerException")
+    evals = _ordered(pred.relations, pred.path, warnings)
+    ekeys = [r.key for r in evals]
+    alive = [True] * len(evals)
+    fns: list[BRelation] = []
+    for g in _ordered(gold.relations, gold.path, warnings):
+        key = g.key
+        types.add(key)
+        row = acc.setdefault(key, _counts())
+        for j, r in enumerate(evals):
+            if alive[j] and ekeys[j] == key and m(g.e1, r.e1) and m(g.e2, r.e2):
+                alive[j] = False
+                row.tp += 1
+                break
+        else:
+            row.fn += 1
+            fns.append(g)
+    pred_ents = list(pred.entities.values())
+    gold_ents = list(gold.entities.values())
+    for g in fns:
+        if _find(g.e1, pred_ents, None, m) < 0 or _find(g.e2, pred_ents, None, m) < 0:
+            acc[g.key].fnm += 1
+        if errors is not None:
+            errors.append(("FN", g))
+    for j, r in enumerate(evals):
+        if alive[j]:
+            key = ekeys[j]
+            types.add(key)
+            row = acc.setdefault(key, _counts())
+            row.fp += 1
+            if _find(r.e1, gold_ents, None, m) < 0 or _find(r.e2, gold_ents, None, m) < 0:
+                row.fpm += 1
+            if errors is not None:
+                errors.append(("FP", r))
+
+
+def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, relations: bool, per_doc: bool,
+                 errors: bool, label: str = "brateval", collect: bool = False) -> tuple:
+    """Score the documents ``names``: ``(counts by key, row keys, per-doc counts, error records, warnings,
+    per-document counts)``; the last (``{(label, key or "all"): (tp, fp, fn)}`` per document) only with ``collect``."""
+    acc: dict[str, BratevalCounts] = {}
+    types: set[str] = set()
+    docs: dict[str, Any] = {}
+    records: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+    for name in names:
+        gdoc = read_document(gsrc, name, warnings)
+        pdoc = read_document(psrc, name, warnings)
+        doc_acc: dict[str, BratevalCounts] = {}
+        errs: list | None = [] if errors else None
+        if relations:
+            score_relations_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
+        else:
+            score_entities_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
+        for key, row in doc_acc.items():
+            old = acc.get(key)
+            if old is None:
+                acc[key] = row.copy()
+            else:
+                old.add(row)
+        if per_doc or collect:
+            total = tuple(counts_total(doc_acc.values()))
+            if per_doc:
+                docs[name] = {"all": prf(*total)}
+            if collect:
+                doc_row = {(label, key): (v.tp, v.fp, v.fn) for key, v in doc_acc.items()}
+                doc_row[(label, "all")] = total  # type: ignore[assignment]
+                rows.append(doc_row)
+        if errs:
+            records.extend(_brateval_errors(name, errs, relations))
+    return acc, types, docs, records, warnings, rows
+
+
+def _settings_line(pred: str, gold: str, span: str, type_match: str, threshold: float | None) -> str:
+    s = f"Type match={_TYPE_NAMES[type_match]}; Span match={_SPAN_NAMES[span]}"
+    if span == "approx":
+        s += f"; Similarity={java_double(threshold)}"  # type: ignore[arg-type]
+    return f"Evaluating Folder: {pred} against Gold Folder: {gold} Match settings : {s}"
+
+
+def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
+    c = prf(tp, fp, fn)
+    return java_format4(c["precision"]), java_format4(c["recall"]), java_format4(c["f1"]), c
+
+
+def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
+                   span: str = "exact", similarity: float | None = None, type_match: str = "exact",
+                   per_doc: bool = False, errors: bool = False, jobs: int | None = None,
+                   resampling: Any = None, doc_counts: bool = False, zip_limits: Any = None) -> Report:
+    """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``).
+
+    ``resampling`` (a :class:`~chemref.scoring.resampling.Resampling`) adds bootstrap intervals over documents;
+    ``doc_counts`` keeps every document's counts in ``report.doc_counts``; ``zip_limits`` (a
+    :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read.
+    """
+    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
+    from chemref.scoring.sources import AnnSource
+
+    threshold = similarity if span == "approx" else None
+    if span == "approx" and threshold is None:
+        threshold = 0.8
+    m = Matcher(span, type_match, threshold)
+    relations = level == "relations"
+    warnings: list[str] = []
+    acc: dict[str, BratevalCounts] = {}
+    types: set[str] = set()
+    docs: dict[str, Any] = {}
+    records: list[dict[str, Any]] = []
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+    collect = resampling is not None or doc_counts
+    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
+    with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
+            AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
+        warnings.extend(gsrc.notes + psrc.notes)
+        if not gsrc.names:
+            warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
+        for src in (gsrc, psrc):
+            for skipped in src.skipped:
+                warnings.append(f"{skipped}: in a subfolder; BRATEval's CompareRelations ignores it")
+        for name in sorted(psrc.names.keys() - gsrc.names.keys()):
+            warnings.append(f"{psrc.display(name)}: prediction file has no gold file; BRATEval ignores it")
+        for name in sorted(gsrc.names):
+            if name not in psrc.names:
+                raise ScoringError(f"mandatory file is missing: {name}.ann (no such file in {psrc.path})",
+                                   path=gsrc.display(name),
+                                   hint="BRATEval v0.3.2 aborts here; chemref's ChEMU mode (without --brateval) "
+                                        "scores a missing file as empty")
+        names = sorted(gsrc.names)
+
+        def run(chunk: Sequence[str]) -> tuple:
+            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors,
+                                label=label, collect=collect)
+
+        def reopen() -> None:
+            gsrc.reopen()
+            psrc.reopen()
+
+        for part in map_chunks(run, names, _jobs(jobs, len(names)), reopen):
+            part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
+            rows.extend(part_rows)
+            for key, row in part_acc.items():
+                acc.setdefault(key, _counts()).add(row)
+            types |= part_types
+            docs.update(part_docs)
+            records.extend(part_records)
+            warnings.extend(part_warnings)
+    lines = ["Annotation taxonomy ignored. No file annotation.conf found.",
+             _settings_line(str(pred), str(gold), span, type_match, threshold), "Summary:"]
+    per_type: dict[str, Any] = {}
+    total = _counts()
+    if not relations:
+        lines.append("|tp|fp|fn|precision|recall|f1")
+
+    def summary_line(key: str, row: BratevalCounts) -> dict[str, Any]:
+        """Append BRATEval's printed line for one row (its relation and entity formats differ); return its counts."""
+        p, r, f, counts = _row(row.tp, row.fp, row.fn)
+        if relations:
+            counts.update(fpm=row.fpm, fnm=row.fnm)
+            lines.append(f"{key}|tp:{row.tp}|fp:{row.fp}|fn:{row.fn}|precision:{p}|recall:{r}|f1:{f}"
+                         f"|fpm:{row.fpm}|fnm:{row.fnm}")
+        else:
+            lines.append(f"{key}|{row.tp}|{row.fp}|{row.fn}|{p}|{r}|{f}")
+        return counts
+
+    for key in sorted(types, key=java_sort_key):
+        row = acc.get(key, _counts())
+        total.add(row)
+        per_type[key] = summary_line(key, row)
+    overall = summary_line("all", total)
+    if not relations:
+        lines.append("")
+    text = "\n".join(lines) + "\n"
+    if per_doc:
+        text += "\nper document (tp/fp/fn)\n" + "".join(
+            f"  {d}  {c['all']['tp']}/{c['all']['fp']}/{c['all']['fn']}\n" for d, c in docs.items())
+    if errors:
+        from chemref.scoring.brat_report import format_error
+
+        text += f"\nerrors ({len(records)} false positives and false negatives)\n" + "".join(
+            "  " + format_error(e) + "\n" for e in records)
+    from chemref.scoring.brat_scoring import _meta
+
+    matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
+                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
+                + f"; type {_TYPE_NAMES[type_match]}")
+    meta = _meta("brateval", f"{label} f1 (the 'all' row)", len(gsrc.names), matching, resampling,
+                 "BRATEval's summary line 'all'")
+    data: dict[str, Any] = {"meta": meta, "mode": "brateval", "label": label, "level": level, "span": span,
+                            "similarity": threshold, "type": type_match, "gold": str(gold), "pred": str(pred),
+                            "documents": len(gsrc.names), "per_type": per_type, "overall": overall,
+                            "lines": lines}
+    if per_doc:
+        data["per_doc"] = docs
+    if errors:
+        data["errors"] = records
+    data["warnings"] = warnings
+    report = Report(data, text=text)
+    if resampling is not None:
+        report.add_intervals(rows, resampling)
+    if doc_counts:
+        report.doc_counts = rows
+    return report
+
+
+def _brateval_errors(name: str, errs: list, relations: bool) -> list[dict[str, Any]]:
+    def mention(e: BEntity) -> dict[str, Any]:
+        return {"label": e.type, "fragments": [list(f) for f in e.frags], "text": e.text}
+
+    out = []
+    for kind, item in errs:
+        if relations:
+            out.append({"report": "brateval/relations", "kind": kind, "document": name, "type": item.key,
+                        "arg1": mention(item.e1), "arg2": mention(item.e2)})
+        else:
+            out.append({"report": "brateval/entities", "kind": kind, "document": name, "type": item.type,
+                        "mention": mention(item)})
+    return out

@@ -1,0 +1,151 @@
+"""``.ann`` files as BRATEval v0.3.2 reads them (``Annotations.read``): the lines it keeps, the ones it skips
+with a warning and the ones that make it abort (raised as :class:`BratError` naming file, line and the
+Java exception).
+
+This is deliberately not :mod:`chemref.brat.reader`: BRATEval splits on single spaces and tabs the Java
+way, keeps fragments in file order and the T text field, and crashes where BRAT's rules say "error".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chemref.errors import BratError
+from chemref.scoring.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
+
+
+class BEntity:
+    """A T line as BRATEval keeps it: id, type, fragments in file order, text."""
+
+    __slots__ = ("id", "type", "frags", "text")
+
+    def __init__(self, id: str, type: str, frags: list[tuple[int, int]], text: str) -> None:
+        self.id, self.type, self.frags, self.text = id, type, frags, text
+
+
+class BRelation:
+    """An R line as BRATEval keeps it; ``e1``/``e2`` are filled once the T ids are resolved."""
+
+    __slots__ = ("id", "rel", "id1", "id2", "line", "e1", "e2")
+
+    def __init__(self, id: str, rel: str, id1: str, id2: str, line: int) -> None:
+        self.id, self.rel, self.id1, self.id2, self.line = id, rel, id1, id2, line
+        self.e1: BEntity | None = None
+        self.e2: BEntity | None = None
+
+    @property
+    def key(self) -> str:
+        """BRATEval's per-type key ``REL|TYPE1|TYPE2``."""
+        return f"{self.rel}|{self.e1.type}|{self.e2.type}"  # type: ignore[union-attr]
+
+
+class BDocument:
+    """One ``.ann`` file as BRATEval reads it: entities and relations by id."""
+
+    __slots__ = ("entities", "relations", "path")
+
+    def __init__(self, entities: dict[str, BEntity], relations: dict[str, BRelation], path: str) -> None:
+        self.entities, self.relations, self.path = entities, relations, path
+
+
+def _abort(why: str, path: str, line: int, exc: str) -> BratError:
+    return BratError(why, path=path, line=line, hint=f"BRATEval v0.3.2 aborts here with {exc}")
+
+
+def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
+    """``Annotations.read`` of BRATEval v0.3.2, including the lines it skips and the ones that crash it."""
+    entities: dict[str, BEntity] = {}
+    relations: dict[str, BRelation] = {}
+    if text.startswith("\ufeff"):
+        warnings.append(f"{path}:1: the file starts with a byte order mark; BRATEval reads it as part of the "
+                        f"first line, which it then ignores")
+    for lineno, line in enumerate(java_read_lines(text), 1):
+        if not line or (line[0] <= " " and not java_trim(line)):
+            continue
+        c = line[0]
+        if c == "T":
+            fields = line.split("\t")
+            if len(fields) == 3 and fields[2]:
+                # common shape "TYPE START END": Python and Java splitting agree, parse directly
+                ent = fields[1].split(" ")
+                if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
+                        and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
+                    entities[fields[0]] = BEntity(fields[0], ent[0], [(int(ent[1]), int(ent[2]))], fields[2])
+                    continue
+            else:
+                fields = java_split(line, "\t")
+            if len(fields) != 3:
+                warnings.append(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
+                                f"fields, not 3; an empty text field counts as missing)")
+                continue
+            ent = java_split(fields[1], " ")
+            if not ent:
+                raise _abort("cannot read the T line's type and offsets", path, lineno,
+                             "ArrayIndexOutOfBoundsException")
+            frags = []
+            for loc in java_split(java_trim(fields[1][len(ent[0]):]), ";"):
+                se = java_split(loc, " ")
+                try:
+                    frags.append((java_parse_int(se[0]), java_parse_int(se[1])))
+                except IndexError:
+                    raise _abort(f"fragment {loc!r} has no end offset", path, lineno,
+                                 "ArrayIndexOutOfBoundsException") from None
+                except ValueError as exc:
+                    raise _abort(f"offset {exc.args[0]!r} in fragment {loc!r} is not an integer "
+                                 f"(write 'START END;START END' with single spaces)", path, lineno,
+                                 "NumberFormatException") from None
+            entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
+        elif c == "R":
+            fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
+            if len(fields) != 3:
+                warnings.append(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
+                                f"gives {len(fields)} parts, not 3)")
+                continue
+            sub = java_split(fields[0], "\t")
+            a1 = fields[1].split(":")
+            a2 = fields[2].split(":")
+            if len(sub) < 2 or len(a1) < 2 or len(a2) < 2 or not a1[1] or not a2[1]:
+                a1, a2 = java_split(fields[1], ":"), java_split(fields[2], ":")
+                if len(sub) < 2 or len(a1) < 2 or len(a2) < 2:
+                    raise _abort("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path,
+                                 lineno, "ArrayIndexOutOfBoundsException")
+            relations[sub[0]] = BRelation(sub[0], sub[1], a1[1], a2[1], lineno)
+        elif c == "E":
+            fields = java_split(java_trim(line), "\t")
+            if len(fields) > 1:
+                sub = java_split(fields[1], " ")
+                if not sub or len(java_split(sub[0], ":")) < 2:
+                    raise _abort("cannot read the event trigger TYPE:Tid", path, lineno,
+                                 "ArrayIndexOutOfBoundsException")
+        elif c == "*":
+            if len(line) < 2:
+                raise _abort("a '*' line needs '*<TAB>Equiv ID ID...'", path, lineno,
+                             "StringIndexOutOfBoundsException")
+        elif c in "AM":
+            fields = java_split(java_trim(line), "\t")
+            if len(fields) > 1 and len(fields[1].split()) < 2:
+                raise _abort("the attribute line has no target id ('An<TAB>NAME ID [VALUE]')", path, lineno,
+                             "NoSuchElementException")
+        elif c in "N#":
+            fields = java_split(java_trim(line), "\t")
+            need = 3 if c == "N" else 2
+            if len(fields) == 3 and len(java_split(fields[1], " ")) < need:
+                raise _abort(f"the {'normalization' if c == 'N' else 'note'} line has too few fields", path,
+                             lineno, "ArrayIndexOutOfBoundsException")
+    for rel in relations.values():
+        rel.e1 = entities.get(rel.id1)
+        rel.e2 = entities.get(rel.id2)
+    return BDocument(entities, relations, path)
+
+
+def read_document(src: Any, name: str, warnings: list[str]) -> BDocument:
+    where = src.display(name)
+    data = src.read_bytes(name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        warnings.append(f"{where}:{line}: bytes that are not UTF-8 were read as U+FFFD, as BRATEval does "
+                        f"with a UTF-8 default charset")
+        text = data.decode("utf-8", errors="replace")
+    return parse_brateval(text, where, warnings)

@@ -1,0 +1,336 @@
+"""Paired comparison of several systems on the same gold: a leaderboard with intervals and p-values.
+
+Every system is scored on the same documents (queries, questions); its per-document rows are kept, so each
+headline metric gets a percentile bootstrap interval (the same resampled documents for every system) and
+the primary metric of every system is compared with the best system's by a paired test
+(:func:`~chemref.scoring.statistics.randomization_test` by default, 10,000 trials, or the paired bootstrap).
+
+:func:`compare_brat`, :func:`compare_ranking` and :func:`compare_questions` build one from files;
+:func:`build_leaderboard` from per-document rows already in memory.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from chemref._version import __version__
+from chemref.errors import InputError
+from chemref.scoring.brat_report import format4, format_interval
+from chemref.scoring.resampling import plural
+from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
+                                        Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
+                                        paired_test, percentile_interval, precision_of, recall_of)
+
+__all__ = ["Leaderboard", "SystemRow", "build_leaderboard", "compare_brat", "compare_ranking",
+           "compare_questions", "system_names"]
+
+PathLike = str | os.PathLike[str]
+
+#: significance markers of the Markdown table, strictest first
+MARKERS = ((0.01, "**"), (0.05, "*"))
+
+
+@dataclass(frozen=True, slots=True)
+class SystemRow:
+    """One system of a leaderboard: its metrics, their intervals and the test against the best system."""
+
+    name: str
+    rank: int
+    metrics: dict[str, float]
+    intervals: dict[str, list[float]]
+    difference: float | None = None   # this system - best, on the primary metric (None for the best)
+    p_value: float | None = None      # None for the best system
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"system": self.name, "rank": self.rank, **self.metrics,
+                "ci": {m: list(v) for m, v in self.intervals.items()},
+                "difference_to_best": self.difference, "p_value": self.p_value}
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Systems ranked by the primary metric, best first, with intervals and paired p-values against the best."""
+
+    title: str
+    primary: str
+    metrics: tuple[str, ...]
+    systems: tuple[SystemRow, ...]
+    meta: dict[str, Any] = field(default_factory=dict)
+    diagnostics: tuple[str, ...] = ()
+
+    @property
+    def best(self) -> SystemRow:
+        return self.systems[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"meta": self.meta, "title": self.title, "primary": self.primary, "metrics": list(self.metrics),
+                "systems": [s.to_dict() for s in self.systems], "diagnostics": list(self.diagnostics)}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def _notes(self) -> list[str]:
+        m = self.meta
+        report = f" of {m['report']}" if m.get("report") else ""
+        return [f"primary: {self.primary}{report}", f"averaging: {m['averaging']}", f"{plural(m['unit'])}: {m['n']}",
+                f"intervals: {m['ci']['description']}", f"test: {m['test']['description']}"]
+
+    def to_text(self) -> str:
+        level = f"{self.meta['ci']['level']:.0%} CI"
+        header = ["rank", "system"]
+        for name in self.metrics:
+            header += [name, level]
+        header += [f"Δ{self.primary}", "p"]
+        rows = []
+        for s in self.systems:
+            row = [str(s.rank), s.name]
+            for name in self.metrics:
+                row += [format4(s.metrics[name]), format_interval(s.intervals[name])]
+            row += ["" if s.difference is None else format4(s.difference),
+                    "best" if s.p_value is None else format4(s.p_value)]
+            rows.append(row)
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        lines = [f"chemref {__version__} · {self.title}", *self._notes(), ""]
+        for index, row in enumerate([header, *rows]):
+            lines.append("  ".join(c.ljust(w) if i in (1,) or (i > 1 and header[i] == level) else c.rjust(w)
+                                   for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+            if index == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        lines += [f"  {d}" for d in (["diagnostics:"] if self.diagnostics else [])] + \
+            [f"  - {d}" for d in self.diagnostics]
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_csv(self) -> str:
+        import csv
+
+        buf = io.StringIO()
+        cols = ["rank", "system"]
+        for name in self.metrics:
+            cols += [name, f"{name}_low", f"{name}_high"]
+        cols += ["difference_to_best", "p_value"]
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(cols)
+        for s in self.systems:
+            row: list[Any] = [s.rank, s.name]
+            for name in self.metrics:
+                row += [format4(s.metrics[name]), format4(s.intervals[name][0]), format4(s.intervals[name][1])]
+            row += ["" if s.difference is None else format4(s.difference),
+                    "" if s.p_value is None else format4(s.p_value)]
+            writer.writerow(row)
+        return buf.getvalue()
+
+    def to_markdown(self) -> str:
+        """A table for a paper: best system in bold, significance markers on the primary metric, a footnote."""
+        level = f"{self.meta['ci']['level']:.0%}"
+        cols = ["#", "System", *[f"{m} ({level} CI)" for m in self.metrics], "p[^sig]"]
+        lines = ["| " + " | ".join(cols) + " |", "|---:|---|" + "---:|" * (len(self.metrics) + 1)]
+        for s in self.systems:
+            cells = [str(s.rank), _md(s.name) if s.p_value is not None else f"**{_md(s.name)}**"]
+            for name in self.metrics:
+                lo, hi = s.intervals[name]
+                value = format4(s.metrics[name])
+                if name == self.primary:
+                    value = f"**{value}**" if s.p_value is None else value + _marker(s.p_value)
+                cells.append(f"{value} ({format4(lo)}–{format4(hi)})")
+            cells.append("–" if s.p_value is None else format4(s.p_value))
+            lines.append("| " + " | ".join(cells) + " |")
+        test = self.meta["test"]
+        marks = ", ".join(f"{m} p < {t}" for t, m in MARKERS)
+        lines += ["", f"[^sig]: {test['description']}; marked on {self.primary}: {marks}; unmarked: not "
+                      f"significantly different from the best system (bold) at 0.05. Parentheses: "
+                      f"{self.meta['ci']['description']}; averaging: {self.meta['averaging']}. chemref {__version__}."]
+        return "\n".join(lines) + "\n"
+
+
+def _marker(p: float) -> str:
+    for threshold, mark in MARKERS:
+        if p < threshold:
+            return mark
+    return ""
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list[str]:
+    """``names`` (checked: one per prediction, distinct) or names made from the prediction paths."""
+    if names is not None:
+        names = [n.strip() for n in names]
+        if len(names) != len(preds):
+            raise InputError(f"{len(names)} name(s) for {len(preds)} prediction(s)",
+                             hint="give one name per prediction, comma-separated, in the same order")
+        if len(set(names)) != len(names) or not all(names):
+            raise InputError(f"system names must be distinct and non-empty, got {','.join(names)}")
+        return names
+    out = []
+    for p in preds:
+        base = os.path.basename(os.path.normpath(str(p)))
+        out.append(base if os.path.isdir(p) else os.path.splitext(base)[0] or base)
+    if len(set(out)) != len(out):  # same folder name in different places: use the whole paths
+        out = [str(p) for p in preds]
+    return out
+
+
+def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statistics: Mapping[str, Statistic],
+                      primary: str, *, unit: str, averaging: str, title: str, test: str = "randomization",
+                      trials: int | None = None, resampling: Resampling | None = None,
+                      meta: Mapping[str, Any] | None = None, diagnostics: Sequence[str] = ()) -> Leaderboard:
+    """Rank systems whose per-``unit`` ``rows`` (one array per system, same items in the same order) give the
+    metrics ``statistics`` (``{name: function of summed rows}``); test every system against the best on
+    ``primary``. ``trials`` defaults to 10,000 for randomization and to the bootstrap resamples otherwise."""
+    if test not in TESTS:
+        raise InputError(f"unknown test {test!r}", hint="use randomization or bootstrap")
+    resampling = resampling or Resampling()
+    if trials is None:
+        trials = DEFAULT_TRIALS if test == "randomization" else resampling.resamples
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise InputError(f"the number of trials must be a positive integer, got {trials!r}")
+    if primary not in statistics:
+        raise InputError(f"unknown primary metric {primary!r}", hint=f"use one of {', '.join(statistics)}")
+    arrays = [np.asarray(r, dtype=np.float64) for r in rows]
+    n = arrays[0].shape[0] if arrays else 0
+    metrics: list[dict[str, float]] = []
+    intervals: list[dict[str, list[float]]] = []
+    # one bootstrap for all systems: the same resampled documents, drawn once
+    boot_all = bootstrap_totals(np.stack(arrays, axis=1), resampling.resamples, resampling.seed) if arrays else None
+    for index, a in enumerate(arrays):
+        totals = a.sum(axis=0)[None]
+        metrics.append({m: float(f(totals)[0]) for m, f in statistics.items()})
+        boot = boot_all[:, index]  # type: ignore[index]
+        intervals.append({m: [float(x) for x in percentile_interval(f(boot), resampling.level)]
+                          for m, f in statistics.items()})
+    order = sorted(range(len(arrays)), key=lambda i: -metrics[i][primary])  # stable: input order on ties
+    best = order[0]
+    out = []
+    for i in order:
+        rank = 1 + sum(metrics[j][primary] > metrics[i][primary] for j in order)  # ties share a rank
+        if i == best:
+            out.append(SystemRow(names[i], rank, metrics[i], intervals[i]))
+            continue
+        diff, p = paired_test(test, arrays[best], arrays[i], statistics[primary], trials=trials,
+                              seed=resampling.seed)
+        out.append(SystemRow(names[i], rank, metrics[i], intervals[i], -diff + 0.0, p))
+    what = ("paired approximate randomization (each " + unit + "'s results swapped with probability 1/2)"
+            if test == "randomization" else "paired bootstrap (same resampled " + plural(unit) + " for both systems, "
+            "differences centred on their mean)")
+    test_meta = {"name": test, "trials": trials, "seed": resampling.seed, "two_sided": True,
+                 "p": "(c + 1) / (trials + 1)", "against": names[best], "metric": primary,
+                 "description": f"two-sided {what} on {primary} against the best system, {trials:,} "
+                                f"{'trials' if test == 'randomization' else 'resamples'}, seed {resampling.seed}, "
+                                f"p = (c+1)/(n+1)"}
+    full_meta = {"chemref_version": __version__, **(meta or {}), "primary": primary, "averaging": averaging,
+                 "unit": unit, "n": n, "systems": len(arrays),
+                 "ci": {**resampling.to_dict(), "unit": unit,
+                        "description": resampling.describe(unit, n)},
+                 "test": test_meta}
+    return Leaderboard(title, primary, tuple(statistics), tuple(out), full_meta, tuple(diagnostics))
+
+
+# --------------------------------------------------------------------------------------------- scorers
+
+def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
+                 test: str = "randomization", trials: int | None = None, ci: float = DEFAULT_LEVEL,
+                 resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, **options: Any) -> Leaderboard:
+    """Leaderboard of BRAT predictions against one gold: P, R and F1 of the report's primary figure (ChEMU 2021:
+    relations, exact, COREFERENCE expanded), each with its interval, and the paired test on F1.
+
+    ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
+    """
+    from chemref.scoring.brat_scoring import score_brat
+
+    labels = system_names(preds, names)
+    resampling = Resampling(ci, resamples, seed)
+    rows = []
+    diagnostics: list[str] = []
+    primary_label = ""
+    meta: dict[str, Any] = {}
+    gold_cache: dict = {}  # the gold is parsed once for all systems
+    for label, pred in zip(labels, preds):
+        report = score_brat(gold, pred, doc_counts=True, gold_cache=gold_cache, **options)
+        meta = report["meta"]
+        primary_label = meta["primary"].split(" ")[0]
+        key = (primary_label, "all")
+        rows.append(np.array([r.get(key, (0, 0, 0)) for r in report.doc_counts or []], dtype=np.float64)
+                    .reshape(-1, 3))
+        diagnostics += [f"{label}: {w}" for w in report.get("warnings", ())]
+    title = (f"leaderboard: {len(labels)} systems, {primary_label}, {meta.get('documents', 0)} documents "
+             f"(gold {gold})")
+    extra = {"mode": meta.get("mode"), "report": primary_label, "matching": meta.get("matching"),
+             "documents": meta.get("documents"), "gold": str(gold), "predictions": [str(p) for p in preds]}
+    return build_leaderboard(labels, rows, {"precision": precision_of, "recall": recall_of, "f1": f1_of}, "f1",
+                             unit="document", averaging="micro (counts summed over documents, then P/R/F1)",
+                             title=title, test=test, trials=trials, resampling=resampling, meta=extra,
+                             diagnostics=diagnostics)
+
+
+def _mean_leaderboard(labels: list[str], per_item: list[dict[str, dict[str, float]]], metric_names: list[str],
+                      primary: str | None, *, unit: str, averaging: str, title: str, test: str, trials: int | None,
+                      resampling: Resampling, meta: dict[str, Any], diagnostics: list[str]) -> Leaderboard:
+    items = list(per_item[0]) if per_item else []
+    for label, values in zip(labels[1:], per_item[1:]):
+        if values.keys() != per_item[0].keys():
+            raise InputError(f"{label} is scored on other {unit}s than {labels[0]} "
+                             f"({len(values)} against {len(per_item[0])}), so they cannot be compared pairwise",
+                             hint=f"score every {unit} of the gold (e.g. --empty-queries count)")
+    rows = [np.array([[values[item][m] for m in metric_names] for item in items], dtype=np.float64)
+            .reshape(len(items), len(metric_names)) for values in per_item]
+    stats = {m: mean_of(j, len(items)) for j, m in enumerate(metric_names)}
+    return build_leaderboard(labels, rows, stats, primary or metric_names[0], unit=unit, averaging=averaging,
+                             title=title, test=test, trials=trials, resampling=resampling, meta=meta,
+                             diagnostics=diagnostics)
+
+
+def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
+                    primary: str | None = None, test: str = "randomization", trials: int | None = None,
+                    ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                    **options: Any) -> Leaderboard:
+    """Leaderboard of rankings (Recall@K, MRR@K) against one gold; the paired unit is the query.
+    ``primary`` defaults to the first metric (``recall@K`` of the first K)."""
+    from chemref.scoring.ranking import score_ranking
+
+    labels = system_names(preds, names)
+    per_item, diagnostics, report = [], [], None
+    for label, pred in zip(labels, preds):
+        report = score_ranking(gold, pred, per_query=True, **options)
+        per_item.append(report.details["per_query"])
+        diagnostics += [f"{label}: {d}" for d in report.diagnostics]
+    names_ = list(report.metrics) if report is not None else []
+    return _mean_leaderboard(labels, per_item, names_, primary, unit="query",
+                             averaging=report.averaging if report is not None else "macro: mean over queries",
+                             title=f"leaderboard: {len(labels)} systems, citation recommendation (gold {gold})",
+                             test=test, trials=trials, resampling=Resampling(ci, resamples, seed),
+                             meta={"task": "citation recommendation (ranking)", "gold": str(gold),
+                                   "predictions": [str(p) for p in preds]}, diagnostics=diagnostics)
+
+
+def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
+                      primary: str | None = None, test: str = "randomization", trials: int | None = None,
+                      ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                      **options: Any) -> Leaderboard:
+    """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
+    from chemref.scoring.citation_prediction import score_questions
+
+    labels = system_names(preds, names)
+    per_item, diagnostics, report = [], [], None
+    for label, pred in zip(labels, preds):
+        report = score_questions(questions, pred, per_question=True, **options)
+        per_item.append(report.details["per_question"])
+        diagnostics += [f"{label}: {d}" for d in report.diagnostics]
+    names_ = list(report.metrics) if report is not None else []
+    return _mean_leaderboard(labels, per_item, names_, primary, unit="question",
+                             averaging="mean over all questions (a question without a prediction counts 0)",
+                             title=f"leaderboard: {len(labels)} systems, citation prediction (gold {questions})",
+                             test=test, trials=trials, resampling=Resampling(ci, resamples, seed),
+                             meta={"task": "citation prediction", "gold": str(questions),
+                                   "predictions": [str(p) for p in preds]}, diagnostics=diagnostics)
