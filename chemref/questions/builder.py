@@ -186,6 +186,15 @@ def _warm_up() -> None:
     default_selector()
 
 
+def _start_worker() -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle (it cancels the queued articles and waits for the
+    running ones), so no worker dies half-way through sending a result, which would hang the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _warm_up()
+
+
 def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settings: BuildSettings | None = None,
                *, workers: int = 1, components: Components | None = None) -> Iterator[ArticleResult]:
     """Yield one :class:`ArticleResult` per input article, in input order (``workers`` processes)."""
@@ -200,7 +209,8 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
     if components is not None:
         raise InputError("custom components run with workers=1 only")
     _warm_up()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    try:
         # Largest files first so one long review does not finish last on a single worker; results
         # are still yielded in input order.
         futures: dict[int, Future[ArticleResult]] = {}
@@ -208,6 +218,10 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
             futures[index] = pool.submit(build_article, sources[index], settings)
         for index in range(len(sources)):
             yield futures.pop(index).result()
+    except BaseException:  # an error, Ctrl-C or an abandoned generator: drop the queued articles, do not build them
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _size(source: Source) -> int:
