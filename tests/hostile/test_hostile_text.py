@@ -29,7 +29,9 @@ _ENGINE = textwrap.dedent("""
     elif engine == "selector":
         from chemref.questions.selector import selector_features
         def run(t):
-            return selector_features({"excerpt": t, "sentence": t, "target_title": "A study", "section": "results"})
+            return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
+                                      "citation_start": len(t) + 1, "citation_end": len(t) + 4,
+                                      "target_title": "A study", "section": "results"})
     else:
         from chemref.nlp.authors import cited_author_mentions
         def run(t):
