@@ -2,10 +2,12 @@
 
 Run from the project root:  python benchmarks/bench_hostile.py
 Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
-reports the time of the work itself (imports excluded) and its own peak resident memory.
+reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
+tables, excluded) and its own peak resident memory.
 Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; a cited sentence
 holding 50,000 digits through ``questions build``; 1 MB of "1", "C", "e.g. ", "(" and "Smith et al. "
-through every rule engine (sentence splitter, tokenizer, claims, authors, findability).
+through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and the question
+selector's features of a candidate record whose excerpt and cited sentence hold that text).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from chemref._io import write_text  # noqa: E402
 
 STRINGS = ("1", "C", "e.g. ", "(", "Smith et al. ")
-ENGINES = ("sentences", "tokenizer", "claims", "authors", "findability")
+ENGINES = ("sentences", "tokenizer", "claims", "authors", "findability", "selector")
 MB = 1_000_000
 
 _PRELUDE = textwrap.dedent("""
@@ -81,8 +83,15 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
         from chemref.nlp.authors import cited_author_mentions
         def run(t):
             return cited_author_mentions(t, ["Smith"])
+    elif engine == "selector":
+        from chemref.questions.selector import selector_features
+        def run(t):  # a candidate record as the builder makes it: the 1 MB sentence, then its citation
+            return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
+                                      "citation_start": len(t) + 1, "citation_end": len(t) + 4,
+                                      "target_title": "A study of yields", "section": "results"})
     else:
         from chemref.questions.findability import findability as run
+    run("Smith et al. found 5 mM C2H4 (e.g. 1) [1].")  # rule tables loaded and compiled once, not timed
     t = time.perf_counter()
     run(text)
     done(time.perf_counter() - t, "ok")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -21,6 +22,9 @@ MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
 DEFAULT_MAX_FILE_BYTES = 512 * 2**20
 #: largest line of a JSON Lines or column file, in characters
 MAX_LINE_BYTES = 64 * 2**20
+
+#: errors that only writing raises: the disk or the quota is full, or the file too large for it
+_FULL = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
 
 #: temporary files of the atomic writes in progress (see :func:`discard_pending`)
 _PENDING: set[str] = set()
@@ -122,6 +126,8 @@ def _cannot_write(target: Path, exc: OSError) -> InputError:
     hint = "choose another output path"
     if isinstance(exc, PermissionError):
         hint = "choose a folder you can write to"
+    elif exc.errno in _FULL:
+        hint = "free some space there or write the output elsewhere; the previous output is unchanged"
     return InputError(f"cannot write the output: {reason}", path=str(target), hint=hint)
 
 
@@ -207,9 +213,14 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
     _PENDING.add(tmp)
     try:
         binary = "b" in mode
-        with os.fdopen(fd, mode, encoding=None if binary else encoding,
-                       newline=None if binary else newline) as handle:
-            yield handle
+        handle = os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else newline)
+        try:
+            try:
+                yield handle
+            except OSError as exc:
+                if exc.errno in _FULL and exc.filename is None:  # a write of the block hit a full disk
+                    raise _cannot_write(target, exc) from None
+                raise
             try:
                 handle.flush()
                 if hasattr(os, "fchmod"):  # POSIX
@@ -217,6 +228,10 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
                 os.fsync(handle.fileno())
             except OSError as exc:
                 raise _cannot_write(target, exc) from None
+        finally:
+            # flushed above when all went well; after a failure, whatever it still buffers goes with the file
+            with contextlib.suppress(OSError):
+                handle.close()
         try:
             os.replace(tmp, target)
         except OSError as exc:

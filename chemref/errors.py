@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """``text`` with every non-printable character escaped as ``repr`` escapes it (``\\n``, ``\\x1b``,
+    ``\\udcff``), so a file name holding a newline or a terminal escape cannot forge or recolour lines."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 class ChemrefError(Exception):
     """Base class for every error chemref raises on bad input or bad settings.
 
@@ -27,7 +35,7 @@ class ChemrefError(Exception):
     def _render(self) -> str:
         where = ""
         if self.path is not None:
-            where = str(self.path)
+            where = printable(str(self.path))
             if self.line is not None:
                 where += f":{self.line}"
                 if self.column is not None:
@@ -66,3 +74,19 @@ class TooLargeError(InputError):
 
 class ArchiveError(InputError):
     """A zip file is damaged, encrypted, holds a member twice or expands beyond its limits."""
+
+
+class OutOfMemoryError(ChemrefError):
+    """The machine ran out of memory on an input (larger, or more complex, than the memory available)."""
+
+
+class OutputClosedError(ChemrefError):
+    """Standard output was closed (or its reader went away) before the output was written."""
+
+    def __init__(self) -> None:
+        super().__init__("standard output was closed before the output was written; the output is lost",
+                         hint="write it to a file with -o FILE")
+
+
+class TextError(InputError, ValueError):
+    """A string given to the NLP pipeline is not Unicode text (it holds a lone surrogate)."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
 import sys
 import threading
+import warnings
 from importlib import import_module
 from typing import Any
 
@@ -98,13 +98,31 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     """Run the typer app and map every way it can end to an exit status (see :func:`main`)."""
-    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error
-    from chemref.errors import ChemrefError
+    _guard_closed_stdout()
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # library warnings: one "chemref: warning:" line each
+        return _invoke(argv)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: object = None, line: str | None = None) -> None:
+    from chemref.cli.app import warn
+
+    warn(str(message))
+
+
+def _invoke(argv: list[str] | None) -> int:
+    """The typer app, every failure mapped to one error line and an exit status."""
+    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error, stdout_closed, typed_command_errors
+    from chemref.errors import ChemrefError, OutputClosedError
 
     try:
         command = typer.main.get_command(app)
         uniform_metavars(command)
+        command = typed_command_errors(command)
         status = command.main(args=argv, prog_name="chemref", standalone_mode=False)
+        if sys.stdout is not None:  # a report still buffered must reach its reader now, while errors can be reported
+            sys.stdout.flush()
     except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
         exc.show()
         return exc.exit_code
@@ -118,16 +136,24 @@ def _run(argv: list[str] | None) -> int:
     except typer.Abort:
         error("interrupted")
         return EXIT_INTERRUPTED
+    except OutputClosedError as exc:
+        _silence_stdout()
+        error(str(exc))
+        return EXIT_INPUT
     except ChemrefError as exc:
         error(str(exc))
         return EXIT_INPUT
     except KeyboardInterrupt:
         error("interrupted")
         return EXIT_INTERRUPTED
+    except MemoryError:  # outside any command (a command's own becomes an OutOfMemoryError naming its inputs)
+        error("ran out of memory")
+        return EXIT_INPUT
     except OSError as exc:
-        if exc.errno == errno.EPIPE:  # output piped into `head`: stop quietly, as other tools do
+        if stdout_closed(exc):  # found by the final flush
             _silence_stdout()
-            return 1
+            error(str(OutputClosedError()))
+            return EXIT_INPUT
         where = f"{exc.filename}: " if exc.filename else ""
         error(f"{where}{exc.strerror or exc}")
         return EXIT_INPUT
@@ -159,6 +185,23 @@ def uniform_metavars(command: Any) -> None:
             param.metavar = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
     for sub in getattr(command, "commands", {}).values():
         uniform_metavars(sub)
+def _guard_closed_stdout() -> None:
+    """When the process starts with standard output closed, hold file descriptor 1 open on a read-only
+    /dev/null (so no output file can be given descriptor 1 and receive printed text) and point
+    ``sys.stdout`` at it: printing then fails with EBADF, which :func:`_run` reports."""
+    try:
+        os.fstat(1)
+        if sys.stdout is not None:
+            return
+    except OSError:
+        try:
+            devnull = os.open(os.devnull, os.O_RDONLY)
+            if devnull != 1:
+                os.dup2(devnull, 1)
+                os.close(devnull)
+        except OSError:
+            return
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
 
 
 def _silence_stdout() -> None:

@@ -6,13 +6,16 @@ heavy imports happen inside the command bodies so ``chemref --help`` stays fast.
 
 from __future__ import annotations
 
+import errno
+import functools
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
 import typer
 
-from chemref.errors import ChemrefError
+from chemref.errors import ChemrefError, OutOfMemoryError, OutputClosedError, printable
 
 T = TypeVar("T")
 
@@ -42,13 +45,13 @@ EXIT_TERMINATED = 143
 
 
 def error(message: str) -> None:
-    """Print one ``chemref: error: ...`` line on stderr."""
-    print(f"chemref: error: {message}", file=sys.stderr)
+    """Print one ``chemref: error: ...`` line on stderr (control characters escaped: one line, always)."""
+    print(f"chemref: error: {printable(message)}", file=sys.stderr)
 
 
 def warn(message: str) -> None:
-    """Print one ``chemref: warning: ...`` line on stderr."""
-    print(f"chemref: warning: {message}", file=sys.stderr)
+    """Print one ``chemref: warning: ...`` line on stderr (control characters escaped: one line, always)."""
+    print(f"chemref: warning: {printable(message)}", file=sys.stderr)
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
@@ -66,6 +69,56 @@ def guarded(call: Callable[[], T]) -> T:
         return call()
     except ChemrefError as exc:
         fail(str(exc))
+
+
+def _out_of_memory(inputs: list[str]) -> OutOfMemoryError:
+    hint = ("it is larger, or more complex, than the memory available: split it, or run on a machine "
+            "with more memory")
+    if len(inputs) == 1:
+        return OutOfMemoryError("ran out of memory on this input", path=inputs[0], hint=hint)
+    named = ", ".join(repr(name) for name in inputs) if inputs else "the input"
+    return OutOfMemoryError(f"ran out of memory on {named}", hint=hint)
+
+
+def stdout_closed(exc: OSError) -> bool:
+    """True for the error of writing to a standard output that is closed, or whose reader has gone."""
+    return exc.errno in (errno.EPIPE, errno.EBADF) and exc.filename is None
+
+
+def typed_command_errors(command: Any) -> Any:
+    """Wrap the callback of ``command`` (a click command or group, recursively) so that the failures no
+    command handles itself become typed errors, printed by the CLI as one line with exit status 2: a
+    ``MemoryError`` anywhere becomes an :class:`OutOfMemoryError` naming the command's inputs (its
+    positional arguments); writing to a closed standard output becomes an :class:`OutputClosedError`
+    (click would otherwise exit 1 without a word). Returns ``command``."""
+    for sub in getattr(command, "commands", {}).values():
+        typed_command_errors(sub)
+    callback = getattr(command, "callback", None)
+    if callback is None or getattr(callback, "_names_inputs", False):
+        return command
+    arguments = [p.name for p in command.params if p.param_type_name == "argument"]
+
+    @functools.wraps(callback)
+    def run(*args: Any, **params: Any) -> Any:
+        try:
+            return callback(*args, **params)
+        except MemoryError:
+            pass  # leave the except block first: the failed work's frames (and memory) are released
+        except OSError as exc:
+            if not stdout_closed(exc):
+                raise
+            raise OutputClosedError() from None
+        inputs: list[str] = []
+        for name in arguments:
+            value = params.get(name)
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if item is not None:
+                    inputs.append(os.fspath(item) if isinstance(item, os.PathLike) else str(item))
+        raise _out_of_memory(inputs)
+
+    run._names_inputs = True  # type: ignore[attr-defined]
+    command.callback = run
+    return command
 
 
 def emit(text: str, output: Path | None) -> None:

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option
+from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option, warn
 
 
 @app.command("jats")
@@ -23,8 +23,11 @@ def jats_command(
     """Read JATS articles: citations resolved to references and DOIs, sections, licence, diagnostics."""
     from chemref.jats.report import run
 
+    notes: list[str] = []
     errors = guarded(lambda: run(files, as_json=as_json, output=str(output) if output else None,
-                                 workers=workers, progress=progress))
+                                 workers=workers, progress=progress, notes=notes))
+    for note in notes:
+        warn(note)
     for exc in errors:
         error(str(exc))
     if output is not None and not errors:  # a failed run leaves the previous output as it was

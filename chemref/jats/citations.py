@@ -45,7 +45,7 @@ _LOOKBACK = 160
 
 
 def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic]) -> list[str]:
-    ids: list[str] = []
+    ids: dict[str, None] = {}  # insertion-ordered set: linear in the number of rids
     if not event.rids:
         diagnostics.append(Diagnostic("xref-no-rid", "citation xref without a rid attribute", event.line))
     for rid in event.rids:
@@ -53,9 +53,9 @@ def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic
         if ref_id is None:
             diagnostics.append(Diagnostic("xref-unknown-rid", f"citation xref points to {rid!r}, "
                                           "which is not in the reference list", event.line))
-        elif ref_id not in ids:
-            ids.append(ref_id)
-    return ids
+        else:
+            ids[ref_id] = None
+    return list(ids)
 
 
 def _joins_range(text: str, left: XrefEvent, right: XrefEvent) -> str | None:
@@ -154,9 +154,7 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
     anchors: list[CitationAnchor] = []
     floor = 0
     for group, joins in zip(groups, links):
-        ids: list[str] = []
-        for i in group:
-            ids.extend(r for r in resolved[i] if r not in ids)
+        ids = list(dict.fromkeys(r for i in group for r in resolved[i]))
         line = events[group[0]].line
         extra: list[str] = []
         if any(j == "range" for j in joins):
@@ -171,7 +169,8 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
             event = events[group[0]]
             extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics)
         if extra:
-            expanded = tuple(r for r in dict.fromkeys(extra) if r not in ids)
+            cited = set(ids)
+            expanded = tuple(r for r in dict.fromkeys(extra) if r not in cited)
             all_ids = tuple(sorted(set(ids) | set(expanded), key=refs.position.__getitem__))
         else:
             expanded = ()

@@ -253,6 +253,23 @@ def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
     return tuple(out)
 
 
+def _check_entities(article, diagnostics: list[Diagnostic]) -> None:
+    """A diagnostic for entity references left unexpanded (internal DTD entities are never expanded; HTML
+    names such as ``&alpha;`` are read as their characters): the text keeps them as written."""
+    from html.entities import name2codepoint
+
+    from lxml import etree
+
+    unexpanded = [e for e in article.iter(etree.Entity) if e.name not in name2codepoint]
+    if unexpanded:
+        names = sorted({f"&{e.name};" for e in unexpanded})
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        diagnostics.append(Diagnostic(
+            "entity-unexpanded", f"{len(unexpanded)} reference(s) to entities that are not expanded ({shown}) "
+            "are left in the text as written (entities declared in a DTD are never expanded)",
+            unexpanded[0].sourceline))
+
+
 def _read_tree(article, file: str | None) -> Article:
     diagnostics: list[Diagnostic] = []
     front = article.find("front")
@@ -278,6 +295,7 @@ def _read_tree(article, file: str | None) -> Article:
     else:
         diagnostics.append(Diagnostic("no-body", "the article has no <body> (metadata or abstract only)",
                                       article.sourceline))
+    _check_entities(article, diagnostics)
     back_sections = _back(reader, back, article.find("floats-group"))
     sub_articles = article.findall("sub-article") + article.findall("response")
     if sub_articles:

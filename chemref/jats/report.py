@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from chemref.errors import JatsError
+from chemref.jats.files import jats_files
 from chemref.jats.model import Article
 
 __all__ = ["summarize", "format_table", "expand_paths", "json_line", "run"]
@@ -55,15 +56,18 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+def expand_paths(paths: Iterable[str | os.PathLike[str]], notes: list[str] | None = None) -> list[str]:
     """Files as given; a folder stands for its ``*.nxml`` and ``*.xml`` files, subfolders included, sorted
-    (:func:`chemref.inputs.iter_sources`, the rule of ``chemref questions build``)."""
-    from chemref.inputs import iter_sources
-
+    (the same rule as ``chemref questions build``; what a folder leaves out is described in ``notes``,
+    see :func:`~chemref.jats.files.jats_files`)."""
     out: list[str] = []
     for path in paths:
-        if Path(path).is_dir():
-            out.extend(s.path for s in iter_sources([path]) if s.path is not None)
+        p = Path(path)
+        if p.is_dir():
+            found = [str(f) for f in jats_files(p, notes)]
+            if not found:
+                raise JatsError("folder holds no .nxml or .xml files", path=str(p))
+            out.extend(found)
         else:
             out.append(os.fspath(path))
     return out
@@ -74,16 +78,18 @@ class _Abandon(Exception):
 
 
 def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
-        workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None) -> list[JatsError]:
+        workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None,
+        notes: list[str] | None = None) -> list[JatsError]:
     """Read every file and print (or write to ``output`` atomically) the table or JSON Lines.
 
     Returns the errors of files that could not be read (the others are still printed, in input order;
-    ``output`` is then left as it was, since the run failed).
+    ``output`` is then left as it was, since the run failed). Files a folder leaves out (links out of it,
+    looping links) are described in ``notes`` (warnings when None).
     """
     from chemref._io import atomic_write, check_not_input
     from chemref.jats.reader import map_articles
 
-    files = expand_paths(paths)
+    files = expand_paths(paths, notes)
     if output is not None:
         check_not_input(output, files)
     errors: list[JatsError] = []

@@ -137,6 +137,12 @@ def _is_word_char(ch: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _whole_word(form: str) -> "re.Pattern[str]":
+    """Where ``form`` occurs as a whole word (not inside a longer word: ``\\w`` is :func:`_is_word_char`)."""
+    return re.compile(rf"(?<!\w)(?={re.escape(form)}(?!\w))")
+
+
+@lru_cache(maxsize=4096)
 def _surname_variants(surnames: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
     """(all names to compare pattern names against, long names to search as whole words)."""
     compare: set[str] = set()
@@ -284,12 +290,12 @@ class AuthorRules:
     def _surname_hits(self, text: str, search: Sequence[str]) -> list[AuthorMention]:
         out = []
         for form in search:
-            pos = text.find(form)
-            while pos >= 0:
-                end = pos + len(form)
-                if (pos == 0 or not _is_word_char(text[pos - 1])) and (end == len(text) or not _is_word_char(text[end])):
-                    out.append(AuthorMention(pos, end, form, form, "surname", ((pos, end),)))
-                pos = text.find(form, pos + 1)
+            if form not in text:
+                continue
+            size = len(form)
+            for m in _whole_word(form).finditer(text):  # every whole-word occurrence, overlapping ones included
+                pos = m.start()
+                out.append(AuthorMention(pos, pos + size, form, form, "surname", ((pos, pos + size),)))
         return out
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:

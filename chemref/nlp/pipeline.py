@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from importlib import import_module
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from chemref.errors import InputError
+from chemref.errors import InputError, TextError
 from chemref.nlp import COMPONENTS as REGISTRY
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
+    from spacy.tokens import Doc
 
 __all__ = ["COMPONENTS", "OPTIONAL_COMPONENTS", "load"]
 
@@ -43,4 +45,25 @@ def load(*, exclude: Iterable[str] = ()) -> "Language":
         if name not in exclude and find_spec(module) is not None:
             getattr(import_module(module), factory)  # registers the factory (some are lazy attributes)
             nlp.add_pipe(name)
+    nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign]
     return nlp
+
+
+def _text_checked(make_doc: Callable[[str], "Doc"]) -> Callable[[str], "Doc"]:
+    """``make_doc`` raising :class:`~chemref.errors.TextError` (a ValueError) on a string that is not
+    Unicode text (a lone surrogate, as ``bytes.decode(errors="surrogateescape")`` leaves) instead of the
+    tokenizer's bare UnicodeEncodeError. Checked only when the tokenizer fails: no cost on good text."""
+
+    @functools.wraps(make_doc)
+    def checked(text: str) -> "Doc":
+        try:
+            return make_doc(text)
+        except UnicodeEncodeError as exc:
+            if exc.reason != "surrogates not allowed" or not isinstance(text, str):
+                raise
+            at = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
+            raise TextError(f"the text holds a lone surrogate U+{ord(text[at]):04X} at character {at}, "
+                            "which is not Unicode text",
+                            hint="decode the input with errors='replace' (or fix its encoding) first") from None
+
+    return checked

@@ -25,7 +25,7 @@ import re
 
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
-__all__ = ["findability", "findability_features", "WEIGHTS"]
+__all__ = ["findability", "findability_features", "lower_view", "score_features", "WEIGHTS"]
 
 #: feature -> (points per distinct match, cap on the feature's total)
 WEIGHTS: dict[str, tuple[float, float]] = {
@@ -47,28 +47,33 @@ _GROUP = rf"(?:{_EL}{_SUBSCRIPT}|\((?:{_EL}{_SUBSCRIPT})+\){_SUBSCRIPT}|\[(?:{_E
 _FORMULA_WHOLE = re.compile(rf"{_GROUP}+{_CHARGE}")
 _TOKEN = re.compile(r"[A-Za-z0-9\u2080-\u2089\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b()\[\]+\u2212·.-]+")
 
-_CHEM_SYSTEMATIC = re.compile(
+_CHEM_SYSTEMATIC_I = re.compile(
     r"\b(?:\d+(?:,\d+)*-|[NOSCP]-|(?:cis|trans|tert|sec|iso|neo|meta|ortho|para)-)"
     r"[a-z(\[]{3,}[\w(),\[\]-]*", re.IGNORECASE)
+_CHEM_SYSTEMATIC = re.compile(_CHEM_SYSTEMATIC_I.pattern.replace("[NOSCP]", "[noscp]"))
+# A stem inside a lower-case word standing alone (``\b[a-z]*(?:stem)[a-z]*\b``), found in two linear steps:
+# the words, then the stems in each (one regex with a [a-z]* on either side of ~60 stems backtracks over
+# every letter of a long word).
+_LOWER_WORD = re.compile(r"(?<!\w)[a-z]++(?!\w)")
 _CHEM_STEMS = re.compile(
-    r"\b[a-z]*(?:methyl|ethyl|propyl|butyl|phenyl|benzyl|benzo|chloro|fluoro|bromo|iodo|hydroxy|amino|"
+    r"(?:methyl|ethyl|propyl|butyl|phenyl|benzyl|benzo|chloro|fluoro|bromo|iodo|hydroxy|amino|"
     r"nitro|carboxy|sulfon|sulfo|phospho|phosphat|oxo|cyano|acetyl|pyridin|pyrrol|imidazol|thiophen|"
     r"furan|indol|quinolin|piperidin|porphyrin|polymer|oxide|hydroxide|carbonate|nitrate|sulfate|"
     r"sulfide|chloride|fluoride|bromide|iodide|acetate|phosphate|perovskite|zeolite|graphene|fulleren|"
-    r"nanotube|peptide|lipid|glycan|saccharide|ketone|aldehyde|ester|ether|amide|amine|alcohol|acid)[a-z]*\b")
+    r"nanotube|peptide|lipid|glycan|saccharide|ketone|aldehyde|ester|ether|amide|amine|alcohol|acid)")
 _ENZYME = re.compile(r"\b[a-z]{3,}ases?\b")
 _NOT_ENZYME = frozenset({"increase", "increases", "decrease", "decreases", "release", "releases",
                          "database", "databases", "disease", "diseases", "purchase", "phase", "phases",
                          "showcase", "please", "cease", "lease", "release", "erase", "crease", "chase",
                          "bases", "cases", "vases", "phrase", "phrases", "ukase"})
 _NUMBER_UNIT = re.compile(
-    r"(?<![\w.])[-−+±~≈<>]?\d+(?:[.,]\d+)?(?:\s?(?:×|x)\s?10[−-]?\d+)?\s?"
+    r"(?<![\w.])[-−+±~≈<>]?\d++(?:[.,]\d++)?(?:\s?(?:×|x)\s?10[−-]?\d++)?\s?"
     r"(?:%|‰|°C|°|K\b|[mµμnpf]?M\b|[mµμn]?mol\b|[mµμnk]?g\b|[mµμ]?L\b|[nµμmck]?m\b|Å|[mk]?eV\b|[mkM]?V\b|"
     r"[mµμ]?A\b|[mkMG]?W\b|[kMG]?Hz\b|ppm\b|k?Da\b|h\b|min\b|[mnpf]?s\b|bar\b|[kMG]?Pa\b|[k]?J\b|kcal\b|"
     r"mAh\b|Wh\b|S\b|cm[−-]1|rpm\b|-fold\b|fold\b|wt\s?%|mol\s?%|equiv\b|atm\b|days?\b|weeks?\b|months?\b|"
     r"years?\b|hr\b|hours?\b|nt\b|bp\b|kb\b|nucleotides\b|residues\b|amino\s+acids\b)")
-_GENE = re.compile(
-    r"(?<![\w-])(?:miR-\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:-\d?[A-Z]{1,3})?(?:-[35]p)?|"  # microRNAs: miR-200a/141
+_GENE = re.compile(  # every alternative starts with a letter and holds a capital or a digit
+    r"(?<![\w-])(?=[A-Za-z])(?:miR-\d+[a-z]?(?:[-/]\d+[a-z]?)*(?:-\d?[A-Z]{1,3})?(?:-[35]p)?|"  # microRNAs: miR-200a/141
     r"(?:[Cc]irc|[Ll]nc|LINC)(?!RNAs?\b)[A-Z][A-Za-z0-9-]*|"  # named circular / long non-coding RNAs: CircHIPK2
     r"(?:[a-z]{1,4}-)?(?!(?:m|si|sh|sg|mi|lnc|circ|t|r|sn|sno|pi|c|g|mt|ss|ds)(?:RNA|DNA)s?\b)[a-z]{1,3}[A-Z]{2,}[A-Za-z0-9]*|"
     r"[A-Z]-(?:cadherin|selectin|catenin|myc|ras)|"  # cGAS, mTOR, E-cadherin
@@ -86,6 +91,7 @@ _CLAIM_VERB = re.compile(
     r"\b(?:show(?:s|ed|n)|demonstrat(?:e|es|ed)|reveal(?:s|ed)|identif(?:y|ies|ied)|discover(?:s|ed)|"
     r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
+_CAPITAL_OR_DIGIT = re.compile("[A-Z0-9]")
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
 _SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
@@ -100,14 +106,31 @@ _GENERIC = re.compile(
     r"one of the most|(?:is|are) (?:widely|commonly|extensively|frequently) (?:used|studied|applied)|"
     r"(?:is|are) well[- ]known|it is known that|a (?:wide|broad) (?:range|variety) of|numerous studies|"
     r"many studies|(?:is|are) essential for|great potential|promising candidates?|"
-    r"(?:has|have) been (?:widely|extensively) (?:studied|investigated|used|reported))\b", re.IGNORECASE)
+    r"(?:has|have) been (?:widely|extensively) (?:studied|investigated|used|reported))\b")
+_GENERIC_I = re.compile(_GENERIC.pattern, re.IGNORECASE)
+# The case-insensitive patterns (``*_I``) are searched case-sensitively in the lower-cased text, several
+# times faster with the same matches, unless the text holds a letter whose case folding re.IGNORECASE
+# treats differently from str.lower(): dotless i, long s, or one that lowers to two characters.
+_FOLDS_APART = re.compile("[\u0131\u017f]")
+
+
+def lower_view(text: str) -> str | None:
+    """``text.lower()`` when it matches lower-case patterns exactly where re.IGNORECASE matches ``text``."""
+    lower = text.lower()
+    if len(lower) != len(text) or _FOLDS_APART.search(text):
+        return None
+    return lower
+
+
+#: longest token read as a formula (the longest in real prose are ~40 characters: Mg0.5Ce0.2Zr1.8(PO4)3)
+_MAX_FORMULA = 100
 
 
 def _formulas(text: str) -> set[str]:
     found = set()
-    for match in _TOKEN.finditer(text):
-        token = match.group(0).strip(".-()[]")
-        if len(token) < 2 or not _FORMULA_WHOLE.fullmatch(token):
+    for token in set(_TOKEN.findall(text)):  # each distinct token once: the outcome depends on its text alone
+        token = token.strip(".-()[]")
+        if not 2 <= len(token) <= _MAX_FORMULA or not _FORMULA_WHOLE.fullmatch(token):
             continue
         elements = re.findall(_EL, token)
         has_digit = any(ch.isdigit() or "\u2080" <= ch <= "\u2089" for ch in token)
@@ -128,10 +151,16 @@ def _formulas(text: str) -> set[str]:
 def findability_features(text: str) -> dict[str, set[str]]:
     """The distinct matches of each feature in ``text`` (the ``[CITATION]`` marker is ignored)."""
     text = text.replace("[CITATION]", " ")
-    chemical = {m.group(0) for m in _CHEM_SYSTEMATIC.finditer(text)}
-    chemical |= {m.group(0).lower() for m in _CHEM_STEMS.finditer(text)}
+    lower = lower_view(text)
+    if lower is None:  # rare letters: the case-insensitive patterns themselves
+        chemical = {m.group(0) for m in _CHEM_SYSTEMATIC_I.finditer(text)}
+        generic = {m.group(0).lower() for m in _GENERIC_I.finditer(text)}
+    else:
+        chemical = {text[m.start():m.end()] for m in _CHEM_SYSTEMATIC.finditer(lower)}
+        generic = {m.group(0) for m in _GENERIC.finditer(lower)}
+    chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
     chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
-    genes = {m.group(0) for m in _GENE.finditer(text)}
+    genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
     methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
     named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
@@ -145,14 +174,19 @@ def findability_features(text: str) -> dict[str, set[str]]:
         "method": methods,
         "named_entity": named,
         "claim_verb": {m.group(0).lower() for m in _CLAIM_VERB.finditer(text)},
-        "generic": {m.group(0).lower() for m in _GENERIC.finditer(text)},
+        "generic": generic,
     }
 
 
 def findability(text: str) -> float:
     """The findability score of an excerpt or sentence (see the module docstring for the weights)."""
+    return score_features(findability_features(text))
+
+
+def score_features(features: dict[str, set[str]]) -> float:
+    """The findability score of the :func:`findability_features` of a text."""
     total = 0.0
-    for name, matches in findability_features(text).items():
+    for name, matches in features.items():
         if not matches:
             continue
         points, cap = WEIGHTS[name]

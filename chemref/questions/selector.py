@@ -120,7 +120,10 @@ _TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|package|server|to
                              r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
 _REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
                         r"In\s+(?:this|these|that|those|all|both|such)|The\s+(?:latter|former|same))\b")
-_SPECIFIC = re.compile(r"\S*(?:\d\S*[A-Za-z]|[A-Za-z]\S*\d|[a-z][A-Z]|[A-Z]{2,}|[α-ωΑ-Ω])\S*")
+# A specific token: a run of non-space characters holding a digit and a letter, a lower-case letter before a
+# capital, two capitals in a row, or a Greek letter. Tested once per run, from its start (lazily, so linear;
+# ``\S*(?:\d\S*[A-Za-z]|...)\S*`` tried at every position is cubic in the length of a run without a match).
+_SPECIFIC = re.compile(r"(?<!\S)(?:(?=\S*?(?:[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]))|(?=\S*?\d)(?=\S*?[A-Za-z]))\S+")
 _REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"
                            r"Acc\.?\s+Chem|Accounts|Prog|Progress|Crit)\b", _I)
 _SECTION_KINDS = ("introduction", "results", "discussion")
@@ -136,8 +139,24 @@ FEATURES: tuple[str, ...] = (
 )
 
 
-def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP) -> float:
-    return float(min(sum(1 for _ in pattern.finditer(text)), cap))
+def _lowered(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
+    from chemref.nlp.claims import _lower_pattern
+
+    lowered = _lower_pattern(pattern.pattern) if pattern.flags & _I else None
+    return re.compile(lowered, pattern.flags & ~_I) if lowered is not None else None
+
+
+@lru_cache(maxsize=None)
+def _case_free(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
+    """``pattern`` without re.IGNORECASE, for the lower-cased text (several times faster; same matches)."""
+    return _lowered(pattern)
+
+
+def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str | None = None) -> float:
+    """Matches of ``pattern`` in ``text``, at most ``cap``; ``lower`` is ``lower_view(text)`` when known."""
+    fast = _case_free(pattern) if lower is not None else None
+    found = fast.finditer(lower) if fast is not None else pattern.finditer(text)  # type: ignore[arg-type]
+    return float(min(sum(1 for _ in found), cap))
 
 
 @lru_cache(maxsize=256)
@@ -153,7 +172,7 @@ def _claim_score(sentence: str, start: int, end: int) -> float:
 def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
     """The feature values of one question or candidate record (its JSON fields: ``excerpt``, ``sentence``,
     ``citation_start``, ``citation_end``, ``target_title``, ``section``)."""
-    from chemref.questions.findability import findability, findability_features
+    from chemref.questions.findability import findability_features, lower_view, score_features
 
     excerpt = str(record.get("excerpt") or "")
     sentence = str(record.get("sentence") or excerpt)
@@ -166,27 +185,28 @@ def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
     around = excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
     tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
     bare = excerpt.replace("[CITATION]", " ")
+    low, low_bare = lower_view(excerpt), lower_view(bare)
     values = {
-        "findability": findability(excerpt),
+        "findability": score_features(found),
         **{name: float(min(len(found[name]), _CAP)) for name in
            ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
         "claim_score": _claim_score(sentence, start, end),
-        "attribution": _count(_ATTRIBUTION, excerpt),
-        "first_described": _count(_FIRST, excerpt),
-        "background": _count(_BACKGROUND, excerpt),
-        "pointer": _count(_POINTER, excerpt),
-        "routine_assignment": _count(_ROUTINE, excerpt),
-        "comparison": _count(_COMPARISON, excerpt),
-        "own_result": _count(_OWN, excerpt),
+        "attribution": _count(_ATTRIBUTION, excerpt, lower=low),
+        "first_described": _count(_FIRST, excerpt, lower=low),
+        "background": _count(_BACKGROUND, excerpt, lower=low),
+        "pointer": _count(_POINTER, excerpt, lower=low),
+        "routine_assignment": _count(_ROUTINE, excerpt, lower=low),
+        "comparison": _count(_COMPARISON, excerpt, lower=low),
+        "own_result": _count(_OWN, excerpt, lower=low),
         "passing_cue": _count(_PASSING, around),
-        "see_pointer": _count(_SEE, excerpt, 1.0),
-        "list_items": _count(_LIST, excerpt, 6.0) / 2.0,
+        "see_pointer": _count(_SEE, excerpt, 1.0, low),
+        "list_items": _count(_LIST, excerpt, 6.0, low) / 2.0,
         "dangling_opening": 1.0 if _DANGLING.match(excerpt) else 0.0,
         "referring_opening": 1.0 if _REFERRING.match(excerpt) else 0.0,
         "specific_tokens": _count(_SPECIFIC, bare, 5.0),
         "leftover_marker": _count(_LEFTOVER, bare, 2.0),
-        "author_phrase": _count(_AUTHOR, bare, 1.0),
-        "hedge": _count(_HEDGE, excerpt),
+        "author_phrase": _count(_AUTHOR, bare, 1.0, low_bare),
+        "hedge": _count(_HEDGE, excerpt, lower=low),
         "citation_final": 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0,
         "log_chars": math.log(max(len(excerpt), 1)),
         "title_review": 1.0 if _TITLE_REVIEW.search(title) else 0.0,

@@ -144,8 +144,15 @@ def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
 
 
 def read_qrels(path: PathLike, *, min_rel: int = 1) -> list[GoldQuery]:
-    """TREC qrels: ``query iteration docno relevance`` per line; relevance >= ``min_rel`` means relevant."""
+    """TREC qrels: ``query iteration docno relevance`` per line; relevance >= ``min_rel`` means relevant.
+
+    A query/document pair given on several lines with contradictory judgements (one > 0, one <= 0) is
+    judged by its highest level (any positive judgement wins) and a :class:`UserWarning` names the first
+    such pair.
+    """
     relevant: dict[str, set[str]] = {}
+    judged: dict[tuple[str, str], tuple[int, int]] = {}  # (query, doc) -> (first line, level)
+    contradictions: list[str] = []
     for line, parts in read_columns(path, "query iteration docno relevance",
                                     hint="is this a run file? give the qrels first"):
         qid, _, doc, rel = parts
@@ -153,6 +160,16 @@ def read_qrels(path: PathLike, *, min_rel: int = 1) -> list[GoldQuery]:
         bucket = relevant.setdefault(qid, set())
         if level >= min_rel:
             bucket.add(doc)
+        first = judged.setdefault((qid, doc), (line, level))
+        if (first[1] > 0) != (level > 0):
+            contradictions.append(f"query {qid!r} document {doc!r}: relevance {first[1]} on line {first[0]}, "
+                                  f"{level} on line {line}")
+    if contradictions:
+        import warnings
+
+        warnings.warn(f"{os.fspath(path)}: {len(contradictions)} line(s) contradict an earlier judgement of the same "
+                      f"query and document (first: {contradictions[0]}); a pair is relevant when any of its "
+                      "lines gives relevance > 0", UserWarning, stacklevel=2)
     return [GoldQuery(qid, frozenset(docs)) for qid, docs in relevant.items()]
 
 

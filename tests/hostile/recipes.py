@@ -124,3 +124,26 @@ def fifo(path: Path) -> Path | None:
         return None
     os.mkfifo(path)
     return path
+
+
+def many_rids_article(n: int = 40_000, range_text: bool = False) -> str:
+    """A JATS article whose one xref names all ``n`` references of its reference list."""
+    refs = "".join(f'<ref id="R{i}"><element-citation><article-title>Work {i}</article-title><year>2001</year>'
+                   "</element-citation></ref>" for i in range(1, n + 1))
+    rids = " ".join(f"R{i}" for i in range(1, n + 1))
+    label = f"1\u2013{n}" if range_text else "[1]"
+    return (f'<?xml version="1.0"?>\n<article><front><article-meta><title-group><article-title>Many'
+            f"</article-title></title-group></article-meta></front><body><sec><title>Introduction</title>"
+            f'<p>Yields rose in earlier work <xref ref-type="bibr" rid="{rids}">{label}</xref>.</p></sec></body>'
+            f"<back><ref-list>{refs}</ref-list></back></article>\n")
+
+
+def cited_paragraph(sentences: int) -> str:
+    """A paragraph of ``sentences`` cited sentences (work for the question builder)."""
+    return " ".join(f"Catalyst {i} raised the yield of the coupling to {i % 90 + 5} percent at room temperature "
+                    "in the earlier study [CIT]." for i in range(sentences))
+
+
+def forged_name() -> str:
+    """A file name that would forge an error line and clear the screen if printed raw."""
+    return "evil\nchemref: error: forged\x1b[2J.xml"

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,34 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recipes  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-CORPORA = ROOT / "corpora"
-PREVIOUS = "previous output\n"
-
-resource = pytest.importorskip("resource")
-
-
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-
-
-def chemref(*args: object, cwd: Path, timeout: float = 30.0) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "chemref", *map(str, args)], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=timeout, preexec_fn=_limit_memory)
-    proc.seconds = time.monotonic() - started  # type: ignore[attr-defined]
-    return proc
-
-
-def assert_refused(proc: subprocess.CompletedProcess, *needles: str) -> None:
-    lines = proc.stderr.splitlines()
-    assert proc.returncode == 2, proc.stderr
-    assert len(lines) == 1 and lines[0].startswith("chemref: error: "), proc.stderr
-    assert "Traceback" not in proc.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
+from cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
 
 
 @pytest.fixture
