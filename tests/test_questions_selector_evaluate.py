@@ -334,3 +334,17 @@ def test_train_selector_cli(tmp_path, capsys):
     assert len((tmp_path / "cv.jsonl").read_text().splitlines()) == len(records)
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", questions])
     assert status == 2 and "would overwrite the input" in capsys.readouterr().err
+
+
+def test_every_feature_is_computed_and_a_subset_on_request():
+    values = selector_features(GOOD)
+    assert tuple(values) == FEATURES
+    assert selector_features(GOOD, ("past_tense", "title_words")) == {
+        "past_tense": values["past_tense"], "title_words": values["title_words"]}
+
+
+def test_a_records_own_findability_is_used():
+    from chemref.questions.findability import findability
+
+    assert selector_features(GOOD, ("findability",)) == {"findability": findability(GOOD["excerpt"])}
+    assert selector_features({**GOOD, "findability": 0.25}, ("findability",)) == {"findability": 0.25}

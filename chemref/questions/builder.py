@@ -129,9 +129,9 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             rejected.append((n, _record(cand, excerpt, reason)))
             continue
         record = _record(cand, excerpt, None)
-        scores = (findability(excerpt), selector.score_record(record.to_dict()))
-        record = replace(record, findability=scores[0], score=scores[1])
-        reason = min_findability(scores[0], settings) or min_score(scores[1], settings)
+        record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
+        record = replace(record, score=selector.score_record(record.to_dict()))
+        reason = min_findability(record.findability, settings) or min_score(record.score, settings)
         if reason is not None:
             counts[reason] += 1
             rejected.append((n, replace(record, reason=reason)))

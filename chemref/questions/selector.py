@@ -183,64 +183,84 @@ def _claim_score(sentence: str, start: int, end: int) -> float:
         return round(classify_citation(sentence).score, 4)
 
 
-def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
+def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = None) -> dict[str, float]:
     """The feature values of one question or candidate record (its JSON fields: ``excerpt``, ``sentence``,
-    ``citation_start``, ``citation_end``, ``target_title``, ``target_authors``, ``target_container``,
-    ``target_type``, ``section``)."""
+    ``citation_start``, ``citation_end``, ``findability``, ``target_title``, ``target_authors``,
+    ``target_container``, ``target_type``, ``section``): all of :data:`FEATURES`, or only ``names``.
+
+    A record's own ``findability`` is used when it has one (the builder computes it first)."""
     from chemref.questions.findability import findability, findability_features
 
     excerpt = str(record.get("excerpt") or "")
-    sentence = str(record.get("sentence") or excerpt)
-    start = int(record.get("citation_start") or 0)
-    end = int(record.get("citation_end") or start)
     title = record.get("target_title") or ""
     section = record.get("section") or "other"
-    found = findability_features(excerpt)
     mark = excerpt.find("[CITATION]")
-    around = excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
-    tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
-    bare = excerpt.replace("[CITATION]", " ")
-    values = {
-        "findability": findability(excerpt),
-        **{name: float(min(len(found[name]), _CAP)) for name in
+    found: list[dict[str, set[str]]] = []
+
+    def entities(name: str) -> float:
+        if not found:
+            found.append(findability_features(excerpt))
+        return float(min(len(found[0][name]), _CAP))
+
+    def claim() -> float:
+        sentence = str(record.get("sentence") or excerpt)
+        start = int(record.get("citation_start") or 0)
+        return _claim_score(sentence, start, int(record.get("citation_end") or start))
+
+    def old_score() -> float:
+        value = record.get("findability")
+        return float(value) if isinstance(value, (int, float)) else findability(excerpt)
+
+    def around() -> str:
+        return excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
+
+    def citation_final() -> float:
+        tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
+        return 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0
+
+    def bare() -> str:
+        return excerpt.replace("[CITATION]", " ")
+
+    table: dict[str, Callable[[], float]] = {
+        "findability": old_score,
+        **{name: (lambda name=name: entities(name)) for name in
            ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
-        "claim_score": _claim_score(sentence, start, end),
-        "attribution": _count(_ATTRIBUTION, excerpt),
-        "first_described": _count(_FIRST, excerpt),
-        "background": _count(_BACKGROUND, excerpt),
-        "pointer": _count(_POINTER, excerpt),
-        "routine_assignment": _count(_ROUTINE, excerpt),
-        "comparison": _count(_COMPARISON, excerpt),
-        "own_result": _count(_OWN, excerpt),
-        "passing_cue": _count(_PASSING, around),
-        "see_pointer": _count(_SEE, excerpt, 1.0),
-        "list_items": _count(_LIST, excerpt, 6.0) / 2.0,
-        "dangling_opening": 1.0 if _DANGLING.match(excerpt) else 0.0,
-        "referring_opening": 1.0 if _REFERRING.match(excerpt) else 0.0,
-        "specific_tokens": _count(_SPECIFIC, bare, 5.0),
-        "leftover_marker": _count(_LEFTOVER, bare, 2.0),
-        "author_phrase": _count(_AUTHOR, bare, 1.0),
-        "hedge": _count(_HEDGE, excerpt),
-        "citation_final": 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0,
-        "log_chars": math.log(max(len(excerpt), 1)),
-        "title_review": 1.0 if _TITLE_REVIEW.search(title) else 0.0,
-        "title_resource": 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
-        "title_missing": 0.0 if title.strip() else 1.0,
-        "venue_review": 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
-        "not_journal": 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
-        "demonstrative": _count(_DEMONSTRATIVE, excerpt),
-        "passive_attribution": _count(_PASSIVE_ATTRIBUTION, excerpt, 2.0),
-        "study_subject": _count(_STUDY_SUBJECT, excerpt, 2.0),
-        "past_tense": _count(_PAST, excerpt),
-        "target_authors": math.log1p(min(len(record.get("target_authors") or ()), 6)),
-        "title_finding": 1.0 if _TITLE_FINDING.search(title) else 0.0,
-        "title_colon": 1.0 if ":" in title else 0.0,
-        "title_words": math.log1p(len(title.split())),
+        "claim_score": claim,
+        "attribution": lambda: _count(_ATTRIBUTION, excerpt),
+        "first_described": lambda: _count(_FIRST, excerpt),
+        "background": lambda: _count(_BACKGROUND, excerpt),
+        "pointer": lambda: _count(_POINTER, excerpt),
+        "routine_assignment": lambda: _count(_ROUTINE, excerpt),
+        "comparison": lambda: _count(_COMPARISON, excerpt),
+        "own_result": lambda: _count(_OWN, excerpt),
+        "passing_cue": lambda: _count(_PASSING, around()),
+        "see_pointer": lambda: _count(_SEE, excerpt, 1.0),
+        "list_items": lambda: _count(_LIST, excerpt, 6.0) / 2.0,
+        "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
+        "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
+        "specific_tokens": lambda: _count(_SPECIFIC, bare(), 5.0),
+        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0),
+        "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0),
+        "hedge": lambda: _count(_HEDGE, excerpt),
+        "citation_final": citation_final,
+        "log_chars": lambda: math.log(max(len(excerpt), 1)),
+        "title_review": lambda: 1.0 if _TITLE_REVIEW.search(title) else 0.0,
+        "title_resource": lambda: 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
+        "title_missing": lambda: 0.0 if title.strip() else 1.0,
+        "venue_review": lambda: 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
+        "not_journal": lambda: 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
+        **{f"section_{kind}": (lambda kind=kind: 1.0 if section == kind else 0.0) for kind in _SECTION_KINDS},
+        "section_other": lambda: 0.0 if section in _SECTION_KINDS else 1.0,
+        "demonstrative": lambda: _count(_DEMONSTRATIVE, excerpt),
+        "passive_attribution": lambda: _count(_PASSIVE_ATTRIBUTION, excerpt, 2.0),
+        "study_subject": lambda: _count(_STUDY_SUBJECT, excerpt, 2.0),
+        "past_tense": lambda: _count(_PAST, excerpt),
+        "target_authors": lambda: math.log1p(min(len(record.get("target_authors") or ()), 6)),
+        "title_finding": lambda: 1.0 if _TITLE_FINDING.search(title) else 0.0,
+        "title_colon": lambda: 1.0 if ":" in title else 0.0,
+        "title_words": lambda: math.log1p(len(title.split())),
     }
-    for kind in _SECTION_KINDS:
-        values[f"section_{kind}"] = 1.0 if section == kind else 0.0
-    values["section_other"] = 0.0 if section in _SECTION_KINDS else 1.0
-    return values
+    return {name: table[name]() for name in (FEATURES if names is None else names)}
 
 
 @dataclass(frozen=True)
@@ -271,7 +291,7 @@ class Selector:
 
     def score_record(self, record: Mapping[str, Any]) -> float:
         """The score of one question or candidate record (see :func:`selector_features`)."""
-        return self.score(selector_features(record))
+        return self.score(selector_features(record, self.weights))
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "chemref-selector", "version": self.version, "features": list(self.weights),
@@ -418,7 +438,8 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         raise InputError(f"unknown selector features: {', '.join(unknown) or '(none given)'}",
                          hint=f"choose from {', '.join(FEATURES)}")
     features = tuple(features)
-    x = np.array([[values[name] for name in features] for values in map(selector_features, rows)], dtype=float)
+    x = np.array([[values[name] for name in features] for values in
+                  (selector_features(r, features) for r in rows)], dtype=float)
     y = np.array([1.0 if labels[i] else 0.0 for i in ids])
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
