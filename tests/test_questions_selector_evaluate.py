@@ -348,3 +348,21 @@ def test_a_records_own_findability_is_used():
 
     assert selector_features(GOOD, ("findability",)) == {"findability": findability(GOOD["excerpt"])}
     assert selector_features({**GOOD, "findability": 0.25}, ("findability",)) == {"findability": 0.25}
+
+
+_OWN_REGEX_FEATURES = ("attribution", "first_described", "background", "pointer", "routine_assignment", "comparison",
+                       "own_result", "passing_cue", "see_pointer", "list_items", "dangling_opening",
+                       "referring_opening", "specific_tokens", "leftover_marker", "author_phrase", "hedge",
+                       "demonstrative", "passive_attribution", "study_subject", "past_tense", "title_finding",
+                       "title_review", "title_resource", "venue_review")
+
+
+@pytest.mark.parametrize("unit", ["a", "was ", "these ", "(see ", "x1", "Ab, ", "Ab'", "a previous ", "has been ", "[1"])
+def test_selector_patterns_are_linear_on_hostile_text(unit):
+    import time
+
+    text = unit * (200_000 // len(unit))  # a quadratic pattern takes minutes on 200 kB
+    record = {"excerpt": text + " [CITATION].", "target_title": text, "target_container": text}
+    started = time.perf_counter()
+    selector_features(record, _OWN_REGEX_FEATURES)
+    assert time.perf_counter() - started < 5.0

@@ -118,7 +118,7 @@ _DANGLING = re.compile(r"(?:[a-z0-9]|(?:This|These|Those|That|Such|It|Its|They|T
                        r"Subsequently|Finally|Interestingly|Notably|Importantly|Surprisingly|Unlike|Yet|But|And|"
                        r"Besides|Otherwise|Alternatively|The\s+latter|The\s+former)\b)")
 _LEFTOVER = re.compile(r"\[\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\]|\(\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\)|"
-                       r"\b[A-Z][A-Za-z'’-]+(?:\s+et\s+al\.?)?,?\s+(?:19|20)\d{2}[a-z]?\b|\[\s*\d|\d\]")
+                       r"\b[A-Z][A-Za-z'’-]{1,40}(?:\s+et\s+al\.?)?,?\s+(?:19|20)\d{2}[a-z]?\b|\[\s*\d|\d\]")
 _AUTHOR = re.compile(r"\bet\s+al\b|\band\s+(?:colleagues|co-?workers|collaborators)\b|['’]s\s+(?:group|lab|"
                      r"laboratory|team)\b|\bthe\s+group\s+of\b", _I)
 _HEDGE = re.compile(r"\b(?:may|might|could|can|potentially|possibly|likely|perhaps|putative(?:ly)?)\b", _I)
@@ -130,7 +130,12 @@ _TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|(?:an?|R|software
                              r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
 _REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
                         r"In\s+(?:this|these|that|those|all|both|such)|The\s+(?:latter|former|same))\b")
-_SPECIFIC = re.compile(r"\S*(?:\d\S*[A-Za-z]|[A-Za-z]\S*\d|[a-z][A-Z]|[A-Z]{2,}|[α-ωΑ-Ω])\S*")
+#: A token names a specific thing when it mixes letters and digits, or has an inner capital, an acronym or a
+#: Greek letter (each token is tested on its own: linear time).
+_TOKEN = re.compile(r"\S+")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[A-Za-z]")
+_SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
 _REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"
                            r"Acc\.?\s+Chem|Accounts|Prog|Progress|Crit)\b", _I)
 _SECTION_KINDS = ("introduction", "results", "discussion")
@@ -167,6 +172,17 @@ FEATURES: tuple[str, ...] = (
 DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not in (
     "formula", "chemical_name", "number_unit", "gene_protein", "named_entity", "routine_assignment",
     "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other"))
+
+
+def _specific_tokens(text: str, cap: float) -> float:
+    found = 0
+    for token in _TOKEN.finditer(text):
+        word = token.group(0)
+        if _SPECIFIC_MARK.search(word) or (_DIGIT.search(word) and _LETTER.search(word)):
+            found += 1
+            if found >= cap:
+                break
+    return float(found)
 
 
 def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP) -> float:
@@ -238,7 +254,7 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
         "list_items": lambda: _count(_LIST, excerpt, 6.0) / 2.0,
         "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
         "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
-        "specific_tokens": lambda: _count(_SPECIFIC, bare(), 5.0),
+        "specific_tokens": lambda: _specific_tokens(bare(), 5.0),
         "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0),
         "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0),
         "hedge": lambda: _count(_HEDGE, excerpt),
