@@ -21,7 +21,8 @@ from chemref.questions.settings import BuildSettings
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
     "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
-    "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap", "tiebreak",
+    "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
+    "tiebreak",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.

@@ -125,7 +125,8 @@ _HEDGE = re.compile(r"\b(?:may|might|could|can|potentially|possibly|likely|perha
 _TITLE_REVIEW = re.compile(r"\b(?:review|reviews|overview|perspectives?|advances|progress|update|trends|"
                            r"challenges|opportunities|state\s+of\s+the\s+art|current\s+status|insights|introduction\s+to|"
                            r"primer|tutorial|roadmap|outlook|recent\s+developments|mini-?review)\b", _I)
-_TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|(?:an?|R|software|Python)\s+package|server|toolkit|toolbox|program|pipeline|"
+_TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|(?:an?|R|software|Python)\s+package|server|"
+                             r"toolkit|toolbox|program|pipeline|"
                              r"protocols?|handbook|manual|guidelines?|atlas|resource|library|web\s*server|"
                              r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
 _REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
@@ -281,7 +282,8 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
 
 @dataclass(frozen=True)
 class Selector:
-    """A logistic regression over some of :data:`FEATURES` (those in ``weights``): ``score = 1 / (1 + exp(-(bias + Σ w·(x − mean)/scale)))``.
+    """A logistic regression over some of :data:`FEATURES` (those in ``weights``):
+    ``score = 1 / (1 + exp(-(bias + Σ w·(x − mean)/scale)))``.
 
     ``threshold`` is the recommended ``--min-score``; ``meta`` says how it was trained.
     """
@@ -440,7 +442,8 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
                    min_precision: float = 0.85, min_good_kept: float = 0.6,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
-    out) and whose ``reason`` is one of :data:`TRAINED_ON`. Returns the selector fitted on all of them and the cross-validated score of every labelled
+    out) and whose ``reason`` is one of :data:`TRAINED_ON`, on ``features`` (by default
+    :data:`DEFAULT_FEATURES`). Returns the selector fitted on all of them and the cross-validated score of every labelled
     record (each scored by a model fitted on the other folds; folds group records by article, assigned
     with ``seed``). The threshold is chosen on the cross-validated scores (:func:`choose_threshold`)."""
     import numpy as np
