@@ -11,7 +11,7 @@ from chemref.questions.candidates import ArticleInfo, Candidate, replace_citatio
 from chemref.questions.components import Components
 from chemref.questions.filters import (
     FILTERS, REASONS, FilterContext, cc_by, has_doi, has_title, is_claim, length, no_author_named,
-    no_display_formula, one_citation, per_target_cap, section,
+    no_dangling_opening, no_display_formula, one_citation, per_target_cap, section,
 )
 from chemref.questions.settings import BuildSettings
 
@@ -115,6 +115,24 @@ CASES = [
     pytest.param(length, cand("x" * 107 + " [1]."), CTX, "length", id="length-119"),
     pytest.param(length, cand("x" * 588 + " [1]."), CTX, None, id="length-exactly-600"),
     pytest.param(length, cand("x" * 589 + " [1]."), CTX, "length", id="length-601"),
+    # an opening that points back at the sentence before
+    pytest.param(no_dangling_opening, cand(), CTX, None, id="dangling-none"),
+    pytest.param(no_dangling_opening, cand("These mice respond to doxycycline within two days [1]."), CTX,
+                 "no_dangling_opening", id="dangling-these-noun"),
+    pytest.param(no_dangling_opening, cand("This was later traced to a second copper site [1]."), CTX,
+                 "no_dangling_opening", id="dangling-this-pronoun"),
+    pytest.param(no_dangling_opening, cand("Such coatings slow the dissolution of iron [1]."), CTX,
+                 "no_dangling_opening", id="dangling-such"),
+    pytest.param(no_dangling_opening, cand("Moreover, these two ligands bind zinc [1]."), CTX,
+                 "no_dangling_opening", id="dangling-after-connective"),
+    pytest.param(no_dangling_opening, cand("Taken together, these results implicate copper [1]."), CTX,
+                 "no_dangling_opening", id="dangling-after-two-word-connective"),
+    pytest.param(no_dangling_opening, cand("Thiolate ligands in this family bind zinc [1]."), CTX, None,
+                 id="dangling-demonstrative-later"),
+    pytest.param(no_dangling_opening, cand("Thisbe mutants lack the wing vein [1]."), CTX, None,
+                 id="dangling-not-a-whole-word"),
+    pytest.param(no_dangling_opening, cand("In the yeast two-hybrid screen of 2010, these two ligands bound "
+                                           "zinc [1]."), CTX, None, id="dangling-long-opening-phrase"),
 ]
 
 
@@ -125,7 +143,8 @@ def test_filter(check, candidate, ctx, expected):
 
 def test_filters_are_in_funnel_order():
     assert [name for name, _ in FILTERS] == ["cc_by", "section", "no_display_formula", "one_citation", "has_doi",
-                                             "has_title", "no_author_named", "is_claim", "length"]
+                                             "has_title", "no_author_named", "is_claim", "length",
+                                             "no_dangling_opening"]
     assert REASONS[-4:] == ("min_findability", "min_score", "per_target_cap", "per_article_cap")
     for name, check in FILTERS:  # each filter is named after the reason it returns
         assert check.__name__ == name

@@ -13,7 +13,7 @@ from chemref.errors import InputError
 from chemref.questions.evaluate import evaluate
 from chemref.questions.labels import Label, excerpt_sha1, parse_label, read_labels
 from chemref.questions.selector import (
-    FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
+    DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
 )
 
 GOOD = {"id": "A-p0-s0",
@@ -22,22 +22,24 @@ GOOD = {"id": "A-p0-s0",
         "sentence": "Deletion of the xyz1 gene abolished biofilm formation on polystyrene at 37 °C but not at 25 °C "
                     "[4].",
         "citation_start": 96, "citation_end": 99, "target_title": "Temperature-dependent biofilm control by xyz1",
-        "section": "introduction", "target_container": "J Bacteriol", "target_type": "journal"}
+        "section": "introduction", "target_container": "J Bacteriol", "target_type": "journal",
+        "target_authors": ["Abel", "Berg", "Chen", "Diaz", "Eke", "Fox"]}
 GENERIC = {"id": "A-p0-s1", "excerpt": "Perovskite solar cells have attracted great attention in recent years "
                                        "[CITATION].",
            "sentence": "Perovskite solar cells have attracted great attention in recent years [5].",
            "citation_start": 70, "citation_end": 73, "target_title": "Perovskite photovoltaics: a review",
-           "section": "introduction", "target_container": "Chem Rev", "target_type": "journal"}
+           "section": "introduction", "target_container": "Chem Rev", "target_type": "journal",
+           "target_authors": ["Gold", "Hart"]}
 
 
 # --------------------------------------------------------------------------- selector
 def test_shipped_weights_load_and_give_the_documented_scores():
     selector = default_selector()
-    assert selector.version == "1" and set(selector.weights) == set(FEATURES)
+    assert selector.version == "2" and set(selector.weights) == set(DEFAULT_FEATURES) <= set(FEATURES)
     assert 0.0 < selector.threshold < 1.0
     assert selector.meta["trained_on"] >= 600 and selector.meta["folds"] == 5
-    assert selector.score_record(GOOD) == 0.4408
-    assert selector.score_record(GENERIC) == 0.0017
+    assert selector.score_record(GOOD) == 0.5106
+    assert selector.score_record(GENERIC) == 0.0026
 
 
 FEATURE_CASES = [
@@ -55,12 +57,55 @@ FEATURE_CASES = [
     ("The TP53 R175H mutant binds Zn2+ [CITATION].", "specific_tokens", 3.0),
     ("The yield doubled [CITATION].", "citation_final", 1.0),
     ("The yield doubled [CITATION], as expected for a radical path.", "citation_final", 0.0),
+    # a noun phrase pointing back at the text before (anywhere in the excerpt)
+    ("Both ligands bind copper, and these two compounds inhibit the enzyme [CITATION].", "demonstrative", 1.0),
+    ("Such effects vanish above the latter temperature [CITATION].", "demonstrative", 2.0),
+    ("In the aforementioned strain, the yield doubled [CITATION].", "demonstrative", 1.0),
+    ("This study and this paper used copper [CITATION].", "demonstrative", 0.0),
+    ("Thiolates bind copper [CITATION].", "demonstrative", 0.0),
+    # a finding attributed in the passive voice
+    ("The mutant was shown to bind copper in vitro [CITATION].", "passive_attribution", 1.0),
+    ("It has been reported that the mutant binds copper [CITATION].", "passive_attribution", 1.0),
+    ("The mutant shows copper binding [CITATION].", "passive_attribution", 0.0),
+    ("The mutant was purified by affinity chromatography [CITATION].", "passive_attribution", 0.0),
+    # a study as the subject
+    ("A previous study of the enzyme reported a second site [CITATION].", "study_subject", 1.0),
+    ("Researchers have cloned the gene [CITATION].", "study_subject", 1.0),
+    ("The study area is arid [CITATION].", "study_subject", 0.0),
+    # past auxiliaries: reported events rather than timeless background
+    ("The yield was 40% and the rate had doubled [CITATION].", "past_tense", 2.0),
+    ("The yield is high [CITATION].", "past_tense", 0.0),
+    ("Wasps were seen, but they did not land, were chased, and were counted [CITATION].", "past_tense", 3.0),
 ]
 
 
 @pytest.mark.parametrize(("excerpt", "feature", "expected"), FEATURE_CASES)
 def test_features(excerpt, feature, expected):
     assert selector_features({"excerpt": excerpt, "sentence": excerpt})[feature] == expected
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ({"target_authors": ["Ng", "Ode", "Park"]}, {"target_authors": math.log(4)}),
+    ({"target_authors": None}, {"target_authors": 0.0}),
+    ({"target_authors": [f"Author{i}" for i in range(40)]}, {"target_authors": math.log(7)}),  # counted up to 6
+    ({"target_title": "Glucose inhibits glucagon secretion from alpha cells"}, {"title_finding": 1.0, "title_colon": 0.0,
+                                                                                  "title_words": math.log(8)}),
+    ({"target_title": "Zeolite membranes: a review"}, {"title_finding": 0.0, "title_colon": 1.0,
+                                                        "title_words": math.log(5)}),
+    ({"target_title": "The chemistry of zeolites"}, {"title_finding": 0.0, "title_words": math.log(5)}),
+    ({"target_title": "Mutant capsids fail to package genomic RNA"}, {"title_resource": 0.0}),  # a verb, not software
+    ({"target_title": "limma: an R package for expression data"}, {"title_resource": 1.0, "title_colon": 1.0}),
+    ({"target_title": None}, {"title_finding": 0.0, "title_colon": 0.0, "title_words": 0.0}),
+])
+def test_target_features(target, expected):
+    values = selector_features({"excerpt": "Zeolite A binds lead [CITATION].", **target})
+    assert {name: values[name] for name in expected} == pytest.approx(expected)
+
+
+def test_training_refuses_unknown_features():
+    records, labels = _synthetic()
+    with pytest.raises(InputError, match="unknown selector features: no_such"):
+        train_selector(records, labels, features=("attribution", "no_such"))
 
 
 def test_venue_and_type_features():
@@ -289,3 +334,35 @@ def test_train_selector_cli(tmp_path, capsys):
     assert len((tmp_path / "cv.jsonl").read_text().splitlines()) == len(records)
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", questions])
     assert status == 2 and "would overwrite the input" in capsys.readouterr().err
+
+
+def test_every_feature_is_computed_and_a_subset_on_request():
+    values = selector_features(GOOD)
+    assert tuple(values) == FEATURES
+    assert selector_features(GOOD, ("past_tense", "title_words")) == {
+        "past_tense": values["past_tense"], "title_words": values["title_words"]}
+
+
+def test_a_records_own_findability_is_used():
+    from chemref.questions.findability import findability
+
+    assert selector_features(GOOD, ("findability",)) == {"findability": findability(GOOD["excerpt"])}
+    assert selector_features({**GOOD, "findability": 0.25}, ("findability",)) == {"findability": 0.25}
+
+
+_OWN_REGEX_FEATURES = ("attribution", "first_described", "background", "pointer", "routine_assignment", "comparison",
+                       "own_result", "passing_cue", "see_pointer", "list_items", "dangling_opening",
+                       "referring_opening", "specific_tokens", "leftover_marker", "author_phrase", "hedge",
+                       "demonstrative", "passive_attribution", "study_subject", "past_tense", "title_finding",
+                       "title_review", "title_resource", "venue_review")
+
+
+@pytest.mark.parametrize("unit", ["a", "was ", "these ", "(see ", "x1", "Ab, ", "Ab'", "a previous ", "has been ", "[1"])
+def test_selector_patterns_are_linear_on_hostile_text(unit):
+    import time
+
+    text = unit * (200_000 // len(unit))  # a quadratic pattern takes minutes on 200 kB
+    record = {"excerpt": text + " [CITATION].", "target_title": text, "target_container": text}
+    started = time.perf_counter()
+    selector_features(record, _OWN_REGEX_FEATURES)
+    assert time.perf_counter() - started < 5.0

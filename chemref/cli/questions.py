@@ -158,9 +158,11 @@ def train_selector_command(
                                              "cross-validated score of every labelled record (JSON Lines {id, score})."),
     folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds (grouped by article)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the fold assignment."),
-    l2: float = typer.Option(1.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
+    l2: float = typer.Option(30.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
     min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
-                                        "lowest with at least this cross-validated good share."),
+                                        "lowest with at least this cross-validated good share..."),
+    min_good_kept: float = typer.Option(0.6, "--min-good-kept", min=0.0, max=1.0, help="... that keeps at least "
+                                        "this share of the good ones (else the F0.5 maximum of the curve)."),
     version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
@@ -177,7 +179,8 @@ def train_selector_command(
         refused = _records(rejected)
         records = {str(r.get("id")): r for r in [*kept, *refused]}
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
-                                      l2=l2, version=version, min_precision=min_precision)
+                                      l2=l2, version=version, min_precision=min_precision,
+                                      min_good_kept=min_good_kept)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
         at = curve.at_threshold
         if at is not None:

@@ -20,7 +20,8 @@ from chemref.questions.candidates import Candidate, article_info, iter_candidate
 from chemref.questions.components import Components, default_components
 from chemref.questions.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
                                        per_article_cap, per_target_cap)
-from chemref.questions.selector import Selector, default_selector, selector_features
+from chemref.questions.findability import findability
+from chemref.questions.selector import Selector, default_selector
 from chemref.questions.records import ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
 
@@ -89,10 +90,9 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             rejected.append((n, _record(cand, excerpt, reason)))
             continue
         record = _record(cand, excerpt, None)
-        values = selector_features(record.to_dict())  # findability is one of the selector's features
-        scores = (values["findability"], selector.score(values))
-        record = replace(record, findability=scores[0], score=scores[1])
-        reason = min_findability(scores[0], settings) or min_score(scores[1], settings)
+        record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
+        record = replace(record, score=selector.score_record(record.to_dict()))
+        reason = min_findability(record.findability, settings) or min_score(record.score, settings)
         if reason is not None:
             counts[reason] += 1
             rejected.append((n, replace(record, reason=reason)))

@@ -57,15 +57,25 @@ def _selector_lines() -> list[str]:
 
     sel = default_selector()
     meta = sel.meta
+    features = f"{meta['features']} of the features" if meta.get("features") else "the features"
     line = (f"Questions are ranked and thresholded by `score`, the question selector (version {sel.version}): "
-            f"{meta.get('model', 'logistic regression')} over the features documented in "
+            f"{meta.get('model', 'logistic regression')} over {features} documented in "
             f"`chemref.questions.selector`")
     if meta.get("trained_on"):
         line += (f", trained on {meta['trained_on']} candidates from {meta.get('articles', '?')} articles labelled "
                  f"by two independent annotators ({meta.get('good', '?')} good), {meta.get('folds', '?')}-fold "
                  f"cross-validation grouped by article, seed {meta.get('seed', 0)}")
-        if meta.get("cv"):
-            line += f"; cross-validated at the default threshold: {meta['cv']}"
+        if meta.get("l2") is not None:
+            line += f", L2 penalty {meta['l2']}"
+        if meta.get("threshold_rule"):
+            line += f"; the default `--min-score` {sel.threshold} is the {meta['threshold_rule']}"
+        cv = meta.get("cv")
+        if isinstance(cv, dict) and cv.get("good_share") is not None:
+            line += (f"; cross-validated at that threshold {cv.get('kept_share')} of the labelled candidates that "
+                     f"pass the other filters are kept, {cv['good_share']} of them good, "
+                     f"{cv.get('good_kept_share')} of the good ones kept")
+        elif cv:
+            line += f"; cross-validated at the default threshold: {cv}"
     return [line + "."]
 
 

@@ -10,6 +10,7 @@ cited work and article) and :func:`per_article_cap` (over all survivors of one a
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
@@ -20,7 +21,8 @@ from chemref.questions.settings import BuildSettings
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
     "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
-    "is_claim", "length", "min_findability", "min_score", "per_target_cap", "per_article_cap", "tiebreak",
+    "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
+    "tiebreak",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
@@ -109,6 +111,18 @@ def length(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     return None if ctx.settings.min_chars <= len(excerpt) <= ctx.settings.max_chars else "length"
 
 
+#: A demonstrative at the start of the excerpt, after at most one short connective phrase and its comma
+#: ("These mice ...", "This decrease ...", "Together, these innovations ...", "Such effects ...").
+_DANGLING_OPENING = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?, )?(?:This|These|Those|Such|this|these|those|such)\b")
+
+
+def no_dangling_opening(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """The excerpt does not open by pointing back at the sentence before it ("This", "These", "Those",
+    "Such", also after a connective such as "Moreover, these ..."): what it refers to is not in the
+    question. (On the dev labels 7% of such openings were good questions, against 29% overall.)"""
+    return "no_dangling_opening" if _DANGLING_OPENING.match(excerpt) else None
+
+
 #: The per-sentence filters in funnel order.
 FILTERS: tuple[tuple[str, Filter], ...] = (
     ("cc_by", cc_by),
@@ -120,6 +134,7 @@ FILTERS: tuple[tuple[str, Filter], ...] = (
     ("no_author_named", no_author_named),
     ("is_claim", is_claim),
     ("length", length),
+    ("no_dangling_opening", no_dangling_opening),
 )
 
 #: Every rejection reason, in funnel order (the last four are decided on the scores, the last two per article).

@@ -26,6 +26,7 @@ FILTER_DESCRIPTIONS: dict[str, str] = {
     "no_author_named": "no cited author (nor \"X et al.\", \"the X group\") named in the excerpt",
     "is_claim": "the sentence makes a claim (not a supplier/kit/software/method mention)",
     "length": "excerpt length within the bounds",
+    "no_dangling_opening": "the excerpt does not open by pointing back (\"This\", \"These\", \"Such\" ...)",
     "min_findability": "findability at least --min-findability",
     "min_score": "selector score at least --min-score (P(good question), learned from labels)",
     "per_target_cap": "at most --per-target questions per cited work in one article (highest score kept)",

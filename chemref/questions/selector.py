@@ -6,35 +6,45 @@ and the cited reference's title. The weights are a versioned JSON file shipped i
 the format of the labelling guide, with article-grouped cross-validation and a fixed seed
 (``chemref questions train-selector``), so a benchmark builder can retrain on labels of their own.
 
-Features (each computed on the excerpt unless said otherwise; counts are capped at 3):
+Features (each computed on the excerpt unless said otherwise; counts are capped at 3). The shipped
+weights (version 2) use the features marked ✓; the others stay computable for weight files of one's own
+(they did not help in cross-validation on the dev labels, or repeat another feature):
 
-| feature | what it measures |
-|---|---|
-| ``findability`` | the older hand-weighted score (:mod:`chemref.questions.findability`) |
-| ``formula``, ``chemical_name``, ``number_unit``, ``gene_protein``, ``method``, ``named_entity`` | specific entities (findability's matchers, counted) |
-| ``claim_score`` | P(CLAIM) of the claim-vs-passing classifier on the sentence |
-| ``attribution`` | a result attributed to a study: "X showed that", "a previous study reported", "was identified by" |
-| ``first_described`` | "was first described / identified", "originally", "pioneering" |
-| ``background`` | textbook phrasing: "plays a key role", "has attracted attention", "is widely used", "in recent years" |
-| ``pointer`` | vague pointers: "for a review", "reviewed in", "see [CITATION]", "and references therein", "e.g." |
-| ``routine_assignment`` | routine characterisation: peaks/bands "at", "assigned to", lattice parameters, "reported values" |
-| ``comparison`` | own results compared in passing: "consistent with", "in agreement with", "similar to" |
-| ``own_result`` | the citing authors' voice: "we", "our", "here", "this study" |
-| ``passing_cue`` | tools near the citation: software, package, database, force field, kit, protocol, "using" |
-| ``see_pointer`` | "(see ... [CITATION])", "see Materials and methods" |
-| ``list_items`` | commas, "such as", "including" (lists of many items) |
-| ``dangling_opening`` | opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus") |
-| ``referring_opening`` | opens by referring back: "This", "These", "Such", "Similarly", "In these cases", "The latter" |
-| ``specific_tokens`` | tokens that name specific things: letters with digits, inner capitals, acronyms, Greek letters |
-| ``leftover_marker`` | another citation left in the excerpt ("[12]", "(Smith, 2010)") |
-| ``author_phrase`` | "et al.", "and colleagues", "'s group" left in the excerpt |
-| ``hedge`` | "may", "might", "could", "potentially" |
-| ``citation_final`` | the citation ends the sentence |
-| ``log_chars`` | log of the excerpt's length |
-| ``title_review`` … ``title_missing`` | the cited title names a review, database/software/protocol/handbook, or is missing |
-| ``venue_review`` | the cited work appeared in a review venue (Chem. Rev., Nat. Rev., Annu. Rev., Trends, Curr. Opin., Acc. Chem. Res.) |
-| ``not_journal`` | the cited work is not a journal article (book, web page, data, software, patent) |
-| ``section_*`` | the section kind: introduction, results, discussion, other |
+| feature | v2 | what it measures |
+|---|---|---|
+| ``findability`` | ✓ | the older hand-weighted score (:mod:`chemref.questions.findability`) |
+| ``formula``, ``chemical_name``, ``number_unit``, ``gene_protein``, ``method``, ``named_entity`` | ✓ ``method`` only | specific entities (findability's matchers, counted) |
+| ``claim_score`` | ✓ | P(CLAIM) of the claim-vs-passing classifier on the sentence |
+| ``attribution`` | ✓ | a result attributed to a study: "X showed that", "a previous study reported", "was identified by" |
+| ``first_described`` | ✓ | "was first described / identified", "originally", "pioneering" |
+| ``background`` | ✓ | textbook phrasing: "plays a key role", "has attracted attention", "is widely used", "in recent years" |
+| ``pointer`` | ✓ | vague pointers: "for a review", "reviewed in", "see [CITATION]", "and references therein", "e.g." |
+| ``routine_assignment`` |  | routine characterisation: peaks/bands "at", "assigned to", lattice parameters, "reported values" |
+| ``comparison`` | ✓ | own results compared in passing: "consistent with", "in agreement with", "similar to" |
+| ``own_result`` | ✓ | the citing authors' voice: "we", "our", "here", "this study" |
+| ``passing_cue`` |  | tools near the citation: software, package, database, force field, kit, protocol, "using" |
+| ``see_pointer`` | ✓ | "(see ... [CITATION])", "see Materials and methods" |
+| ``list_items`` | ✓ | commas, "such as", "including" (lists of many items) |
+| ``dangling_opening`` | ✓ | opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus") |
+| ``referring_opening`` | ✓ | opens by referring back: "This", "These", "Such", "Similarly", "In these cases", "The latter" |
+| ``specific_tokens`` | ✓ | tokens that name specific things: letters with digits, inner capitals, acronyms, Greek letters |
+| ``leftover_marker`` |  | another citation left in the excerpt ("[12]", "(Smith, 2010)") |
+| ``author_phrase`` | ✓ | "et al.", "and colleagues", "'s group" left in the excerpt |
+| ``hedge`` |  | "may", "might", "could", "potentially" |
+| ``citation_final`` | ✓ | the citation ends the sentence |
+| ``log_chars`` | ✓ | log of the excerpt's length |
+| ``title_review``, ``title_resource``, ``title_missing`` | ✓ | the cited title names a review, database/software/protocol/handbook, or is missing |
+| ``venue_review`` | ✓ | the cited work appeared in a review venue (Chem. Rev., Nat. Rev., Annu. Rev., Trends, Curr. Opin., Acc. Chem. Res.) |
+| ``not_journal`` |  | the cited work is not a journal article (book, web page, data, software, patent) |
+| ``section_introduction``, ``section_results``, ``section_discussion``, ``section_other`` | ✓ not ``other`` | the section kind (``other`` is the baseline of the other three) |
+| ``demonstrative`` | ✓ | a noun phrase that points back to the text before: "this/these/those/such <noun>" anywhere (not "this study"), "the latter/former/same", "aforementioned" |
+| ``passive_attribution`` | ✓ | a finding attributed in the passive: "was shown to", "has been found that", "were reported in" |
+| ``study_subject`` | ✓ | a study as the subject: "a previous study", "recent work", "researchers have" |
+| ``past_tense`` | ✓ | past auxiliaries (was, were, had, did): reported events rather than timeless background |
+| ``target_authors`` | ✓ | log(1 + number of authors of the cited work, counted up to 6 as reference styles truncate lists): reviews have few, experimental papers many |
+| ``title_finding`` | ✓ | the cited title states a finding with a verb ("X inhibits Y", "... reveals ...") |
+| ``title_colon`` | ✓ | the cited title has a colon ("Topic: a review", "X: from A to B") |
+| ``title_words`` | ✓ | log(1 + words in the cited title) |
 """
 
 from __future__ import annotations
@@ -50,7 +60,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 
-__all__ = ["FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
+__all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE"]
 
 SELECTOR_FILE = "selector.json"
@@ -108,25 +118,44 @@ _DANGLING = re.compile(r"(?:[a-z0-9]|(?:This|These|Those|That|Such|It|Its|They|T
                        r"Subsequently|Finally|Interestingly|Notably|Importantly|Surprisingly|Unlike|Yet|But|And|"
                        r"Besides|Otherwise|Alternatively|The\s+latter|The\s+former)\b)")
 _LEFTOVER = re.compile(r"\[\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\]|\(\s*\d+(?:\s*[,–−-]\s*\d+)*\s*\)|"
-                       r"\b[A-Z][A-Za-z'’-]+(?:\s+et\s+al\.?)?,?\s+(?:19|20)\d{2}[a-z]?\b|\[\s*\d|\d\]")
+                       r"\b[A-Z][A-Za-z'’-]{1,40}(?:\s+et\s+al\.?)?,?\s+(?:19|20)\d{2}[a-z]?\b|\[\s*\d|\d\]")
 _AUTHOR = re.compile(r"\bet\s+al\b|\band\s+(?:colleagues|co-?workers|collaborators)\b|['’]s\s+(?:group|lab|"
                      r"laboratory|team)\b|\bthe\s+group\s+of\b", _I)
 _HEDGE = re.compile(r"\b(?:may|might|could|can|potentially|possibly|likely|perhaps|putative(?:ly)?)\b", _I)
 _TITLE_REVIEW = re.compile(r"\b(?:review|reviews|overview|perspectives?|advances|progress|update|trends|"
                            r"challenges|opportunities|state\s+of\s+the\s+art|current\s+status|insights|introduction\s+to|"
                            r"primer|tutorial|roadmap|outlook|recent\s+developments|mini-?review)\b", _I)
-_TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|package|server|toolkit|toolbox|program|pipeline|"
+_TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|(?:an?|R|software|Python)\s+package|server|"
+                             r"toolkit|toolbox|program|pipeline|"
                              r"protocols?|handbook|manual|guidelines?|atlas|resource|library|web\s*server|"
                              r"platform|tool|force\s+field|user\s+guide|statistics|report)\b", _I)
 _REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
                         r"In\s+(?:this|these|that|those|all|both|such)|The\s+(?:latter|former|same))\b")
-# A specific token: a run of non-space characters holding a digit and a letter, a lower-case letter before a
-# capital, two capitals in a row, or a Greek letter. Tested once per run, from its start (lazily, so linear;
-# ``\S*(?:\d\S*[A-Za-z]|...)\S*`` tried at every position is cubic in the length of a run without a match).
-_SPECIFIC = re.compile(r"(?<!\S)(?:(?=\S*?(?:[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]))|(?=\S*?\d)(?=\S*?[A-Za-z]))\S+")
+#: A token names a specific thing when it mixes letters and digits, or has an inner capital, an acronym or a
+#: Greek letter (each token is tested on its own: linear time).
+_TOKEN = re.compile(r"\S+")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[A-Za-z]")
+_SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
 _REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"
                            r"Acc\.?\s+Chem|Accounts|Prog|Progress|Crit)\b", _I)
 _SECTION_KINDS = ("introduction", "results", "discussion")
+_DEMONSTRATIVE = re.compile(
+    r"\b(?:this|these|those|such)\s+(?!(?:study|studies|work|paper|report|review|article|manuscript)\b)[a-z]|"
+    r"\b(?:the\s+(?:latter|former|same|above|aforementioned)|aforementioned|above[- ]mentioned)\b", _I)
+_PASSIVE_ATTRIBUTION = re.compile(
+    r"\b(?:was|were|is|are|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:shown|found|reported|demonstrated|"
+    r"observed|identified|proposed|suggested|described|revealed|confirmed|discovered|established)\s+"
+    r"(?:to|that|in|by|as|for|when|after|with)\b", _I)
+_STUDY_SUBJECT = re.compile(
+    r"\b(?:(?:a|one|another|recent|previous|earlier|later|prior|subsequent)\s+(?:\w+\s+)?(?:study|studies|work|report|"
+    r"paper|analysis|investigation|trial)|(?:studies|researchers|investigators|authors)\s+(?:have|has|had)?)\b", _I)
+_PAST = re.compile(r"\b(?:was|were|had|did)\b", _I)
+_TITLE_FINDING = re.compile(
+    r"\b(?:inhibits?|induces?|promotes?|regulates?|reveals?|mediates?|controls?|enhances?|suppresses?|activates?|"
+    r"drives?|causes?|requires?|determines?|modulates?|increases?|decreases?|reduces?|prevents?|affects?|confers?|"
+    r"is|are|improves?|enables?|leads?|shows?|impairs?|protects?|triggers?|limits?|blocks?|binds?|forms?|acts?|"
+    r"contributes?|underlies|governs?|interacts?)\b", _I)
 
 #: The feature names, in the order of the weight vector.
 FEATURES: tuple[str, ...] = (
@@ -136,7 +165,25 @@ FEATURES: tuple[str, ...] = (
     "referring_opening", "specific_tokens", "leftover_marker", "author_phrase", "hedge", "citation_final",
     "log_chars", "title_review", "title_resource", "title_missing", "venue_review", "not_journal",
     "section_introduction", "section_results", "section_discussion", "section_other",
+    "demonstrative", "passive_attribution", "study_subject", "past_tense", "target_authors", "title_finding",
+    "title_colon", "title_words",
 )
+
+#: The features the shipped weights use and :func:`train_selector` fits by default (see the table above).
+DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not in (
+    "formula", "chemical_name", "number_unit", "gene_protein", "named_entity", "routine_assignment",
+    "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other"))
+
+
+def _specific_tokens(text: str, cap: float) -> float:
+    found = 0
+    for token in _TOKEN.finditer(text):
+        word = token.group(0)
+        if _SPECIFIC_MARK.search(word) or (_DIGIT.search(word) and _LETTER.search(word)):
+            found += 1
+            if found >= cap:
+                break
+    return float(found)
 
 
 def _lowered(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
@@ -169,61 +216,90 @@ def _claim_score(sentence: str, start: int, end: int) -> float:
         return round(classify_citation(sentence).score, 4)
 
 
-def selector_features(record: Mapping[str, Any]) -> dict[str, float]:
+def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = None) -> dict[str, float]:
     """The feature values of one question or candidate record (its JSON fields: ``excerpt``, ``sentence``,
-    ``citation_start``, ``citation_end``, ``target_title``, ``section``)."""
-    from chemref.questions.findability import findability_features, lower_view, score_features
+    ``citation_start``, ``citation_end``, ``findability``, ``target_title``, ``target_authors``,
+    ``target_container``, ``target_type``, ``section``): all of :data:`FEATURES`, or only ``names``.
+
+    A record's own ``findability`` is used when it has one (the builder computes it first)."""
+    from chemref.questions.findability import findability, findability_features
 
     excerpt = str(record.get("excerpt") or "")
-    sentence = str(record.get("sentence") or excerpt)
-    start = int(record.get("citation_start") or 0)
-    end = int(record.get("citation_end") or start)
     title = record.get("target_title") or ""
     section = record.get("section") or "other"
-    found = findability_features(excerpt)
     mark = excerpt.find("[CITATION]")
-    around = excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
-    tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
-    bare = excerpt.replace("[CITATION]", " ")
-    low, low_bare = lower_view(excerpt), lower_view(bare)
-    values = {
-        "findability": score_features(found),
-        **{name: float(min(len(found[name]), _CAP)) for name in
+    found: list[dict[str, set[str]]] = []
+
+    def entities(name: str) -> float:
+        if not found:
+            found.append(findability_features(excerpt))
+        return float(min(len(found[0][name]), _CAP))
+
+    def claim() -> float:
+        sentence = str(record.get("sentence") or excerpt)
+        start = int(record.get("citation_start") or 0)
+        return _claim_score(sentence, start, int(record.get("citation_end") or start))
+
+    def old_score() -> float:
+        value = record.get("findability")
+        return float(value) if isinstance(value, (int, float)) else findability(excerpt)
+
+    def around() -> str:
+        return excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
+
+    def citation_final() -> float:
+        tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
+        return 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0
+
+    def bare() -> str:
+        return excerpt.replace("[CITATION]", " ")
+
+    table: dict[str, Callable[[], float]] = {
+        "findability": old_score,
+        **{name: (lambda name=name: entities(name)) for name in
            ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
-        "claim_score": _claim_score(sentence, start, end),
-        "attribution": _count(_ATTRIBUTION, excerpt, lower=low),
-        "first_described": _count(_FIRST, excerpt, lower=low),
-        "background": _count(_BACKGROUND, excerpt, lower=low),
-        "pointer": _count(_POINTER, excerpt, lower=low),
-        "routine_assignment": _count(_ROUTINE, excerpt, lower=low),
-        "comparison": _count(_COMPARISON, excerpt, lower=low),
-        "own_result": _count(_OWN, excerpt, lower=low),
-        "passing_cue": _count(_PASSING, around),
-        "see_pointer": _count(_SEE, excerpt, 1.0, low),
-        "list_items": _count(_LIST, excerpt, 6.0, low) / 2.0,
-        "dangling_opening": 1.0 if _DANGLING.match(excerpt) else 0.0,
-        "referring_opening": 1.0 if _REFERRING.match(excerpt) else 0.0,
-        "specific_tokens": _count(_SPECIFIC, bare, 5.0),
-        "leftover_marker": _count(_LEFTOVER, bare, 2.0),
-        "author_phrase": _count(_AUTHOR, bare, 1.0, low_bare),
-        "hedge": _count(_HEDGE, excerpt, lower=low),
-        "citation_final": 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0,
-        "log_chars": math.log(max(len(excerpt), 1)),
-        "title_review": 1.0 if _TITLE_REVIEW.search(title) else 0.0,
-        "title_resource": 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
-        "title_missing": 0.0 if title.strip() else 1.0,
-        "venue_review": 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
-        "not_journal": 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
+        "claim_score": claim,
+        "attribution": lambda: _count(_ATTRIBUTION, excerpt),
+        "first_described": lambda: _count(_FIRST, excerpt),
+        "background": lambda: _count(_BACKGROUND, excerpt),
+        "pointer": lambda: _count(_POINTER, excerpt),
+        "routine_assignment": lambda: _count(_ROUTINE, excerpt),
+        "comparison": lambda: _count(_COMPARISON, excerpt),
+        "own_result": lambda: _count(_OWN, excerpt),
+        "passing_cue": lambda: _count(_PASSING, around()),
+        "see_pointer": lambda: _count(_SEE, excerpt, 1.0),
+        "list_items": lambda: _count(_LIST, excerpt, 6.0) / 2.0,
+        "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
+        "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
+        "specific_tokens": lambda: _specific_tokens(bare(), 5.0),
+        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0),
+        "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0),
+        "hedge": lambda: _count(_HEDGE, excerpt),
+        "citation_final": citation_final,
+        "log_chars": lambda: math.log(max(len(excerpt), 1)),
+        "title_review": lambda: 1.0 if _TITLE_REVIEW.search(title) else 0.0,
+        "title_resource": lambda: 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
+        "title_missing": lambda: 0.0 if title.strip() else 1.0,
+        "venue_review": lambda: 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
+        "not_journal": lambda: 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
+        **{f"section_{kind}": (lambda kind=kind: 1.0 if section == kind else 0.0) for kind in _SECTION_KINDS},
+        "section_other": lambda: 0.0 if section in _SECTION_KINDS else 1.0,
+        "demonstrative": lambda: _count(_DEMONSTRATIVE, excerpt),
+        "passive_attribution": lambda: _count(_PASSIVE_ATTRIBUTION, excerpt, 2.0),
+        "study_subject": lambda: _count(_STUDY_SUBJECT, excerpt, 2.0),
+        "past_tense": lambda: _count(_PAST, excerpt),
+        "target_authors": lambda: math.log1p(min(len(record.get("target_authors") or ()), 6)),
+        "title_finding": lambda: 1.0 if _TITLE_FINDING.search(title) else 0.0,
+        "title_colon": lambda: 1.0 if ":" in title else 0.0,
+        "title_words": lambda: math.log1p(len(title.split())),
     }
-    for kind in _SECTION_KINDS:
-        values[f"section_{kind}"] = 1.0 if section == kind else 0.0
-    values["section_other"] = 0.0 if section in _SECTION_KINDS else 1.0
-    return values
+    return {name: table[name]() for name in (FEATURES if names is None else names)}
 
 
 @dataclass(frozen=True)
 class Selector:
-    """A logistic regression over :data:`FEATURES`: ``score = 1 / (1 + exp(-(bias + Σ w·(x − mean)/scale)))``.
+    """A logistic regression over some of :data:`FEATURES` (those in ``weights``):
+    ``score = 1 / (1 + exp(-(bias + Σ w·(x − mean)/scale)))``.
 
     ``threshold`` is the recommended ``--min-score``; ``meta`` says how it was trained.
     """
@@ -249,7 +325,7 @@ class Selector:
 
     def score_record(self, record: Mapping[str, Any]) -> float:
         """The score of one question or candidate record (see :func:`selector_features`)."""
-        return self.score(selector_features(record))
+        return self.score(selector_features(record, self.weights))
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "chemref-selector", "version": self.version, "features": list(self.weights),
@@ -342,10 +418,11 @@ def _standardise(x: Any) -> tuple[Any, Any]:
 
 
 def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_precision: float = 0.85,
-                     min_kept: int = 20) -> float:
+                     min_good_kept: float = 0.6, min_kept: int = 20) -> float:
     """The threshold for ``--min-score``, read off the (cross-validated) precision-yield curve: the lowest
-    threshold whose kept set (at least ``min_kept`` items) reaches ``min_precision``; when no threshold
-    does, the one that maximises F0.5 (precision weighted twice as much as the share of good items kept)."""
+    threshold whose kept set (at least ``min_kept`` items) reaches ``min_precision`` while keeping at least
+    ``min_good_kept`` of the good items; when no threshold does, the one that maximises F0.5 (precision
+    weighted twice as much as the share of good items kept)."""
     pairs = sorted(zip(scores, good), key=lambda p: -p[0])
     total_good = sum(1 for _, g in pairs if g)
     reached: float | None = None
@@ -359,7 +436,7 @@ def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_preci
             continue
         precision = kept_good / i
         recall = kept_good / total_good if total_good else 0.0
-        if precision >= min_precision:
+        if precision >= min_precision and recall >= min_good_kept:
             reached = score
         if precision + recall > 0:
             f_half = 1.25 * precision * recall / (0.25 * precision + recall)
@@ -376,11 +453,13 @@ TRAINED_ON = (None, "min_findability", "min_score", "per_target_cap", "per_artic
 
 
 def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bool], *, folds: int = 5,
-                   seed: int = 0, l2: float = 1.0, version: str = "custom",
-                   min_precision: float = 0.85,
+                   seed: int = 0, l2: float = 30.0, version: str = "custom",
+                   features: Sequence[str] = DEFAULT_FEATURES,
+                   min_precision: float = 0.85, min_good_kept: float = 0.6,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
-    out) and whose ``reason`` is one of :data:`TRAINED_ON`. Returns the selector fitted on all of them and the cross-validated score of every labelled
+    out) and whose ``reason`` is one of :data:`TRAINED_ON`, on ``features`` (by default
+    :data:`DEFAULT_FEATURES`). Returns the selector fitted on all of them and the cross-validated score of every labelled
     record (each scored by a model fitted on the other folds; folds group records by article, assigned
     with ``seed``). The threshold is chosen on the cross-validated scores (:func:`choose_threshold`)."""
     import numpy as np
@@ -389,7 +468,13 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     if len(rows) < 20:
         raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")
     ids = [str(r["id"]) for r in rows]
-    x = np.array([[selector_features(r)[name] for name in FEATURES] for r in rows], dtype=float)
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown or not features:
+        raise InputError(f"unknown selector features: {', '.join(unknown) or '(none given)'}",
+                         hint=f"choose from {', '.join(FEATURES)}")
+    features = tuple(features)
+    x = np.array([[values[name] for name in features] for values in
+                  (selector_features(r, features) for r in rows)], dtype=float)
     y = np.array([1.0 if labels[i] else 0.0 for i in ids])
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
@@ -411,15 +496,18 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     means, scales = _standardise(x)
     w, b = _fit((x - means) / scales, y, l2)
     cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
-    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision)
+    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
+                                 min_good_kept=min_good_kept)
     selector = Selector(
-        weights={name: round(float(v), 6) for name, v in zip(FEATURES, w)},
-        means={name: round(float(v), 6) for name, v in zip(FEATURES, means)},
-        scales={name: round(float(v), 6) for name, v in zip(FEATURES, scales)},
+        weights={name: round(float(v), 6) for name, v in zip(features, w)},
+        means={name: round(float(v), 6) for name, v in zip(features, means)},
+        scales={name: round(float(v), 6) for name, v in zip(features, scales)},
         bias=round(b, 6), threshold=threshold, version=version,
         meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
-              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision}, "
-                                "else the maximum of F0.5 on the cross-validated curve"},
+              "features": len(features),
+              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision} keeping "
+                                f">= {min_good_kept} of the good ones, else the maximum of F0.5 on the "
+                                "cross-validated curve"},
     )
     return selector, cv_scores

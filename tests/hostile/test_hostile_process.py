@@ -78,7 +78,7 @@ def test_with_stdout_closed_an_output_file_is_still_written(tmp_path: Path) -> N
     proc = _closed_stdout(("score", "brat", CORPORA / "brat" / "gold", CORPORA / "brat" / "pred",
                            "-o", "out.txt"), tmp_path, "closed")
     assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "out.txt").read_text().startswith("ChEMU")
+    assert (tmp_path / "out.txt").read_text().startswith("chemref ") and "ChEMU 2021" in (tmp_path / "out.txt").read_text()
 
 
 # -- a full disk names the output and keeps the previous one
