@@ -12,7 +12,7 @@ from chemref._lazy import lazy_exports
 
 #: The component names chemref registers with spaCy (``nlp.add_pipe(name)``), in pipeline order.
 COMPONENT_NAMES = ("chemref_citations", "chemref_sentencizer", "chemref_author_mentions",
-                   "chemref_claim_classifier")
+                   "chemref_claim_classifier", "chemref_chemicals")
 #: The span group holding citation markers.
 SPANS_KEY = "chemref_citations"
 
@@ -22,6 +22,7 @@ _LAZY = {
     "make_doc": "chemref.nlp.bridge",
     "SentenceRules": "chemref.nlp.rules",
     "chemical_tokenizer": "chemref.nlp.tokenizer",
+    "count_chemicals": "chemref.nlp.chemicals",
 }
 
 __all__ = ["COMPONENT_NAMES", "SPANS_KEY", *_LAZY]

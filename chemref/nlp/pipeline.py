@@ -22,9 +22,10 @@ OPTIONAL_COMPONENTS = {
 }
 
 
-def load(*, exclude: Iterable[str] = ()) -> "Language":
+def load(*, exclude: Iterable[str] = (), chemicals: bool = False) -> "Language":
     """A new pipeline: chemref's tokenizer, then ``chemref_citations``, ``chemref_sentencizer`` and the
-    author-mention and claim components; ``exclude`` names components to leave out."""
+    author-mention and claim components; ``exclude`` names components to leave out. ``chemicals=True`` adds
+    ``chemref_chemicals`` (chemical mentions as ``doc.ents``) at the end."""
     import spacy
 
     import chemref.nlp.citations  # noqa: F401  (registers the factories)
@@ -45,4 +46,8 @@ def load(*, exclude: Iterable[str] = ()) -> "Language":
         if name not in exclude and find_spec(module) is not None:
             getattr(import_module(module), factory)  # registers the factory (some are lazy attributes)
             nlp.add_pipe(name)
+    if chemicals:
+        import chemref.nlp.chemicals  # noqa: F401  (registers chemref_chemicals)
+
+        nlp.add_pipe("chemref_chemicals")
     return nlp

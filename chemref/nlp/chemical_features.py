@@ -1,0 +1,207 @@
+"""Token-level chemistry features for the ``chemref_chemicals`` NER model (pure Python word classes + one
+spaCy architecture).
+
+:func:`token_classes` maps a token's text to two strings the model embeds next to spaCy's usual NORM,
+PREFIX, SUFFIX and SHAPE features:
+
+* its *flags*: a formula ("H2O", "LiFePO4", "Pd(PPh3)4", "[Ru(bpy)3]2+"), an element symbol, an ion, an
+  element name, systematic-name fragments ("chloro", "methyl", "pyrid"), a locant ("2,4", "3beta"), a
+  stereo prefix ("L", "cis", "alpha"), a capitals-and-digits code ("FK506");
+* the longest drug-name stem it ends with ("-azepam", "-olol", "-mycin"; INN-style stems).
+
+The word lists live in ``data/chemicals_lexicon.json`` (element symbols in ``data/authors_elements.json``).
+The architecture ``chemref.ChemHashEmbed.v1`` is spaCy's ``MultiHashEmbed`` with these two extra columns;
+the values are computed once per distinct word form and cached.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, List
+
+__all__ = ["LEXICON_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes", "ChemFeatureExtractor",
+           "chem_hash_embed"]
+
+_DATA = Path(__file__).resolve().parent / "data"
+LEXICON_FILE = _DATA / "chemicals_lexicon.json"
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> dict[str, Any]:
+    with LEXICON_FILE.open(encoding="utf-8") as handle:
+        lex = json.load(handle)
+    with (_DATA / "authors_elements.json").open(encoding="utf-8") as handle:
+        lex["element_symbols"] = json.load(handle)["symbols"]
+    return lex
+
+
+def lexicon_version() -> int:
+    """The version of the word lists the features are computed from (stored in the model's meta)."""
+    return int(_lexicon()["version"])
+
+
+class _Tables:
+    """The compiled word classes (built once, on first use)."""
+
+    def __init__(self) -> None:
+        lex = _lexicon()
+        self.symbols = frozenset(lex["element_symbols"])
+        self.ligands = frozenset(lex["ligand_abbreviations"])
+        self.names = frozenset(lex["element_names"])
+        self.stereo = frozenset(lex["stereo_prefixes"])
+        frags = sorted(lex["systematic_fragments"], key=len, reverse=True)
+        self.fragments = re.compile("|".join(re.escape(f) for f in frags))
+        stems = sorted(lex["drug_stems"], key=len, reverse=True)
+        self.stem = re.compile("(?:" + "|".join(re.escape(s) for s in stems) + r")\Z")
+
+
+@lru_cache(maxsize=1)
+def _tables() -> _Tables:
+    return _Tables()
+
+
+_PARTS = re.compile(r"[A-Z][a-z]?|[a-z]{2,4}|\d+|[()\[\]·•.]")
+_CHARGE = re.compile(r"(?:\d*[+\-−]|[+\-−]\d*|\(\d*[+\-−]\)|\^\d*[+\-−])\Z")
+_LOCANT = re.compile(r"(?:\d+[A-Za-z]?'?(?:,\d+[A-Za-z]?'?)*|\d+(?:alpha|beta|[RSEZ]))\Z")
+_CODE = re.compile(r"[A-Z]{1,5}-?\d{2,}[A-Za-z]?\Z")
+
+
+def _formula_parts(body: str) -> int:
+    """How many element symbols ``body`` is made of when it parses as a formula, else 0."""
+    t = _tables()
+    pos = depth = count = 0
+    for match in _PARTS.finditer(body):
+        if match.start() != pos:
+            return 0
+        part = match.group()
+        pos = match.end()
+        if part in "([":
+            depth += 1
+        elif part in ")]":
+            depth -= 1
+            if depth < 0:
+                return 0
+        elif part[0].isdigit() or part in "·•.":
+            continue
+        elif part in t.symbols:
+            count += 1
+        elif part not in t.ligands:
+            return 0
+    return count if pos == len(body) and depth == 0 else 0
+
+
+@lru_cache(maxsize=200_000)
+def is_formula(text: str) -> bool:
+    """A molecular formula, salt or complex: "H2O", "NaCl", "LiFePO4", "Pd(PPh3)4", "[Ru(bpy)3]2+"."""
+    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    n = _formula_parts(body)
+    return n >= 2 or (n == 1 and any(c.isdigit() for c in body))
+
+
+_TWO_LETTER = re.compile(r"[A-Z][a-z]")
+
+
+@lru_cache(maxsize=200_000)
+def is_strong_formula(text: str) -> bool:
+    """A formula no English word or gene symbol looks like: two or more element symbols and a two-letter
+    symbol, an inner digit, a bracket or a charge ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+"); not "CO2"-like
+    capitals with a final number, which gene symbols share ("NOS2", "HO1")."""
+    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    if body != text and body and (body in _tables().symbols or is_formula(body)) and any(c.isalpha() for c in body):
+        return True  # an ion: "Ca2+", "Fe3+", "SO4(2-)"
+    if _formula_parts(body) < 2:
+        return False
+    return bool(_TWO_LETTER.search(body) and any(sym in _tables().symbols for sym in _TWO_LETTER.findall(body))
+                or re.search(r"\d(?=\D)", body) or any(c in body for c in "()[]"))
+
+
+@lru_cache(maxsize=200_000)
+def token_classes(text: str) -> tuple[str, str]:
+    """(flags, drug stem) for one token text; both "" for an ordinary word."""
+    t = _tables()
+    flags: list[str] = []
+    lower = text.lower()
+    if text in t.symbols:
+        flags.append("ELEM")
+    elif is_formula(text):
+        flags.append("FORMULA")
+    body = _CHARGE.sub("", text)
+    if body != text and body and (body in t.symbols or is_formula(body)):
+        flags.append("ION")
+    if lower in t.names:
+        flags.append("ELNAME")
+    n_frag = len(t.fragments.findall(lower)) if len(lower) > 3 else 0
+    if n_frag:
+        flags.append("SYS1" if n_frag == 1 else "SYS2")
+    if _LOCANT.match(text):
+        flags.append("LOC")
+    if text in t.stereo or lower in t.stereo:
+        flags.append("STEREO")
+    if _CODE.match(text):
+        flags.append("CODE")
+    stem = t.stem.search(lower) if len(lower) > 4 else None
+    return "|".join(flags), (stem.group() if stem else "")
+
+
+# --- the spaCy architecture ------------------------------------------------------------------------------
+
+def _hash(text: str) -> int:
+    from murmurhash.mrmr import hash_unicode
+
+    return hash_unicode(text) & 0xFFFFFFFFFFFFFFFF
+
+
+@lru_cache(maxsize=200_000)
+def _hashed_classes(text: str) -> tuple[int, int]:
+    flags, stem = token_classes(text)
+    return _hash("F:" + flags), _hash("S:" + stem)
+
+
+def ChemFeatureExtractor(attrs: List[str]) -> Any:
+    """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
+    two chemref class columns."""
+    import numpy
+    from spacy.attrs import ORTH, intify_attr
+    from thinc.api import Model
+
+    columns = [intify_attr(a) for a in attrs]
+
+    def forward(model: Any, docs: list, is_train: bool) -> tuple[list, Callable]:
+        out = []
+        for doc in docs:
+            base = doc.to_array(columns + [ORTH])
+            strings = doc.vocab.strings
+            extra = numpy.array([_hashed_classes(strings[int(o)]) for o in base[:, -1]],
+                                dtype="uint64").reshape((-1, 2))
+            out.append(model.ops.asarray2i(numpy.hstack([base[:, :-1].astype("uint64"), extra]), dtype="uint64"))
+        return out, lambda d_features: []
+
+    return Model("chemref_chem_features", forward, attrs={"feature_names": list(attrs) + ["CHEM_FLAGS", "CHEM_STEM"]})
+
+
+def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: List[int]) -> Any:
+    """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns."""
+    from thinc.api import HashEmbed, Maxout, chain, concatenate, list2ragged, ragged2list, with_array
+
+    if len(rows) != len(attrs) or len(class_rows) != 2:
+        raise ValueError(f"need one row count per attribute ({len(attrs)}) and two class_rows")
+    all_rows = list(rows) + list(class_rows)
+    embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]
+    return chain(
+        ChemFeatureExtractor(attrs),
+        list2ragged(),
+        with_array(concatenate(*embeddings)),
+        with_array(Maxout(width, width * len(embeddings), nP=3, dropout=0.0, normalize=True)),
+        ragged2list(),
+    )
+
+
+def register_architectures() -> None:
+    """Register ``chemref.ChemHashEmbed.v1`` with spaCy's architectures registry (idempotent)."""
+    from spacy import registry
+
+    if "chemref.ChemHashEmbed.v1" not in registry.architectures:
+        registry.architectures.register("chemref.ChemHashEmbed.v1", func=chem_hash_embed)
