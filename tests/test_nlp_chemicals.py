@@ -97,9 +97,24 @@ def test_rules_can_be_switched_off():
     import chemref.nlp.chemicals  # noqa: F401
 
     blank = spacy.blank("en")
-    blank.add_pipe("chemref_chemicals", config={"abbreviations": False, "formulas": False, "authors": False})
+    blank.add_pipe("chemref_chemicals", config={"abbreviations": False, "formulas": False, "authors": False,
+                                                "gazetteer": False})
     pipe = blank.get_pipe("chemref_chemicals")
-    assert (pipe.abbreviations, pipe.formulas, pipe.authors) == (False, False, False)
+    assert (pipe.abbreviations, pipe.formulas, pipe.authors, pipe.gazetteer) == (False, False, False, False)
+
+
+def test_gazetteer_rule_adds_known_names():
+    from spacy.tokens import Span
+
+    from chemref.nlp.chemicals import _add_gazetteer_names, rule_names
+
+    names = rule_names()
+    assert {"metformin", "ouabain"} <= names and "analgesic" not in names and "the" not in names
+    nlp = spacy.blank("en")
+    doc = nlp("Metformin and aspirin were given with the analgesic .")
+    doc.ents = [Span(doc, 2, 3, label="CHEMICAL")]
+    _add_gazetteer_names(doc)
+    assert [e.text for e in doc.ents] == ["Metformin", "aspirin"]
 
 
 def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
@@ -179,7 +194,7 @@ def test_no_network_while_loading_and_running():
 @pytest.mark.parametrize(("word", "formula", "strong"), [
     ("H2O", True, True), ("NaCl", True, True), ("Pd(PPh3)4", True, True), ("[Ru(bpy)3]2+", True, True),
     ("CO2", True, False), ("NOS2", True, False), ("CYP2D6", False, False), ("HER2", False, False),
-    ("Li", False, False), ("ICU", False, False), ("mg", False, False), ("Ca2+", False, True),
+    ("Li", False, False), ("ICU", True, False), ("mg", False, False), ("Ca2+", False, True),
 ])
 def test_formula_patterns(word, formula, strong):
     assert (is_formula(word), is_strong_formula(word)) == (formula, strong)

@@ -22,7 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, List
 
-__all__ = ["LEXICON_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes", "ChemFeatureExtractor",
+__all__ = ["LEXICON_FILE", "GAZETTEER_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes",
+           "gazetteer_names", "stereo_prefixes", "ChemFeatureExtractor",
            "chem_hash_embed"]
 
 _DATA = Path(__file__).resolve().parent / "data"
@@ -36,6 +37,11 @@ def _lexicon() -> dict[str, Any]:
     with (_DATA / "authors_elements.json").open(encoding="utf-8") as handle:
         lex["element_symbols"] = json.load(handle)["symbols"]
     return lex
+
+
+def stereo_prefixes() -> frozenset[str]:
+    """Stereo and position prefixes of names ("L", "cis", "alpha", "tert")."""
+    return _tables().stereo
 
 
 def lexicon_version() -> int:
@@ -118,9 +124,29 @@ def is_strong_formula(text: str) -> bool:
                 or re.search(r"\d(?=\D)", body) or any(c in body for c in "()[]"))
 
 
+GAZETTEER_FILE = _DATA / "chemicals_gazetteer.json"
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> dict[str, Any]:
+    with GAZETTEER_FILE.open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def gazetteer_names() -> frozenset[str]:
+    """The lower-case one-word drug and chemical names of ``data/chemicals_gazetteer.json``."""
+    return _gazetteer_set("names")
+
+
+@lru_cache(maxsize=None)
+def _gazetteer_set(key: str) -> frozenset[str]:
+    return frozenset(_gazetteer()[key])
+
+
 @lru_cache(maxsize=200_000)
-def token_classes(text: str) -> tuple[str, str]:
-    """(flags, drug stem) for one token text; both "" for an ordinary word."""
+def token_classes(text: str, gazetteer: bool = False) -> tuple[str, str]:
+    """(flags, drug stem) for one token text; both "" for an ordinary word. ``gazetteer`` adds the flag GAZ
+    for a word of :func:`gazetteer_names`."""
     t = _tables()
     flags: list[str] = []
     lower = text.lower()
@@ -142,6 +168,8 @@ def token_classes(text: str) -> tuple[str, str]:
         flags.append("STEREO")
     if _CODE.match(text):
         flags.append("CODE")
+    if gazetteer and lower in gazetteer_names():
+        flags.append("GAZ")
     stem = t.stem.search(lower) if len(lower) > 4 else None
     return "|".join(flags), (stem.group() if stem else "")
 
@@ -154,36 +182,49 @@ def _hash(text: str) -> int:
     return hash_unicode(text) & 0xFFFFFFFFFFFFFFFF
 
 
-@lru_cache(maxsize=200_000)
-def _hashed_classes(text: str) -> tuple[int, int]:
-    flags, stem = token_classes(text)
+def _hashed_classes(text: str, gazetteer: bool) -> tuple[int, int]:
+    flags, stem = token_classes(text, gazetteer)
     return _hash("F:" + flags), _hash("S:" + stem)
 
 
-def ChemFeatureExtractor(attrs: List[str]) -> Any:
+def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False) -> Any:
     """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
-    two chemref class columns."""
+    two chemref class columns (with the GAZ flag when ``gazetteer``)."""
     import numpy
     from spacy.attrs import ORTH, intify_attr
     from thinc.api import Model
 
     columns = [intify_attr(a) for a in attrs]
+    by_orth: dict[int, tuple[int, int]] = {}  # orth id -> hashed classes (ids are stable string hashes)
+
+    def classes(orth: int, strings: Any) -> tuple[int, int]:
+        value = by_orth.get(orth)
+        if value is None:
+            if len(by_orth) > 500_000:
+                by_orth.clear()
+            value = by_orth[orth] = _hashed_classes(strings[orth], gazetteer)
+        return value
 
     def forward(model: Any, docs: list, is_train: bool) -> tuple[list, Callable]:
         out = []
         for doc in docs:
             base = doc.to_array(columns + [ORTH])
+            table = numpy.empty((base.shape[0], len(columns) + 2), dtype="uint64")
+            table[:, :len(columns)] = base[:, :-1]
+            get = by_orth.get
             strings = doc.vocab.strings
-            extra = numpy.array([_hashed_classes(strings[int(o)]) for o in base[:, -1]],
-                                dtype="uint64").reshape((-1, 2))
-            out.append(model.ops.asarray2i(numpy.hstack([base[:, :-1].astype("uint64"), extra]), dtype="uint64"))
+            table[:, len(columns):] = [get(o) or classes(o, strings) for o in base[:, -1].tolist()] or \
+                numpy.empty((0, 2), dtype="uint64")
+            out.append(model.ops.asarray2i(table, dtype="uint64"))
         return out, lambda d_features: []
 
     return Model("chemref_chem_features", forward, attrs={"feature_names": list(attrs) + ["CHEM_FLAGS", "CHEM_STEM"]})
 
 
-def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: List[int]) -> Any:
-    """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns."""
+def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: List[int],
+                    gazetteer: bool = False) -> Any:
+    """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns
+    (``gazetteer``: the flags include GAZ for words of the gazetteer)."""
     from thinc.api import HashEmbed, Maxout, chain, concatenate, list2ragged, ragged2list, with_array
 
     if len(rows) != len(attrs) or len(class_rows) != 2:
@@ -191,7 +232,7 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
     all_rows = list(rows) + list(class_rows)
     embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]
     return chain(
-        ChemFeatureExtractor(attrs),
+        ChemFeatureExtractor(attrs, gazetteer),
         list2ragged(),
         with_array(concatenate(*embeddings)),
         with_array(Maxout(width, width * len(embeddings), nP=3, dropout=0.0, normalize=True)),

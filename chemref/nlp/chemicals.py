@@ -4,9 +4,14 @@ span group ``doc.spans["chemref_chemicals"]``.
 The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.chemical_features`)
 trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see the README and
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
-downloaded. After the model, three rules (each can be switched off in the config):
+downloaded. After the model, five rules (each can be switched off in the config):
 
 * ``formulas``: a token that can only be a formula ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+") is a chemical;
+* ``gazetteer``: a word in ``data/chemicals_gazetteer.json`` (one-word drug and chemical names; see its
+  ``source`` and ``license``) is a chemical;
+* ``boundaries``: a stereo or Greek-letter prefix written with a hyphen belongs to the name ("alpha -
+  tocopherol", "cis - RA" when tokens are spaced), as does a one-letter (and digits) suffix after a
+  lower-case name ("vitamin C", "mitomycin C", "coenzyme Q10");
 * ``authors``: a one-token mention that is an author's name ("Li et al.", or inside a
   ``doc.spans["chemref_author_mentions"]`` span) is dropped;
 * ``abbreviations``: a defined abbreviation takes the label of its long form ("dimethyl sulfoxide (DMSO)":
@@ -22,6 +27,7 @@ component only).
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -31,10 +37,11 @@ from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from chemref.errors import InputError
-from chemref.nlp.chemical_features import is_strong_formula, register_architectures
+from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
+                                           register_architectures, stereo_prefixes)
 
-__all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "ChemicalsComponent", "make_chemicals", "count_chemicals",
-           "count_chemicals_many", "model_meta"]
+__all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "ChemicalsComponent", "make_chemicals",
+           "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names", "model_meta"]
 
 LABEL = "CHEMICAL"
 SPANS_KEY = "chemref_chemicals"
@@ -71,13 +78,15 @@ class ChemicalsComponent:
 
     def __init__(self, nlp: Language, name: str = "chemref_chemicals", *, spans_key: str = SPANS_KEY,
                  model: str | None = None, abbreviations: bool = True, formulas: bool = True,
-                 authors: bool = True) -> None:
+                 authors: bool = True, gazetteer: bool = True, boundaries: bool = True) -> None:
         self.name = name
         self.nlp = nlp
         self.spans_key = spans_key
         self.abbreviations = abbreviations
         self.formulas = formulas
         self.authors = authors
+        self.gazetteer = gazetteer
+        self.boundaries = boundaries
         self.model_path = Path(model) if model else MODEL_DIR
         self.ner, self._config = _build_ner(nlp, self.model_path, name)
 
@@ -92,6 +101,10 @@ class ChemicalsComponent:
     def _finish(self, doc: Doc) -> Doc:
         if self.formulas:
             _add_formulas(doc)
+        if self.gazetteer:
+            _add_gazetteer_names(doc)
+        if self.boundaries:
+            _fix_boundaries(doc)
         if self.authors:
             _drop_author_names(doc)
         if self.abbreviations:
@@ -122,11 +135,11 @@ class ChemicalsComponent:
 
     def _settings(self) -> dict[str, Any]:
         return {"spans_key": self.spans_key, "abbreviations": self.abbreviations, "formulas": self.formulas,
-                "authors": self.authors}
+                "authors": self.authors, "gazetteer": self.gazetteer, "boundaries": self.boundaries}
 
     def _load_settings(self, data: dict[str, Any]) -> None:
         self.spans_key = str(data.get("spans_key", self.spans_key))
-        for key in ("abbreviations", "formulas", "authors"):
+        for key in ("abbreviations", "formulas", "authors", "gazetteer", "boundaries"):
             setattr(self, key, bool(data.get(key, getattr(self, key))))
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
@@ -163,6 +176,49 @@ def _add_formulas(doc: Doc) -> None:
              if t.i not in taken and (t.text[0].isupper() or t.text[0] == "[") and is_strong_formula(t.text)]
     if added:
         _set_ents(doc, ents + added)
+
+
+@lru_cache(maxsize=1)
+def rule_names() -> frozenset[str]:
+    """The gazetteer names the rule adds: ``names`` minus ``rule_stoplist`` of ``data/chemicals_gazetteer.json``."""
+    return gazetteer_names() - _gazetteer_set("rule_stoplist")
+
+
+def _add_gazetteer_names(doc: Doc) -> None:
+    """Words of the gazetteer become chemicals (where no entity is yet)."""
+    names = rule_names()
+    ents = list(doc.ents)
+    taken = {i for ent in ents for i in range(ent.start, ent.end)}
+    added = [Span(doc, t.i, t.i + 1, label=LABEL) for t in doc if t.i not in taken and t.lower_ in names]
+    if added:
+        _set_ents(doc, ents + added)
+
+
+_GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "omega", "α", "β", "γ", "δ", "ε", "ω"})
+_LETTER_SUFFIX = re.compile(r"[A-Z]\d{0,2}\Z")
+_HYPHENS = frozenset({"-", "‐", "‑"})
+
+
+def _fix_boundaries(doc: Doc) -> None:
+    """Take a hyphenated stereo/Greek prefix into the name on the left, a letter suffix on the right."""
+    ents = list(doc.ents)
+    taken = {i for ent in ents for i in range(ent.start, ent.end)}
+    prefixes = _GREEK | stereo_prefixes()
+    out = []
+    changed = False
+    for ent in ents:
+        start, end = ent.start, ent.end
+        if ent.label_ == LABEL:
+            if (start >= 2 and doc[start - 1].text in _HYPHENS and doc[start - 2].text in prefixes
+                    and start - 1 not in taken and start - 2 not in taken):
+                start -= 2
+            if (end < len(doc) and end not in taken and doc[end - 1].is_lower
+                    and _LETTER_SUFFIX.match(doc[end].text)):
+                end += 1
+        changed = changed or (start, end) != (ent.start, ent.end)
+        out.append(Span(doc, start, end, label=ent.label_) if (start, end) != (ent.start, ent.end) else ent)
+    if changed:
+        doc.ents = out
 
 
 _AUTHOR_NEXT = frozenset({"et", "and", "&", "'s", "’s"})
@@ -233,14 +289,14 @@ def _propagate_abbreviations(doc: Doc) -> None:
     "chemref_chemicals",
     assigns=["doc.ents", "doc.spans"],
     default_config={"spans_key": SPANS_KEY, "model": None, "abbreviations": True, "formulas": True,
-                    "authors": True},
+                    "authors": True, "gazetteer": True, "boundaries": True},
 )
 def make_chemicals(nlp: Language, name: str, spans_key: str, model: str | None, abbreviations: bool,
-                   formulas: bool, authors: bool) -> ChemicalsComponent:
+                   formulas: bool, authors: bool, gazetteer: bool, boundaries: bool) -> ChemicalsComponent:
     """Factory for ``nlp.add_pipe("chemref_chemicals")``; ``model`` is a folder written by
     ``training/chemicals/train.py`` (default: the packaged model)."""
     return ChemicalsComponent(nlp, name, spans_key=spans_key, model=model, abbreviations=abbreviations,
-                              formulas=formulas, authors=authors)
+                              formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries)
 
 
 @lru_cache(maxsize=1)
