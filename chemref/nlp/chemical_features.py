@@ -182,39 +182,44 @@ def _hash(text: str) -> int:
     return hash_unicode(text) & 0xFFFFFFFFFFFFFFFF
 
 
-def _hashed_classes(text: str, gazetteer: bool) -> tuple[int, int]:
+def _hashed_classes(text: str, gazetteer: bool, affixes: bool) -> tuple[int, ...]:
     flags, stem = token_classes(text, gazetteer)
-    return _hash("F:" + flags), _hash("S:" + stem)
+    if not affixes:
+        return _hash("F:" + flags), _hash("S:" + stem)
+    lower = text.lower()
+    return _hash("F:" + flags), _hash("S:" + stem), _hash("P5:" + lower[:5]), _hash("S5:" + lower[-5:])
 
 
-def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False) -> Any:
+def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False, affixes: bool = False) -> Any:
     """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
-    two chemref class columns (with the GAZ flag when ``gazetteer``)."""
+    two chemref class columns (with the GAZ flag when ``gazetteer``), then, with ``affixes``, the lower-cased
+    five-character prefix and suffix."""
     import numpy
     from spacy.attrs import ORTH, intify_attr
     from thinc.api import Model
 
     columns = [intify_attr(a) for a in attrs]
-    by_orth: dict[int, tuple[int, int]] = {}  # orth id -> hashed classes (ids are stable string hashes)
+    by_orth: dict[int, tuple[int, ...]] = {}  # orth id -> hashed classes (ids are stable string hashes)
+    n_extra = 4 if affixes else 2
 
-    def classes(orth: int, strings: Any) -> tuple[int, int]:
+    def classes(orth: int, strings: Any) -> tuple[int, ...]:
         value = by_orth.get(orth)
         if value is None:
             if len(by_orth) > 500_000:
                 by_orth.clear()
-            value = by_orth[orth] = _hashed_classes(strings[orth], gazetteer)
+            value = by_orth[orth] = _hashed_classes(strings[orth], gazetteer, affixes)
         return value
 
     def forward(model: Any, docs: list, is_train: bool) -> tuple[list, Callable]:
         out = []
         for doc in docs:
             base = doc.to_array(columns + [ORTH])
-            table = numpy.empty((base.shape[0], len(columns) + 2), dtype="uint64")
+            table = numpy.empty((base.shape[0], len(columns) + n_extra), dtype="uint64")
             table[:, :len(columns)] = base[:, :-1]
             get = by_orth.get
             strings = doc.vocab.strings
             table[:, len(columns):] = [get(o) or classes(o, strings) for o in base[:, -1].tolist()] or \
-                numpy.empty((0, 2), dtype="uint64")
+                numpy.empty((0, n_extra), dtype="uint64")
             out.append(model.ops.asarray2i(table, dtype="uint64"))
         return out, lambda d_features: []
 
@@ -224,15 +229,18 @@ def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False) -> Any:
 def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: List[int],
                     gazetteer: bool = False) -> Any:
     """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns
-    (``gazetteer``: the flags include GAZ for words of the gazetteer)."""
+    (``gazetteer``: the flags include GAZ for words of the gazetteer) and, when ``class_rows`` has four
+    entries, of the lower-cased five-character prefix and suffix."""
     from thinc.api import HashEmbed, Maxout, chain, concatenate, list2ragged, ragged2list, with_array
 
-    if len(rows) != len(attrs) or len(class_rows) != 2:
-        raise ValueError(f"need one row count per attribute ({len(attrs)}) and two class_rows")
+    if len(rows) != len(attrs) or len(class_rows) not in (2, 4):
+        raise ValueError(f"need one row count per attribute ({len(attrs)}) and two class_rows (four with "
+                         "the five-character prefix and suffix columns)")
+    affixes = len(class_rows) == 4
     all_rows = list(rows) + list(class_rows)
     embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]
     return chain(
-        ChemFeatureExtractor(attrs, gazetteer),
+        ChemFeatureExtractor(attrs, gazetteer, affixes),
         list2ragged(),
         with_array(concatenate(*embeddings)),
         with_array(Maxout(width, width * len(embeddings), nP=3, dropout=0.0, normalize=True)),

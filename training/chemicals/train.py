@@ -146,8 +146,10 @@ def export(model_dir: Path, target: Path) -> None:
         "label": LABEL,
         "spacy_version": meta.get("spacy_version"),
         "lexicon_version": lexicon_version(),
+        "gazetteer_version": json.loads((ROOT / "chemref" / "nlp" / "data" / "chemicals_gazetteer.json")
+                                        .read_text(encoding="utf-8"))["version"],
         "trained_on": "BC5CDR chemical mentions, train split (selected on the devel split)",
-        "devel": {k: perf.get(k) for k in ("ents_p", "ents_r", "ents_f")},
+        "devel_ner_only": {k: perf.get(k) for k in ("ents_p", "ents_r", "ents_f")},
         "license": "model weights: MIT (chemref); training data: CC BY 4.0",
         "attribution": ("BioCreative V CDR corpus (BC5CDR): Li J, Sun Y, Johnson RJ, et al. BioCreative V CDR task "
                         "corpus: a resource for chemical disease relation extraction. Database 2016:baw068. "
