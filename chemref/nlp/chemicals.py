@@ -63,18 +63,23 @@ def _build_ner(nlp: Language, path: Path, name: str) -> Any:
     if not (path / _CONFIG).is_file():
         raise InputError("no chemicals model here (config.cfg missing)", path=str(path),
                          hint="reinstall chemref, or save the pipeline again with nlp.to_disk()")
-    register_architectures()
     config = load_config(path / _CONFIG, interpolate=True)
-    block = dict(config["components"]["ner"])
-    factory = block.pop("factory")
-    nlp.vocab.strings.add(LABEL)
-    ner = nlp.create_pipe(factory, name=name + ".ner", config=block)
+    ner = _ner_from_config(nlp, config, name)
     ner.from_disk(path, exclude=("vocab",))
     return ner, config
 
 
+def _ner_from_config(nlp: Language, config: Any, name: str) -> Any:
+    """An untrained ``ner`` pipe built from the ``[components.ner]`` block of a training config."""
+    register_architectures()
+    block = dict(config["components"]["ner"])
+    factory = block.pop("factory")
+    nlp.vocab.strings.add(LABEL)
+    return nlp.create_pipe(factory, name=name + ".ner", config=block)
+
+
 class ChemicalsComponent:
-    """Chemical-mention recognizer: runs the packaged NER, then abbreviation propagation."""
+    """Chemical-mention recognizer: runs the packaged NER, then the rules named in the module docstring."""
 
     def __init__(self, nlp: Language, name: str = "chemref_chemicals", *, spans_key: str = SPANS_KEY,
                  model: str | None = None, abbreviations: bool = True, formulas: bool = True,
@@ -154,11 +159,7 @@ class ChemicalsComponent:
 
         msg = srsly.msgpack_loads(data)
         self._config = Config().from_str(msg["config"])
-        block = dict(self._config["components"]["ner"])
-        factory = block.pop("factory")
-        register_architectures()
-        self.nlp.vocab.strings.add(LABEL)
-        self.ner = self.nlp.create_pipe(factory, name=self.name + ".ner", config=block)
+        self.ner = _ner_from_config(self.nlp, self._config, self.name)
         self.ner.from_bytes(msg["ner"], exclude=("vocab",))
         self._load_settings(msg)
         return self
@@ -311,8 +312,9 @@ def _counter() -> Language:
 
 
 def count_chemicals(text: str) -> int:
-    """How many chemical mentions ``text`` holds (a tokenizer + ``chemref_chemicals`` pipeline, built once
-    per process, about 0.1 s; then roughly 50 µs per word)."""
+    """How many chemical mentions ``text`` holds. A tokenizer + ``chemref_chemicals`` pipeline is built on
+    the first call (about 0.3 s); then a call costs about 3.5 ms for a 25-word sentence on one core (per-call
+    model overhead dominates: :func:`count_chemicals_many` costs about 2.6 ms per such sentence)."""
     return len(_counter()(text).ents)
 
 
