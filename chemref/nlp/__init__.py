@@ -18,6 +18,7 @@ COMPONENTS = {
     "chemref_sentencizer": ("chemref.nlp.sentencizer", "make_sentencizer"),
     "chemref_author_mentions": ("chemref.nlp.authors", "make_author_mentions"),
     "chemref_claim_classifier": ("chemref.nlp.claims", "make_claim_classifier"),
+    "chemref_chemicals": ("chemref.nlp.chemicals", "make_chemicals"),
 }
 #: The component names chemref registers with spaCy (``nlp.add_pipe(name)``), in pipeline order.
 COMPONENT_NAMES = tuple(COMPONENTS)
@@ -30,6 +31,7 @@ _LAZY = {
     "make_doc": "chemref.nlp.bridge",
     "SentenceRules": "chemref.nlp.rules",
     "chemical_tokenizer": "chemref.nlp.tokenizer",
+    "count_chemicals": "chemref.nlp.chemicals",
 }
 
 __all__ = ["COMPONENTS", "COMPONENT_NAMES", "SPANS_KEY", *_LAZY]

@@ -18,13 +18,16 @@ __all__ = ["COMPONENTS", "OPTIONAL_COMPONENTS", "load"]
 
 #: Always in the pipeline, in this order (the first entries of the registry, chemref.nlp.COMPONENTS).
 COMPONENTS = tuple(REGISTRY)[:2]
+#: Added only when asked for (``load(chemicals=True)``): a trained model, slower than the rules.
+CHEMICALS = "chemref_chemicals"
 #: Added after them when their modules are present: component name -> (module, factory).
-OPTIONAL_COMPONENTS = {name: REGISTRY[name] for name in tuple(REGISTRY)[2:]}
+OPTIONAL_COMPONENTS = {name: REGISTRY[name] for name in tuple(REGISTRY)[2:] if name != CHEMICALS}
 
 
-def load(*, exclude: Iterable[str] = ()) -> "Language":
+def load(*, exclude: Iterable[str] = (), chemicals: bool = False) -> "Language":
     """A new pipeline: chemref's tokenizer, then ``chemref_citations``, ``chemref_sentencizer`` and the
-    author-mention and claim components; ``exclude`` names components to leave out."""
+    author-mention and claim components; ``exclude`` names components to leave out. ``chemicals=True`` adds
+    ``chemref_chemicals`` (chemical mentions as ``doc.ents``) at the end."""
     import spacy
 
     import chemref.nlp.citations  # noqa: F401  (registers the factories)
@@ -46,6 +49,10 @@ def load(*, exclude: Iterable[str] = ()) -> "Language":
             getattr(import_module(module), factory)  # registers the factory (some are lazy attributes)
             nlp.add_pipe(name)
     nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign]
+    if chemicals:
+        import chemref.nlp.chemicals  # noqa: F401  (registers chemref_chemicals)
+
+        nlp.add_pipe("chemref_chemicals")
     return nlp
 
 

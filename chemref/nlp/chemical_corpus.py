@@ -1,0 +1,84 @@
+"""Reader for token-per-line NER files (BC5CDR/CoNLL style: ``token<TAB>tag``, blank line between sentences).
+
+Pure Python, no spaCy. Used by the chemicals training script and ``benchmarks/bench_chemicals.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from chemref.errors import InputError
+
+__all__ = ["TaggedSentence", "read_tagged", "spans_from_tags", "joined_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class TaggedSentence:
+    """One sentence: its tokens, their BIO tags, and the line number where it starts (1-based)."""
+
+    tokens: tuple[str, ...]
+    tags: tuple[str, ...]
+    line: int
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Entity spans as (start token, end token) pairs, end exclusive."""
+        return spans_from_tags(self.tags)
+
+
+def spans_from_tags(tags: tuple[str, ...] | list[str]) -> list[tuple[int, int]]:
+    """(start, end) token spans of a BIO sequence; an ``I-`` without a ``B-`` starts a span."""
+    spans: list[tuple[int, int]] = []
+    start = None
+    for i, tag in enumerate(tags):
+        if tag.startswith("B-") or (tag.startswith("I-") and start is None):
+            if start is not None:
+                spans.append((start, i))
+            start = i
+        elif not tag.startswith("I-"):
+            if start is not None:
+                spans.append((start, i))
+            start = None
+    if start is not None:
+        spans.append((start, len(tags)))
+    return spans
+
+
+def read_tagged(path: str | Path) -> Iterator[TaggedSentence]:
+    """Sentences of a ``token<TAB>tag`` file; InputError names the line of a malformed row."""
+    path = Path(path)
+    tokens: list[str] = []
+    tags: list[str] = []
+    start = 1
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read tagged file: {exc.strerror}", path=str(path)) from exc
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            line = raw.rstrip("\n").rstrip("\r")
+            if not line.strip():
+                if tokens:
+                    yield TaggedSentence(tuple(tokens), tuple(tags), start)
+                tokens, tags = [], []
+                start = number + 1
+                continue
+            parts = line.split("\t")
+            if len(parts) < 2 or not parts[0] or not (parts[-1] == "O" or parts[-1][:2] in ("B-", "I-")):
+                raise InputError(f"line {number}: expected 'token<TAB>tag' with a BIO tag, got {line[:60]!r}",
+                                 path=str(path), hint="one token per line, a blank line between sentences")
+            tokens.append(parts[0])
+            tags.append(parts[-1])
+    if tokens:
+        yield TaggedSentence(tuple(tokens), tuple(tags), start)
+
+
+def joined_text(tokens: tuple[str, ...] | list[str]) -> tuple[str, list[tuple[int, int]]]:
+    """The tokens joined by single spaces and each token's (start, end) character offsets in that text."""
+    offsets = []
+    pos = 0
+    for token in tokens:
+        offsets.append((pos, pos + len(token)))
+        pos += len(token) + 1
+    return " ".join(tokens), offsets
