@@ -186,10 +186,10 @@ def test_one_registry_for_entry_points_load_and_names():
     from pathlib import Path
 
     from chemref.nlp import COMPONENT_NAMES, COMPONENTS
+    from chemref.nlp.pipeline import CHEMICALS, OPTIONAL_COMPONENTS
     from chemref.nlp.pipeline import COMPONENTS as ALWAYS
-    from chemref.nlp.pipeline import OPTIONAL_COMPONENTS
 
     project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
     entry_points = project["project"]["entry-points"]["spacy_factories"]
     assert entry_points == {name: f"{module}:{factory}" for name, (module, factory) in COMPONENTS.items()}
-    assert COMPONENT_NAMES == tuple(COMPONENTS) == ALWAYS + tuple(OPTIONAL_COMPONENTS)
+    assert COMPONENT_NAMES == tuple(COMPONENTS) == ALWAYS + tuple(OPTIONAL_COMPONENTS) + (CHEMICALS,)
