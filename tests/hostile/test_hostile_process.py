@@ -151,12 +151,12 @@ def test_ctrl_c_with_workers_exits_at_once(tmp_path: Path) -> None:
     args = ("questions", "build", "many", "-o", "q/questions.jsonl", "-w", "2", "--no-progress")
     (tmp_path / "many").mkdir()
     article = recipes.jats_article(recipes.cited_paragraph(150))
-    for i in range(300):
-        (tmp_path / "many" / f"a{i:03}.xml").write_text(article.replace("PMC0000999", f"PMC{i:07}"))
+    for i in range(2000):
+        (tmp_path / "many" / f"a{i:04}.xml").write_text(article.replace("PMC0000999", f"PMC{i:07}"))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "chemref", *args], cwd=tmp_path, env=env, text=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(4)  # workers started and busy
+    time.sleep(3)  # workers started and busy
     assert proc.poll() is None, "finished before Ctrl-C: make the recipe larger"
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: to the parent and its workers
