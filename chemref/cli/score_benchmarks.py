@@ -12,6 +12,9 @@ from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inp
 from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
                                             split_names, test_option, trials_option)
 
+_PRIMARY = typer.Option(None, "--primary", metavar="METRIC",
+                        help="Leaderboard: the metric systems are ranked and tested on (default: the first one "
+                             "reported).")
 _JSON = typer.Option(False, "--json", help="Print the report as JSON.")
 _CSV = typer.Option(False, "--csv", help="Print the report as CSV rows.")
 _MARKDOWN = typer.Option(False, "--markdown", help="Print the report as a Markdown table.")
@@ -49,9 +52,7 @@ def score_questions_command(
     resamples: int = resamples_option(),
     seed: int = seed_option(),
     names: Optional[str] = names_option(),
-    primary: Optional[str] = typer.Option(None, "--primary", metavar="METRIC",
-                                          help="Leaderboard: the metric systems are ranked and tested on "
-                                               "(default: the first one reported)."),
+    primary: Optional[str] = _PRIMARY,
     test: str = test_option(),
     trials: Optional[int] = trials_option(),
     as_json: bool = _JSON,
@@ -104,9 +105,7 @@ def score_ranking_command(
     resamples: int = resamples_option(),
     seed: int = seed_option(),
     names: Optional[str] = names_option(),
-    primary: Optional[str] = typer.Option(None, "--primary", metavar="METRIC",
-                                          help="Leaderboard: the metric systems are ranked and tested on "
-                                               "(default: the first one reported)."),
+    primary: Optional[str] = _PRIMARY,
     test: str = test_option(),
     trials: Optional[int] = trials_option(),
     as_json: bool = _JSON,
