@@ -155,7 +155,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
     from chemref.questions.filters import per_article_cap, per_target_cap
-    from chemref.questions.selector import _article_of
+    from chemref.questions.selector import article_of
     from chemref.questions.settings import BuildSettings
 
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
@@ -166,7 +166,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
             if value is None:
                 continue
             target = str(record.get("target_doi") or record.get("ref_id") or ident)
-            by_article.setdefault(_article_of(ident), []).append((ident, float(value), target))
+            by_article.setdefault(article_of(ident), []).append((ident, float(value), target))
     kept_total = 0
     for items in by_article.values():
         passing = []
@@ -231,16 +231,16 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
 
     kept_labels = [label for label, _, reason in joined if reason is None]
     decided = [label for label in kept_labels if label.good_question is not None]
+    good = sum(1 for label in decided if label.good_question)
+    author_named = sum(1 for label in kept_labels if label.author_named)
+    passing = sum(1 for label in kept_labels if label.function == "PASSING")
+    broken = sum(1 for label in kept_labels if not label.sentence_ok)
     kept = KeptQuality(
         questions=n_questions, labelled=len(kept_labels), decided=len(decided),
-        good=sum(1 for label in decided if label.good_question),
-        good_share=_share(sum(1 for label in decided if label.good_question), len(decided)),
-        author_named=sum(1 for label in kept_labels if label.author_named),
-        author_named_share=_share(sum(1 for label in kept_labels if label.author_named), len(kept_labels)),
-        passing=sum(1 for label in kept_labels if label.function == "PASSING"),
-        passing_share=_share(sum(1 for label in kept_labels if label.function == "PASSING"), len(kept_labels)),
-        broken=sum(1 for label in kept_labels if not label.sentence_ok),
-        broken_share=_share(sum(1 for label in kept_labels if not label.sentence_ok), len(kept_labels)),
+        good=good, good_share=_share(good, len(decided)),
+        author_named=author_named, author_named_share=_share(author_named, len(kept_labels)),
+        passing=passing, passing_share=_share(passing, len(kept_labels)),
+        broken=broken, broken_share=_share(broken, len(kept_labels)),
     )
 
     order = _funnel_order(reason for _, _, reason in joined if reason is not None)

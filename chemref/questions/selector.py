@@ -382,7 +382,7 @@ def default_selector() -> Selector:
 
 
 # -------------------------------------------------------------------------------------------------- training
-def _article_of(record_id: str) -> str:
+def article_of(record_id: str) -> str:
     """The article part of a record id (``<key>-p3-s1`` -> ``<key>``): folds never split an article."""
     match = re.match(r"(.+)-[pc]\d+-s\d+$", record_id)
     return match.group(1) if match else record_id
@@ -478,11 +478,11 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     y = np.array([1.0 if labels[i] else 0.0 for i in ids])
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
-    articles = sorted({_article_of(i) for i in ids})
+    articles = sorted({article_of(i) for i in ids})
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
     fold_of = {articles[j]: k % folds for k, j in enumerate(order)}
-    fold = np.array([fold_of[_article_of(i)] for i in ids])
+    fold = np.array([fold_of[article_of(i)] for i in ids])
     cv = np.zeros(len(rows))
     for k in range(folds):
         test = fold == k

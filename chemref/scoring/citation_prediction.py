@@ -69,23 +69,23 @@ class Prediction:
 
 # ----------------------------------------------------------------------------------------- readers
 
+def _answer(record: Mapping[str, Any], field: str, parse: Any, what: str, qid: str,
+            where: dict[str, Any]) -> tuple[str, ...]:
+    """The normalised answer in ``record[field]`` as a 0- or 1-tuple; a value ``parse`` rejects is an error."""
+    raw = record.get(field)
+    if raw in (None, ""):
+        return ()
+    value = parse(str(raw))
+    if value is None:
+        raise ScoringError(f"question {qid!r}: {field} {raw!r} is not {what}", **where)
+    return (value,)
+
+
 def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> GoldQuestion:
     where = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
-    raw_doi = record.get("target_doi")
-    dois: tuple[str, ...] = ()
-    if raw_doi not in (None, ""):
-        doi = normalize_doi(str(raw_doi))
-        if doi is None:
-            raise ScoringError(f"question {qid!r}: target_doi {raw_doi!r} is not a DOI", **where)
-        dois = (doi,)
-    raw_pmid = record.get("target_pmid")
-    pmids: tuple[str, ...] = ()
-    if raw_pmid not in (None, ""):
-        pmid = _pmid(str(raw_pmid))
-        if pmid is None:
-            raise ScoringError(f"question {qid!r}: target_pmid {raw_pmid!r} is not a PubMed id", **where)
-        pmids = (pmid,)
+    dois = _answer(record, "target_doi", normalize_doi, "a DOI", qid, where)
+    pmids = _answer(record, "target_pmid", _pmid, "a PubMed id", qid, where)
     title = record.get("target_title")
     titles = (str(title),) if isinstance(title, str) and title.strip() else ()
     if not dois and not pmids and not titles:
