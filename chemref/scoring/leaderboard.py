@@ -274,9 +274,22 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
                              diagnostics=diagnostics)
 
 
-def _mean_leaderboard(labels: list[str], per_item: list[dict[str, dict[str, float]]], metric_names: list[str],
-                      primary: str | None, *, unit: str, averaging: str, title: str, test: str, trials: int | None,
-                      resampling: Resampling, meta: dict[str, Any], diagnostics: list[str]) -> Leaderboard:
+def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[PathLike], Any], *, unit: str,
+                   task: str, meta_task: str, averaging: str | None, names: Sequence[str] | None,
+                   primary: str | None, test: str, trials: int | None, ci: float, resamples: int,
+                   seed: int) -> Leaderboard:
+    """Leaderboard of systems whose metrics are means over ``unit`` items (queries, questions): ``score(pred)``
+    is a benchmark report with every item's values in ``details["per_<unit>"]``; the items are paired.
+    ``averaging`` describes the mean (None: the reports' own description); ``primary`` defaults to the first metric."""
+    labels = system_names(preds, names)
+    per_item: list[dict[str, dict[str, float]]] = []
+    diagnostics: list[str] = []
+    report = None
+    for label, pred in zip(labels, preds):
+        report = score(pred)
+        per_item.append(report.details[f"per_{unit}"])
+        diagnostics += [f"{label}: {d}" for d in report.diagnostics]
+    metric_names = list(report.metrics) if report is not None else []
     items = list(per_item[0]) if per_item else []
     for label, values in zip(labels[1:], per_item[1:]):
         if values.keys() != per_item[0].keys():
@@ -286,8 +299,12 @@ def _mean_leaderboard(labels: list[str], per_item: list[dict[str, dict[str, floa
     rows = [np.array([[values[item][m] for m in metric_names] for item in items], dtype=np.float64)
             .reshape(len(items), len(metric_names)) for values in per_item]
     stats = {m: mean_of(j, len(items)) for j, m in enumerate(metric_names)}
+    if averaging is None:
+        averaging = report.averaging if report is not None else f"mean over {plural(unit)}"
     return build_leaderboard(labels, rows, stats, primary or metric_names[0], unit=unit, averaging=averaging,
-                             title=title, test=test, trials=trials, resampling=resampling, meta=meta,
+                             title=f"leaderboard: {len(labels)} systems, {task} (gold {gold})", test=test,
+                             trials=trials, resampling=Resampling(ci, resamples, seed),
+                             meta={"task": meta_task, "gold": str(gold), "predictions": [str(p) for p in preds]},
                              diagnostics=diagnostics)
 
 
@@ -299,19 +316,10 @@ def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequenc
     ``primary`` defaults to the first metric (``recall@K`` of the first K)."""
     from chemref.scoring.ranking import score_ranking
 
-    labels = system_names(preds, names)
-    per_item, diagnostics, report = [], [], None
-    for label, pred in zip(labels, preds):
-        report = score_ranking(gold, pred, per_query=True, **options)
-        per_item.append(report.details["per_query"])
-        diagnostics += [f"{label}: {d}" for d in report.diagnostics]
-    names_ = list(report.metrics) if report is not None else []
-    return _mean_leaderboard(labels, per_item, names_, primary, unit="query",
-                             averaging=report.averaging if report is not None else "macro: mean over queries",
-                             title=f"leaderboard: {len(labels)} systems, citation recommendation (gold {gold})",
-                             test=test, trials=trials, resampling=Resampling(ci, resamples, seed),
-                             meta={"task": "citation recommendation (ranking)", "gold": str(gold),
-                                   "predictions": [str(p) for p in preds]}, diagnostics=diagnostics)
+    return _compare_means(gold, preds, lambda pred: score_ranking(gold, pred, per_query=True, **options),
+                          unit="query", task="citation recommendation", meta_task="citation recommendation (ranking)",
+                          averaging=None, names=names, primary=primary, test=test, trials=trials, ci=ci,
+                          resamples=resamples, seed=seed)
 
 
 def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
@@ -321,16 +329,8 @@ def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: 
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
     from chemref.scoring.citation_prediction import score_questions
 
-    labels = system_names(preds, names)
-    per_item, diagnostics, report = [], [], None
-    for label, pred in zip(labels, preds):
-        report = score_questions(questions, pred, per_question=True, **options)
-        per_item.append(report.details["per_question"])
-        diagnostics += [f"{label}: {d}" for d in report.diagnostics]
-    names_ = list(report.metrics) if report is not None else []
-    return _mean_leaderboard(labels, per_item, names_, primary, unit="question",
-                             averaging="mean over all questions (a question without a prediction counts 0)",
-                             title=f"leaderboard: {len(labels)} systems, citation prediction (gold {questions})",
-                             test=test, trials=trials, resampling=Resampling(ci, resamples, seed),
-                             meta={"task": "citation prediction", "gold": str(questions),
-                                   "predictions": [str(p) for p in preds]}, diagnostics=diagnostics)
+    return _compare_means(questions, preds, lambda pred: score_questions(questions, pred, per_question=True, **options),
+                          unit="question", task="citation prediction", meta_task="citation prediction",
+                          averaging="mean over all questions (a question without a prediction counts 0)",
+                          names=names, primary=primary, test=test, trials=trials, ci=ci, resamples=resamples,
+                          seed=seed)
