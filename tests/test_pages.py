@@ -79,6 +79,40 @@ def test_match_details_outcomes_agree_with_the_report(brat_pair):
         assert (tp, fp, fn) == (counts["tp"], counts["fp"], counts["fn"]), label
 
 
+@pytest.mark.parametrize("mode", ["chemu", "brateval"])
+def test_error_page_reuses_the_printed_report(brat_pair, tmp_path, monkeypatch, capsys, mode):
+    """--html scores once: the report printed and the page come from the same run, and the details kept for
+    the page change nothing in the printed report."""
+    import chemref.scoring.brat_scoring as scoring
+
+    gold, pred = brat_pair
+    options = {"mode": mode, "level": "entities"}
+    assert scoring.score_brat(gold, pred, details=True, **options) == scoring.score_brat(gold, pred, **options)
+    calls = []
+    real = scoring.score_brat
+    monkeypatch.setattr(scoring, "score_brat", lambda *a, **k: calls.append(k) or real(*a, **k))
+    args = ["score", "brat", str(gold), str(pred), "--level", "entities", "--json"]
+    args += ["--brateval"] if mode == "brateval" else []
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert main(args + ["--html", str(tmp_path / "errors.html")]) == 0
+    assert capsys.readouterr().out == printed
+    assert len(calls) == 2  # once per command
+    html = (tmp_path / "errors.html").read_text(encoding="utf-8")
+    assert 'data-type="overall"' in html
+
+
+def test_error_page_warns_about_texts_the_report_did_not_read(brat_pair, tmp_path, capsys):
+    """A .txt that only the FP/FN records read (bad bytes here) is warned about on the page, not in the report
+    printed without --errors."""
+    gold, pred = brat_pair
+    (gold / "doc1.txt").write_bytes(GOLD_TXT.encode("utf-8") + b"\xff")
+    page = tmp_path / "errors.html"
+    assert main(["score", "brat", str(gold), str(pred), "--html", str(page)]) == 0
+    assert "not UTF-8" not in capsys.readouterr().err
+    assert "not UTF-8" in page.read_text(encoding="utf-8")
+
+
 def test_match_details_in_brateval_mode(brat_pair):
     gold, pred = brat_pair
     details = match_details(gold, pred, mode="brateval", level="entities")

@@ -19,12 +19,13 @@ def checked_page(value: Optional[Path]) -> Optional[Path]:
     return value
 
 
-def write_error_page(path: Path, gold: str, pred: str, **options: Any) -> None:
-    """Score again with match details and write the BRAT error page to ``path``."""
+def write_error_page(path: Path, gold: str, pred: str, report: Any, **options: Any) -> None:
+    """Write the BRAT error page of ``report`` (``pred`` scored against ``gold`` with ``details=True`` and
+    ``options``) to ``path``."""
     from chemref.pages.brat_errors import write_brat_error_page
     from chemref.scoring.match_details import match_details
 
-    details = guarded(lambda: match_details(gold, pred, **options))
+    details = guarded(lambda: match_details(gold, pred, report=report, **options))
     size = guarded(lambda: write_brat_error_page(path, details))
     typer.echo(f"wrote {path} ({size / 1e6:.1f} MB, {len(details['documents'])} documents)", err=True)
 

@@ -91,9 +91,9 @@ def score_brat_command(
     from chemref.scoring.brat_scoring import score_brat
 
     report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
-                                        resamples=resamples, seed=seed, **options))
+                                        resamples=resamples, seed=seed, details=html is not None, **options))
     for message in report.get("warnings", ()):
         warn(message)
     render(report, as_json, as_csv, as_markdown, output)
     if html is not None:
-        write_error_page(html, gold, preds[0], **options)
+        write_error_page(html, gold, preds[0], report, **options)

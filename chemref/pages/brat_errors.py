@@ -104,7 +104,7 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
     heading = ("Scoring errors: ChEMU 2021 definition" if not brateval
                else f"Scoring errors: BRATEval v0.3.2 ({report.get('label', '')})")
     return {"title": title, "heading": heading, "mode": report.get("mode", "chemu"), "gold": str(report.get("gold", "")),
-            "pred": str(report.get("pred", "")), "tables": _summary(report), "warnings": report.get("warnings", []),
+            "pred": str(report.get("pred", "")), "tables": _summary(report), "warnings": details["warnings"],
             "views": views, "entity_types": sorted(entity_types), "relation_types": sorted(relation_types),
             "documents": docs, "data": {"views": views, "docs": script_docs}}
 

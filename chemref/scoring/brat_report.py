@@ -31,6 +31,8 @@ class Report(TabularReport, dict):
         self._text = text
         #: per-document counts ``{(report, type): (tp, fp, fn)}`` when the scorer was asked to keep them
         self.doc_counts: list[dict[tuple[str, str], tuple[int, int, int]]] | None = None
+        #: per-document counts, FP/FN records and their warnings when the scorer was asked for ``details``
+        self.details: dict[str, Any] | None = None
 
     def add_intervals(self, rows: list[dict[tuple[str, str], tuple[int, int, int]]], resampling: Any) -> None:
         """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of the report,

@@ -41,7 +41,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                errors: bool = False, jobs: int | None = None,
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-               doc_counts: bool = False, gold_cache: dict | None = None) -> Report:
+               doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -57,6 +57,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     Generator seeded with ``seed``) to every P/R/F1; ``doc_counts=True`` keeps every document's counts in
     ``report.doc_counts`` (what :mod:`chemref.scoring.leaderboard` compares). ``gold_cache`` (a dict, ChEMU mode)
     keeps the parsed gold documents between calls with the same gold, so several systems read it once.
+    ``details=True`` keeps every document's counts and every FP/FN record in ``report.details``
+    (``{"per_doc", "errors", "warnings"}``, the warnings that only reading them gave) without adding them to
+    the report itself: what :func:`~chemref.scoring.match_details.match_details` draws from the same run.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     resampling = Resampling(ci, resamples, seed) if ci is not None else None
@@ -83,7 +86,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,
                               similarity=similarity, type_match=type_match or "exact",
                               per_doc=per_doc, errors=errors, zip_limits=zip_limits, resampling=resampling,
-                              doc_counts=doc_counts)
+                              doc_counts=doc_counts, details=details)
     if mode != "chemu":
         raise InputError(f"unknown scoring mode {mode!r}", hint="use chemu or brateval")
     if span == "approx" or similarity is not None or type_match not in (None, "exact"):
@@ -91,7 +94,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
                         jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
-                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache)
+                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details)
 
 
 def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -110,7 +113,7 @@ def _label(block_key: tuple) -> str:
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
-                 gold_cache: dict | None = None) -> Report:
+                 gold_cache: dict | None = None, details: bool = False) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -131,9 +134,9 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         names = sorted(gsrc.names)
 
         def run(chunk: Sequence[str]) -> tuple:
-            return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc, errors=errors,
-                                level=level, span=span, max_coref_links=max_coref_links, collect=collect,
-                                gold_cache=gold_cache)
+            return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc or details,
+                                errors=errors or details, level=level, span=span, max_coref_links=max_coref_links,
+                                collect=collect, gold_cache=gold_cache, quiet_errors=not errors)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -144,8 +147,9 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
         docs: dict[str, dict[str, Any]] = {}
         records: list[dict[str, Any]] = []
+        record_warnings: list[str] = []
         rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
-        for part_totals, part_docs, part_records, part_warnings, part_rows in parts:
+        for part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings in parts:
             for b, counts in part_totals.items():
                 acc = totals[b]
                 for t, row in counts.items():
@@ -153,6 +157,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             docs.update(part_docs)
             records.extend(part_records)
             warnings.extend(part_warnings)
+            record_warnings.extend(part_record_warnings)
             rows.extend(part_rows)
     kept = [_label(b) for b in BLOCKS if _keep(b, level, span)]
     primary = next(label for label in PRIMARY_ORDER if label in kept)
@@ -177,6 +182,10 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         warnings.extend(_missing_text_warning(records, gsrc.path))
     data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
     report = Report(data)
+    if details:
+        extra = record_warnings + ([] if errors else _missing_text_warning(records, gsrc.path))
+        report.details = {"per_doc": docs, "errors": records,
+                          "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
     if resampling is not None:
         report.add_intervals(rows, resampling)
     if doc_counts:
@@ -198,9 +207,11 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
-                 gold_cache: dict | None = None) -> tuple:
-    """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts)``;
-    the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per document) only with ``collect``."""
+                 gold_cache: dict | None = None, quiet_errors: bool = False) -> tuple:
+    """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts,
+    warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
+    document) only with ``collect``. The warnings of reading the error records' texts go to the last list
+    with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
     from chemref.scoring.chemu import BLOCKS, score_document
 
     warnings: list[str] = []
@@ -208,6 +219,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     docs: dict[str, dict[str, Any]] = {}
     err_items: list = [] if errors else None  # type: ignore[assignment]
     records: list[dict[str, Any]] = []
+    record_warnings: list[str] = [] if quiet_errors else warnings
     rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     kept = [(b, _label(b)) for b in BLOCKS if _keep(b, level, span)]
     empty: tuple[set, set] = (set(), set())
@@ -240,10 +252,10 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
             docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
         if errors and err_items:
-            records.extend(_error_records(name, err_items, gsrc, psrc, warnings, level, span))
+            records.extend(_error_records(name, err_items, gsrc, psrc, record_warnings, level, span))
         if collect:
             rows.append(_doc_row(counts, kept))
-    return totals, docs, records, warnings, rows
+    return totals, docs, records, warnings, rows, record_warnings if quiet_errors else []
 
 
 def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str]]) -> dict:

@@ -21,8 +21,12 @@ PathLike = str | os.PathLike[str]
 _Key = tuple  # (label, fragments) of a mention; (type, mention key, mention key) of a relation
 
 
-def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, Any]:
-    """Score ``pred`` against ``gold`` and return ``{"report": report, "views": {...}, "documents": [...]}``.
+def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **options: Any) -> dict[str, Any]:
+    """Score ``pred`` against ``gold`` and return ``{"report": report, "warnings": [...], "views": {...},
+    "documents": [...]}``.
+
+    ``report``: the report of ``pred`` against ``gold`` already scored with ``details=True`` and the same
+    ``options`` (then it is not scored again), e.g. the one a command also prints.
 
     ``options`` are those of :func:`~chemref.scoring.brat_scoring.score_brat` (``mode``, ``level``, ``span``,
     ``similarity``, ``type_match``, ``strict``, ``jobs``, ``max_coref_links``, ``zip_limits``; the last two
@@ -40,13 +44,16 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
     A mention or relation that is both in gold and prediction is listed once; its kind can hold two
     outcomes when its gold and predicted copies fare differently (a maximum matching may pair them with
     others). ``inferred`` relations exist only through COREFERENCE expansion (``coref_expanded`` reports).
+    ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
     from chemref.scoring.brat_scoring import score_brat
     from chemref.scoring.sources import AnnSource
 
-    options = {k: v for k, v in options.items() if k not in ("errors", "per_doc")}
-    report = score_brat(gold, pred, errors=True, per_doc=True, **options)
+    options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
+    if report is None or report.details is None:
+        report = score_brat(gold, pred, details=True, **options)
+    details = report.details
     mode = report.get("mode", "chemu")
     labels = [label for label, _, _ in report.sections()]
     if mode == "brateval":
@@ -55,7 +62,7 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
     else:
         views = {"entities": [x for x in labels if x.startswith("entities/")],
                  "relations": [x for x in labels if x.startswith("relations/")]}
-    unmatched = _unmatched_by_document(report, mode)
+    unmatched = _unmatched_by_document(details["errors"], report, mode)
     documents = []
     warnings: list[str] = []
     limits = options.get("zip_limits")
@@ -66,9 +73,10 @@ def match_details(gold: PathLike, pred: PathLike, **options: Any) -> dict[str, A
             p_ent, p_rel = _items(psrc, name, warnings) if name in psrc.names else (set(), set())
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
-                                       unmatched.get(name, {}), report.get("per_doc", {}).get(name, {}),
+                                       unmatched.get(name, {}), details["per_doc"].get(name, {}),
                                        max_links))
-    return {"report": report, "views": views, "documents": documents}
+    return {"report": report, "warnings": report.get("warnings", []) + details["warnings"], "views": views,
+            "documents": documents}
 
 
 def _items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
@@ -82,10 +90,11 @@ def _mention_key(m: dict[str, Any]) -> _Key:
     return (m["label"], tuple(sorted({(int(s), int(e)) for s, e in m["fragments"]})))
 
 
-def _unmatched_by_document(report: dict[str, Any], mode: str) -> dict[str, dict[str, dict[str, Counter]]]:
-    """``document -> report label -> "FP"|"FN" -> Counter(item key)`` from the report's error records."""
+def _unmatched_by_document(records: list[dict[str, Any]], report: dict[str, Any],
+                           mode: str) -> dict[str, dict[str, dict[str, Counter]]]:
+    """``document -> report label -> "FP"|"FN" -> Counter(item key)`` from the scorer's error records."""
     out: dict[str, dict[str, dict[str, Counter]]] = {}
-    for rec in report.get("errors") or ():
+    for rec in records:
         label = rec["report"]
         if mode == "brateval":
             label = report.get("label", label)

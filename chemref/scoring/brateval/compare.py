@@ -205,12 +205,14 @@ def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
 def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
                    span: str = "exact", similarity: float | None = None, type_match: str = "exact",
                    per_doc: bool = False, errors: bool = False, jobs: int | None = None,
-                   resampling: Any = None, doc_counts: bool = False, zip_limits: Any = None) -> Report:
+                   resampling: Any = None, doc_counts: bool = False, zip_limits: Any = None,
+                   details: bool = False) -> Report:
     """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``).
 
     ``resampling`` (a :class:`~chemref.scoring.resampling.Resampling`) adds bootstrap intervals over documents;
     ``doc_counts`` keeps every document's counts in ``report.doc_counts``; ``zip_limits`` (a
-    :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read.
+    :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read; ``details`` keeps the
+    per-document counts and FP/FN records in ``report.details`` (as :func:`~chemref.scoring.score_brat`).
     """
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -247,8 +249,8 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
         names = sorted(gsrc.names)
 
         def run(chunk: Sequence[str]) -> tuple:
-            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors,
-                                label=label, collect=collect)
+            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc or details,
+                                errors=errors or details, label=label, collect=collect)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -314,6 +316,8 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
         data["errors"] = records
     data["warnings"] = warnings
     report = Report(data, text=text)
+    if details:
+        report.details = {"per_doc": docs, "errors": records, "warnings": []}
     if resampling is not None:
         report.add_intervals(rows, resampling)
     if doc_counts:
