@@ -150,6 +150,20 @@ def test_filters_are_in_funnel_order():
         assert check.__name__ == name
 
 
+def test_funnel_descriptions_are_the_first_docstring_lines():
+    import chemref.questions.filters as filters
+    from chemref.questions.report import FILTER_DESCRIPTIONS
+
+    assert list(FILTER_DESCRIPTIONS) == list(REASONS)
+    for reason, text in FILTER_DESCRIPTIONS.items():
+        first = getattr(filters, reason).__doc__.strip().splitlines()[0]
+        assert first.endswith(".") and first[0].isupper(), reason  # a summary line, as a sentence
+        assert text == first[0].lower() + first[1:-1], reason  # shown as a table cell
+        assert "``" not in text and ":func:" not in text, reason  # plain text, no reST markup
+    with pytest.raises(KeyError):
+        filters.description("tiebreak")  # not a funnel step
+
+
 def test_length_counts_the_excerpt_not_the_sentence():
     # the sentence is 121 characters, the excerpt ("[CITATION]" replaces "[12345678901]") 118
     sentence = "y" * 106 + " [12345678901]."

@@ -22,7 +22,7 @@ __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
     "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
     "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
-    "tiebreak",
+    "tiebreak", "description",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
@@ -41,24 +41,33 @@ Filter = Callable[[Candidate, str, FilterContext], "str | None"]
 
 
 def cc_by(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The source article is licensed CC BY (no NC/ND/SA), as the JATS reader decided."""
+    """Source article is CC BY (no NC/ND/SA).
+
+    The licence is the one the JATS reader decided.
+    """
     return None if cand.article.cc_by else "cc_by"
 
 
 def section(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Not in a Methods / Materials / Protocol / Experimental section, nor a figure/table caption."""
+    """Not in Methods/Materials/Protocol/Experimental, not a caption.
+
+    Sentences of those sections (:data:`EXCLUDED_SECTIONS`) and of figure/table captions are protocol text.
+    """
     return "section" if cand.section in EXCLUDED_SECTIONS else None
 
 
 def no_display_formula(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The sentence holds no display formula (``<disp-formula>``) flattened into its text."""
+    """No display formula flattened into the sentence.
+
+    A ``<disp-formula>`` inside the sentence would be flattened into its text.
+    """
     return "no_display_formula" if cand.display_formula else None
 
 
 def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Exactly one anchor, resolving to exactly one known, unambiguous reference.
+    """Exactly one citation, resolving to exactly one reference.
 
-    A range or multi-rid anchor ("[3–7]", ``rid="B2 B3"``) counts as several citations.
+    The sentence has one anchor, resolving to one known, unambiguous reference. A range or multi-rid anchor ("[3–7]", ``rid="B2 B3"``) counts as several citations.
     """
     if len(cand.anchors) != 1 or len(cand.references) != 1:
         return "one_citation"
@@ -69,8 +78,10 @@ def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | Non
 
 
 def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The cited reference has a DOI, the answer of the question (with ``answer_key="doi-or-pmid"``,
-    a DOI or a PMID)."""
+    """The cited reference has a DOI (or a PMID with --answer-key doi-or-pmid).
+
+    The DOI is the answer of the question; with ``answer_key="doi-or-pmid"`` a PMID will do.
+    """
     ref = cand.reference
     if ref is None:
         return "has_doi"
@@ -80,15 +91,20 @@ def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 
 
 def has_title(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The cited reference has a title (a question's target is shown and checked by its title)."""
+    """The cited reference has a title.
+
+    A question's target is shown and checked by its title.
+    """
     ref = cand.reference
     return None if ref is not None and ref.title and ref.title.strip() else "has_title"
 
 
 def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """No author of the cited work is named in the excerpt, and no
-    researcher is named by a pattern such as "X et al.", "the X group", "X's team", "X and co-workers"
-    (reference author lists are often truncated, misspelt or missing).
+    """No cited author (nor "X et al.", "the X group") named in the excerpt.
+
+    No author of the cited work is named in the excerpt, and no researcher is named by a pattern such as
+    "X et al.", "the X group", "X's team", "X and co-workers" (reference author lists are often truncated,
+    misspelt or missing).
 
     With ``authors="mask"`` this never fails: the builder masks the names instead.
     """
@@ -99,15 +115,21 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The sentence makes a claim the cited work supports, not a passing mention
-    (supplier, reagent, kit, instrument, software, "as described previously")."""
+    """The sentence makes a claim (not a supplier/kit/software/method mention).
+
+    A claim the cited work supports, not a passing mention (supplier, reagent, kit, instrument, software,
+    "as described previously").
+    """
     anchor = cand.anchor
     decision = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))
     return None if decision.label == "CLAIM" else "is_claim"
 
 
 def length(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long."""
+    """Excerpt length within the bounds.
+
+    The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long.
+    """
     return None if ctx.settings.min_chars <= len(excerpt) <= ctx.settings.max_chars else "length"
 
 
@@ -117,9 +139,12 @@ _DANGLING_OPENING = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?, )?(?:This|These|Tho
 
 
 def no_dangling_opening(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The excerpt does not open by pointing back at the sentence before it ("This", "These", "Those",
-    "Such", also after a connective such as "Moreover, these ..."): what it refers to is not in the
-    question. (On the dev labels 7% of such openings were good questions, against 29% overall.)"""
+    """The excerpt does not open by pointing back ("This", "These", "Such" ...).
+
+    An opening "This", "These", "Those" or "Such" (also after a connective such as "Moreover, these ...")
+    points back at the sentence before it: what it refers to is not in the question. (On the dev labels 7%
+    of such openings were good questions, against 29% overall.)
+    """
     return "no_dangling_opening" if _DANGLING_OPENING.match(excerpt) else None
 
 
@@ -142,15 +167,30 @@ REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + (
     "min_findability", "min_score", "per_target_cap", "per_article_cap")
 
 
+def description(reason: str) -> str:
+    """The one-line description of the funnel step ``reason`` (for tables and the dataset card): the first line
+    of the docstring of the function named after it, as a table cell (lower-case start, no full stop)."""
+    if reason not in REASONS:
+        raise KeyError(f"unknown funnel step {reason!r}")
+    summary = (globals()[reason].__doc__ or "").strip().splitlines()[0]
+    return summary[:1].lower() + summary[1:].removesuffix(".")
+
+
 def min_findability(score: float, settings: BuildSettings) -> str | None:
-    """(optional, ``--min-findability``) The excerpt's findability is at least ``settings.min_findability``."""
+    """Findability at least --min-findability.
+
+    Optional: the excerpt's findability is at least ``settings.min_findability`` when that is set.
+    """
     if settings.min_findability is not None and score < settings.min_findability:
         return "min_findability"
     return None
 
 
 def min_score(score: float, settings: BuildSettings) -> str | None:
-    """The selector's score of the excerpt is at least ``settings.min_score``."""
+    """Selector score at least --min-score (P(good question), learned from labels).
+
+    The selector's score of the excerpt is at least ``settings.min_score``.
+    """
     if settings.min_score is not None and score < settings.min_score:
         return "min_score"
     return None
@@ -172,7 +212,9 @@ def _ranked(survivors: Sequence[_S], settings: BuildSettings, score: Callable[[_
 
 def per_target_cap(survivors: Sequence[_S], settings: BuildSettings, *, target: Callable[[_S], str],
                    score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
-    """At most ``settings.per_target`` questions of one article cite the same work: the highest ``score``
+    """At most --per-target questions per cited work in one article (highest score kept).
+
+    At most ``settings.per_target`` questions of one article cite the same work: the highest ``score``
     win (ties by :func:`tiebreak`). Returns ``(kept, capped)``: kept in input order, capped best first."""
     seen: dict[str, int] = {}
     capped_ids: set[int] = set()
@@ -188,7 +230,9 @@ def per_target_cap(survivors: Sequence[_S], settings: BuildSettings, *, target: 
 
 def per_article_cap(survivors: Sequence[_S], settings: BuildSettings, *,
                     score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
-    """At most ``settings.per_article`` questions per article: the highest ``score`` (the selector's) win,
+    """At most --per-article questions per article (highest score kept).
+
+    At most ``settings.per_article`` questions per article: the highest ``score`` (the selector's) win,
     ties broken by :func:`tiebreak` of the seed and the id. Returns ``(kept, capped)``: kept in the input
     (document) order, capped from best to worst."""
     ranked = _ranked(survivors, settings, score, record_id)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from chemref._io import atomic_write
+from chemref.questions.filters import REASONS, description
 from chemref.questions.records import BuildResult
 from chemref.questions.settings import BuildSettings
 from chemref.questions.totals import BuildTotals
@@ -15,23 +16,8 @@ from chemref.questions.totals import BuildTotals
 __all__ = ["FILTER_DESCRIPTIONS", "funnel_rows", "funnel_table", "report_dict", "write_report",
            "write_chart"]
 
-#: One line per funnel step, for the table, the report and the dataset card.
-FILTER_DESCRIPTIONS: dict[str, str] = {
-    "cc_by": "source article is CC BY (no NC/ND/SA)",
-    "section": "not in Methods/Materials/Protocol/Experimental, not a caption",
-    "no_display_formula": "no display formula flattened into the sentence",
-    "one_citation": "exactly one citation, resolving to exactly one reference",
-    "has_doi": "the cited reference has a DOI (or a PMID with --answer-key doi-or-pmid)",
-    "has_title": "the cited reference has a title",
-    "no_author_named": "no cited author (nor \"X et al.\", \"the X group\") named in the excerpt",
-    "is_claim": "the sentence makes a claim (not a supplier/kit/software/method mention)",
-    "length": "excerpt length within the bounds",
-    "no_dangling_opening": "the excerpt does not open by pointing back (\"This\", \"These\", \"Such\" ...)",
-    "min_findability": "findability at least --min-findability",
-    "min_score": "selector score at least --min-score (P(good question), learned from labels)",
-    "per_target_cap": "at most --per-target questions per cited work in one article (highest score kept)",
-    "per_article_cap": "at most --per-article questions per article (highest score kept)",
-}
+#: One line per funnel step, for the table, the report and the dataset card: the first line of the step's docstring.
+FILTER_DESCRIPTIONS: dict[str, str] = {reason: description(reason) for reason in REASONS}
 
 
 def _totals(result: BuildResult | BuildTotals) -> BuildTotals:
