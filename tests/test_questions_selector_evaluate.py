@@ -10,7 +10,7 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.evaluate import evaluate
+from chemref.questions.evaluate import evaluate, ranking_auc
 from chemref.questions.labels import Label, excerpt_sha1, parse_label, read_labels
 from chemref.questions.selector import (
     DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
@@ -269,6 +269,22 @@ def test_evaluate_hand_computed():
     assert (points[0.5].kept, points[0.5].kept_share, points[0.5].good_kept_share) == (4, round(4 / 6, 4),
                                                                                      round(2 / 3, 4))
     assert result.at_threshold == points[0.5]
+    # good above bad in 5 of the 9 (good, bad) pairs: 0.9 beats all three bad, 0.5 and 0.3 beat 0.2
+    assert result.auc == round(5 / 9, 4)
+    # keeping 60% and 40% of the 3 good ones needs 2 (down to 0.5); 25% needs 1 (0.9 alone)
+    assert [(p.threshold, p.kept, p.good_share) for p in result.at_good_kept] == [(0.5, 4, 0.5), (0.5, 4, 0.5),
+                                                                                (0.9, 1, 1.0)]
+
+
+@pytest.mark.parametrize(("scored", "expected"), [
+    pytest.param([(0.2, False), (0.9, True)], 1.0, id="separated"),
+    pytest.param([(0.9, False), (0.2, True)], 0.0, id="reversed"),
+    pytest.param([(0.5, True), (0.5, False), (0.1, False)], 0.75, id="tie-counts-half"),
+    pytest.param([(0.5, True), (0.7, True)], None, id="one-class"),
+    pytest.param([], None, id="empty"),
+])
+def test_ranking_auc(scored, expected):
+    assert ranking_auc(scored) == expected
 
 
 def test_evaluate_reselect_applies_threshold_and_caps_again():
@@ -303,6 +319,7 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
     assert main(["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kept"]["good"] == 1 and data["filters"][1]["filter"] == "section"
+    assert data["selector"]["auc"] == round(5 / 9, 4) and len(data["selector"]["at_good_kept"]) == 3
 
 
 @pytest.mark.parametrize(("content", "message"), [
