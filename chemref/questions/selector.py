@@ -45,6 +45,11 @@ weights (version 2) use the features marked ✓; the others stay computable for 
 | ``title_finding`` | ✓ | the cited title states a finding with a verb ("X inhibits Y", "... reveals ...") |
 | ``title_colon`` | ✓ | the cited title has a colon ("Topic: a review", "X: from A to B") |
 | ``title_words`` | ✓ | log(1 + words in the cited title) |
+
+Sixty-two further candidates (generic-statement cues, specific-result cues, openings, how often and where the
+article cites the target, paragraph context, the citing article's vocabulary, the cited title's form, section ×
+cue products) and shallow tree ensembles did not beat these features beyond the noise of article-grouped
+cross-validation; ``benchmarks/bench_selector.py`` measures them and ``corpora/labels/README.md`` has the table.
 """
 
 from __future__ import annotations
