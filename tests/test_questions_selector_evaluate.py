@@ -10,7 +10,7 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.evaluate import evaluate
+from chemref.questions.evaluate import evaluate, ranking_auc
 from chemref.questions.labels import Label, excerpt_sha1, parse_label, read_labels
 from chemref.questions.selector import (
     DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
@@ -166,6 +166,17 @@ def test_training_needs_both_classes():
     # unreachable: the F0.5 maximum (at 0.7: p=2/3, r=1 -> 0.714; at 0.9: p=1, r=1/2 -> 0.833)
     pytest.param([0.9, 0.7, 0.6, 0.1], [True, False, True, False], {"min_kept": 1, "min_precision": 1.1}, 0.9,
                  id="f-half-fallback"),
+    # unreachable, precision first: the highest threshold keeping a third of the 3 good ones (one of them)
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.1], [False, True, False, True, True, False],
+                 {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": 1 / 3}, 0.8, id="good-kept-fallback"),
+    # ... half of them needs two: down to 0.6; equal scores are kept together
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.1], [False, True, False, True, True, False],
+                 {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": 0.5}, 0.6, id="half-of-the-good"),
+    pytest.param([0.9, 0.8, 0.8, 0.1], [False, True, False, True],
+                 {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": 0.5}, 0.8, id="ties-kept-together"),
+    # ... and at least min_kept items
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.1], [False, True, False, True, True, False],
+                 {"min_kept": 3, "min_precision": 1.1, "fallback_good_kept": 1 / 3}, 0.7, id="good-kept-min-kept"),
 ])
 def test_choose_threshold(scores, good, kwargs, expected):
     assert choose_threshold(scores, good, **kwargs) == expected
@@ -269,6 +280,22 @@ def test_evaluate_hand_computed():
     assert (points[0.5].kept, points[0.5].kept_share, points[0.5].good_kept_share) == (4, round(4 / 6, 4),
                                                                                      round(2 / 3, 4))
     assert result.at_threshold == points[0.5]
+    # good above bad in 5 of the 9 (good, bad) pairs: 0.9 beats all three bad, 0.5 and 0.3 beat 0.2
+    assert result.auc == round(5 / 9, 4)
+    # keeping 60% and 40% of the 3 good ones needs 2 (down to 0.5); 25% needs 1 (0.9 alone)
+    assert [(p.threshold, p.kept, p.good_share) for p in result.at_good_kept] == [(0.5, 4, 0.5), (0.5, 4, 0.5),
+                                                                                (0.9, 1, 1.0)]
+
+
+@pytest.mark.parametrize(("scored", "expected"), [
+    pytest.param([(0.2, False), (0.9, True)], 1.0, id="separated"),
+    pytest.param([(0.9, False), (0.2, True)], 0.0, id="reversed"),
+    pytest.param([(0.5, True), (0.5, False), (0.1, False)], 0.75, id="tie-counts-half"),
+    pytest.param([(0.5, True), (0.7, True)], None, id="one-class"),
+    pytest.param([], None, id="empty"),
+])
+def test_ranking_auc(scored, expected):
+    assert ranking_auc(scored) == expected
 
 
 def test_evaluate_reselect_applies_threshold_and_caps_again():
@@ -303,6 +330,7 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
     assert main(["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kept"]["good"] == 1 and data["filters"][1]["filter"] == "section"
+    assert data["selector"]["auc"] == round(5 / 9, 4) and len(data["selector"]["at_good_kept"]) == 3
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -332,6 +360,11 @@ def test_train_selector_cli(tmp_path, capsys):
     assert "wrote" in out and "selector score" in out
     assert load_selector(tmp_path / "s.json").meta["trained_on"] == len(records)
     assert len((tmp_path / "cv.jsonl").read_text().splitlines()) == len(records)
+    assert "maximum of F0.5" in load_selector(tmp_path / "s.json").meta["threshold_rule"]
+    assert main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "p.json"),
+                 "--folds", "3", "--fallback-good-kept", "0.5"]) == 0
+    assert "keeping 0.5 of the good ones" in load_selector(tmp_path / "p.json").meta["threshold_rule"]
+    capsys.readouterr()
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", questions])
     assert status == 2 and "would overwrite the input" in capsys.readouterr().err
 
@@ -366,3 +399,19 @@ def test_selector_patterns_are_linear_on_hostile_text(unit):
     started = time.perf_counter()
     selector_features(record, _OWN_REGEX_FEATURES)
     assert time.perf_counter() - started < 5.0
+
+
+def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
+    from chemref.questions import card, selector as selector_module
+
+    shipped = card._selector_lines()[0]
+    assert "version 2" in shipped and "5-fold cross-validation grouped by article" in shipped
+    trained = Selector(weights={"hedge": 1.0}, means={}, scales={}, bias=0.0, threshold=0.5, version="t",
+                       meta={"trained_on": 40, "articles": 4, "good": 12, "folds": 5, "seed": 0, "l2": 30.0,
+                             "threshold_rule": "maximum of F0.5",
+                             "cv": {"threshold": 0.5, "good_share": 0.7, "good_kept_share": 0.5,
+                                    "kept_share": 0.2, "auc": 0.81}})
+    monkeypatch.setattr(selector_module, "default_selector", lambda: trained)
+    line = card._selector_lines()[0]
+    assert "trained on 40 candidates from 4 articles" in line and "0.7 of them good" in line
+    assert line.endswith("(ranking AUC 0.81).")

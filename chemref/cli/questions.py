@@ -162,7 +162,10 @@ def train_selector_command(
     min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
                                         "lowest with at least this cross-validated good share..."),
     min_good_kept: float = typer.Option(0.6, "--min-good-kept", min=0.0, max=1.0, help="... that keeps at least "
-                                        "this share of the good ones (else the F0.5 maximum of the curve)."),
+                                        "this share of the good ones (else see --fallback-good-kept)."),
+    fallback_good_kept: float = typer.Option(0.0, "--fallback-good-kept", min=0.0, max=1.0, help="When no "
+                                             "threshold reaches both: the highest that keeps this share of the "
+                                             "good ones (precision first, e.g. 0.33); 0: the F0.5 maximum."),
     version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
@@ -180,13 +183,14 @@ def train_selector_command(
         records = {str(r.get("id")): r for r in [*kept, *refused]}
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
-                                      min_good_kept=min_good_kept)
+                                      min_good_kept=min_good_kept,
+                                      fallback_good_kept=fallback_good_kept or None)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
         at = curve.at_threshold
         if at is not None:
             selector = replace(selector, meta={**selector.meta, "cv": {
                 "threshold": at.threshold, "good_share": at.good_share, "good_kept_share": at.good_kept_share,
-                "kept_share": at.kept_share}})
+                "kept_share": at.kept_share, "auc": curve.auc}})
         selector.save(output)
         if cv_scores is not None:
             from chemref._io import write_text

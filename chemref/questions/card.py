@@ -74,6 +74,8 @@ def _selector_lines() -> list[str]:
             line += (f"; cross-validated at that threshold {cv.get('kept_share')} of the labelled candidates that "
                      f"pass the other filters are kept, {cv['good_share']} of them good, "
                      f"{cv.get('good_kept_share')} of the good ones kept")
+            if cv.get("auc") is not None:
+                line += f" (ranking AUC {cv['auc']})"
         elif cv:
             line += f"; cross-validated at the default threshold: {cv}"
     return [line + "."]

@@ -8,22 +8,27 @@ reports three things a benchmark builder needs to improve the filters:
 - per filter, in funnel order: the good candidates it removed and the bad ones it let through;
 - the precision–yield curve of the selector ``score`` over the labelled candidates that reached it
   (kept, or rejected at a score stage): at each threshold, the share kept and the share of them that
-  is good, and the share of the good ones kept.
+  is good, and the share of the good ones kept; the ranking AUC of the score over the same candidates,
+  and the good share reachable when keeping 60%, 40% and 25% of the good ones (:data:`GOOD_KEPT_TARGETS`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 from chemref.questions.labels import Label, excerpt_sha1
 
-__all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES"]
+__all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+           "ranking_auc"]
 
 #: Rejections decided on (or after) the selector score: those candidates passed every other filter.
 SCORE_STAGES = ("min_findability", "min_score", "per_target_cap", "per_article_cap")
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
+#: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
+GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -89,6 +94,10 @@ class Evaluation:
     curve: tuple[CurvePoint, ...]
     threshold: float | None
     at_threshold: CurvePoint | None
+    #: P(score of a good candidate > score of a bad one) over the scored candidates (ties count half)
+    auc: float | None = None
+    #: for each of :data:`GOOD_KEPT_TARGETS`: the highest threshold keeping at least that share of the good ones
+    at_good_kept: tuple[CurvePoint, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +106,7 @@ class Evaluation:
             "filters": [asdict(row) for row in self.filters],
             "selector": {"scored": self.scored, "scored_good": self.scored_good, "threshold": self.threshold,
                          "at_threshold": asdict(self.at_threshold) if self.at_threshold else None,
+                         "auc": self.auc, "at_good_kept": [asdict(point) for point in self.at_good_kept],
                          "curve": [asdict(point) for point in self.curve]},
         }
 
@@ -129,6 +139,12 @@ class Evaluation:
             mark = "  <- threshold" if self.threshold is not None and p.threshold == self.threshold else ""
             lines.append(f"{p.threshold:>9.4g}{p.kept:>7}{pct(p.kept_share):>12}{pct(p.good_share):>12}"
                          f"{pct(p.good_kept_share):>11}{mark}")
+        if self.auc is not None:
+            lines += ["", f"ranking AUC {self.auc:.3f}; the highest thresholds keeping "
+                          + ", ".join(f"{share:.0%}" for share in GOOD_KEPT_TARGETS) + " of the good ones:"]
+            for p in self.at_good_kept:
+                lines.append(f"  threshold {p.threshold:<7.4g} keeps {pct(p.good_kept_share)} of the good ones: "
+                             f"{p.kept} kept, good share {pct(p.good_share)}")
         return "\n".join(lines) + "\n"
 
 
@@ -147,6 +163,40 @@ def _curve_point(threshold: float, scored: Sequence[tuple[float, bool]], total_g
     good = sum(kept)
     return CurvePoint(round(threshold, 4), len(kept), _share(len(kept), len(scored)), good,
                       _share(good, len(kept)), _share(good, total_good))
+
+
+def ranking_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
+    """The probability that a good item scores above a bad one (ties count half); None without both kinds.
+    One sort: O(n log n)."""
+    ordered = sorted(scored, key=lambda item: item[0])
+    n_good = sum(1 for _, good in ordered if good)
+    n_bad = len(ordered) - n_good
+    if not n_good or not n_bad:
+        return None
+    wins = 0.0
+    bad_below = 0
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j < len(ordered) and ordered[j][0] == ordered[i][0]:
+            j += 1
+        group_good = sum(1 for _, good in ordered[i:j] if good)
+        group_bad = (j - i) - group_good
+        wins += group_good * (bad_below + 0.5 * group_bad)
+        bad_below += group_bad
+        i = j
+    return round(wins / (n_good * n_bad), 4)
+
+
+def _at_good_kept(share: float, scored: Sequence[tuple[float, bool]], total_good: int) -> CurvePoint | None:
+    """The curve point of the highest threshold that keeps at least ``share`` of the good items."""
+    need = max(1, math.ceil(share * total_good - 1e-9))
+    found = 0
+    for score, good in sorted(scored, key=lambda item: -item[0]):
+        found += good
+        if found >= need:
+            return _curve_point(score, scored, total_good)
+    return None
 
 
 def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: Mapping[str, float],
@@ -271,10 +321,12 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     grid = sorted(set(thresholds if thresholds is not None else _GRID) | {round(threshold, 4)})
     curve = tuple(_curve_point(t, scored, total_good) for t in grid)
     at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
+    reachable = (_at_good_kept(share, scored, total_good) for share in GOOD_KEPT_TARGETS) if total_good else ()
     return Evaluation(
         labels=len(labels), matched=len(joined) + stale,
         matched_questions=sum(1 for i in labels if records[i][1] is None),
         matched_rejected=sum(1 for i in labels if records[i][1] is not None), stale=stale, kept=kept,
         filters=tuple(rows), scored=len(scored), scored_good=total_good, curve=curve,
-        threshold=round(threshold, 4), at_threshold=at,
+        threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
+        at_good_kept=tuple(p for p in reachable if p is not None),
     )

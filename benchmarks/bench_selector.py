@@ -1,0 +1,314 @@
+"""Candidate selector features, measured by article-grouped cross-validation on the dev labels.
+
+Run from the project root:  python benchmarks/bench_selector.py [--seeds 10] [--boot 300] [--workers 2]
+Builds the dev corpus (../shared/corpora/jats/dev) with ``--min-score 0``, joins the labels of
+corpora/labels/dev_labels.jsonl, and fits the project's model (:func:`chemref.questions.selector._fit`,
+L2 logistic regression on standardised features) on the shipped feature set and on that set plus each
+family of candidate features below. Prints one table and writes benchmarks/results/selector.json.
+
+Per row: ranking AUC (mean ± sd over ``--seeds`` fold assignments, 5 folds grouped by article), the good
+share when keeping 60% / 40% / 25% of the good candidates (mean over the fold seeds), the good share and
+good-kept share at the threshold :func:`~chemref.questions.selector.choose_threshold` picks (fold seed 0),
+and the AUC gain over the shipped set with a 95% interval from resampling articles (fold seed 0), the
+figure that says whether a gain is more than noise. The candidate features live here, not in the
+package: none of the families beat the shipped set by more than that noise (see corpora/labels/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"
+OUT = ROOT / "benchmarks" / "results" / "selector.json"
+
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from chemref._io import atomic_write  # noqa: E402
+from chemref.jats import read  # noqa: E402
+from chemref.questions import build  # noqa: E402
+from chemref.questions.evaluate import ranking_auc  # noqa: E402
+from chemref.questions.labels import good_labels, read_labels  # noqa: E402
+from chemref.questions.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
+                                        _standardise, article_of, choose_threshold, selector_features)
+
+_I = re.IGNORECASE
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{3,}")
+_STOP = frozenset("that this with from have were been which their these those they than then there also into such "
+                  "other more most some only both each when where while would could should about after before "
+                  "between during under over very well however using used based".split())
+
+
+def _count(pattern: "re.Pattern[str]", text: str, cap: float = 3.0) -> float:
+    return float(min(sum(1 for _ in pattern.finditer(text)), cap))
+
+
+def _cue(pattern: str, flags: int = _I, cap: float = 3.0) -> Callable[[dict[str, Any]], float]:
+    compiled = re.compile(pattern, flags)
+    return lambda r: _count(compiled, r["excerpt"], cap)
+
+
+#: Candidate features by family: name -> function of (record + "ctx", the article context added below).
+FAMILIES: dict[str, dict[str, Callable[[dict[str, Any]], float]]] = {
+    "generic statement cues": {
+        "is_widely": _cue(r"\b(?:is|are)\s+(?:\w+\s+)?(?:widely|commonly|generally|often|usually|typically)\b"),
+        "important_role": _cue(r"\bplays?\s+(?:an?\s+)?(?:\w+\s+)?(?:important|key|crucial|critical|central|essential|"
+                               r"pivotal|major|vital)\s+roles?\b"),
+        "has_been_shown": _cue(r"\b(?:has|have)\s+(?:also\s+|previously\s+|recently\s+)?been\s+(?:\w+ly\s+)?(?:shown|"
+                               r"reported|demonstrated|found|suggested|proposed|described|implicated|associated)\b"),
+        "is_known": _cue(r"\b(?:is|are)\s+(?:well\s+|widely\s+|generally\s+)?(?:known|thought|believed|considered|"
+                         r"recogni[sz]ed|accepted)\b"),
+        "one_of_the_most": _cue(r"\bone\s+of\s+the\s+(?:most|main|major|leading)\b"),
+        "definition": _cue(r"^[^,;]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+(?:\w+\s+){0,3}?(?:member|family|class|type|"
+                           r"form|group|protein|enzyme|receptor|disease|process|method|technique|kind|component)\b"),
+        "plural_generic_subject": _cue(r"\b[a-z]{4,}s\s+(?:are|have|play|can)\b", 0),
+        "modal_generic": _cue(r"\b(?:can|may)\s+(?:be|also|lead|cause|result|act|induce|contribute)\b"),
+        "evidence": _cue(r"\b(?:evidence|accumulating|growing|increasing\s+number|body\s+of)\b"),
+        "studies_plural": _cue(r"\b(?:studies|reports|works|papers|investigations|findings|literature)\b"),
+    },
+    "specific result cues": {
+        "quantity": _cue(r"\d+(?:\.\d+)?\s*(?:%|-?fold|nM|µM|μM|mM|mg|kg|°C|K\b|eV|Å|nm|mV|V\b|h\b|min\b)"),
+        "comparative": _cue(r"\b(?:higher|lower|more|less|increased|decreased|greater|reduced|faster|slower)\s+than\b"),
+        "result_verbs": _cue(r"\b(?:inhibit|induc|activat|increas|decreas|reduc|enhanc|suppress|promot|regulat|bind|"
+                             r"cataly|convert|yield)\w*\b"),
+        "organism_or_model": _cue(r"\b(?:mice|mouse|rats?|patients|cells|knockout|deficient|mutant|in\s+vivo|"
+                                  r"in\s+vitro)\b"),
+        "previous_cue": _cue(r"\b(?:previously|recently|earlier|prior|previous|recent)\b"),
+        "specific_rate": lambda r: _specific_tokens(r["excerpt"].replace("[CITATION]", " "), 50.0)
+        / max(len(r["excerpt"].split()), 1),
+    },
+    "openings and own-work cues": {
+        "the_noun_opening": lambda r: 1.0 if re.match(r"The\s+[a-z]", r["excerpt"]) else 0.0,
+        "definite_subject": lambda r: 1.0 if re.match(r"(?:The|This|These|Those|Such|Its|Their)\s+(?:[a-z]+\s+){0,2}"
+                                                      r"(?:was|were|is|are|has|had|have|showed|led|did)\b",
+                                                      r["excerpt"]) else 0.0,
+        "additive": _cue(r"\b(?:also|further|again|too|as\s+well|additionally|other|another|likewise|similarly)\b"),
+        "figure_pointer": _cue(r"\b(?:Fig(?:ure)?s?\.?|Table|Supplementary|Supplemental)\s", _I, 1.0),
+        "we_opening": lambda r: 1.0 if re.match(r"(?:We|Our|Here|In\s+this\s+study)\b", r["excerpt"]) else 0.0,
+        "parentheses": _cue(r"\(", 0),
+    },
+    "target in the article": {
+        "ref_citations": lambda r: math.log1p(min(r["ctx"]["cites"], 10)),
+        "ref_sections": lambda r: float(min(r["ctx"]["sections"], 4)),
+        "ref_in_methods": lambda r: r["ctx"]["in_methods"],
+        "ref_cocited_share": lambda r: r["ctx"]["cocited"] / max(r["ctx"]["cites"], 1),
+        "ref_list_position": lambda r: r["ctx"]["position"],
+        "ref_first_cited": lambda r: r["ctx"]["first"],
+        "ref_age": lambda r: math.log1p(min(max(r["ctx"]["age"], 0), 40)),
+    },
+    "paragraph context": {
+        "paragraph_citations": lambda r: math.log1p(min(r["ctx"]["para_ids"], 30)),
+        "citations_before": lambda r: math.log1p(min(r["ctx"]["before"], 10)),
+        "citations_after": lambda r: math.log1p(min(r["ctx"]["after"], 10)),
+        "same_ref_before": lambda r: r["ctx"]["same_before"],
+        "first_sentence": lambda r: 1.0 if r["id"].endswith("-s0") else 0.0,
+    },
+    "citing article vocabulary": {
+        "in_article_title": lambda r: r["ctx"]["in_title"],
+        "in_abstract": lambda r: r["ctx"]["in_abstract"],
+        "topic_word_share": lambda r: r["ctx"]["topic_share"],
+        "new_word_share": lambda r: r["ctx"]["new_share"],
+    },
+    "cited title form": {
+        "title_specific_tokens": lambda r: _specific_tokens(r.get("target_title") or "", 5.0),
+        "title_general_words": lambda r: 1.0 if re.search(r"\b(?:role|roles|mechanisms?|functions?|biology|regulation|"
+                                                          r"implications?|principles|concepts?|approach(?:es)?|"
+                                                          r"strategies|applications?|new|novel|emerging|future)\b",
+                                                          r.get("target_title") or "", _I) else 0.0,
+        "title_question": lambda r: 1.0 if "?" in (r.get("target_title") or "") else 0.0,
+        "target_has_pmid": lambda r: 1.0 if r.get("target_pmid") else 0.0,
+        "target_before_2000": lambda r: 1.0 if (r.get("target_year") or 2020) < 2000 else 0.0,
+    },
+}
+
+#: Section x cue products (a linear model cannot learn them from the two features alone).
+INTERACTIONS = (("section_introduction", "background"), ("section_introduction", "venue_review"),
+                ("section_results", "comparison"), ("section_results", "own_result"),
+                ("section_discussion", "comparison"), ("section_results", "attribution"),
+                ("own_result", "comparison"), ("title_review", "background"))
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in (m.lower() for m in _WORD.findall(text)) if w not in _STOP]
+
+
+def article_context(path: str, records: list[dict[str, Any]]) -> None:
+    """Add ``ctx`` (what the candidate features need from the whole article) to each record of one article."""
+    article = read(path)
+    counters = {"p": -1, "c": -1}
+    paragraphs = {}
+    cites: collections.Counter[str] = collections.Counter()
+    cocited: collections.Counter[str] = collections.Counter()
+    sections: dict[str, set[str]] = collections.defaultdict(set)
+    first: dict[str, int] = {}
+    in_paragraphs: collections.Counter[str] = collections.Counter()
+    for section, paragraph in article.paragraphs():
+        kind = "c" if paragraph.is_caption else "p"
+        counters[kind] += 1
+        paragraphs[f"{kind}{counters[kind]}"] = paragraph
+        in_paragraphs.update(set(_words(paragraph.text)))
+        for anchor in paragraph.citations:
+            for rid in anchor.ref_ids:
+                cites[rid] += 1
+                sections[rid].add("caption" if paragraph.is_caption else section.kind)
+                cocited[rid] += len(anchor.ref_ids) > 1
+                first.setdefault(rid, len(first))
+    position = {ref.id: i / max(len(article.references) - 1, 1) for i, ref in enumerate(article.references)}
+    years = {ref.id: ref.year for ref in article.references}
+    title = set(_words(article.title or ""))
+    abstract = {w for s in article.abstracts for _, p in s.walk() for w in _words(p.text)}
+    n_paragraphs = max(sum(counters.values()) + 2, 1)
+    for record in records:
+        rid = record.get("ref_id") or ""
+        paragraph = paragraphs[re.match(r".+-([pc]\d+)-s\d+$", record["id"]).group(1)]
+        start = paragraph.text.find(record["sentence"])
+        end = start + len(record["sentence"])
+        words = _words(record["excerpt"].replace("[CITATION]", " ")) or ["_"]
+        ref_year, year = years.get(rid), article.year
+        record["ctx"] = {
+            "cites": cites[rid], "sections": len(sections[rid]),
+            "in_methods": 1.0 if sections[rid] & {"methods", "materials"} else 0.0,
+            "cocited": cocited[rid], "position": position.get(rid, 0.5),
+            "first": first.get(rid, 0) / max(len(first) - 1, 1),
+            "age": (year - ref_year) if year and ref_year else 5,
+            "para_ids": sum(len(a.ref_ids) for a in paragraph.citations),
+            "before": sum(1 for a in paragraph.citations if start >= 0 and a.end <= start),
+            "after": sum(1 for a in paragraph.citations if start >= 0 and a.start >= end),
+            "same_before": 1.0 if any(a.end <= start and rid in a.ref_ids for a in paragraph.citations) else 0.0,
+            "in_title": sum(w in title for w in words) / len(words),
+            "in_abstract": sum(w in abstract for w in words) / len(words),
+            "topic_share": sum(in_paragraphs[w] / n_paragraphs >= 0.2 for w in words) / len(words),
+            "new_share": sum(in_paragraphs[w] <= 1 for w in words) / len(words),
+        }
+
+
+def _folds(ids: list[str], seed: int, k: int = 5) -> Any:
+    articles = sorted({article_of(i) for i in ids})
+    order = np.random.default_rng(seed).permutation(len(articles))
+    fold_of = {articles[j]: n % k for n, j in enumerate(order)}
+    return np.array([fold_of[article_of(i)] for i in ids])
+
+
+def _cv(x: Any, y: Any, folds: Any, l2: float = 30.0) -> Any:
+    scores = np.zeros(len(y))
+    for k in range(int(folds.max()) + 1):
+        test = folds == k
+        means, scales = _standardise(x[~test])
+        w, b = _fit((x[~test] - means) / scales, y[~test], l2)
+        scores[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
+    return scores
+
+
+def _auc(scores: Any, y: Any) -> float:
+    return ranking_auc(list(zip(scores.tolist(), (y > 0).tolist()))) or 0.0
+
+
+def _precision_at(scores: Any, y: Any, share: float) -> float:
+    order = np.argsort(-scores, kind="stable")
+    found = np.cumsum(y[order])
+    k = int(np.searchsorted(found, math.ceil(share * y.sum() - 1e-9))) + 1
+    return float(found[k - 1] / k)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10, help="fold assignments to average over")
+    parser.add_argument("--boot", type=int, default=300, help="article resamples for the AUC gain interval")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    if not DEV.is_dir():
+        sys.exit(f"bench_selector: the dev corpus is not at {DEV} (../shared from the project root)")
+
+    labels = good_labels(read_labels(LABELS).values())
+    result = build(DEV, min_score=0.0, workers=args.workers)
+    records = [r.to_dict() for r in (*result.questions, *result.rejected)]
+    rows = [r for r in records if labels.get(r["id"]) is not None and r.get("reason") in TRAINED_ON]
+    by_file: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
+    for r in rows:
+        by_file[r["source_file"]].append(r)
+    for label, items in by_file.items():  # labels are relative to the folder given to build
+        path = Path(label) if Path(label).is_file() else DEV.parent / label
+        article_context(str(path), items)
+    ids = [r["id"] for r in rows]
+    y = np.array([1.0 if labels[i] else 0.0 for i in ids])
+    values = [selector_features(r) for r in rows]
+    shipped = np.array([[v[n] for n in DEFAULT_FEATURES] for v in values])
+
+    def columns(names: list[str]) -> Any:
+        return np.array([[v[n] for n in names] for v in values])
+
+    sets: list[tuple[str, int, Any]] = [("shipped (v2 features)", 0, shipped)]
+    rest = [n for n in FEATURES if n not in DEFAULT_FEATURES]
+    sets.append(("+ the other computable features", len(rest), np.hstack([shipped, columns(rest)])))
+    tried = len(rest)
+    for family, funcs in FAMILIES.items():
+        extra = np.array([[f(r) for f in funcs.values()] for r in rows])
+        sets.append((f"+ {family}", len(funcs), np.hstack([shipped, extra])))
+        tried += len(funcs)
+    products = np.array([[v[a] * v[b] for a, b in INTERACTIONS] for v in values])
+    sets.append(("+ section x cue products", len(INTERACTIONS), np.hstack([shipped, products])))
+    tried += len(INTERACTIONS)
+    everything = np.hstack([s[2] for s in sets[1:]] + [shipped])
+    _, unique = np.unique(everything.T, axis=0, return_index=True)
+    everything = everything[:, sorted(unique)]
+    sets.append(("+ all of the above", everything.shape[1] - shipped.shape[1], everything))
+    single = np.array([[1.0 if re.match(r"The\s+[a-z]", r["excerpt"]) else 0.0] for r in rows])
+    sets.append(("+ the_noun_opening alone (best single)", 1, np.hstack([shipped, single])))
+
+    fold_sets = [_folds(ids, seed) for seed in range(args.seeds)]
+    base0 = _cv(shipped, y, fold_sets[0])
+    articles = np.array([article_of(i) for i in ids])
+    groups = [np.where(articles == a)[0] for a in np.unique(articles)]
+    rng = np.random.default_rng(0)
+    resamples = [np.concatenate([groups[j] for j in rng.integers(0, len(groups), len(groups))])
+                 for _ in range(args.boot)]
+    table = []
+    for name, added, x in sets:
+        runs = [_cv(x, y, f) for f in fold_sets]
+        aucs = [_auc(s, y) for s in runs]
+        at = {share: float(np.mean([_precision_at(s, y, share) for s in runs])) for share in (0.6, 0.4, 0.25)}
+        s0 = runs[0]
+        threshold = choose_threshold(np.round(s0, 4).tolist(), (y > 0).tolist())
+        kept = s0 >= threshold
+        gains = [_auc(s0[i], y[i]) - _auc(base0[i], y[i]) for i in resamples if 0 < y[i].sum() < len(i)]
+        table.append({
+            "features": name, "added": added, "auc_mean": round(float(np.mean(aucs)), 4),
+            "auc_sd": round(float(np.std(aucs)), 4),
+            "good_share_at_good_kept": {f"{share:.2f}": round(v, 4) for share, v in at.items()},
+            "threshold": threshold, "good_share_at_threshold": round(float(y[kept].mean()), 4),
+            "good_kept_at_threshold": round(float(y[kept].sum() / y.sum()), 4),
+            "auc_gain": round(float(np.mean(gains)), 4),
+            "auc_gain_95": [round(float(v), 4) for v in np.percentile(gains, [2.5, 97.5])],
+        })
+
+    print(f"{len(rows)} labelled candidates ({int(y.sum())} good) from {len(groups)} articles; "
+          f"{tried} candidate features in {len(FAMILIES) + 2} families; {args.seeds} fold seeds, "
+          f"{args.boot} article resamples")
+    head = (f"{'features':<40}{'+n':>4}{'AUC':>8}{'±sd':>7}{'P@60%':>7}{'P@40%':>7}{'P@25%':>7}"
+            f"{'thr':>8}{'P@thr':>7}{'kept':>7}{'ΔAUC [95%]':>24}")
+    print(head)
+    for row in table:
+        at = row["good_share_at_good_kept"]
+        low, high = row["auc_gain_95"]
+        print(f"{row['features']:<40}{row['added']:>4}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}{at['0.60']:>7.3f}"
+              f"{at['0.40']:>7.3f}{at['0.25']:>7.3f}{row['threshold']:>8.4f}{row['good_share_at_threshold']:>7.3f}"
+              f"{row['good_kept_at_threshold']:>7.3f}{row['auc_gain']:>+9.4f} [{low:+.4f}, {high:+.4f}]")
+    with atomic_write(OUT) as handle:
+        json.dump({"labelled": len(rows), "good": int(y.sum()), "articles": len(groups), "seeds": args.seeds,
+                   "resamples": args.boot, "features_tried": tried, "rows": table}, handle, indent=1)
+        handle.write("\n")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
