@@ -155,9 +155,9 @@ def test_sample_has_no_unlisted_candidates(sample_result):
 
 
 def test_sample_invariants(sample_result):
-    # few pass the default threshold: the sample's invented references list only 1-3 authors, which the
-    # selector reads as review-like (``target_authors``); every candidate passing the filters is counted here
-    assert 1 <= len(sample_result.questions) <= 20
+    # the README's main command gives questions at the default threshold, which puts precision first (on the
+    # dev labels it keeps a third of the good candidates): 2 of the 21 candidates that reach the selector
+    assert 2 <= len(sample_result.questions) <= 20
     scored = [r for r in sample_result.rejected if r.reason in ("min_score", "per_target_cap", "per_article_cap")]
     assert 5 <= len(sample_result.questions) + len(scored) <= 30
     assert not sample_result.errors
@@ -203,7 +203,10 @@ def test_dev_corpus_acceptance():
     result = build([dev])
     assert not result.errors
     check_invariants(result, dev)
-    assert 0.02 < result.survival_rate < 0.10  # BioChemCite: roughly one in twenty
+    # precision first: the default threshold keeps a third of the good candidates that pass the other filters
+    # (1.5% of the dev candidates, 98 of 6,379), where the F0.5 maximum kept half of them (2.2%; BioChemCite
+    # keeps roughly one in twenty with no selector); below 1% the threshold or a filter drops good ones wholesale
+    assert 0.01 < result.survival_rate < 0.02
 
 
 @pytest.mark.shared

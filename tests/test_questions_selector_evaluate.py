@@ -36,8 +36,12 @@ GENERIC = {"id": "A-p0-s1", "excerpt": "Perovskite solar cells have attracted gr
 def test_shipped_weights_load_and_give_the_documented_scores():
     selector = default_selector()
     assert selector.version == "2" and set(selector.weights) == set(DEFAULT_FEATURES) <= set(FEATURES)
-    assert 0.0 < selector.threshold < 1.0
+    # precision first: the 0.85 / 60% target is out of reach, so the highest threshold keeping a third of the
+    # good candidates (cross-validated)
+    assert selector.threshold == 0.6055
+    assert selector.meta["threshold_rule"].endswith("else the highest threshold keeping 0.33 of the good ones")
     assert selector.meta["trained_on"] >= 600 and selector.meta["folds"] == 5
+    assert selector.meta["cv"]["threshold"] == selector.threshold and 0.75 < selector.meta["cv"]["auc"] < 0.85
     assert selector.score_record(GOOD) == 0.5098
     assert selector.score_record(GENERIC) == 0.0026
 
@@ -163,9 +167,16 @@ def test_training_needs_both_classes():
 @pytest.mark.parametrize(("scores", "good", "kwargs", "expected"), [
     # precision reached: the lowest threshold keeping >= 0.85 of good among >= 2 items
     pytest.param([0.9, 0.8, 0.7, 0.2], [True, True, False, False], {"min_kept": 2}, 0.8, id="precision-reached"),
-    # unreachable: the F0.5 maximum (at 0.7: p=2/3, r=1 -> 0.714; at 0.9: p=1, r=1/2 -> 0.833)
-    pytest.param([0.9, 0.7, 0.6, 0.1], [True, False, True, False], {"min_kept": 1, "min_precision": 1.1}, 0.9,
-                 id="f-half-fallback"),
+    # unreachable, without a good-kept share (None or 0): the F0.5 maximum (at 0.7: p=2/3, r=1 -> 0.714; at 0.9:
+    # p=1, r=1/2 -> 0.833; at 0.6: p=2/3, r=1 -> 0.714)
+    pytest.param([0.9, 0.7, 0.6, 0.1], [True, False, True, False],
+                 {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": None}, 0.9, id="f-half-fallback"),
+    pytest.param([0.9, 0.7, 0.6, 0.1], [True, False, True, False],
+                 {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": 0}, 0.9, id="f-half-fallback-zero"),
+    # unreachable, by default precision first: the highest threshold keeping 0.33 of the 6 good ones (two)
+    pytest.param([0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.1],
+                 [False, True, False, False, False, True, True, True, True, True],
+                 {"min_kept": 1, "min_precision": 1.1}, 0.6, id="default-keeps-a-third"),
     # unreachable, precision first: the highest threshold keeping a third of the 3 good ones (one of them)
     pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.1], [False, True, False, True, True, False],
                  {"min_kept": 1, "min_precision": 1.1, "fallback_good_kept": 1 / 3}, 0.8, id="good-kept-fallback"),
@@ -360,10 +371,13 @@ def test_train_selector_cli(tmp_path, capsys):
     assert "wrote" in out and "selector score" in out
     assert load_selector(tmp_path / "s.json").meta["trained_on"] == len(records)
     assert len((tmp_path / "cv.jsonl").read_text().splitlines()) == len(records)
-    assert "maximum of F0.5" in load_selector(tmp_path / "s.json").meta["threshold_rule"]
+    assert "keeping 0.33 of the good ones" in load_selector(tmp_path / "s.json").meta["threshold_rule"]
     assert main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "p.json"),
                  "--folds", "3", "--fallback-good-kept", "0.5"]) == 0
     assert "keeping 0.5 of the good ones" in load_selector(tmp_path / "p.json").meta["threshold_rule"]
+    assert main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "f.json"),
+                 "--folds", "3", "--fallback-good-kept", "0"]) == 0
+    assert "maximum of F0.5" in load_selector(tmp_path / "f.json").meta["threshold_rule"]
     capsys.readouterr()
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", questions])
     assert status == 2 and "would overwrite the input" in capsys.readouterr().err

@@ -163,9 +163,11 @@ def train_selector_command(
                                         "lowest with at least this cross-validated good share..."),
     min_good_kept: float = typer.Option(0.6, "--min-good-kept", min=0.0, max=1.0, help="... that keeps at least "
                                         "this share of the good ones (else see --fallback-good-kept)."),
-    fallback_good_kept: float = typer.Option(0.0, "--fallback-good-kept", min=0.0, max=1.0, help="When no "
-                                             "threshold reaches both: the highest that keeps this share of the "
-                                             "good ones (precision first, e.g. 0.33); 0: the F0.5 maximum."),
+    fallback_good_kept: Optional[float] = typer.Option(None, "--fallback-good-kept", min=0.0, max=1.0,
+                                                       help="When no threshold reaches both: the highest that "
+                                                       "keeps this share of the good ones (precision first; "
+                                                       "default 0.33); 0: the maximum of F0.5 (precision "
+                                                       "weighted twice as much as the good ones kept)."),
     version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
@@ -181,10 +183,10 @@ def train_selector_command(
         kept = _records(questions)
         refused = _records(rejected)
         records = {str(r.get("id")): r for r in [*kept, *refused]}
+        fallback = {} if fallback_good_kept is None else {"fallback_good_kept": fallback_good_kept or None}
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
-                                      min_good_kept=min_good_kept,
-                                      fallback_good_kept=fallback_good_kept or None)
+                                      min_good_kept=min_good_kept, **fallback)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
         at = curve.at_threshold
         if at is not None:
