@@ -539,8 +539,14 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
     threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
                                  min_good_kept=min_good_kept, fallback_good_kept=fallback_good_kept)
-    fallback_rule = ("the maximum of F0.5 on the cross-validated curve" if not fallback_good_kept else
-                     f"the highest threshold keeping {fallback_good_kept:.3g} of the good ones")
+    kept = np.array(list(cv_scores.values())) >= threshold
+    target = f"cross-validated precision >= {min_precision} keeping >= {min_good_kept} of the good ones"
+    if kept.sum() >= 20 and y[kept].mean() >= min_precision and y[kept].sum() >= min_good_kept * y.sum():
+        rule = f"lowest threshold with {target}"
+    else:
+        fallback_rule = ("maximum of F0.5 on the cross-validated curve" if not fallback_good_kept else
+                         f"highest threshold keeping {fallback_good_kept:.3g} of the good ones")
+        rule = f"{fallback_rule} (no threshold reaches {target})"
     selector = Selector(
         weights={name: round(float(v), 6) for name, v in zip(features, w)},
         means={name: round(float(v), 6) for name, v in zip(features, means)},
@@ -549,7 +555,6 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
               "features": len(features),
-              "threshold_rule": f"lowest threshold with cross-validated precision >= {min_precision} keeping "
-                                f">= {min_good_kept} of the good ones, else {fallback_rule}"},
+              "threshold_rule": rule},
     )
     return selector, cv_scores
