@@ -22,7 +22,9 @@ points, approaching 1 for dense, specific sentences. Rounded to 4 decimals so it
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
+from chemref.nlp.prefilters import prefilter
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
 __all__ = ["findability", "findability_features", "lower_view", "score_features", "WEIGHTS"]
@@ -92,6 +94,7 @@ _CLAIM_VERB = re.compile(
     r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
 _CAPITAL_OR_DIGIT = re.compile("[A-Z0-9]")
+_DIGIT = re.compile(r"\d")  # every number with a unit holds one
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
 _SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
@@ -154,12 +157,13 @@ def findability_features(text: str) -> dict[str, set[str]]:
     lower = lower_view(text)
     if lower is None:  # rare letters: the case-insensitive patterns themselves
         chemical = {m.group(0) for m in _CHEM_SYSTEMATIC_I.finditer(text)}
-        generic = {m.group(0).lower() for m in _GENERIC_I.finditer(text)}
+        generic = {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
     else:
         chemical = {text[m.start():m.end()] for m in _CHEM_SYSTEMATIC.finditer(lower)}
-        generic = {m.group(0) for m in _GENERIC.finditer(lower)}
+        generic = {m.group(0) for m in _matches(_GENERIC, lower)}
     chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
-    chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
+    if "ase" in text:  # every enzyme name holds it
+        chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
     genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
     methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
@@ -169,13 +173,21 @@ def findability_features(text: str) -> dict[str, set[str]]:
     return {
         "formula": formulas,
         "chemical_name": chemical,
-        "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)},
+        "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)} if _DIGIT.search(text) else set(),
         "gene_protein": {g for g in genes if g not in formulas and not any(f.startswith(g) for f in formulas)},
         "method": methods,
         "named_entity": named,
-        "claim_verb": {m.group(0).lower() for m in _CLAIM_VERB.finditer(text)},
+        "claim_verb": {m.group(0).lower() for m in _matches(_CLAIM_VERB, text)},
         "generic": generic,
     }
+
+
+def _matches(pattern: "re.Pattern[str]", text: str) -> "Iterator[re.Match[str]]":
+    """``pattern.finditer(text)``, from where the first match can start at the earliest (a search for the
+    strings every match starts with: :func:`chemref.nlp.prefilters.prefilter`); none without one."""
+    plan = prefilter(pattern)
+    start = 0 if plan is None else plan.start(text)
+    return iter(()) if start < 0 else pattern.finditer(text, start)
 
 
 def findability(text: str) -> float:
