@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["Prefilter", "case_partners", "distinct_words", "literal_leads", "lower_pattern", "parsed_leads", "prefilter",
+try:
+    from re import _constants as _c  # type: ignore[attr-defined]  # Python >= 3.11
+    from re import _parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _parser  # type: ignore[no-redef]
+
+__all__ = ["Prefilter", "case_partners", "distinct_words", "literal_leads", "lower_pattern", "needed_strings", "parsed_leads", "prefilter",
            "starts_at_word_boundary"]
 
 #: More lead strings than this make the search slower than the scan it saves.
@@ -50,57 +57,77 @@ def literal_leads(pattern: str, flags: int = 0) -> frozenset[str] | None:
 
 def parsed_leads(pattern: str, flags: int) -> tuple[Any, frozenset[str] | None]:
     """The parsed ``pattern`` and its :func:`literal_leads`."""
-    try:
-        from re import _parser as parser  # type: ignore[attr-defined]  # Python >= 3.11
-    except ImportError:  # pragma: no cover - older Pythons
-        import sre_parse as parser  # type: ignore[no-redef]
-    from re import _constants as c  # type: ignore[attr-defined]
+    parsed = _parser.parse(pattern, flags)
+    return parsed, _lead(parsed)
 
-    def lead(items: Any) -> frozenset[str] | None:
-        """Literal strings one of which every match of ``items`` starts with (None: cannot tell)."""
-        items = list(items)
-        i = 0
-        while i < len(items) and items[i][0] in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            i += 1
-        run: list[str] = []
-        while i < len(items) and items[i][0] is c.LITERAL:
-            run.append(chr(items[i][1]).lower())
-            i += 1
-        head = "".join(run)
-        if i == len(items):
-            return frozenset([head]) if head else None
-        op, value = items[i]
-        rest: frozenset[str] | None = None
-        if op is c.SUBPATTERN:
-            rest = lead(value[-1])
-        elif op is c.BRANCH:
-            parts = [lead(branch) for branch in value[1]]
-            rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and value[0] >= 1:
-            rest = lead(value[2])
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
-            through, past = lead(value[2]), lead(items[i + 1:])
-            rest = through | past if through and past else None
-        elif op is c.IN and len(value) <= 4 and all(kind is c.LITERAL for kind, _ in value):
-            rest = frozenset(chr(code).lower() for _, code in value)  # a small class: [sz]
-        if rest is None:
-            return frozenset([head]) if head else None
-        return frozenset(head + tail for tail in rest)
 
-    parsed = parser.parse(pattern, flags)
-    return parsed, lead(parsed)
+def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """Lower-case literal strings of which every match of ``pattern`` holds one somewhere (the longest that
+    can be told: in ``\\d\\s*ppm|cm-1`` "ppm" or "cm"); None when that cannot be told. A text holding none
+    of them has no match (compiled case-insensitively when ``pattern`` is)."""
+    return _needed(_parser.parse(pattern, flags))
+
+
+def _lead(items: Any) -> frozenset[str] | None:
+    """Literal strings one of which every match of ``items`` starts with (None: cannot tell)."""
+    items = list(items)
+    i = 0
+    while i < len(items) and items[i][0] in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        i += 1
+    run: list[str] = []
+    while i < len(items) and items[i][0] is _c.LITERAL:
+        run.append(chr(items[i][1]).lower())
+        i += 1
+    head = "".join(run)
+    if i == len(items):
+        return frozenset([head]) if head else None
+    op, value = items[i]
+    rest: frozenset[str] | None = None
+    if op is _c.SUBPATTERN:
+        rest = _lead(value[-1])
+    elif op is _c.BRANCH:
+        parts = [_lead(branch) for branch in value[1]]
+        rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
+        rest = _lead(value[2])
+    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
+        through, past = _lead(value[2]), _lead(items[i + 1:])
+        rest = through | past if through and past else None
+    elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
+        rest = frozenset(chr(code).lower() for _, code in value)  # a small class: [sz]
+    if rest is None:
+        return frozenset([head]) if head else None
+    return frozenset(head + tail for tail in rest)
+
+
+def _needed(items: Any) -> frozenset[str] | None:
+    """Literal strings one of which every match of ``items`` holds: the leads of a suffix of the sequence,
+    or what every branch of a group it must pass through holds; the set whose shortest string is longest."""
+    items = list(items)
+    best: frozenset[str] | None = None
+    for j, (op, value) in enumerate(items):
+        found = [_lead(items[j:])]
+        if op is _c.SUBPATTERN:
+            found.append(_needed(value[-1]))
+        elif op is _c.BRANCH:
+            parts = [_needed(branch) for branch in value[1]]
+            found.append(None if any(not part for part in parts) else frozenset().union(*parts))  # type: ignore[arg-type]
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
+            found.append(_needed(value[2]))
+        for strings in found:
+            if strings and (best is None or min(map(len, strings)) > min(map(len, best))):
+                best = strings
+    return best
 
 
 def starts_at_word_boundary(items: Any) -> bool:
     """The parsed pattern ``items`` starts with ``\\b`` (before any character is consumed)."""
-    from re import _constants as c  # type: ignore[attr-defined]
-
     for op, value in items:
-        if op is c.AT and value is c.AT_BOUNDARY:
+        if op is _c.AT and value is _c.AT_BOUNDARY:
             return True
-        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
             continue
-        if op is c.SUBPATTERN:
+        if op is _c.SUBPATTERN:
             return starts_at_word_boundary(value[-1])
         return False
     return False
@@ -121,12 +148,16 @@ def case_partners(chars: set[str]) -> set[str]:
 
 @dataclass(frozen=True)
 class Prefilter:
-    """The literal strings every match of a pattern starts with, as a search (``leads``), and, when every
-    match starts a word (a leading ``\\b``) and the pattern is case-sensitive, the word characters each
-    string starts with (``prefixes``)."""
+    """A search for literal strings of which every match of a pattern holds one (``search``): the strings
+    every match starts with when they can be told (``bounds``: the first found is where the first match can
+    start at the earliest), else strings it holds somewhere. When every match starts a word (a leading
+    ``\\b``) and the pattern is case-sensitive, ``prefixes`` are the word characters each starts with."""
 
-    leads: "re.Pattern[str]"
-    prefixes: tuple[str, ...] | None
+    search: "re.Pattern[str]"
+    bounds: bool
+    prefixes: tuple[str, ...] | None = None
+    #: longer strings every match holds somewhere, tried first when the ``search`` strings are shorter
+    needs: "re.Pattern[str] | None" = None
 
     def start(self, text: str, words: "frozenset[str] | None" = None) -> int:
         """Where in ``text`` the first match can start at the earliest, or -1 when there can be none.
@@ -134,8 +165,12 @@ class Prefilter:
         without a scan when no word starts with one of its prefixes."""
         if words is not None and self.prefixes is not None and not any(w.startswith(self.prefixes) for w in words):
             return -1
-        first = self.leads.search(text)
-        return -1 if first is None else first.start()
+        if self.needs is not None and self.needs.search(text) is None:
+            return -1
+        first = self.search.search(text)
+        if first is None:
+            return -1
+        return first.start() if self.bounds else 0
 
 
 def distinct_words(text: str) -> frozenset[str]:
@@ -145,16 +180,26 @@ def distinct_words(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=None)
 def prefilter(pattern: "re.Pattern[str]", lower_text: bool = False) -> Prefilter | None:
-    """The :class:`Prefilter` of ``pattern``; None when its first strings cannot be told. The strings are
-    read lower-cased: this needs a case-insensitive ``pattern``, or one searched in lower-cased text
+    """The :class:`Prefilter` of ``pattern``; None when no string can be told. The strings are read
+    lower-cased: this needs a case-insensitive ``pattern``, or one searched in lower-cased text
     (``lower_text``), or one without capitals in its source."""
     if not (lower_text or pattern.flags & re.IGNORECASE or pattern.pattern == pattern.pattern.lower()):
         return None
     parsed, leads = parsed_leads(pattern.pattern, pattern.flags)
-    if not leads or len(leads) > _MAX_LEADS:
+    bounds = bool(leads) and len(leads) <= _MAX_LEADS  # type: ignore[arg-type]
+    strings = leads if bounds else _needed(parsed)
+    if not strings or len(strings) > _MAX_LEADS:
         return None
-    search = re.compile("|".join(map(re.escape, sorted(leads, key=len, reverse=True))),
-                        pattern.flags & re.IGNORECASE)
-    heads = [_WORD.match(lead) for lead in leads]
-    by_words = starts_at_word_boundary(parsed) and all(heads) and not pattern.flags & re.IGNORECASE
-    return Prefilter(search, tuple(sorted({h.group(0) for h in heads if h})) if by_words else None)
+    heads = [_WORD.match(lead) for lead in strings]
+    by_words = bounds and starts_at_word_boundary(parsed) and all(heads) and not pattern.flags & re.IGNORECASE
+    needs = _needed(parsed) if bounds else None
+    if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
+        needs = None
+    return Prefilter(_search(strings, pattern.flags), bounds,
+                     tuple(sorted({h.group(0) for h in heads if h})) if by_words else None,
+                     _search(needs, pattern.flags) if needs else None)
+
+
+def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":
+    """A search for any of the lower-case ``strings`` (case-insensitive when ``flags`` say so)."""
+    return re.compile("|".join(map(re.escape, sorted(strings, key=len, reverse=True))), flags & re.IGNORECASE)
