@@ -21,6 +21,7 @@ from chemref.errors import InputError
 from chemref.nlp.prefilters import case_partners as _case_partners
 from chemref.nlp.prefilters import lower_pattern as _lower_pattern
 from chemref.nlp.prefilters import parsed_leads as _parsed_leads
+from chemref.nlp.prefilters import prefilter
 from chemref.nlp.prefilters import starts_at_word_boundary as _bounded
 
 __all__ = [
@@ -286,7 +287,7 @@ class ClaimRules:
                     hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
                               for p in places[index])
                 else:
-                    hit = rule.regex.search(text) is not None
+                    hit = _search(rule.regex, text, rule.lowered)
             if hit and rule.gate and not gate_first:
                 hit = any(map(lowered.__contains__, rule.gate))
             if not hit:
@@ -345,6 +346,15 @@ class ClaimRules:
             self._word_rules.clear()
         self._word_rules[word] = result
         return result
+
+
+def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
+    """``regex`` matches somewhere in ``text`` (a long text behind its pre-filter: prefilters.prefilter)."""
+    if len(text) >= _LONG_SENTENCE:
+        plan = prefilter(regex, lowered)
+        start = 0 if plan is None else plan.start(text)
+        return start >= 0 and regex.search(text, start) is not None
+    return regex.search(text) is not None
 
 
 DEFAULT_RULES = ClaimRules.default()

@@ -55,10 +55,10 @@ def literal_leads(pattern: str, flags: int = 0) -> frozenset[str] | None:
     return parsed_leads(pattern, flags)[1]
 
 
-def parsed_leads(pattern: str, flags: int) -> tuple[Any, frozenset[str] | None]:
-    """The parsed ``pattern`` and its :func:`literal_leads`."""
+def parsed_leads(pattern: str, flags: int, fold: bool = True) -> tuple[Any, frozenset[str] | None]:
+    """The parsed ``pattern`` and its :func:`literal_leads` (as written when not ``fold``)."""
     parsed = _parser.parse(pattern, flags)
-    return parsed, _lead(parsed)
+    return parsed, _lead(parsed, fold)
 
 
 def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
@@ -68,15 +68,16 @@ def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
     return _needed(_parser.parse(pattern, flags))
 
 
-def _lead(items: Any) -> frozenset[str] | None:
-    """Literal strings one of which every match of ``items`` starts with (None: cannot tell)."""
+def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
+    """Literal strings one of which every match of ``items`` starts with (None: cannot tell); lower-cased
+    when ``fold``."""
     items = list(items)
     i = 0
     while i < len(items) and items[i][0] in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
         i += 1
     run: list[str] = []
     while i < len(items) and items[i][0] is _c.LITERAL:
-        run.append(chr(items[i][1]).lower())
+        run.append(chr(items[i][1]).lower() if fold else chr(items[i][1]))
         i += 1
     head = "".join(run)
     if i == len(items):
@@ -84,38 +85,39 @@ def _lead(items: Any) -> frozenset[str] | None:
     op, value = items[i]
     rest: frozenset[str] | None = None
     if op is _c.SUBPATTERN:
-        rest = _lead(value[-1])
+        rest = _lead(value[-1], fold)
     elif op is _c.BRANCH:
-        parts = [_lead(branch) for branch in value[1]]
+        parts = [_lead(branch, fold) for branch in value[1]]
         rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
     elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
-        rest = _lead(value[2])
+        rest = _lead(value[2], fold)
     elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
-        through, past = _lead(value[2]), _lead(items[i + 1:])
+        through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
         rest = through | past if through and past else None
     elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
-        rest = frozenset(chr(code).lower() for _, code in value)  # a small class: [sz]
+        rest = frozenset(chr(code).lower() if fold else chr(code) for _, code in value)  # a small class: [sz]
     if rest is None:
         return frozenset([head]) if head else None
     return frozenset(head + tail for tail in rest)
 
 
-def _needed(items: Any) -> frozenset[str] | None:
+def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
     """Literal strings one of which every match of ``items`` holds: the leads of a suffix of the sequence,
-    or what every branch of a group it must pass through holds; the set whose shortest string is longest."""
+    or what every branch of a group it must pass through holds; the set whose shortest string is longest
+    (then the smallest set)."""
     items = list(items)
     best: frozenset[str] | None = None
     for j, (op, value) in enumerate(items):
-        found = [_lead(items[j:])]
+        found = [_lead(items[j:], fold)]
         if op is _c.SUBPATTERN:
-            found.append(_needed(value[-1]))
+            found.append(_needed(value[-1], fold))
         elif op is _c.BRANCH:
-            parts = [_needed(branch) for branch in value[1]]
+            parts = [_needed(branch, fold) for branch in value[1]]
             found.append(None if any(not part for part in parts) else frozenset().union(*parts))  # type: ignore[arg-type]
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
-            found.append(_needed(value[2]))
+            found.append(_needed(value[2], fold))
         for strings in found:
-            if strings and (best is None or min(map(len, strings)) > min(map(len, best))):
+            if strings and (best is None or (min(map(len, strings)), -len(strings)) > (min(map(len, best)), -len(best))):
                 best = strings
     return best
 
@@ -180,19 +182,17 @@ def distinct_words(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=None)
 def prefilter(pattern: "re.Pattern[str]", lower_text: bool = False) -> Prefilter | None:
-    """The :class:`Prefilter` of ``pattern``; None when no string can be told. The strings are read
-    lower-cased: this needs a case-insensitive ``pattern``, or one searched in lower-cased text
-    (``lower_text``), or one without capitals in its source."""
-    if not (lower_text or pattern.flags & re.IGNORECASE or pattern.pattern == pattern.pattern.lower()):
-        return None
-    parsed, leads = parsed_leads(pattern.pattern, pattern.flags)
+    """The :class:`Prefilter` of ``pattern``; None when no string can be told. The strings are lower-cased
+    for a case-insensitive ``pattern`` or one searched in lower-cased text (``lower_text``), else as written."""
+    fold = lower_text or bool(pattern.flags & re.IGNORECASE)
+    parsed, leads = parsed_leads(pattern.pattern, pattern.flags, fold)
     bounds = bool(leads) and len(leads) <= _MAX_LEADS  # type: ignore[arg-type]
-    strings = leads if bounds else _needed(parsed)
+    strings = leads if bounds else _needed(parsed, fold)
     if not strings or len(strings) > _MAX_LEADS:
         return None
     heads = [_WORD.match(lead) for lead in strings]
     by_words = bounds and starts_at_word_boundary(parsed) and all(heads) and not pattern.flags & re.IGNORECASE
-    needs = _needed(parsed) if bounds else None
+    needs = _needed(parsed, fold) if bounds else None
     if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
         needs = None
     return Prefilter(_search(strings, pattern.flags), bounds,

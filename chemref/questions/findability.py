@@ -156,17 +156,17 @@ def findability_features(text: str) -> dict[str, set[str]]:
     text = text.replace("[CITATION]", " ")
     lower = lower_view(text)
     if lower is None:  # rare letters: the case-insensitive patterns themselves
-        chemical = {m.group(0) for m in _CHEM_SYSTEMATIC_I.finditer(text)}
+        chemical = {m.group(0) for m in _matches(_CHEM_SYSTEMATIC_I, text)}
         generic = {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
     else:
-        chemical = {text[m.start():m.end()] for m in _CHEM_SYSTEMATIC.finditer(lower)}
+        chemical = {text[m.start():m.end()] for m in _matches(_CHEM_SYSTEMATIC, lower)}
         generic = {m.group(0) for m in _matches(_GENERIC, lower)}
     chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
     if "ase" in text:  # every enzyme name holds it
         chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
     genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
-    methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
+    methods = {m.group(0).lower() for m in _matches(_METHOD, text)}
     named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
         - _NOT_NAMED - genes - formulas
     named = {n for n in named if n.lower() not in methods}
