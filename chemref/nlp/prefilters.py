@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - older Pythons
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _parser  # type: ignore[no-redef]
 
-__all__ = ["Prefilter", "case_partners", "distinct_words", "literal_leads", "lower_pattern", "needed_strings", "parsed_leads", "prefilter",
+__all__ = ["Prefilter", "Words", "case_partners", "distinct_words", "literal_leads", "lower_pattern", "needed_strings", "parsed_leads", "prefilter",
            "starts_at_word_boundary"]
 
 #: More lead strings than this make the search slower than the scan it saves.
@@ -148,36 +148,52 @@ def case_partners(chars: set[str]) -> set[str]:
     return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
 
 
+class Words:
+    """The distinct ``\\w+`` words of a text, as a set and joined into one string (for :meth:`Prefilter.start`)."""
+
+    __slots__ = ("set", "joined")
+
+    def __init__(self, text: str) -> None:
+        self.set = frozenset(_WORD.findall(text))
+        self.joined = " ".join(self.set)
+
+
+def distinct_words(text: str) -> Words:
+    """The :class:`Words` of ``text``."""
+    return Words(text)
+
+
 @dataclass(frozen=True)
 class Prefilter:
     """A search for literal strings of which every match of a pattern holds one (``search``): the strings
     every match starts with when they can be told (``bounds``: the first found is where the first match can
-    start at the earliest), else strings it holds somewhere. When every match starts a word (a leading
-    ``\\b``) and the pattern is case-sensitive, ``prefixes`` are the word characters each starts with."""
+    start at the earliest), else strings it holds somewhere. For a case-sensitive pattern (or the case-free
+    form of one, on lower-cased text), the tests on the words of the text: ``prefixes`` when every match
+    starts a word (a leading ``\\b``), the word characters each of the strings starts with; ``held``,
+    the word characters each of the strings every match holds starts with (each lies inside a word)."""
 
     search: "re.Pattern[str]"
     bounds: bool
     prefixes: tuple[str, ...] | None = None
     #: longer strings every match holds somewhere, tried first when the ``search`` strings are shorter
     needs: "re.Pattern[str] | None" = None
+    held: tuple[str, ...] | None = None
 
-    def start(self, text: str, words: "frozenset[str] | None" = None) -> int:
+    def start(self, text: str, words: Words | None = None) -> int:
         """Where in ``text`` the first match can start at the earliest, or -1 when there can be none.
-        ``words`` (the distinct ``\\w+`` words of ``text``, when known) rule a word-start pattern out
-        without a scan when no word starts with one of its prefixes."""
-        if words is not None and self.prefixes is not None and not any(w.startswith(self.prefixes) for w in words):
-            return -1
+        ``words`` (the :class:`Words` of ``text``, when known) rule the pattern out without a scan of
+        ``text`` when no word starts with one of its ``prefixes`` or holds one of the ``held`` strings."""
+        if words is not None:
+            if self.prefixes is not None and not any(w.startswith(self.prefixes) for w in words.set):
+                return -1
+            if self.held is not None and not any(s in words.joined for s in self.held):
+                return -1
         if self.needs is not None and self.needs.search(text) is None:
             return -1
         first = self.search.search(text)
         if first is None:
             return -1
         return first.start() if self.bounds else 0
-
-
-def distinct_words(text: str) -> frozenset[str]:
-    """The distinct ``\\w+`` words of ``text`` (for :meth:`Prefilter.start`)."""
-    return frozenset(_WORD.findall(text))
 
 
 @lru_cache(maxsize=None)
@@ -195,9 +211,14 @@ def prefilter(pattern: "re.Pattern[str]", lower_text: bool = False) -> Prefilter
     needs = _needed(parsed, fold) if bounds else None
     if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
         needs = None
+    inside = needs if needs is not None else None if bounds else strings
+    held = None
+    runs = [_WORD.match(x) for x in inside or ()]  # the word characters each string starts with
+    if inside and not pattern.flags & re.IGNORECASE and all(runs):
+        held = tuple(sorted({run.group(0) for run in runs}))  # type: ignore[union-attr]
     return Prefilter(_search(strings, pattern.flags), bounds,
                      tuple(sorted({h.group(0) for h in heads if h})) if by_words else None,
-                     _search(needs, pattern.flags) if needs else None)
+                     _search(needs, pattern.flags) if needs else None, held)
 
 
 def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from chemref.nlp.prefilters import prefilter
+from chemref.nlp.prefilters import Words, distinct_words, prefilter
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
 __all__ = ["findability", "findability_features", "lower_view", "score_features", "WEIGHTS"]
@@ -95,6 +95,7 @@ _CLAIM_VERB = re.compile(
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
 _CAPITAL_OR_DIGIT = re.compile("[A-Z0-9]")
 _DIGIT = re.compile(r"\d")  # every number with a unit holds one
+_LONG_TEXT = 2000  # from this length on, the distinct words of a text are collected to rule patterns out
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
 _SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
@@ -155,6 +156,8 @@ def findability_features(text: str) -> dict[str, set[str]]:
     """The distinct matches of each feature in ``text`` (the ``[CITATION]`` marker is ignored)."""
     text = text.replace("[CITATION]", " ")
     lower = lower_view(text)
+    long = len(text) >= _LONG_TEXT  # the words of a long text rule most patterns out without a scan
+    words = distinct_words(text) if long else None
     if lower is None:  # rare letters: the case-insensitive patterns themselves
         chemical = {m.group(0) for m in _matches(_CHEM_SYSTEMATIC_I, text)}
         generic = {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
@@ -166,7 +169,7 @@ def findability_features(text: str) -> dict[str, set[str]]:
         chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
     genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
-    methods = {m.group(0).lower() for m in _matches(_METHOD, text)}
+    methods = {m.group(0).lower() for m in _matches(_METHOD, text, words)}
     named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
         - _NOT_NAMED - genes - formulas
     named = {n for n in named if n.lower() not in methods}
@@ -177,16 +180,17 @@ def findability_features(text: str) -> dict[str, set[str]]:
         "gene_protein": {g for g in genes if g not in formulas and not any(f.startswith(g) for f in formulas)},
         "method": methods,
         "named_entity": named,
-        "claim_verb": {m.group(0).lower() for m in _matches(_CLAIM_VERB, text)},
+        "claim_verb": {m.group(0).lower() for m in _matches(_CLAIM_VERB, text, words)},
         "generic": generic,
     }
 
 
-def _matches(pattern: "re.Pattern[str]", text: str) -> "Iterator[re.Match[str]]":
+def _matches(pattern: "re.Pattern[str]", text: str, words: Words | None = None) -> "Iterator[re.Match[str]]":
     """``pattern.finditer(text)``, from where the first match can start at the earliest (a search for the
-    strings every match starts with: :func:`chemref.nlp.prefilters.prefilter`); none without one."""
+    strings every match starts with, or a test on the ``words`` of ``text``:
+    :func:`chemref.nlp.prefilters.prefilter`); none when there can be none."""
     plan = prefilter(pattern)
-    start = 0 if plan is None else plan.start(text)
+    start = 0 if plan is None else plan.start(text, words)
     return iter(()) if start < 0 else pattern.finditer(text, start)
 
 

@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
-from chemref.nlp.prefilters import case_partners, distinct_words, lower_pattern, prefilter
+from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, prefilter
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE"]
@@ -223,7 +223,7 @@ def _lower_view(text: str) -> str | None:
 
 
 def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str | None = None,
-           words: "frozenset[str] | None" = None) -> float:
+           words: "Words | None" = None) -> float:
     """Matches of ``pattern`` in ``text``, at most ``cap``; ``lower`` is the lower view of ``text`` when it
     matches lower-case patterns exactly where re.IGNORECASE matches ``text`` (:func:`_lower_view`), ``words``
     the distinct words of ``lower`` when it is long (:data:`_LONG_TEXT`).
@@ -312,7 +312,7 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
             views["bare_lower"] = _lower_view(bare())
         return views["bare_lower"]
 
-    def words(lowered: str | None) -> "frozenset[str] | None":
+    def words(lowered: str | None) -> "Words | None":
         if lowered is None or len(lowered) < _LONG_TEXT:
             return None
         key = ("words", lowered)
