@@ -319,10 +319,16 @@ class ClaimRules:
         """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""
         places: dict[int, list[int]] = {}
         cache = self._word_rules
-        if len(lowered) >= _LONG_SENTENCE and not any(
-                cache[word] if word in cache else self._rules_for(word) for word in set(_WORDS.findall(lowered))):
-            return places  # no distinct word starts a rule: no need to walk every word of a long text
-        for m in _WORDS.finditer(lowered):
+        words = _WORDS
+        if len(lowered) >= _LONG_SENTENCE:
+            # A long text: look each distinct word up once, then walk only the words that start a rule.
+            starting = [word for word in set(_WORDS.findall(lowered))
+                        if (cache[word] if word in cache else self._rules_for(word))]
+            if not starting:
+                return places
+            words = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(starting, key=len, reverse=True)))
+                               + r")(?!\w)")
+        for m in words.finditer(lowered):
             word = m.group()
             ids = cache.get(word)
             if ids is None:
