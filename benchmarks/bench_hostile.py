@@ -5,9 +5,10 @@ Prints one table and writes benchmarks/results/hostile.json. Each case runs in a
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded) and its own peak resident memory.
 Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; a cited sentence
-holding 50,000 digits through ``questions build``; 1 MB of "1", "C", "e.g. ", "(" and "Smith et al. "
-through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and the question
-selector's features of a candidate record whose excerpt and cited sentence hold that text).
+holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
+build of that one article: reading, splitting, every filter); 1 MB of "1", "C", "e.g. ", "(" and
+"Smith et al. " through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and
+the question selector's features of a candidate record whose excerpt and cited sentence hold that text).
 """
 
 from __future__ import annotations
@@ -54,11 +55,16 @@ _COREF = _PRELUDE + textwrap.dedent("""
         done(time.perf_counter() - t, outcome)
 """)
 
-_DIGITS = _PRELUDE + textwrap.dedent("""
+_BUILD = _PRELUDE + textwrap.dedent("""
     from chemref.questions.run import build_to_files
+    unit = @UNIT@
+    if unit is None:
+        sentence = recipes.digits_sentence(50_000)
+    else:  # one cited sentence holding 1 MB of the unit
+        sentence = "The yields rose " + (unit * (@MB@ // len(unit) + 1))[:@MB@] + " in the earlier study [CIT]."
     with tempfile.TemporaryDirectory() as tmp:
-        article = Path(tmp) / "digits.xml"
-        article.write_text(recipes.jats_article(recipes.digits_sentence(50_000)), encoding="utf-8")
+        article = Path(tmp) / "hostile.xml"
+        article.write_text(recipes.jats_article(sentence), encoding="utf-8")
         t = time.perf_counter()
         out = build_to_files([str(article)], Path(tmp) / "q.jsonl", progress=False)
         done(time.perf_counter() - t, f"{out.totals.questions} questions, {out.totals.rejected} rejected")
@@ -112,7 +118,11 @@ def main() -> None:
     rows: list[dict] = []
     for n in (100, 1_000, 10_000):
         rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
-    rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0, **_run(_DIGITS)})
+    rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0,
+                 **_run(_BUILD.replace("@UNIT@", "None").replace("@MB@", str(MB)))})
+    for unit in STRINGS:
+        rows.append({"case": f"questions build, 1 MB of {unit!r} in a cited sentence", "limit_s": 5.0,
+                     **_run(_BUILD.replace("@UNIT@", repr(unit)).replace("@MB@", str(MB)))})
     for unit in STRINGS:
         for engine in ENGINES:
             rows.append({"case": f"{engine}, 1 MB of {unit!r}", "limit_s": 1.0,

@@ -80,10 +80,12 @@ def test_findability_and_claims_are_the_same_without_prefilters(text: str, monke
 
     sentence = text + " [1]."
     citation = (len(text) + 1, len(text) + 4)
+    findability_module._features.cache_clear()
     features = findability_module.findability_features(text)
     decision = claims_module.classify_citation(sentence, citation)
     monkeypatch.setattr(findability_module, "prefilter", lambda *args: None)
     monkeypatch.setattr(claims_module, "prefilter", lambda *args: None)
     monkeypatch.setattr(claims_module, "_LONG_SENTENCE", 10 ** 9)
+    findability_module._features.cache_clear()
     assert findability_module.findability_features(text) == features
     assert claims_module.classify_citation(sentence, citation) == decision

@@ -22,7 +22,8 @@ points, approaching 1 for dense, specific sentences. Rounded to 4 decimals so it
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from functools import lru_cache
+from typing import AbstractSet, Iterator, Mapping
 
 from chemref.nlp.prefilters import Words, distinct_words, prefilter
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
@@ -154,6 +155,17 @@ def _formulas(text: str) -> set[str]:
 
 def findability_features(text: str) -> dict[str, set[str]]:
     """The distinct matches of each feature in ``text`` (the ``[CITATION]`` marker is ignored)."""
+    return {name: set(found) for name, found in _features(text).items()}
+
+
+@lru_cache(maxsize=16)
+def _features(text: str) -> dict[str, frozenset[str]]:
+    """:func:`findability_features`, remembered for the last texts (the builder scores an excerpt's
+    findability, then the selector reads its entities)."""
+    return {name: frozenset(found) for name, found in _find(text).items()}
+
+
+def _find(text: str) -> dict[str, set[str]]:
     text = text.replace("[CITATION]", " ")
     lower = lower_view(text)
     long = len(text) >= _LONG_TEXT  # the words of a long text rule most patterns out without a scan
@@ -196,10 +208,10 @@ def _matches(pattern: "re.Pattern[str]", text: str, words: Words | None = None) 
 
 def findability(text: str) -> float:
     """The findability score of an excerpt or sentence (see the module docstring for the weights)."""
-    return score_features(findability_features(text))
+    return score_features(_features(text))
 
 
-def score_features(features: dict[str, set[str]]) -> float:
+def score_features(features: Mapping[str, AbstractSet[str]]) -> float:
     """The findability score of the :func:`findability_features` of a text."""
     total = 0.0
     for name, matches in features.items():
