@@ -20,8 +20,8 @@ except ImportError:  # pragma: no cover - older Pythons
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _parser  # type: ignore[no-redef]
 
-__all__ = ["Prefilter", "Words", "case_partners", "distinct_words", "literal_leads", "lower_pattern", "needed_strings", "parsed_leads", "prefilter",
-           "starts_at_word_boundary"]
+__all__ = ["Prefilter", "Words", "case_partners", "distinct_words", "literal_leads", "lower_pattern",
+           "needed_strings", "parsed_leads", "prefilter", "starts_at_word_boundary"]
 
 #: More lead strings than this make the search slower than the scan it saves.
 _MAX_LEADS = 400
@@ -113,13 +113,19 @@ def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
             found.append(_needed(value[-1], fold))
         elif op is _c.BRANCH:
             parts = [_needed(branch, fold) for branch in value[1]]
-            found.append(None if any(not part for part in parts) else frozenset().union(*parts))  # type: ignore[arg-type]
+            found.append(None if any(not part for part in parts)
+                         else frozenset().union(*parts))  # type: ignore[arg-type]
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
             found.append(_needed(value[2], fold))
         for strings in found:
-            if strings and (best is None or (min(map(len, strings)), -len(strings)) > (min(map(len, best)), -len(best))):
+            if strings and (best is None or _rank(strings) > _rank(best)):
                 best = strings
     return best
+
+
+def _rank(strings: frozenset[str]) -> tuple[int, int]:
+    """The better pre-filter: the longer shortest string, then fewer strings."""
+    return min(map(len, strings)), -len(strings)
 
 
 def starts_at_word_boundary(items: Any) -> bool:

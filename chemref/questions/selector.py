@@ -341,7 +341,7 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
         "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
         "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
         "specific_tokens": lambda: _specific_tokens(bare(), 5.0),
-        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0) if _DIGIT.search(bare()) else 0.0,  # each holds a digit
+        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0) if _DIGIT.search(bare()) else 0.0,  # a digit each
         "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0, bare_lower()),
         "hedge": lambda: count(_HEDGE),
         "citation_final": citation_final,

@@ -128,7 +128,8 @@ class Report(TabularReport, dict):
             out.append("")
             out.append("per document (tp/fp/fn): " + ", ".join(labels))
             for doc, blocks in per_doc.items():
-                out.append(f"  {printable(str(doc))}  " + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
+                out.append(f"  {printable(str(doc))}  "
+                           + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
         errors = self.get("errors")
         if errors is not None:
             out.append("")
