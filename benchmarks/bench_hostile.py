@@ -3,16 +3,19 @@
 Run from the project root:  python benchmarks/bench_hostile.py
 Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
-tables, excluded) and its own peak resident memory.
+tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
+machine), and its own peak resident memory. Load average at start and end are recorded.
 Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; a cited sentence
-holding 50,000 digits through ``questions build``; 1 MB of "1", "C", "e.g. ", "(" and "Smith et al. "
-through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and the question
-selector's features of a candidate record whose excerpt and cited sentence hold that text).
+holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
+build of that one article: reading, splitting, every filter); 1 MB of "1", "C", "e.g. ", "(" and
+"Smith et al. " through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and
+the question selector's features of a candidate record whose excerpt and cited sentence hold that text).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -34,9 +37,14 @@ _PRELUDE = textwrap.dedent("""
     sys.path[:0] = [@ROOT@, @RECIPES@]
     import recipes
 
-    def done(seconds, outcome):
+    def start():
+        global _wall, _cpu
+        _wall, _cpu = time.perf_counter(), time.process_time()
+
+    def done(outcome):
+        seconds, cpu = time.perf_counter() - _wall, time.process_time() - _cpu
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(json.dumps({"seconds": seconds, "peak_mb": peak, "outcome": outcome}))
+        print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_mb": peak, "outcome": outcome}))
 """).replace("@ROOT@", repr(str(ROOT))).replace("@RECIPES@", repr(str(ROOT / "tests" / "hostile")))
 
 _COREF = _PRELUDE + textwrap.dedent("""
@@ -44,24 +52,29 @@ _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.scoring.brat_scoring import score_brat
     with tempfile.TemporaryDirectory() as tmp:
         gold, pred = recipes.coref_folders(Path(tmp), @N@)
-        t = time.perf_counter()
+        start()
         try:
             report = score_brat(gold, pred)
             f1 = report["relations"]["relaxed_bipartite"]["coref_expanded"]["overall"]["f1"]
             outcome = f"scored (relaxed, expanded F1 {f1:.3f})"
         except ScoringError as exc:
             outcome = "refused: " + exc.message
-        done(time.perf_counter() - t, outcome)
+        done(outcome)
 """)
 
-_DIGITS = _PRELUDE + textwrap.dedent("""
+_BUILD = _PRELUDE + textwrap.dedent("""
     from chemref.questions.run import build_to_files
+    unit = @UNIT@
+    if unit is None:
+        sentence = recipes.digits_sentence(50_000)
+    else:  # one cited sentence holding 1 MB of the unit
+        sentence = "The yields rose " + (unit * (@MB@ // len(unit) + 1))[:@MB@] + " in the earlier study [CIT]."
     with tempfile.TemporaryDirectory() as tmp:
-        article = Path(tmp) / "digits.xml"
-        article.write_text(recipes.jats_article(recipes.digits_sentence(50_000)), encoding="utf-8")
-        t = time.perf_counter()
+        article = Path(tmp) / "hostile.xml"
+        article.write_text(recipes.jats_article(sentence), encoding="utf-8")
+        start()
         out = build_to_files([str(article)], Path(tmp) / "q.jsonl", progress=False)
-        done(time.perf_counter() - t, f"{out.totals.questions} questions, {out.totals.rejected} rejected")
+        done(f"{out.totals.questions} questions, {out.totals.rejected} rejected")
 """)
 
 _ENGINE = _PRELUDE + textwrap.dedent("""
@@ -92,9 +105,9 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
     else:
         from chemref.questions.findability import findability as run
     run("Smith et al. found 5 mM C2H4 (e.g. 1) [1].")  # rule tables loaded and compiled once, not timed
-    t = time.perf_counter()
+    start()
     run(text)
-    done(time.perf_counter() - t, "ok")
+    done("ok")
 """)
 
 
@@ -102,31 +115,40 @@ def _run(code: str, timeout: float = 120.0) -> dict:
     try:
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"seconds": None, "peak_mb": None, "outcome": f"timed out after {timeout:g} s"}
+        return {"seconds": None, "cpu_seconds": None, "peak_mb": None, "outcome": f"timed out after {timeout:g} s"}
     if proc.returncode != 0:
-        return {"seconds": None, "peak_mb": None, "outcome": "failed: " + proc.stderr.strip().splitlines()[-1]}
+        return {"seconds": None, "cpu_seconds": None, "peak_mb": None,
+                "outcome": "failed: " + proc.stderr.strip().splitlines()[-1]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
+    load_start = os.getloadavg()[0]
     rows: list[dict] = []
     for n in (100, 1_000, 10_000):
         rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
-    rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0, **_run(_DIGITS)})
+    rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0,
+                 **_run(_BUILD.replace("@UNIT@", "None").replace("@MB@", str(MB)))})
+    for unit in STRINGS:
+        rows.append({"case": f"questions build, 1 MB of {unit!r} in a cited sentence", "limit_s": 5.0,
+                     **_run(_BUILD.replace("@UNIT@", repr(unit)).replace("@MB@", str(MB)))})
     for unit in STRINGS:
         for engine in ENGINES:
             rows.append({"case": f"{engine}, 1 MB of {unit!r}", "limit_s": 1.0,
                          **_run(_ENGINE.replace("@ARGS@", repr((engine, unit, MB))))})
     width = max(len(r["case"]) for r in rows)
-    print(f"{'case':<{width}}  {'seconds':>8}  {'peak MB':>8}  {'target':>7}  outcome")
+    print(f"{'case':<{width}}  {'seconds':>8}  {'cpu s':>7}  {'peak MB':>8}  {'target':>7}  outcome")
     for r in rows:
         secs = "-" if r["seconds"] is None else f"{r['seconds']:.3f}"
+        cpu = "-" if r["cpu_seconds"] is None else f"{r['cpu_seconds']:.3f}"
         peak = "-" if r["peak_mb"] is None else f"{r['peak_mb']:.0f}"
         ok = r["seconds"] is not None and r["seconds"] < r["limit_s"]
         r["within_target"] = ok
-        print(f"{r['case']:<{width}}  {secs:>8}  {peak:>8}  {'<' + format(r['limit_s'], 'g') + ' s':>7}  "
+        print(f"{r['case']:<{width}}  {secs:>8}  {cpu:>7}  {peak:>8}  {'<' + format(r['limit_s'], 'g') + ' s':>7}  "
               f"{'' if ok else 'OVER TARGET: '}{r['outcome']}")
-    write_text(OUT, json.dumps({"python": sys.version.split()[0], "cases": rows}, indent=2) + "\n")
+    write_text(OUT, json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(),
+                                "load_average": {"start": load_start, "end": os.getloadavg()[0]},
+                                "cases": rows}, indent=2) + "\n")
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

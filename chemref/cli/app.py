@@ -130,7 +130,7 @@ def emit(text: str, output: Path | None) -> None:
     from chemref._io import write_text
 
     guarded(lambda: write_text(output, text if text.endswith("\n") else text + "\n"))
-    typer.echo(f"wrote {output}", err=True)
+    typer.echo(f"wrote {printable(str(output))}", err=True)
 
 
 def checked_output(value: Path | None) -> Path | None:

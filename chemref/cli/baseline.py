@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
+from chemref.errors import printable
 
 
 @baseline_app.command("bm25")
@@ -32,4 +33,4 @@ def bm25_command(
     for message in diagnostics:
         warn(message)
     guarded(lambda: write_jsonl(output, predictions))
-    typer.echo(f"wrote {len(predictions)} predictions to {output}", err=True)
+    typer.echo(f"wrote {len(predictions)} predictions to {printable(str(output))}", err=True)

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option, warn
+from chemref.errors import printable
 
 
 @app.command("jats")
@@ -31,6 +32,6 @@ def jats_command(
     for exc in errors:
         error(str(exc))
     if output is not None and not errors:  # a failed run leaves the previous output as it was
-        typer.echo(f"wrote {output}", err=True)
+        typer.echo(f"wrote {printable(str(output))}", err=True)
     if errors:
         raise typer.Exit(EXIT_INPUT)

@@ -8,6 +8,7 @@ from typing import Any, Optional
 import typer
 
 from chemref.cli.app import guarded
+from chemref.errors import printable
 
 
 def checked_page(value: Optional[Path]) -> Optional[Path]:
@@ -27,7 +28,7 @@ def write_error_page(path: Path, gold: str, pred: str, report: Any, **options: A
 
     details = guarded(lambda: match_details(gold, pred, report=report, **options))
     size = guarded(lambda: write_brat_error_page(path, details))
-    typer.echo(f"wrote {path} ({size / 1e6:.1f} MB, {len(details['documents'])} documents)", err=True)
+    typer.echo(f"wrote {printable(str(path))} ({size / 1e6:.1f} MB, {len(details['documents'])} documents)", err=True)
 
 
 def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) -> None:
@@ -35,4 +36,4 @@ def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) 
     from chemref.pages.question_review import write_review_page
 
     cards, size = guarded(lambda: write_review_page(path, questions, rejected))
-    typer.echo(f"wrote {path} ({cards} cards, {size / 1e6:.1f} MB)")
+    typer.echo(f"wrote {printable(str(path))} ({cards} cards, {size / 1e6:.1f} MB)")

@@ -10,6 +10,7 @@ import typer
 
 from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
                              refuse_overwriting_inputs, warn)
+from chemref.errors import printable
 
 
 def _authors_mode(value: str) -> str:
@@ -82,13 +83,16 @@ def build_command(
         selector=None if selector is None else str(selector)))
     totals = outputs.totals
     typer.echo(funnel_table(totals, outputs.settings))
-    written = [f"{outputs.output} ({totals.questions} questions)", f"{outputs.card} (dataset card)"]
+    def shown(path: object) -> str:
+        return printable(str(path))
+
+    written = [f"{shown(outputs.output)} ({totals.questions} questions)", f"{shown(outputs.card)} (dataset card)"]
     if outputs.rejected:
-        written.append(f"{outputs.rejected} ({totals.rejected} rejected)")
+        written.append(f"{shown(outputs.rejected)} ({totals.rejected} rejected)")
     if outputs.report:
-        written.append(f"{outputs.report} (report), {outputs.chart} (chart)")
+        written.append(f"{shown(outputs.report)} (report), {shown(outputs.chart)} (chart)")
     if outputs.manifest:
-        written.append(f"{outputs.manifest} (manifest)")
+        written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
 
 
@@ -205,9 +209,9 @@ def train_selector_command(
 
     selector, curve = guarded(run)
     typer.echo(curve.to_text())
-    typer.echo(f"wrote {output} (selector {selector.version}, threshold {selector.threshold}, "
-               f"{selector.meta['trained_on']} labelled records)" + (f"; {cv_scores} (cross-validated scores)"
-                                                                    if cv_scores else ""))
+    typer.echo(f"wrote {printable(str(output))} (selector {selector.version}, threshold {selector.threshold}, "
+               f"{selector.meta['trained_on']} labelled records)"
+               + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else ""))
 
 
 @questions_app.command("review")

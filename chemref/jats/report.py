@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable
 
-from chemref.errors import JatsError
+from chemref.errors import JatsError, printable
 from chemref.jats.files import jats_files
 from chemref.jats.model import Article
 
@@ -44,7 +44,7 @@ def format_table(rows: list[dict]) -> str:
     total = {c: sum(r[c] for r in rows) for c in _COLUMNS[1:]}
     total["file"] = f"total ({len(rows)} articles)"
     shown = rows + [total] if len(rows) > 1 else rows
-    names = [os.path.basename(str(r["file"])) if r is not total else r["file"] for r in shown]
+    names = [printable(os.path.basename(str(r["file"]))) if r is not total else r["file"] for r in shown]
     width = max(len("file"), *(len(n) for n in names))
     widths = [max(len(c), *(len(f"{r[c]:,}") for r in shown)) for c in _COLUMNS[1:]]
     lines = ["  ".join(["file".ljust(width)] + [c.rjust(w) for c, w in zip(_COLUMNS[1:], widths)])]

@@ -18,6 +18,11 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.nlp.prefilters import case_partners as _case_partners
+from chemref.nlp.prefilters import lower_pattern as _lower_pattern
+from chemref.nlp.prefilters import parsed_leads as _parsed_leads
+from chemref.nlp.prefilters import prefilter
+from chemref.nlp.prefilters import starts_at_word_boundary as _bounded
 
 __all__ = [
     "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "citation_clause", "classify_citation",
@@ -34,6 +39,7 @@ _NEAR_AFTER = 25
 _MIN_START = 2  # shorter start strings would leave too many places to try
 _MAX_STARTS = 400
 _WORD_CACHE = 200_000  # words remembered by ClaimRules._rules_for
+_LONG_SENTENCE = 2000  # from this length on, ClaimRules._places looks each distinct word up first
 _CLAUSE = 4  # the scope slot of the citation's clause
 #: What ends a clause: a semicolon, or a comma before a contrasting conjunction ("..., whereas", "..., but")
 #: or before a new subject of the citing authors ("..., we used", "..., and we"; the subject stays in the clause).
@@ -86,82 +92,13 @@ def load_claim_tables(directory: str | Path | None = None) -> dict[str, Any]:
 _TOKEN = re.compile(r"[^\s()\[\]{},;:\"“”]+")
 
 
-def _lower_pattern(pattern: str) -> str | None:
-    """``pattern`` with its literal letters lower-cased, for a case-sensitive search of the lower-cased text
-    that matches exactly where the case-insensitive pattern matches the text; None when that cannot be
-    done (a ``(?-i:...)`` group keeps case on purpose; ``\\N{...}`` names are case-sensitive)."""
-    if "(?-i" in pattern or "\\N{" in pattern:
-        return None
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):  # an escape keeps its letter (\\W is not \\w)
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        out.append(ch.lower())
-        i += 1
-    return "".join(out)
-
-
 def _starts(pattern: str, flags: int = 0) -> tuple[str, ...]:
     """Lower-case literal strings of which every match of ``pattern`` starts with one, at the start of a
     word: read off the parsed pattern (``\\b``, then a literal run or an alternation of them, zero-width
     assertions skipped); () when that cannot be told. Such a rule is tried only where a word starts with
     one of them (the same hits as a search, at a fraction of the cost)."""
-    try:
-        from re import _parser as parser  # type: ignore[attr-defined]  # Python >= 3.11
-    except ImportError:  # pragma: no cover - older Pythons
-        import sre_parse as parser  # type: ignore[no-redef]
-    from re import _constants as c  # type: ignore[attr-defined]
-
-    def lead(items: Any) -> frozenset[str] | None:
-        """Literal strings one of which every match of ``items`` starts with (None: cannot tell)."""
-        items = list(items)
-        i = 0
-        while i < len(items) and items[i][0] in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            i += 1
-        run: list[str] = []
-        while i < len(items) and items[i][0] is c.LITERAL:
-            run.append(chr(items[i][1]).lower())
-            i += 1
-        head = "".join(run)
-        if i == len(items):
-            return frozenset([head]) if head else None
-        op, value = items[i]
-        rest: frozenset[str] | None = None
-        if op is c.SUBPATTERN:
-            rest = lead(value[-1])
-        elif op is c.BRANCH:
-            parts = [lead(branch) for branch in value[1]]
-            rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and value[0] >= 1:
-            rest = lead(value[2])
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
-            through, past = lead(value[2]), lead(items[i + 1:])
-            rest = through | past if through and past else None
-        elif op is c.IN and len(value) <= 4 and all(kind is c.LITERAL for kind, _ in value):
-            rest = frozenset(chr(code).lower() for _, code in value)  # a small class: [sz]
-        if rest is None:
-            return frozenset([head]) if head else None
-        return frozenset(head + tail for tail in rest)
-
-    def bounded(items: Any) -> bool:
-        """The pattern starts with ``\\b`` (before any character is consumed)."""
-        for op, value in items:
-            if op is c.AT and value is c.AT_BOUNDARY:
-                return True
-            if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-                continue
-            if op is c.SUBPATTERN:
-                return bounded(value[-1])
-            return False
-        return False
-
-    parsed = parser.parse(pattern, flags)
-    found = lead(parsed)
-    if not found or not bounded(parsed) or min(len(x) for x in found) < _MIN_START:
+    parsed, found = _parsed_leads(pattern, flags)
+    if not found or not _bounded(parsed) or min(len(x) for x in found) < _MIN_START:
         return ()
     if not all(_WORD_START.match(x) for x in found) or len(found) > _MAX_STARTS:  # word characters only
         return ()
@@ -176,19 +113,6 @@ _WORDS = re.compile(r"\w+")
 def _ci(pattern: str) -> "re.Pattern[str]":
     """``pattern`` compiled case-insensitively, on first use (only texts lower-casing would change need it)."""
     return re.compile(pattern, re.IGNORECASE)
-
-
-def _case_partners(chars: set[str]) -> set[str]:
-    """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
-    ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
-    try:
-        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # Python >= 3.11
-    except ImportError:  # pragma: no cover - older Pythons
-        try:
-            from sre_compile import _ignorecase_fixes as extra  # type: ignore[no-redef]
-        except ImportError:
-            extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
-    return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
 
 
 def citation_clause(sentence: str, start: int, end: int) -> tuple[int, int]:
@@ -363,7 +287,7 @@ class ClaimRules:
                     hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
                               for p in places[index])
                 else:
-                    hit = rule.regex.search(text) is not None
+                    hit = _search(rule.regex, text, rule.lowered)
             if hit and rule.gate and not gate_first:
                 hit = any(map(lowered.__contains__, rule.gate))
             if not hit:
@@ -395,7 +319,16 @@ class ClaimRules:
         """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""
         places: dict[int, list[int]] = {}
         cache = self._word_rules
-        for m in _WORDS.finditer(lowered):
+        words = _WORDS
+        if len(lowered) >= _LONG_SENTENCE:
+            # A long text: look each distinct word up once, then walk only the words that start a rule.
+            starting = [word for word in set(_WORDS.findall(lowered))
+                        if (cache[word] if word in cache else self._rules_for(word))]
+            if not starting:
+                return places
+            words = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(starting, key=len, reverse=True)))
+                               + r")(?!\w)")
+        for m in words.finditer(lowered):
             word = m.group()
             ids = cache.get(word)
             if ids is None:
@@ -419,6 +352,15 @@ class ClaimRules:
             self._word_rules.clear()
         self._word_rules[word] = result
         return result
+
+
+def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
+    """``regex`` matches somewhere in ``text`` (a long text behind its pre-filter: prefilters.prefilter)."""
+    if len(text) >= _LONG_SENTENCE:
+        plan = prefilter(regex, lowered)
+        start = 0 if plan is None else plan.start(text)
+        return start >= 0 and regex.search(text, start) is not None
+    return regex.search(text) is not None
 
 
 DEFAULT_RULES = ClaimRules.default()

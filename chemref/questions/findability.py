@@ -22,7 +22,10 @@ points, approaching 1 for dense, specific sentences. Rounded to 4 decimals so it
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import AbstractSet, Iterator, Mapping
 
+from chemref.nlp.prefilters import Words, distinct_words, prefilter
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
 __all__ = ["findability", "findability_features", "lower_view", "score_features", "WEIGHTS"]
@@ -92,6 +95,8 @@ _CLAIM_VERB = re.compile(
     r"establish(?:es|ed)|report(?:s|ed)|found|confirm(?:s|ed)|measur(?:e|es|ed)|determin(?:e|es|ed)|"
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
 _CAPITAL_OR_DIGIT = re.compile("[A-Z0-9]")
+_DIGIT = re.compile(r"\d")  # every number with a unit holds one
+_LONG_TEXT = 2000  # from this length on, the distinct words of a text are collected to rule patterns out
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
 _SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
@@ -150,40 +155,63 @@ def _formulas(text: str) -> set[str]:
 
 def findability_features(text: str) -> dict[str, set[str]]:
     """The distinct matches of each feature in ``text`` (the ``[CITATION]`` marker is ignored)."""
+    return {name: set(found) for name, found in _features(text).items()}
+
+
+@lru_cache(maxsize=16)
+def _features(text: str) -> dict[str, frozenset[str]]:
+    """:func:`findability_features`, remembered for the last texts (the builder scores an excerpt's
+    findability, then the selector reads its entities)."""
+    return {name: frozenset(found) for name, found in _find(text).items()}
+
+
+def _find(text: str) -> dict[str, set[str]]:
     text = text.replace("[CITATION]", " ")
     lower = lower_view(text)
+    long = len(text) >= _LONG_TEXT  # the words of a long text rule most patterns out without a scan
+    words = distinct_words(text) if long else None
     if lower is None:  # rare letters: the case-insensitive patterns themselves
-        chemical = {m.group(0) for m in _CHEM_SYSTEMATIC_I.finditer(text)}
-        generic = {m.group(0).lower() for m in _GENERIC_I.finditer(text)}
+        chemical = {m.group(0) for m in _matches(_CHEM_SYSTEMATIC_I, text)}
+        generic = {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
     else:
-        chemical = {text[m.start():m.end()] for m in _CHEM_SYSTEMATIC.finditer(lower)}
-        generic = {m.group(0) for m in _GENERIC.finditer(lower)}
+        chemical = {text[m.start():m.end()] for m in _matches(_CHEM_SYSTEMATIC, lower)}
+        generic = {m.group(0) for m in _matches(_GENERIC, lower)}
     chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
-    chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
+    if "ase" in text:  # every enzyme name holds it
+        chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
     genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
-    methods = {m.group(0).lower() for m in _METHOD.finditer(text)}
+    methods = {m.group(0).lower() for m in _matches(_METHOD, text, words)}
     named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
         - _NOT_NAMED - genes - formulas
     named = {n for n in named if n.lower() not in methods}
     return {
         "formula": formulas,
         "chemical_name": chemical,
-        "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)},
+        "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)} if _DIGIT.search(text) else set(),
         "gene_protein": {g for g in genes if g not in formulas and not any(f.startswith(g) for f in formulas)},
         "method": methods,
         "named_entity": named,
-        "claim_verb": {m.group(0).lower() for m in _CLAIM_VERB.finditer(text)},
+        "claim_verb": {m.group(0).lower() for m in _matches(_CLAIM_VERB, text, words)},
         "generic": generic,
     }
 
 
+def _matches(pattern: "re.Pattern[str]", text: str, words: Words | None = None) -> "Iterator[re.Match[str]]":
+    """``pattern.finditer(text)``, from where the first match can start at the earliest (a search for the
+    strings every match starts with, or a test on the ``words`` of ``text``:
+    :func:`chemref.nlp.prefilters.prefilter`); none when there can be none."""
+    plan = prefilter(pattern)
+    start = 0 if plan is None else plan.start(text, words)
+    return iter(()) if start < 0 else pattern.finditer(text, start)
+
+
 def findability(text: str) -> float:
     """The findability score of an excerpt or sentence (see the module docstring for the weights)."""
-    return score_features(findability_features(text))
+    return score_features(_features(text))
 
 
-def score_features(features: dict[str, set[str]]) -> float:
+def score_features(features: Mapping[str, AbstractSet[str]]) -> float:
     """The findability score of the :func:`findability_features` of a text."""
     total = 0.0
     for name, matches in features.items():

@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
+from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, prefilter
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT"]
@@ -147,11 +148,13 @@ _TITLE_RESOURCE = re.compile(r"\b(?:database|databank|software|(?:an?|R|software
 _REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Similar|Analogous|Similarly|Likewise|"
                         r"In\s+(?:this|these|that|those|all|both|such)|The\s+(?:latter|former|same))\b")
 #: A token names a specific thing when it mixes letters and digits, or has an inner capital, an acronym or a
-#: Greek letter (each token is tested on its own: linear time).
-_TOKEN = re.compile(r"\S+")
+#: Greek letter. One scan finds such tokens, each tried once from its start (linear time): a mark, or
+#: the first letter-or-digit of the token followed later by one of the other kind.
+_SPECIFIC_TOKEN = re.compile(r"(?<!\S)(?:\S*?(?:[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω])|"
+                             r"[^\sA-Za-z\d]*(?:\d[^\sA-Za-z]*[A-Za-z]|[A-Za-z][^\s\d]*\d))\S*")
+_SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[A-Za-z]")
-_SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
 _REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"
                            r"Acc\.?\s+Chem|Accounts|Prog|Progress|Crit)\b", _I)
 _SECTION_KINDS = ("introduction", "results", "discussion")
@@ -191,20 +194,18 @@ DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not 
 
 
 def _specific_tokens(text: str, cap: float) -> float:
+    if not _SPECIFIC_MARK.search(text) and not (_DIGIT.search(text) and _LETTER.search(text)):
+        return 0.0  # no token can hold what the text does not
     found = 0
-    for token in _TOKEN.finditer(text):
-        word = token.group(0)
-        if _SPECIFIC_MARK.search(word) or (_DIGIT.search(word) and _LETTER.search(word)):
-            found += 1
-            if found >= cap:
-                break
+    for _ in _SPECIFIC_TOKEN.finditer(text):
+        found += 1
+        if found >= cap:
+            break
     return float(found)
 
 
 def _lowered(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
-    from chemref.nlp.claims import _lower_pattern
-
-    lowered = _lower_pattern(pattern.pattern) if pattern.flags & _I else None
+    lowered = lower_pattern(pattern.pattern) if pattern.flags & _I else None
     return re.compile(lowered, pattern.flags & ~_I) if lowered is not None else None
 
 
@@ -214,11 +215,52 @@ def _case_free(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
     return _lowered(pattern)
 
 
-def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str | None = None) -> float:
-    """Matches of ``pattern`` in ``text``, at most ``cap``; ``lower`` is ``lower_view(text)`` when known."""
+#: Texts at least this long are searched behind pre-filters (for shorter ones the filter costs more than the scan).
+_LONG_TEXT = 2000
+
+
+@lru_cache(maxsize=1)
+def _folds_apart() -> "re.Pattern[str]":
+    """The characters a letter of the case-insensitive patterns also matches beyond lower-casing
+    (``θ`` matches ``ϑ``, ``s`` matches ``ſ``)."""
+    letters = {ch for value in globals().values() if isinstance(value, re.Pattern) and value.flags & _I
+               for ch in value.pattern.lower()}
+    return re.compile("[" + re.escape("".join(sorted(case_partners(letters) | {"\u0131", "\u017f"}))) + "]")
+
+
+def _lower_view(text: str) -> str | None:
+    """``text.lower()`` when the case-free patterns match it exactly where the case-insensitive ones match
+    ``text`` (same length, and no character that case folding treats apart from lower-casing); else None."""
+    lower = text.lower()
+    if len(lower) != len(text) or _folds_apart().search(text):
+        return None
+    return lower
+
+
+def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str | None = None,
+           words: "Words | None" = None) -> float:
+    """Matches of ``pattern`` in ``text``, at most ``cap``; ``lower`` is the lower view of ``text`` when it
+    matches lower-case patterns exactly where re.IGNORECASE matches ``text`` (:func:`_lower_view`), ``words``
+    the distinct words of ``lower`` when it is long (:data:`_LONG_TEXT`).
+
+    Linear and cheap on any text: the case-free pattern on the lower view; on a long text a pre-filter
+    first (:func:`chemref.nlp.prefilters.prefilter`: no match possible, or the scan starts where the first
+    can); the count stops at ``cap``."""
     fast = _case_free(pattern) if lower is not None else None
-    found = fast.finditer(lower) if fast is not None else pattern.finditer(text)  # type: ignore[arg-type]
-    return float(min(sum(1 for _ in found), cap))
+    if fast is not None:
+        pattern, text = fast, lower  # type: ignore[assignment]
+    start = 0
+    if len(text) >= _LONG_TEXT:
+        plan = prefilter(pattern, fast is not None)
+        start = 0 if plan is None else plan.start(text, words if fast is not None else None)
+        if start < 0:
+            return 0.0
+    found = 0
+    for _ in pattern.finditer(text, start):
+        found += 1
+        if found >= cap:
+            break
+    return float(min(found, cap))
 
 
 @lru_cache(maxsize=256)
@@ -237,13 +279,14 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
     ``target_container``, ``target_type``, ``section``): all of :data:`FEATURES`, or only ``names``.
 
     A record's own ``findability`` is used when it has one (the builder computes it first)."""
-    from chemref.questions.findability import findability, findability_features
+    from chemref.questions.findability import findability_features, score_features
 
     excerpt = str(record.get("excerpt") or "")
     title = record.get("target_title") or ""
     section = record.get("section") or "other"
     mark = excerpt.find("[CITATION]")
     found: list[dict[str, set[str]]] = []
+    views: dict[Any, Any] = {}  # computed once, on first use
 
     def entities(name: str) -> float:
         if not found:
@@ -257,7 +300,10 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
 
     def old_score() -> float:
         value = record.get("findability")
-        return float(value) if isinstance(value, (int, float)) else findability(excerpt)
+        if isinstance(value, (int, float)):
+            return float(value)
+        entities("formula")  # findability() of the excerpt, from the features the entity counts share
+        return score_features(found[0])
 
     def around() -> str:
         return excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
@@ -267,29 +313,52 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
         return 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0
 
     def bare() -> str:
-        return excerpt.replace("[CITATION]", " ")
+        if "bare" not in views:
+            views["bare"] = excerpt.replace("[CITATION]", " ")
+        return views["bare"]
+
+    def lower() -> str | None:
+        if "lower" not in views:
+            views["lower"] = _lower_view(excerpt)
+        return views["lower"]
+
+    def bare_lower() -> str | None:
+        if "bare_lower" not in views:
+            views["bare_lower"] = _lower_view(bare())
+        return views["bare_lower"]
+
+    def words(lowered: str | None) -> "Words | None":
+        if lowered is None or len(lowered) < _LONG_TEXT:
+            return None
+        key = ("words", lowered)
+        if key not in views:
+            views[key] = distinct_words(lowered)
+        return views[key]
+
+    def count(pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
+        return _count(pattern, excerpt, cap, lower(), words(lower()))
 
     table: dict[str, Callable[[], float]] = {
         "findability": old_score,
         **{name: (lambda name=name: entities(name)) for name in
            ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
         "claim_score": claim,
-        "attribution": lambda: _count(_ATTRIBUTION, excerpt),
-        "first_described": lambda: _count(_FIRST, excerpt),
-        "background": lambda: _count(_BACKGROUND, excerpt),
-        "pointer": lambda: _count(_POINTER, excerpt),
-        "routine_assignment": lambda: _count(_ROUTINE, excerpt),
-        "comparison": lambda: _count(_COMPARISON, excerpt),
-        "own_result": lambda: _count(_OWN, excerpt),
+        "attribution": lambda: count(_ATTRIBUTION),
+        "first_described": lambda: count(_FIRST),
+        "background": lambda: count(_BACKGROUND),
+        "pointer": lambda: count(_POINTER),
+        "routine_assignment": lambda: count(_ROUTINE),
+        "comparison": lambda: count(_COMPARISON),
+        "own_result": lambda: count(_OWN),
         "passing_cue": lambda: _count(_PASSING, around()),
-        "see_pointer": lambda: _count(_SEE, excerpt, 1.0),
-        "list_items": lambda: _count(_LIST, excerpt, 6.0) / 2.0,
+        "see_pointer": lambda: count(_SEE, 1.0),
+        "list_items": lambda: count(_LIST, 6.0) / 2.0,
         "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
         "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
         "specific_tokens": lambda: _specific_tokens(bare(), 5.0),
-        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0),
-        "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0),
-        "hedge": lambda: _count(_HEDGE, excerpt),
+        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0) if _DIGIT.search(bare()) else 0.0,  # a digit each
+        "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0, bare_lower()),
+        "hedge": lambda: count(_HEDGE),
         "citation_final": citation_final,
         "log_chars": lambda: math.log(max(len(excerpt), 1)),
         "title_review": lambda: 1.0 if _TITLE_REVIEW.search(title) else 0.0,
@@ -299,10 +368,10 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
         "not_journal": lambda: 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
         **{f"section_{kind}": (lambda kind=kind: 1.0 if section == kind else 0.0) for kind in _SECTION_KINDS},
         "section_other": lambda: 0.0 if section in _SECTION_KINDS else 1.0,
-        "demonstrative": lambda: _count(_DEMONSTRATIVE, excerpt),
-        "passive_attribution": lambda: _count(_PASSIVE_ATTRIBUTION, excerpt, 2.0),
-        "study_subject": lambda: _count(_STUDY_SUBJECT, excerpt, 2.0),
-        "past_tense": lambda: _count(_PAST, excerpt),
+        "demonstrative": lambda: count(_DEMONSTRATIVE),
+        "passive_attribution": lambda: count(_PASSIVE_ATTRIBUTION, 2.0),
+        "study_subject": lambda: count(_STUDY_SUBJECT, 2.0),
+        "past_tense": lambda: count(_PAST),
         "target_authors": lambda: math.log1p(min(len(record.get("target_authors") or ()), 6)),
         "title_finding": lambda: 1.0 if _TITLE_FINDING.search(title) else 0.0,
         "title_colon": lambda: 1.0 if ":" in title else 0.0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from chemref.errors import printable
 from chemref.scoring.counts import Counts, total
 from chemref.scoring.report_formats import TabularReport, format4, format_interval, md_cell
 
@@ -129,7 +130,8 @@ class Report(TabularReport, dict):
             out.append("")
             out.append("per document (tp/fp/fn): " + ", ".join(labels))
             for doc, blocks in per_doc.items():
-                out.append(f"  {doc}  " + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
+                out.append(f"  {printable(str(doc))}  "
+                           + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
         errors = self.get("errors")
         if errors is not None:
             out.append("")
@@ -178,4 +180,4 @@ def _error_body(e: dict[str, Any]) -> str:
 
 def format_error(e: dict[str, Any]) -> str:
     """One line for an FP/FN record of ``report["errors"]``."""
-    return f"{e['kind']} {e['report']} {e['document']} {e['type']}: {_error_body(e)}"
+    return printable(f"{e['kind']} {e['report']} {e['document']} {e['type']}: {_error_body(e)}")  # names, text: escaped

@@ -178,3 +178,41 @@ def test_one_xref_with_40000_rids_is_linear(tmp_path: Path, range_text: bool) ->
     assert proc.returncode == 0, proc.stderr
     assert proc.seconds < 15  # type: ignore[attr-defined]  # was 23 s for the read alone; ~1 s now
     assert "40,000" in proc.stdout
+
+
+# -- every line that names a file ("wrote ...", a per-document row) escapes it as error lines do
+def _one_escaped_line(text: str, name: str, start: str) -> None:
+    lines = [line for line in text.splitlines() if line.startswith(start)]
+    assert len(lines) == 1 and repr(name)[1:-1] in lines[0], text
+    assert "\x1b" not in text and not any(line.startswith("chemref: error: forged") for line in text.splitlines())
+
+
+def test_wrote_lines_escape_the_output_name(tmp_path: Path) -> None:
+    name = recipes.forged_name()
+    proc = chemref("jats", SAMPLE, "--json", "-o", name, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("\n") == 1
+    _one_escaped_line(proc.stderr, name, "wrote ")
+    assert (tmp_path / name).read_text(encoding="utf-8").startswith("{")
+
+    articles = tmp_path / "articles"
+    articles.mkdir()
+    (articles / "a.xml").write_text(recipes.jats_article(recipes.cited_paragraph(3)), encoding="utf-8")
+    folder = tmp_path / name.replace(".xml", "")
+    folder.mkdir()
+    proc = chemref("questions", "build", articles, "-o", folder / "q.jsonl", "--rejected", folder / "r.jsonl",
+                   cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _one_escaped_line(proc.stdout, str(folder / "q.jsonl"), "wrote ")
+
+
+def test_per_document_rows_escape_document_names(tmp_path: Path) -> None:
+    name = recipes.forged_name().replace(".xml", "")
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    for folder in (gold, pred):
+        shutil.copytree(CORPORA / "brat" / "gold", folder)
+        for ext in ("ann", "txt"):
+            (folder / f"r001.{ext}").rename(folder / f"{name}.{ext}")
+    proc = chemref("score", "brat", gold, pred, "--per-doc", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _one_escaped_line(proc.stdout, name, "  evil")

@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recipes  # noqa: E402
-from cli_runner import ROOT, _limit_memory  # noqa: E402
+from cli_runner import ROOT, _limit_memory, chemref  # noqa: E402
 
 from chemref.errors import TextError  # noqa: E402
 
@@ -93,3 +93,17 @@ def test_contradictory_qrels_warn_and_a_positive_judgement_wins(tmp_path: Path) 
     assert len(messages) == 1 and "'q1' document 'd1'" in messages[0] and "line 1" in messages[0] \
         and "line 3" in messages[0], messages
     assert report.to_dict()["recall@1"] == 1.0  # d1 stays relevant (the positive judgement wins)
+
+
+@pytest.mark.parametrize("unit", ["e.g. ", "Smith et al. "])
+def test_questions_build_on_a_1mb_cited_sentence(tmp_path: Path, unit: str) -> None:
+    # every step of the build (splitter, filters, claims, authors, findability, selector) on one sentence
+    # holding 1 MB of text that is costly for the rule engines; under a second or two each, here a loose bound
+    text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
+    (tmp_path / "a.xml").write_text(recipes.jats_article(f"The yields rose {text} in the earlier study [CIT]."),
+                                    encoding="utf-8")
+    proc = chemref("questions", "build", "a.xml", "-o", "q.jsonl", "--rejected", "r.jsonl", cwd=tmp_path,
+                   timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.seconds < 30  # type: ignore[attr-defined]
+    assert (tmp_path / "r.jsonl").read_text(encoding="utf-8").count("\n") == 1

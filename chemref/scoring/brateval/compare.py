@@ -292,8 +292,10 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
         lines.append("")
     text = "\n".join(lines) + "\n"
     if per_doc:
+        from chemref.errors import printable
+
         text += "\nper document (tp/fp/fn)\n" + "".join(
-            f"  {d}  {c['all']['tp']}/{c['all']['fp']}/{c['all']['fn']}\n" for d, c in docs.items())
+            f"  {printable(str(d))}  {c['all']['tp']}/{c['all']['fp']}/{c['all']['fn']}\n" for d, c in docs.items())
     if errors:
         from chemref.scoring.brat_report import format_error
 

@@ -1,0 +1,232 @@
+"""Cheap pre-filters read off regular expressions: what every match of a pattern starts with, and how to
+search a case-insensitive pattern as a faster case-sensitive one in the lower-cased text.
+
+A search for the literal strings every match starts with (no leading ``\\b``, so re scans for their first
+characters at C speed) finds the leftmost place a match can start, or tells that there is none; the
+pattern itself then runs from there. :func:`prefilter` builds such a search once per pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+try:
+    from re import _constants as _c  # type: ignore[attr-defined]  # Python >= 3.11
+    from re import _parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _parser  # type: ignore[no-redef]
+
+__all__ = ["Prefilter", "Words", "case_partners", "distinct_words", "literal_leads", "lower_pattern",
+           "needed_strings", "parsed_leads", "prefilter", "starts_at_word_boundary"]
+
+#: More lead strings than this make the search slower than the scan it saves.
+_MAX_LEADS = 400
+_WORD = re.compile(r"\w+")
+
+
+def lower_pattern(pattern: str) -> str | None:
+    """``pattern`` with its literal letters lower-cased, for a case-sensitive search of the lower-cased text
+    that matches exactly where the case-insensitive pattern matches the text; None when that cannot be
+    done (a ``(?-i:...)`` group keeps case on purpose; ``\\N{...}`` names are case-sensitive)."""
+    if "(?-i" in pattern or "\\N{" in pattern:
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):  # an escape keeps its letter (\\W is not \\w)
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        out.append(ch.lower())
+        i += 1
+    return "".join(out)
+
+
+def literal_leads(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """Lower-case literal strings of which every match of ``pattern`` starts with one (a literal run or an
+    alternation of them, after any zero-width assertions); None when that cannot be told. The leftmost
+    place where one of them occurs (compiled case-insensitively when ``pattern`` is) is a lower bound
+    for the first match: a search for them is a cheap pre-filter before the pattern itself."""
+    return parsed_leads(pattern, flags)[1]
+
+
+def parsed_leads(pattern: str, flags: int, fold: bool = True) -> tuple[Any, frozenset[str] | None]:
+    """The parsed ``pattern`` and its :func:`literal_leads` (as written when not ``fold``)."""
+    parsed = _parser.parse(pattern, flags)
+    return parsed, _lead(parsed, fold)
+
+
+def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """Lower-case literal strings of which every match of ``pattern`` holds one somewhere (the longest that
+    can be told: in ``\\d\\s*ppm|cm-1`` "ppm" or "cm"); None when that cannot be told. A text holding none
+    of them has no match (compiled case-insensitively when ``pattern`` is)."""
+    return _needed(_parser.parse(pattern, flags))
+
+
+def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
+    """Literal strings one of which every match of ``items`` starts with (None: cannot tell); lower-cased
+    when ``fold``."""
+    items = list(items)
+    i = 0
+    while i < len(items) and items[i][0] in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        i += 1
+    run: list[str] = []
+    while i < len(items) and items[i][0] is _c.LITERAL:
+        run.append(chr(items[i][1]).lower() if fold else chr(items[i][1]))
+        i += 1
+    head = "".join(run)
+    if i == len(items):
+        return frozenset([head]) if head else None
+    op, value = items[i]
+    rest: frozenset[str] | None = None
+    if op is _c.SUBPATTERN:
+        rest = _lead(value[-1], fold)
+    elif op is _c.BRANCH:
+        parts = [_lead(branch, fold) for branch in value[1]]
+        rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
+        rest = _lead(value[2], fold)
+    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
+        through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
+        rest = through | past if through and past else None
+    elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
+        rest = frozenset(chr(code).lower() if fold else chr(code) for _, code in value)  # a small class: [sz]
+    if rest is None:
+        return frozenset([head]) if head else None
+    return frozenset(head + tail for tail in rest)
+
+
+def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
+    """Literal strings one of which every match of ``items`` holds: the leads of a suffix of the sequence,
+    or what every branch of a group it must pass through holds; the set whose shortest string is longest
+    (then the smallest set)."""
+    items = list(items)
+    best: frozenset[str] | None = None
+    for j, (op, value) in enumerate(items):
+        found = [_lead(items[j:], fold)]
+        if op is _c.SUBPATTERN:
+            found.append(_needed(value[-1], fold))
+        elif op is _c.BRANCH:
+            parts = [_needed(branch, fold) for branch in value[1]]
+            found.append(None if any(not part for part in parts)
+                         else frozenset().union(*parts))  # type: ignore[arg-type]
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
+            found.append(_needed(value[2], fold))
+        for strings in found:
+            if strings and (best is None or _rank(strings) > _rank(best)):
+                best = strings
+    return best
+
+
+def _rank(strings: frozenset[str]) -> tuple[int, int]:
+    """The better pre-filter: the longer shortest string, then fewer strings."""
+    return min(map(len, strings)), -len(strings)
+
+
+def starts_at_word_boundary(items: Any) -> bool:
+    """The parsed pattern ``items`` starts with ``\\b`` (before any character is consumed)."""
+    for op, value in items:
+        if op is _c.AT and value is _c.AT_BOUNDARY:
+            return True
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue
+        if op is _c.SUBPATTERN:
+            return starts_at_word_boundary(value[-1])
+        return False
+    return False
+
+
+def case_partners(chars: set[str]) -> set[str]:
+    """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
+    ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
+    try:
+        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # Python >= 3.11
+    except ImportError:  # pragma: no cover - older Pythons
+        try:
+            from sre_compile import _ignorecase_fixes as extra  # type: ignore[no-redef]
+        except ImportError:
+            extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
+    return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
+
+
+class Words:
+    """The distinct ``\\w+`` words of a text, as a set and joined into one string (for :meth:`Prefilter.start`)."""
+
+    __slots__ = ("set", "joined")
+
+    def __init__(self, text: str) -> None:
+        self.set = frozenset(_WORD.findall(text))
+        self.joined = " ".join(self.set)
+
+
+def distinct_words(text: str) -> Words:
+    """The :class:`Words` of ``text``."""
+    return Words(text)
+
+
+@dataclass(frozen=True)
+class Prefilter:
+    """A search for literal strings of which every match of a pattern holds one (``search``): the strings
+    every match starts with when they can be told (``bounds``: the first found is where the first match can
+    start at the earliest), else strings it holds somewhere. For a case-sensitive pattern (or the case-free
+    form of one, on lower-cased text), the tests on the words of the text: ``prefixes`` when every match
+    starts a word (a leading ``\\b``), the word characters each of the strings starts with; ``held``,
+    the word characters each of the strings every match holds starts with (each lies inside a word)."""
+
+    search: "re.Pattern[str]"
+    bounds: bool
+    prefixes: tuple[str, ...] | None = None
+    #: longer strings every match holds somewhere, tried first when the ``search`` strings are shorter
+    needs: "re.Pattern[str] | None" = None
+    held: tuple[str, ...] | None = None
+
+    def start(self, text: str, words: Words | None = None) -> int:
+        """Where in ``text`` the first match can start at the earliest, or -1 when there can be none.
+        ``words`` (the :class:`Words` of ``text``, when known) rule the pattern out without a scan of
+        ``text`` when no word starts with one of its ``prefixes`` or holds one of the ``held`` strings."""
+        if words is not None:
+            if self.prefixes is not None and not any(w.startswith(self.prefixes) for w in words.set):
+                return -1
+            if self.held is not None and not any(s in words.joined for s in self.held):
+                return -1
+        if self.needs is not None and self.needs.search(text) is None:
+            return -1
+        first = self.search.search(text)
+        if first is None:
+            return -1
+        return first.start() if self.bounds else 0
+
+
+@lru_cache(maxsize=None)
+def prefilter(pattern: "re.Pattern[str]", lower_text: bool = False) -> Prefilter | None:
+    """The :class:`Prefilter` of ``pattern``; None when no string can be told. The strings are lower-cased
+    for a case-insensitive ``pattern`` or one searched in lower-cased text (``lower_text``), else as written."""
+    fold = lower_text or bool(pattern.flags & re.IGNORECASE)
+    parsed, leads = parsed_leads(pattern.pattern, pattern.flags, fold)
+    bounds = bool(leads) and len(leads) <= _MAX_LEADS  # type: ignore[arg-type]
+    strings = leads if bounds else _needed(parsed, fold)
+    if not strings or len(strings) > _MAX_LEADS:
+        return None
+    heads = [_WORD.match(lead) for lead in strings]
+    by_words = bounds and starts_at_word_boundary(parsed) and all(heads) and not pattern.flags & re.IGNORECASE
+    needs = _needed(parsed, fold) if bounds else None
+    if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
+        needs = None
+    inside = needs if needs is not None else None if bounds else strings
+    held = None
+    runs = [_WORD.match(x) for x in inside or ()]  # the word characters each string starts with
+    if inside and not pattern.flags & re.IGNORECASE and all(runs):
+        held = tuple(sorted({run.group(0) for run in runs}))  # type: ignore[union-attr]
+    return Prefilter(_search(strings, pattern.flags), bounds,
+                     tuple(sorted({h.group(0) for h in heads if h})) if by_words else None,
+                     _search(needs, pattern.flags) if needs else None, held)
+
+
+def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":
+    """A search for any of the lower-case ``strings`` (case-insensitive when ``flags`` say so)."""
+    return re.compile("|".join(map(re.escape, sorted(strings, key=len, reverse=True))), flags & re.IGNORECASE)
