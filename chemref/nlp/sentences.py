@@ -53,6 +53,12 @@ _PREFIX = re.compile(r"([a-z]{1,8})[-\u2010\u2011(]")      # p-, n-, tert-, cis-
 _LOWER_MAYBE = rf"{_LABEL.pattern}|{_CAMEL.pattern}|{_SYMBOL.pattern}|[a-z]{{1,8}}[-\u2010\u2011(]|[a-z]{{2,8}}\.\s|[a-z]\.[a-z]\.\s"
 _LOWER_ABBREV = re.compile(r"(?:[a-z]{2,8}\.|[a-z]\.[a-z]\.)(?=\s)")  # "aq. HCl was added" (see RuleTable.lowercase_openers)
 _LOWER_MAYBE_START = re.compile(_LOWER_MAYBE)
+# _next_kind's tests of a lower-case word in one match: an opener shape (_LABEL, _CAMEL, _SYMBOL), else a prefix
+# (_PREFIX) or an abbreviation (_LOWER_ABBREV), which the rule tables decide (the last two never both match: the
+# run of letters ends in a hyphen or bracket for one, in a period for the other)
+_LOWER_KIND = re.compile(
+    rf"(?P<opener>{_LABEL.pattern}|{_CAMEL.pattern}|{_SYMBOL.pattern})"
+    rf"|(?P<prefix>[a-z]{{1,8}})[-\u2010\u2011(]|(?P<abbrev>{_LOWER_ABBREV.pattern})")
 _PLAIN = ".,;:!?=+%/<>~^|\\})\\]\u00b1\u00d7\u2032\u2033\u00b0&@"
 _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
 
@@ -150,7 +156,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     period_ends = _period_ends
     plain = _PLAIN_SYMBOLS
     split_after_word = _SPLIT_AFTER_WORD
-    STARTER, DIGIT = _STARTER, _DIGIT
+    STARTER, DIGIT, LOWER, LOWERSTART = _STARTER, _DIGIT, _LOWER, _LOWERSTART
+    lower_kind = _LOWER_KIND.match
+    lower_tables = {"prefix": idx.lowercase_prefixes, "abbrev": idx.lowercase_openers}
     last_i = -1
     for m in candidates:
         i = m.start()
@@ -199,8 +207,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         c = nm.group(1)
         starts_prot = prot and (j == end or c in "([" or c.isdigit() or c in _SUP) \
             and _starts_protected(prot, p_starts, j) is not None
+        # (after terminal punctuation, _CANDIDATE matched only if a lower-case word there passes lower_maybe)
         if not glued and not starts_prot and (
-                c in plain or ("a" <= c <= "z" and lower_maybe(text, j) is None)):
+                c in plain or ("a" <= c <= "z" and group != "term" and lower_maybe(text, j) is None)):
             continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
         if glued or starts_prot or c in "[(,;":  # (c is one character)
             end = _extend_over_markers(text, end, prot, p_starts, glued=glued)
@@ -231,8 +240,18 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                     break
                 j = nm.start(1)
                 c = nm.group(1)
-        # (ASCII digits: _next_kind's answer without the call)
-        nxt = DIGIT if "0" <= c <= "9" else next_kind(text, j, idx)
+        # (ASCII digits and lower-case letters: _next_kind's answer without the call)
+        if "0" <= c <= "9":
+            nxt = DIGIT
+        elif "a" <= c <= "z":
+            lk = lower_kind(text, j)
+            if lk is None:
+                nxt = LOWER
+            else:
+                g = lk.lastgroup
+                nxt = LOWERSTART if g == "opener" or lk.group(g) in lower_tables[g] else LOWER
+        else:
+            nxt = next_kind(text, j, idx)
         if glued and group == "glued_num" and nxt != STARTER and not (
                 prot and _starts_protected(prot, p_starts, i + 1) is not None) and not (
                 _name_ends_in_digits(text, i) and _CAPITALISED.match(text, j)):
@@ -246,6 +265,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         else:
             narrative = not glued and _YEAR_IN_BRACKETS.match(text, raw_j) is not None
             raw_nxt = next_kind(text, raw_j, idx) if narrative else nxt
+        if nxt >= LOWER and raw_nxt >= LOWER:
+            continue  # a lower-case word or a symbol follows: no rule below splits (nor moves the end)
         if run_end - i == 1 and text[i] == ".":
             if sent_start < last_cut:
                 ss = nonws_search(text, last_cut)
@@ -445,15 +466,12 @@ def _next_kind(text: str, j: int, idx) -> int:
     if c.islower():
         if "\u03b1" <= c <= "\u03c9" or c == "\u00b5":  # Greek lower case opens sentences ("α-Synuclein")
             return _LOWERSTART
-        if _LABEL.match(text, j):
-            return _LOWERSTART
-        if _CAMEL.match(text, j) or _SYMBOL.match(text, j):
-            return _LOWERSTART
-        p = _PREFIX.match(text, j)
-        if p and p.group(1) in idx.lowercase_prefixes:
-            return _LOWERSTART
-        p = _LOWER_ABBREV.match(text, j)
-        if p and p.group() in idx.lowercase_openers:
+        m = _LOWER_KIND.match(text, j)
+        if m is None:
+            return _LOWER
+        group = m.lastgroup
+        if group == "opener" or m.group(group) in (
+                idx.lowercase_prefixes if group == "prefix" else idx.lowercase_openers):
             return _LOWERSTART
         return _LOWER
     if c in _OPENERS:
