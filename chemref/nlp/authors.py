@@ -202,23 +202,33 @@ class AuthorRules:
             return False
         return core not in self.stopwords and name not in self.stopwords and name not in self.companies
 
-    def _candidates(self, text: str, cited: frozenset[str]) -> list[AuthorMention]:
-        out: list[AuthorMention] = []
+    def _candidates(self, text: str, cited: frozenset[str]) -> list[_Raw]:
+        out: list[_Raw] = []
+        append = out.append
 
         def add(m: re.Match[str], pattern: str, groups: Sequence[str] = ("n1",), start: int | None = None,
                 end: int | None = None) -> None:
-            spans = tuple((m.start(g), m.end(g)) for g in groups if m.group(g))
-            names = [text[a:b] for a, b in spans]
-            name = next((n for n in names if n in cited or _core(n) in cited), names[0] if names else None)
-            s = m.start() if start is None else start
-            e = m.end() if end is None else end
-            out.append(AuthorMention(s, e, text[s:e], name, pattern, spans))
+            spans = []
+            name = None  # the first cited name, else the first name
+            found = False
+            for g in groups:
+                a, b = m.span(g)
+                if b > a:  # (a group that took part and is not empty)
+                    spans.append((a, b))
+                    if not found:
+                        n = text[a:b]
+                        found = n in cited or _core(n) in cited
+                        if name is None or found:
+                            name = n
+            append((m.start() if start is None else start, m.end() if end is None else end, name, pattern,
+                    tuple(spans)))
 
         if "et" in text:
+            plausible = self._plausible
             for m in _ET_AL.finditer(text):
                 name = m.group("n1")
-                if self._plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
-                    add(m, "et_al")
+                if plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
+                    append((m.start(), m.end(), name, "et_al", (m.span("n1"),)))  # (add(m, "et_al") inline)
         lowered = text.lower()
         if any(k in lowered for k in _COWORKER_KEYS):
             for m in _COWORKERS.finditer(text):
@@ -287,22 +297,22 @@ class AuthorRules:
             return True
         return bool(_STRONG_CUE.match(text, m.end("n2")))
 
-    def _surname_hits(self, text: str, search: Sequence[str]) -> list[AuthorMention]:
-        out = []
+    def _surname_hits(self, text: str, search: Sequence[str]) -> list[_Raw]:
+        out: list[_Raw] = []
         for form in search:
             if form not in text:
                 continue
             size = len(form)
-            for m in _whole_word(form).finditer(text):  # every whole-word occurrence, overlapping ones included
-                pos = m.start()
-                out.append(AuthorMention(pos, pos + size, form, form, "surname", ((pos, pos + size),)))
+            # every whole-word occurrence, overlapping ones included
+            out += [(pos, pos + size, form, "surname", ((pos, pos + size),))
+                    for pos in [m.start() for m in _whole_word(form).finditer(text)]]
         return out
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
         """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""
         cited, search = _surname_variants(_as_names(surnames))
         found = self._candidates(text, cited) + self._surname_hits(text, search)
-        return _non_overlapping(found)
+        return _kept_mentions(found, text)
 
     def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
         """Only the mentions that name an author of the cited work (the issue's matching rule)."""
@@ -312,9 +322,9 @@ class AuthorRules:
         probe = text if text.isascii() else text + " " + _fold(text)
         if not any(name in probe for name in cited):  # fast path: no cited name occurs at all
             return []
-        found = [m for m in self._candidates(text, cited) if _names_cited(m, text, cited)]
+        found = [m for m in self._candidates(text, cited) if _names_cited(m[4], m[2], text, cited)]
         found += self._surname_hits(text, search)
-        return _non_overlapping(found)
+        return _kept_mentions(found, text)
 
     # ---------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -348,12 +358,14 @@ _WORK_HEADS = frozenset(
 _PRIORITY = {p: i for i, p in enumerate(PATTERNS)}
 
 
-def _names_cited(mention: AuthorMention, text: str, cited: frozenset[str]) -> bool:
-    for a, b in mention.name_spans:
-        name = text[a:b]
-        if name in cited or _core(name) in cited or _fold(name) in cited:
+def _names_cited(name_spans: tuple[tuple[int, int], ...], name: str | None, text: str,
+                 cited: frozenset[str]) -> bool:
+    """Does a mention with these name spans and name (:class:`AuthorMention` fields) name a cited author?"""
+    for a, b in name_spans:
+        found = text[a:b]
+        if found in cited or _core(found) in cited or _fold(found) in cited:
             return True
-    return mention.name is not None and mention.name in cited
+    return name is not None and name in cited
 
 
 class _Disjoint:
@@ -378,22 +390,65 @@ class _Disjoint:
         self.ends.insert(k, end)
 
 
+def _kept_indices(starts: Sequence[int], ends: Sequence[int], patterns: Sequence[str]) -> list[int]:
+    """Which mentions (given as parallel sequences of starts, ends and pattern labels) are kept where mentions
+    overlap: the longest, then the most specific, then the first; their indices, sorted by (start, end).
+
+    (Sort keys are single integers that order like the tuples (-length, priority, start) and (start, end): a
+    text full of mentions sorts hundreds of thousands of them.)"""
+    n = len(starts)
+    if n == 0:
+        return []
+    neg_len = [s - e for s, e in zip(starts, ends)]
+    prio = [_PRIORITY.get(p, 99) for p in patterns]
+    len_min, s_min, e_min = min(neg_len), min(starts), min(ends)
+    p_span = max(prio) + 1
+    s_span = max(starts) - s_min + 1
+    rank = [((nl - len_min) * p_span + pr) * s_span + (s - s_min) for nl, pr, s in zip(neg_len, prio, starts)]
+    kept: list[int] = []
+    empty: list[int] = []  # (no pattern yields an empty mention; kept out of the interval index anyway)
+    # the kept non-empty intervals, sorted and disjoint (so their ends are sorted too: only the last one that
+    # starts before an end can reach past a start)
+    taken_starts: list[int] = []
+    taken_ends: list[int] = []
+    for k in sorted(range(n), key=rank.__getitem__):  # (a stable sort: ties keep the input order)
+        s, e = starts[k], ends[k]
+        if e <= s:
+            if all(e <= starts[q] or s >= ends[q] for q in kept):
+                kept.append(k)
+                empty.append(k)
+            continue
+        p = bisect_left(taken_starts, e)
+        if (p == 0 or taken_ends[p - 1] <= s) and (not empty or all(e <= starts[q] or s >= ends[q] for q in empty)):
+            kept.append(k)
+            taken_starts.insert(p, s)
+            taken_ends.insert(p, e)
+    e_span = max(ends) - e_min + 1
+    kept.sort(key=lambda q: (starts[q] - s_min) * e_span + (ends[q] - e_min))
+    return kept
+
+
 def _non_overlapping(mentions: list[AuthorMention]) -> list[AuthorMention]:
     """Keep the longest (then most specific) mention wherever mentions overlap; sorted by offset."""
-    ordered = sorted(mentions, key=lambda m: (-(m.end - m.start), _PRIORITY.get(m.pattern, 99), m.start))
-    kept: list[AuthorMention] = []
-    empty: list[AuthorMention] = []  # (no pattern yields an empty mention; kept out of the interval index anyway)
-    taken = _Disjoint()
-    for m in ordered:
-        if m.end <= m.start:
-            if all(m.end <= k.start or m.start >= k.end for k in kept):
-                kept.append(m)
-                empty.append(m)
-        elif not taken.overlaps(m.start, m.end) and all(m.end <= k.start or m.start >= k.end for k in empty):
-            kept.append(m)
-            taken.add(m.start, m.end)
-    kept.sort(key=lambda m: (m.start, m.end))
-    return kept
+    keep = _kept_indices([m.start for m in mentions], [m.end for m in mentions], [m.pattern for m in mentions])
+    return [mentions[k] for k in keep]
+
+
+#: A mention before it is kept: (start, end, name, pattern, name_spans); only the kept ones become
+#: :class:`AuthorMention` objects (a long text full of "X et al." has two candidates per mention).
+_Raw = tuple[int, int, "str | None", str, tuple[tuple[int, int], ...]]
+
+
+def _kept_mentions(found: list[_Raw], text: str) -> list[AuthorMention]:
+    """:func:`_non_overlapping` of raw mentions, as :class:`AuthorMention` objects."""
+    if not found:
+        return []
+    starts, ends, _, patterns, _ = zip(*found)
+    out = []
+    for k in _kept_indices(starts, ends, patterns):
+        s, e, name, pattern, spans = found[k]
+        out.append(AuthorMention(s, e, text[s:e], name, pattern, spans))
+    return out
 
 
 DEFAULT_RULES = AuthorRules.default()
