@@ -13,6 +13,7 @@ import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import sub
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -227,7 +228,7 @@ class AuthorRules:
             plausible = self._plausible
             for m in _ET_AL.finditer(text):
                 name = m.group("n1")
-                if plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
+                if name in cited or plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
                     append((m.start(), m.end(), name, "et_al", (m.span("n1"),)))  # (add(m, "et_al") inline)
         lowered = text.lower()
         if any(k in lowered for k in _COWORKER_KEYS):
@@ -399,8 +400,9 @@ def _kept_indices(starts: Sequence[int], ends: Sequence[int], patterns: Sequence
     n = len(starts)
     if n == 0:
         return []
-    neg_len = [s - e for s, e in zip(starts, ends)]
-    prio = [_PRIORITY.get(p, 99) for p in patterns]
+    neg_len = list(map(sub, starts, ends))
+    get = _PRIORITY.get
+    prio = [get(p, 99) for p in patterns]
     len_min, s_min, e_min = min(neg_len), min(starts), min(ends)
     p_span = max(prio) + 1
     s_span = max(starts) - s_min + 1
@@ -411,18 +413,19 @@ def _kept_indices(starts: Sequence[int], ends: Sequence[int], patterns: Sequence
     # starts before an end can reach past a start)
     taken_starts: list[int] = []
     taken_ends: list[int] = []
+    keep, take_start, take_end, find = kept.append, taken_starts.insert, taken_ends.insert, bisect_left
     for k in sorted(range(n), key=rank.__getitem__):  # (a stable sort: ties keep the input order)
         s, e = starts[k], ends[k]
         if e <= s:
             if all(e <= starts[q] or s >= ends[q] for q in kept):
-                kept.append(k)
+                keep(k)
                 empty.append(k)
             continue
-        p = bisect_left(taken_starts, e)
+        p = find(taken_starts, e)
         if (p == 0 or taken_ends[p - 1] <= s) and (not empty or all(e <= starts[q] or s >= ends[q] for q in empty)):
-            kept.append(k)
-            taken_starts.insert(p, s)
-            taken_ends.insert(p, e)
+            keep(k)
+            take_start(p, s)
+            take_end(p, e)
     e_span = max(ends) - e_min + 1
     kept.sort(key=lambda q: (starts[q] - s_min) * e_span + (ends[q] - e_min))
     return kept

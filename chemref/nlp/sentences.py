@@ -69,7 +69,7 @@ _PLAIN_SYMBOLS = frozenset(_PLAIN.replace("\\", ""))
 _CANDIDATE = re.compile(
     rf"[{_TERMINALS}\n](?<![{_TERMINALS}][{_TERMINALS}])(?:"            # one leading set keeps the scan fast
     r"(?<=\n)(?P<nl>(?:[^\S\n]*+\n)*+)"
-    rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\((?=\d|[^\W\d_][\w'\u2019\-]{{0,40}}(?: et al| and| &)?[.,]? )|\Z|\s++(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
+    rf"|(?P<term>[{_TERMINALS}]*+)[{_CLOSERS}]*+(?=\[|\((?=\d|[^\W\d_][\w'\u2019\-]{{0,40}}(?: et al| and| &)?[.,]? )|\Z|\s++(?P<next>)(?:\Z|[^\sa-z{_PLAIN}]|{_LOWER_MAYBE}))"
     rf"|(?<=[^\W\d_]\.|[)\]+%\u2212\u201d\u2019\x22]\.)(?P<glued>)(?=[\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}\u207b])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
     # after a number only before a capitalised word ("at Ser133.1,2 This event"; a decimal never reads so)
     rf"|(?<=[^\W\d_]\.)(?P<glued_close>)(?=[)\]][\d{_SUP}]{{1,3}}[a-z]?(?:(?:,\s?|[{_DASH_CLASS}\u207b])[\d{_SUP}]{{1,3}}[a-z]?){{0,30}}(?:\s|\Z))"
@@ -170,6 +170,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 continue  # a list item's marker or a spaced ellipsis
         last_i = i
         group = m.lastgroup
+        if group == "next":
+            group = "term"  # (the group in the look-ahead closed last)
         if prot:
             k = bisect_right(p_starts, i) - 1
             if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
@@ -200,11 +202,19 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
             glued = True
             run_end = i + 1
             end = punct_end = i + 2 if group == "glued_close" else i + 1
-        nm = next_match(text, end)
-        if nm is None:
-            break  # only whitespace is left: the end of the text closes the last sentence anyway
-        j = raw_j = nm.start(1)
-        c = nm.group(1)
+        looked_from = end  # (where the search for the next non-space character started)
+        j = m.start("next") if group == "term" else -1
+        if j >= 0:
+            # (_CANDIDATE's look-ahead went over the spaces after terminal punctuation already)
+            if j == n:
+                break  # only whitespace is left: the end of the text closes the last sentence anyway
+        else:
+            nm = next_match(text, end)
+            if nm is None:
+                break
+            j = nm.start(1)
+        raw_j = j
+        c = text[j]
         starts_prot = prot and (j == end or c in "([" or c.isdigit() or c in _SUP) \
             and _starts_protected(prot, p_starts, j) is not None
         # (after terminal punctuation, _CANDIDATE matched only if a lower-case word there passes lower_maybe)
@@ -221,8 +231,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 nm = next_match(text, end)
                 if nm is None:
                     break
+                looked_from = end
                 j = nm.start(1)
-                c = nm.group(1)
+                c = text[j]
             if c in plain or ("a" <= c <= "z" and lower_maybe(text, j) is None):
                 if group == "term" and end != punct_end and "a" <= c <= "z" \
                         and _citation_opens_sentence(text, i, run_end, punct_end, idx) and punct_end > last_cut:
@@ -238,8 +249,9 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                 nm = next_match(text, end)
                 if nm is None:
                     break
+                looked_from = end
                 j = nm.start(1)
-                c = nm.group(1)
+                c = text[j]
         # (ASCII digits and lower-case letters: _next_kind's answer without the call)
         if "0" <= c <= "9":
             nxt = DIGIT
@@ -281,7 +293,7 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         if split and end > last_cut:
             append(end)
             # (when the next non-space character was looked up from this very end, it opens the next sentence)
-            last_cut, sent_start = end, j if nm.start() == end else -1
+            last_cut, sent_start = end, j if looked_from == end else -1
             skip_to = end
 
     if forced:
