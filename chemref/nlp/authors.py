@@ -298,22 +298,14 @@ class AuthorRules:
             return True
         return bool(_STRONG_CUE.match(text, m.end("n2")))
 
-    def _surname_hits(self, text: str, search: Sequence[str]) -> list[_Raw]:
-        out: list[_Raw] = []
-        for form in search:
-            if form not in text:
-                continue
-            size = len(form)
-            # every whole-word occurrence, overlapping ones included
-            out += [(pos, pos + size, form, "surname", ((pos, pos + size),))
-                    for pos in [m.start() for m in _whole_word(form).finditer(text)]]
-        return out
+    def _surname_hits(self, text: str, search: Sequence[str]) -> list[tuple[str, list[int]]]:
+        """(surname, the starts of its whole-word occurrences), overlapping ones included, for each one found."""
+        return [(form, [m.start() for m in _whole_word(form).finditer(text)]) for form in search if form in text]
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
         """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""
         cited, search = _surname_variants(_as_names(surnames))
-        found = self._candidates(text, cited) + self._surname_hits(text, search)
-        return _kept_mentions(found, text)
+        return _kept_mentions(self._candidates(text, cited), self._surname_hits(text, search), text)
 
     def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
         """Only the mentions that name an author of the cited work (the issue's matching rule)."""
@@ -324,8 +316,7 @@ class AuthorRules:
         if not any(name in probe for name in cited):  # fast path: no cited name occurs at all
             return []
         found = [m for m in self._candidates(text, cited) if _names_cited(m[4], m[2], text, cited)]
-        found += self._surname_hits(text, search)
-        return _kept_mentions(found, text)
+        return _kept_mentions(found, self._surname_hits(text, search), text)
 
     # ---------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -442,15 +433,28 @@ def _non_overlapping(mentions: list[AuthorMention]) -> list[AuthorMention]:
 _Raw = tuple[int, int, "str | None", str, tuple[tuple[int, int], ...]]
 
 
-def _kept_mentions(found: list[_Raw], text: str) -> list[AuthorMention]:
-    """:func:`_non_overlapping` of raw mentions, as :class:`AuthorMention` objects."""
-    if not found:
-        return []
-    starts, ends, _, patterns, _ = zip(*found)
+def _kept_mentions(found: list[_Raw], hits: list[tuple[str, list[int]]], text: str) -> list[AuthorMention]:
+    """:func:`_non_overlapping` of raw pattern mentions and of surname hits (:meth:`AuthorRules._surname_hits`),
+    as :class:`AuthorMention` objects. (A hit is held as its start alone until it is kept.)"""
+    starts = [f[0] for f in found]
+    ends = [f[1] for f in found]
+    patterns = [f[3] for f in found]
+    hit_names: list[str] = []
+    for form, positions in hits:
+        size = len(form)
+        starts += positions
+        ends += [pos + size for pos in positions]
+        patterns += ["surname"] * len(positions)
+        hit_names += [form] * len(positions)
     out = []
+    n_found = len(found)
     for k in _kept_indices(starts, ends, patterns):
-        s, e, name, pattern, spans = found[k]
-        out.append(AuthorMention(s, e, text[s:e], name, pattern, spans))
+        if k < n_found:
+            s, e, name, pattern, spans = found[k]
+            out.append(AuthorMention(s, e, text[s:e], name, pattern, spans))
+        else:
+            s, e = starts[k], ends[k]
+            out.append(AuthorMention(s, e, text[s:e], hit_names[k - n_found], "surname", ((s, e),)))
     return out
 
 
