@@ -225,10 +225,13 @@ class AuthorRules:
                     tuple(spans)))
 
         if "et" in text:
-            plausible = self._plausible
+            plausible: dict[str, bool] = {}  # (per name: a long text names the same people again and again)
             for m in _ET_AL.finditer(text):
                 name = m.group("n1")
-                if name in cited or plausible(name, cited) or (len(name) <= 2 and name[:1].isupper()):
+                ok = plausible.get(name)
+                if ok is None:
+                    ok = plausible[name] = self._plausible(name, cited)
+                if ok or (len(name) <= 2 and name[:1].isupper()):
                     append((m.start(), m.end(), name, "et_al", (m.span("n1"),)))  # (add(m, "et_al") inline)
         lowered = text.lower()
         if any(k in lowered for k in _COWORKER_KEYS):
