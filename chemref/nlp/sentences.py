@@ -131,6 +131,8 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
     quiet, forced = _structure(text)
     q_starts = [a for a, _ in quiet]
     p_starts = [s for s, _ in prot]
+    # (the protected spans are sorted and disjoint: outside [p_first, p_last) no offset is inside one)
+    p_first, p_last = (prot[0][0], prot[-1][1]) if prot else (0, 0)
     n = len(text)
     cuts: list[int] = []          # split points; sentences are the stripped pieces between them
     last_cut = 0
@@ -172,7 +174,7 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
         group = m.lastgroup
         if group == "next":
             group = "term"  # (the group in the look-ahead closed last)
-        if prot:
+        if p_first <= i < p_last:
             k = bisect_right(p_starts, i) - 1
             if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
                 continue  # inside an anchor (an anchor that ends with the period, "145.", may end a sentence)
@@ -241,7 +243,7 @@ def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
                     append(punct_end)
                     last_cut, sent_start, skip_to = punct_end, -1, punct_end
                 continue  # after the markers, a plain lower-case word or a symbol: never a boundary
-        if prot:
+        if p_first < end < p_last:
             k = bisect_right(p_starts, end - 1) - 1
             if k >= 0 and prot[k][0] < end < prot[k][1]:
                 # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it
