@@ -163,3 +163,22 @@ def test_jats_dev_paragraphs_are_covered_and_anchors_kept_whole():
             spans = split_sentences(paragraph.text, protected=protected)
             assert_covers(paragraph.text, spans)
             assert_no_boundary_inside(paragraph.text, spans, protected)
+
+
+_LOWER_PIECES = st.sampled_from(list("abcikmpstxz.-\u2010(),: =1A") + ["kcat ", "t1/2 ", "aq. ", "p-", "tert-", "e.g. ",
+                                                                  "i.p. ", "cis-", "bis(", "vs. ", "ca. ", "no, "])
+
+
+@given(st.lists(_LOWER_PIECES, min_size=1, max_size=12).map(lambda parts: "abc"[len(parts) % 3] + "".join(parts)))
+@settings(max_examples=500)
+def test_lower_case_word_kind_read_in_one_match(text):
+    """The kind of a lower-case word, read by one regex, is the reading of the opener shapes, prefixes and
+    abbreviations one after another."""
+    from chemref.nlp import sentences as s
+
+    idx = s.DEFAULT_RULES.index
+    p = s._PREFIX.match(text)
+    a = s._LOWER_ABBREV.match(text)
+    opens = bool(s._LABEL.match(text) or s._CAMEL.match(text) or s._SYMBOL.match(text)
+                 or (p and p.group(1) in idx.lowercase_prefixes) or (a and a.group() in idx.lowercase_openers))
+    assert s._next_kind(text, 0, idx) == (s._LOWERSTART if opens else s._LOWER)
