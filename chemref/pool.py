@@ -53,6 +53,10 @@ class _Chunk:
         return [self.fn(item) for item in chunk]
 
 
+def _started() -> None:
+    """The no-op task that makes the pool start its workers."""
+
+
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     chunk: list[T] = []
     for item in items:
@@ -87,6 +91,9 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_Init(initializer))
     pending: deque = deque()
     task = _Chunk(fn)
+    # every worker forks now, before the first item is read (an input read ahead in a thread, such as a
+    # package being unpacked, must not be running when the workers fork)
+    pool.submit(_started)
     try:
         for group in _chunks(items, max(1, chunk)):
             pending.append(pool.submit(task, group))
