@@ -44,8 +44,6 @@ MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "chemref-questions-build"
 #: articles per shard by default (a resumed run redoes at most one shard per worker)
 SHARD_ARTICLES = 1000
-#: articles per pool task with --workers (a few: one round trip per article costs the parent's core time)
-TASK_ARTICLES = 4
 _STAGING = ".chemref-build"
 _LOCK = ".chemref.lock"
 _CHECKPOINT = "progress.json"
@@ -243,7 +241,7 @@ class _IndexedTask:
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
-    from chemref.questions.builder import warm_up
+    from chemref.questions.builder import ARTICLES_PER_TASK, warm_up
     from chemref.questions.shards import ShardWriter
 
     if workers > 1:
@@ -251,7 +249,7 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
     writer: ShardWriter | None = None
     try:
         for i, encoded in ordered_map(_IndexedTask(settings, fmt), inputs.todo(), workers=workers,
-                                      initializer=warm_up, chunk=TASK_ARTICLES):
+                                      initializer=warm_up, chunk=ARTICLES_PER_TASK):
             k = i // inputs.size
             if writer is None or writer.index != k:
                 if writer is not None:
