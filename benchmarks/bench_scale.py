@@ -70,6 +70,7 @@ def timed_build(cmd: list[str], label: str, n: int) -> dict:
                "print('MAXRSS', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); "
                "sys.exit(p.returncode)")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    load = os.getloadavg()[0]  # other users' work on a shared machine shows here (this run's own is not in yet)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
@@ -77,7 +78,7 @@ def timed_build(cmd: list[str], label: str, n: int) -> dict:
         raise SystemExit(f"bench_scale: {label} failed: {proc.stderr.strip()[-800:]}")
     rss_kb = int([x for x in proc.stderr.splitlines() if x.startswith("MAXRSS")][-1].split()[1])
     row = {"run": label, "articles": n, "wall_s": round(wall, 2), "articles_per_s": round(n / wall, 1),
-           "peak_rss_mb": round(rss_kb / 1024, 1)}
+           "peak_rss_mb": round(rss_kb / 1024, 1), "load_before": round(load, 2)}
     startup = [x for x in proc.stderr.splitlines() if x.startswith("STARTUP")]
     if startup:  # Dask: imports and cluster start-up, counted in wall_s like every run's own start-up
         row["startup_s"] = round(float(startup[-1].split()[1]), 2)
@@ -178,9 +179,10 @@ def main() -> int:
         if r["run"].startswith("folder, Dask"):
             ratios["dask2_speedup"] = round(ref["wall_s"] / r["wall_s"], 3)
             ratios["dask2_speedup_without_startup"] = round(ref["wall_s"] / (r["wall_s"] - r["startup_s"]), 3)
-    print(f"{'run':<52}{'articles':>9}{'wall s':>9}{'art/s':>8}{'peak RSS MB':>13}")
+    print(f"{'run':<52}{'articles':>9}{'wall s':>9}{'art/s':>8}{'peak RSS MB':>13}{'load before':>13}")
     for r in rows:
-        print(f"{r['run']:<52}{r['articles']:>9}{r['wall_s']:>9}{r['articles_per_s']:>8}{r['peak_rss_mb']:>13}")
+        print(f"{r['run']:<52}{r['articles']:>9}{r['wall_s']:>9}{r['articles_per_s']:>8}{r['peak_rss_mb']:>13}"
+              f"{r['load_before']:>13}")
     for k, v in ratios.items():
         print(f"{k}: {v}")
     result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
