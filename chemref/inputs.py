@@ -179,8 +179,65 @@ def _is_cc_by(licence: str) -> bool:
     return words[:2] == ["CC", "BY"] and all(w[:1].isdigit() for w in words[2:])
 
 
+#: package members read ahead of the article being built (decompression overlaps with the build)
+READ_AHEAD = 8
+
+
+def _read_ahead(items: Iterator[Source], depth: int = READ_AHEAD) -> Iterator[Source]:
+    """``items`` produced by a background thread at most ``depth`` ahead: zlib decompresses without the
+    GIL, so a package is unpacked on the other core while this one builds the articles already read.
+    Errors arrive in order; closing this generator stops the thread and closes ``items``."""
+    import queue
+    import threading
+
+    channel: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(entry: tuple[str, object]) -> bool:
+        while not stop.is_set():
+            try:
+                channel.put(entry, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(("item", item)):
+                    return
+            put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the consumer, in order
+            put(("error", exc))
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
+
+    thread = threading.Thread(target=produce, name="chemref-package-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, value = channel.get()
+            if kind == "item":
+                yield value  # type: ignore[misc]
+            elif kind == "end":
+                return
+            else:
+                raise value  # type: ignore[misc]
+    finally:
+        stop.set()
+        thread.join()
+
+
 def _package_sources(package: Path, label: str) -> Iterator[Source]:
-    """Stream a tar archive's JATS members; a damaged archive ends with one error Source saying where."""
+    """Stream a tar archive's JATS members (read ahead in a thread); a damaged archive ends with one error
+    Source saying where."""
+    return _read_ahead(_package_members(package, label))
+
+
+def _package_members(package: Path, label: str) -> Iterator[Source]:
     licences = _package_licences(package)
     last = None
     done = 0

@@ -43,14 +43,43 @@ class _Init:
             self.setup()
 
 
+class _Chunk:
+    """``[fn(item) for item in chunk]`` in a worker: one task, one pickled round trip for several items."""
+
+    def __init__(self, fn: Callable[[T], R]) -> None:
+        self.fn = fn
+
+    def __call__(self, chunk: list[T]) -> list[R]:
+        return [self.fn(item) for item in chunk]
+
+
+def _started() -> None:
+    """The no-op task that makes the pool start its workers."""
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    chunk: list[T] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
-                initializer: Callable[[], None] | None = None, window: int | None = None) -> Iterator[R]:
+                initializer: Callable[[], None] | None = None, window: int | None = None,
+                chunk: int = 1) -> Iterator[R]:
     """Yield ``fn(item)`` for each item, in input order; ``workers > 1`` runs ``fn`` in that many processes
-    with at most ``window`` (default ``4 * workers``) items submitted and not yet yielded.
+    with at most ``window`` (default ``4 * workers``) tasks of ``chunk`` items each submitted and not yet
+    yielded.
 
     ``fn`` and the items must be picklable. ``items`` is consumed lazily (a generator over millions of
-    files is fine). An exception from ``fn`` is raised when its item's turn comes; an error, Ctrl-C or an
-    abandoned generator drops the queued work without finishing it.
+    files is fine). ``chunk > 1`` sends items to the workers that many at a time (fewer, larger round
+    trips when one item takes milliseconds). An exception from ``fn`` is raised when its item's turn comes
+    (its chunk's, with ``chunk > 1``); an error, Ctrl-C or an abandoned generator drops the queued work
+    without finishing it.
     """
     if workers <= 1:
         for item in items:
@@ -61,13 +90,17 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
     window = window or 4 * workers
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_Init(initializer))
     pending: deque = deque()
+    task = _Chunk(fn)
+    # every worker forks now, before the first item is read (an input read ahead in a thread, such as a
+    # package being unpacked, must not be running when the workers fork)
+    pool.submit(_started)
     try:
-        for item in items:
-            pending.append(pool.submit(fn, item))
+        for group in _chunks(items, max(1, chunk)):
+            pending.append(pool.submit(task, group))
             if len(pending) >= window:
-                yield pending.popleft().result()
+                yield from pending.popleft().result()
         while pending:
-            yield pending.popleft().result()
+            yield from pending.popleft().result()
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise

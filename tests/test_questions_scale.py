@@ -244,3 +244,52 @@ def test_dask_workers_write_the_shards_identical_to_a_local_build(tmp_path):
             assert a[name] == b[name], name
     assert _without_timings(a["manifest.json"]) == _without_timings(b["manifest.json"])
     assert os.getpid() not in writers.values()
+
+
+def _double(n: int) -> int:
+    return 2 * n
+
+
+def test_ordered_map_in_chunks_keeps_input_order():
+    from chemref.pool import ordered_map
+
+    assert list(ordered_map(_double, iter(range(23)), workers=2, chunk=4, window=2)) == [2 * n for n in range(23)]
+
+
+def test_workers_2_write_every_shard_file_identical_to_one_process(tmp_path):
+    corpus = _corpus(tmp_path / "in", 2)
+    (corpus / "c000_zz_broken.xml").write_text("<article><front><article-meta></front></article>",
+                                                encoding="utf-8")
+    files = sorted(corpus.iterdir())
+    package = _package(tmp_path / "pkg.tar.gz", {f"p/{f.name}": f.read_bytes() for f in files})
+    for name, source in (("folder", corpus), ("package", package)):
+        outs = {}
+        for workers in ("1", "2"):
+            out = tmp_path / f"{name}{workers}"
+            assert main(["questions", "build", str(source), "-o", str(out), "--shard-articles", "4",
+                         "--workers", workers, "--no-progress"]) == 0
+            outs[workers] = _files(out)
+        assert outs["1"].keys() == outs["2"].keys() and len(outs["1"]) == 13
+        for file in outs["1"]:
+            if file != "manifest.json":
+                assert outs["1"][file] == outs["2"][file], (name, file)
+        assert _without_timings(outs["1"]["manifest.json"]) == _without_timings(outs["2"]["manifest.json"])
+        rows = [json.loads(line) for k in range(3)
+                for line in outs["2"][f"articles-0000{k}.jsonl"].decode("utf-8").splitlines()]
+        assert len(rows) == 11 and [r["source_file"].endswith("zz_broken.xml") for r in rows if r["error"]] == [True]
+
+
+def test_package_read_ahead_stops_with_its_reader(tmp_path):
+    import threading
+
+    from chemref.inputs import iter_sources
+
+    files = sorted(SAMPLE.glob("*.xml"))
+    package = _package(tmp_path / "pkg.tar.gz", {f"p/{n}_{f.name}": f.read_bytes() for n in range(5) for f in files})
+    sources = iter_sources([str(package)])
+    first = next(sources)
+    assert first.label == f"pkg.tar.gz:p/0_{files[0].name}" and first.data == files[0].read_bytes()
+    sources.close()
+    assert not [t for t in threading.enumerate() if t.name == "chemref-package-reader"]
+    assert [s.label for s in iter_sources([str(package)])] == [f"pkg.tar.gz:p/{n}_{f.name}" for n in range(5)
+                                                              for f in files]

@@ -28,6 +28,10 @@ from chemref.questions.settings import BuildSettings
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
            "warm_up", "JATS_SUFFIXES"]
 
+#: articles sent to a pool worker at a time (one round trip per article costs the parent's core time)
+ARTICLES_PER_TASK = 4
+
+
 def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
@@ -195,7 +199,8 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
     if components is not None:
         raise InputError("custom components run with workers=1 only")
     warm_up()
-    yield from ordered_map(_BuildTask(settings), sources, workers=workers, initializer=warm_up)
+    yield from ordered_map(_BuildTask(settings), sources, workers=workers, initializer=warm_up,
+                           chunk=ARTICLES_PER_TASK)
 
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,

@@ -32,9 +32,8 @@ from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, read_file_list, \
     sample_corpus, sample_sources
-from chemref.questions.records import ArticleResult
 from chemref.questions.settings import BuildSettings
-from chemref.questions.shards import FORMATS, shard_name
+from chemref.questions.shards import FORMATS, EncodedArticle, shard_name
 from chemref.questions.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
@@ -227,32 +226,37 @@ class _Inputs:
 
 
 class _IndexedTask:
-    def __init__(self, settings: BuildSettings) -> None:
-        self.settings = settings
+    """Build one article and encode its shard rows (in a pool worker, so the parent only writes them)."""
 
-    def __call__(self, item: tuple[int, Source]) -> tuple[int, ArticleResult]:
+    def __init__(self, settings: BuildSettings, fmt: str) -> None:
+        self.settings, self.fmt = settings, fmt
+
+    def __call__(self, item: tuple[int, Source]) -> tuple[int, EncodedArticle]:
         from chemref.questions.builder import build_article
+        from chemref.questions.shards import encode
 
-        return item[0], build_article(item[1], self.settings)
+        return item[0], encode(build_article(item[1], self.settings), self.fmt)
 
 
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
-    from chemref.questions.builder import warm_up
+    from chemref.questions.builder import ARTICLES_PER_TASK, warm_up
     from chemref.questions.shards import ShardWriter
 
     if workers > 1:
         warm_up()
     writer: ShardWriter | None = None
     try:
-        for i, article in ordered_map(_IndexedTask(settings), inputs.todo(), workers=workers, initializer=warm_up):
+        for i, encoded in ordered_map(_IndexedTask(settings, fmt), inputs.todo(), workers=workers,
+                                      initializer=warm_up, chunk=ARTICLES_PER_TASK):
             k = i // inputs.size
             if writer is None or writer.index != k:
                 if writer is not None:
                     checkpoint.add(writer.close())
                 writer = ShardWriter(staging, k, fmt)
-            writer.add(article)
+            writer.add(encoded)
+            article = encoded.result
             if article.error is not None and on_error is not None:
                 on_error(article.source, article.error)
             progress.update(1, len(article.questions))

@@ -4,12 +4,17 @@ Shard ``k`` holds the articles ``k * shard_articles`` to ``(k + 1) * shard_artic
 same inputs give the same shards whoever writes them (this process, a pool, a Dask worker) and whatever
 order the shards finish in. A shard's files appear under their names only once complete (temp file, fsync,
 rename); :class:`ShardWriter` returns a summary with their checksums and the shard's running totals.
+
+An article's rows are made where it was built (:func:`encode`): a pool worker sends back the JSON Lines text
+(an :class:`EncodedArticle`), and the process writing the shard only appends it, so the writer never
+spends the cores the workers need on unpickling and re-encoding rejected records.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -17,7 +22,7 @@ from chemref.jsonl import json_line
 from chemref.questions.records import QUESTION_FIELDS, ArticleResult
 from chemref.questions.totals import BuildTotals
 
-__all__ = ["FORMATS", "KINDS", "shard_name", "ShardWriter", "write_shard", "sha256"]
+__all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256"]
 
 #: data formats of the question and rejection shards (per-article rows are always JSON Lines)
 FORMATS = ("jsonl", "parquet")
@@ -47,6 +52,33 @@ def _arrow_schema(rejected: bool) -> Any:
     return pa.schema([(name, types.get(name, pa.string())) for name in names])
 
 
+@dataclass(frozen=True, slots=True)
+class EncodedArticle:
+    """One article's shard rows, ready to append: ``result`` keeps what the totals read (its questions; the
+    rejected records, the bulk of a result, are dropped and only counted in ``rejected``); ``text`` holds the
+    UTF-8 JSON Lines of each of :data:`KINDS`, or ``rows`` the question and rejected rows for Parquet."""
+
+    result: ArticleResult
+    rejected: int
+    text: tuple[bytes, ...]
+    counts: tuple[int, ...]
+    rows: tuple[tuple[dict[str, Any], ...], ...] | None = None
+
+
+def encode(article: ArticleResult, fmt: str = "jsonl") -> EncodedArticle:
+    """``article``'s shard rows, the same bytes whoever makes them (this process, a pool worker)."""
+    questions = [q.to_dict() for q in article.questions]
+    rejected = [r.to_dict() for r in article.rejected]
+    row = json_line(article.row()).encode("utf-8")
+    light = replace(article, rejected=())
+    if fmt == "jsonl":
+        text = ("".join(map(json_line, questions)).encode("utf-8"),
+                "".join(map(json_line, rejected)).encode("utf-8"), row)
+        return EncodedArticle(light, len(rejected), text, (len(questions), len(rejected), 1))
+    return EncodedArticle(light, len(rejected), (b"", b"", row), (len(questions), len(rejected), 1),
+                          (tuple(questions), tuple(rejected)))
+
+
 class ShardWriter:
     """Write one shard, article by article, in input order; :meth:`close` makes its files appear."""
 
@@ -58,26 +90,24 @@ class ShardWriter:
         self.rows = {kind: 0 for kind in KINDS}
         self._tmp = {kind: self.folder / f".{shard_name(kind, index, fmt)}.tmp" for kind in KINDS}
         text_kinds = KINDS if fmt == "jsonl" else ("articles",)
-        self._handles = {kind: open(self._tmp[kind], "w", encoding="utf-8") for kind in text_kinds}
+        self._handles = {kind: open(self._tmp[kind], "wb") for kind in text_kinds}
         self._buffers: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS if k not in text_kinds}
 
-    def add(self, article: ArticleResult) -> None:
+    def add(self, article: ArticleResult | EncodedArticle) -> None:
+        """Append one article (in input order): its result, or its rows encoded by a worker."""
+        encoded = article if isinstance(article, EncodedArticle) else encode(article, self.fmt)
+        result = encoded.result
         if self.first is None:
-            self.first = article.source
-        self.last = article.source
-        self.totals.add(article)
-        self._write("questions", (q.to_dict() for q in article.questions))
-        self._write("rejected", (r.to_dict() for r in article.rejected))
-        self._write("articles", (article.row(),))
-
-    def _write(self, kind: str, rows: Iterable[dict[str, Any]]) -> None:
-        handle = self._handles.get(kind)
-        for row in rows:
-            self.rows[kind] += 1
+            self.first = result.source
+        self.last = result.source
+        self.totals.add(result, rejected=encoded.rejected)
+        for k, kind in enumerate(KINDS):
+            self.rows[kind] += encoded.counts[k]
+            handle = self._handles.get(kind)
             if handle is not None:
-                handle.write(json_line(row))
-            else:
-                self._buffers[kind].append(row)
+                handle.write(encoded.text[k])
+            elif encoded.rows is not None:
+                self._buffers[kind].extend(encoded.rows[k])
 
     def close(self) -> dict[str, Any]:
         """Finish the files (fsync, rename) and return the shard's summary (JSON-ready)."""
@@ -114,7 +144,7 @@ class ShardWriter:
                 pass
 
 
-def write_shard(folder: str | os.PathLike[str], index: int, articles: Iterable[ArticleResult],
+def write_shard(folder: str | os.PathLike[str], index: int, articles: Iterable[ArticleResult | EncodedArticle],
                 fmt: str = "jsonl") -> dict[str, Any]:
     """Write shard ``index`` from ``articles`` (in input order) and return its summary."""
     writer = ShardWriter(folder, index, fmt)

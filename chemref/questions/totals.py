@@ -51,8 +51,9 @@ class BuildTotals:
     #: messages of inputs that stopped part-way (a damaged package): the build is complete but not whole
     stopped: list[str] = field(default_factory=list)
 
-    def add(self, article: ArticleResult) -> None:
-        """Count one article's result."""
+    def add(self, article: ArticleResult, *, rejected: int | None = None) -> None:
+        """Count one article's result (``rejected``: its count of rejected records, when they were dropped
+        from ``article`` after being written)."""
         self.articles += 1
         if article.skipped is not None:
             self.skipped[article.skipped] = self.skipped.get(article.skipped, 0) + 1
@@ -66,7 +67,7 @@ class BuildTotals:
             self.read += 1
         self.candidates += article.candidates
         self.questions += len(article.questions)
-        self.rejected += len(article.rejected)
+        self.rejected += len(article.rejected) if rejected is None else rejected
         for reason, n in article.counts:
             self.funnel[reason] = self.funnel.get(reason, 0) + n
         if article.questions:
