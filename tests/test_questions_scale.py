@@ -83,9 +83,12 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     whole = _cli(*args, "-o", str(tmp_path / "whole"))
     assert whole.wait(timeout=300) == 0, whole.stderr.read()
     run = _cli(*args, "-o", str(tmp_path / "cut"))
-    checkpoint = tmp_path / "cut" / ".chemref-build" / "progress.json"
+    checkpoint = tmp_path / "cut" / ".chemref-build" / "progress.jsonl"
     deadline = time.monotonic() + 120
-    while not checkpoint.exists() and time.monotonic() < deadline and run.poll() is None:
+    def shards_done() -> int:  # the journal's lines after its header
+        return checkpoint.read_bytes().count(b"\n") - 1 if checkpoint.exists() else 0
+
+    while shards_done() < 2 and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.02)
     assert run.poll() is None, "the build finished before it could be killed"
     os.kill(run.pid, signal.SIGKILL)
@@ -119,8 +122,8 @@ def test_resume_with_other_settings_or_on_another_run_is_an_error(tmp_path, caps
     # an interrupted run resumed with other settings names the difference
     staging = tmp_path / "cut" / ".chemref-build"
     staging.mkdir(parents=True)
-    (staging / "progress.json").write_text(json.dumps({"format": "chemref-questions-build", "identity": {
-        "settings": {"seed": 7}}, "shards": []}), encoding="utf-8")
+    (staging / "progress.jsonl").write_text(json.dumps({"format": "chemref-questions-build", "identity": {
+        "settings": {"seed": 7}}}) + "\n", encoding="utf-8")
     assert main(["questions", "build", str(corpus), "-o", str(tmp_path / "cut"), "--resume", "--no-progress"]) == 2
     assert "seed" in capsys.readouterr().err
 

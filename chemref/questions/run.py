@@ -2,9 +2,9 @@
 
 Articles are built in input order and written as they arrive, shard by shard
 (:mod:`chemref.questions.shards`) into a staging folder beside the outputs; the funnel totals are added up
-as the run goes. After each shard a checkpoint (``progress.json``) records the shards done, with their
-checksums and totals, so ``resume=True`` after a crash or ``kill -9`` skips them and finishes with
-byte-identical outputs. At the end the report, chart and dataset card are made from the totals and every
+as the run goes. After each shard a line appended to a journal (``progress.jsonl``) records it, with its
+checksums and totals, so ``resume=True`` after a crash or ``kill -9`` skips the shards done and finishes with
+byte-identical outputs; the journal costs the same per shard however long the run. At the end the report, chart and dataset card are made from the totals and every
 output is put in place together:
 
 - ``output`` a folder (``out/``): the shards themselves, ``report.json``, ``report.png``, ``README.md`` and
@@ -46,7 +46,7 @@ MANIFEST_FORMAT = "chemref-questions-build"
 SHARD_ARTICLES = 1000
 _STAGING = ".chemref-build"
 _LOCK = ".chemref.lock"
-_CHECKPOINT = "progress.json"
+_CHECKPOINT = "progress.jsonl"
 _FOLDER_FILES = ("report.json", "report.png", "README.md")
 
 
@@ -128,54 +128,148 @@ def _differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
 
 
 class _Checkpoint:
-    """``progress.json`` in the staging folder: the identity of the run and the shards done."""
+    """``progress.jsonl`` in the staging folder, an append-only journal: a header line (the identity of the
+    run), then one line per finished shard (its summary), each flushed and fsync'ed, so adding a shard
+    costs the same at the first shard and the millionth.
+
+    In memory: the totals of the contiguous done shards ``0..prefix_end-1`` folded into ``prefix``, and the
+    summaries of shards done out of order (none for the local pool, at most the window on Dask). On resume
+    :attr:`done` holds the article count and first and last article of each shard done before, which the
+    input check needs."""
 
     def __init__(self, path: Path, identity: dict[str, Any]) -> None:
         self.path = path
         self.identity = identity
-        self.shards: dict[int, dict[str, Any]] = {}
         self.started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         self.prefix = BuildTotals()  # totals of the shards 0..prefix_end-1 (their samples merged here)
         self.prefix_end = 0
+        self.pending: dict[int, dict[str, Any]] = {}  # shards done after a gap, by index
+        self.done: dict[int, dict[str, Any]] = {}  # shards done before a resume: articles, first, last
+        self.articles = 0
+        self.questions = 0
+        self._handle: Any = None
+
+    def _header(self) -> dict[str, Any]:
+        return {"format": MANIFEST_FORMAT, "identity": self.identity, "started": self.started}
+
+    def start(self) -> None:
+        """Open a new journal and write its header."""
+        self._handle = open(self.path, "x", encoding="utf-8")
+        self._append(self._header())
 
     def load(self, what: str) -> None:
-        saved = _read_json(self.path)
-        if saved.get("format") != MANIFEST_FORMAT:
-            raise InputError(f"{what} is not a chemref build", path=str(self.path))
-        diffs = _differences(saved.get("identity", {}), self.identity)
-        if diffs:
-            raise InputError(f"cannot resume {what}: it was started with other settings or inputs ("
-                             + "; ".join(diffs) + ")", path=str(self.path.parent),
-                             hint="resume with the same command, or start again without --resume elsewhere")
-        self.started = saved.get("started", self.started)
-        for shard in saved.get("shards", []):
-            self.shards[int(shard["index"])] = shard
-        self._trim()
+        """Read the journal of an interrupted build and open it for appending. A torn last line (a kill
+        part-way through writing it) is cut off: the shard it describes is simply redone."""
+        good = 0  # the byte offset after the last whole line
+        ended = True  # whether that line has its newline
+        header: dict[str, Any] | None = None
+        with open(self.path, "rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                entry = _journal_entry(raw)
+                if entry is None:
+                    if handle.read(1):  # not the last line: the journal was damaged, not torn
+                        raise InputError(f"line {number} of the checkpoint is damaged", path=str(self.path),
+                                         hint="remove the staging folder to start the build again")
+                    break
+                if header is None:
+                    header = entry
+                    if header.get("format") != MANIFEST_FORMAT:
+                        raise InputError(f"{what} is not a chemref build", path=str(self.path))
+                    diffs = _differences(header.get("identity", {}), self.identity)
+                    if diffs:
+                        raise InputError(f"cannot resume {what}: it was started with other settings or inputs ("
+                                         + "; ".join(diffs) + ")", path=str(self.path.parent),
+                                         hint="resume with the same command, or start again without --resume "
+                                         "elsewhere")
+                    self.started = header.get("started", self.started)
+                else:
+                    try:
+                        index = int(entry["index"])
+                        self.done[index] = {"articles": int(entry["articles"]), "first": entry["first"],
+                                            "last": entry["last"]}
+                    except (KeyError, TypeError, ValueError):
+                        raise InputError(f"line {number} of the checkpoint is not a shard summary",
+                                         path=str(self.path),
+                                         hint="remove the staging folder to start the build again") from None
+                    self._record(entry)
+                good += len(raw)
+                ended = raw.endswith(b"\n")
+        with open(self.path, "r+b") as handle:
+            handle.truncate(good)
+            if not ended:  # whole, only its newline not written yet
+                handle.seek(good)
+                handle.write(b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        self._handle = open(self.path, "a", encoding="utf-8")
+        if header is None:  # killed while writing the header: nothing was done
+            self._append(self._header())
 
     def add(self, summary: dict[str, Any]) -> None:
-        self.shards[int(summary["index"])] = summary
-        self._trim()
-        with atomic_write(self.path) as handle:
-            json.dump({"format": MANIFEST_FORMAT, "identity": self.identity, "started": self.started,
-                       "shards": [self.shards[k] for k in sorted(self.shards)]}, handle, ensure_ascii=False)
+        """Record a finished shard: one line appended to the journal."""
+        if len(self.prefix.sources) >= MAX_SOURCES and summary["totals"]["sources"]:
+            summary = {**summary, "totals": {**summary["totals"], "sources": []}}  # past the sample: unused
+        if len(self.prefix.errors) >= MAX_ERRORS and summary["totals"]["errors"]:
+            summary = {**summary, "totals": {**summary["totals"], "errors": []}}
+        self._append(summary)
+        self._record(summary)
 
-    def _trim(self) -> None:
-        """Fold the contiguous done shards into ``prefix``; once its samples are full, later shards' samples
-        are dropped (the checkpoint and memory stay small at millions of articles)."""
-        while self.prefix_end in self.shards:
-            totals = self.shards[self.prefix_end]["totals"]
-            self.prefix.merge(BuildTotals.from_dict(totals))
-            if len(self.prefix.sources) >= MAX_SOURCES:
-                totals["sources"] = totals["sources"][:0]
-            if len(self.prefix.errors) >= MAX_ERRORS:
-                totals["errors"] = totals["errors"][:0]
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def _record(self, summary: dict[str, Any]) -> None:
+        """Count the shard, and fold the contiguous done shards into ``prefix`` in index order."""
+        index = int(summary["index"])
+        if index < self.prefix_end or index in self.pending:
+            return
+        self.articles += summary["articles"]
+        self.questions += summary["totals"]["questions"]
+        self.pending[index] = summary
+        while self.prefix_end in self.pending:
+            self.prefix.merge(BuildTotals.from_dict(self.pending.pop(self.prefix_end)["totals"]))
             self.prefix_end += 1
 
     def totals(self) -> BuildTotals:
         total = BuildTotals()
-        for k in sorted(self.shards):
-            total.merge(BuildTotals.from_dict(self.shards[k]["totals"]))
+        total.merge(self.prefix)
+        for k in sorted(self.pending):
+            total.merge(BuildTotals.from_dict(self.pending[k]["totals"]))
         return total
+
+    def shards(self) -> Iterator[dict[str, Any]]:
+        """The summaries of the shards done, in index order, read back from the journal (a window of
+        out-of-order ones held at a time)."""
+        waiting: dict[int, dict[str, Any]] = {}
+        following = 0
+        with open(self.path, encoding="utf-8") as handle:
+            next(handle, None)  # the header
+            for line in handle:
+                entry = json.loads(line)
+                index = int(entry["index"])
+                if index < following:
+                    continue
+                waiting[index] = entry
+                while following in waiting:
+                    yield waiting.pop(following)
+                    following += 1
+        for k in sorted(waiting):
+            yield waiting[k]
+
+
+def _journal_entry(raw: bytes) -> dict[str, Any] | None:
+    """One journal line's entry, or None for a torn line (its JSON cut off part-way)."""
+    try:
+        entry = json.loads(raw)
+    except ValueError:
+        return None
+    return entry if isinstance(entry, dict) else None
 
 
 class _Inputs:
@@ -273,9 +367,9 @@ def _clear_temporaries(staging: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _per_article_rows(staging: Path, shards: Sequence[dict[str, Any]], fmt: str) -> Iterator[dict[str, Any]]:
-    for shard in shards:
-        with open(staging / shard_name("articles", shard["index"], fmt), encoding="utf-8") as handle:
+def _per_article_rows(staging: Path, shards: Sequence[int], fmt: str) -> Iterator[dict[str, Any]]:
+    for index in shards:
+        with open(staging / shard_name("articles", index, fmt), encoding="utf-8") as handle:
             for line in handle:
                 yield json.loads(line)
 
@@ -388,13 +482,13 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             staging.mkdir(parents=True)
         except OSError as exc:
             raise InputError(f"cannot create the staging folder: {exc.strerror or exc}", path=str(staging)) from None
-    plan = _Inputs(sources, shard_articles, checkpoint.shards)
-    done = sum(s["articles"] for s in checkpoint.shards.values())
+        checkpoint.start()
+    plan = _Inputs(sources, shard_articles, checkpoint.done)
     total = count_sources(given, files_from=files_from) if show and (given or files_from) else None
     if show and not (given or files_from):
         total = sum(1 for _ in sources())
-    bar = Progress(total, done=done, every=every, enabled=show)
-    bar.questions = sum(s["totals"]["questions"] for s in checkpoint.shards.values())
+    bar = Progress(total, done=checkpoint.articles, every=every, enabled=show)
+    bar.questions = checkpoint.questions
     try:
         if dask is not None:
             from chemref.questions.dask import build_shards_on
@@ -404,6 +498,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error)
     finally:
         bar.close()
+        checkpoint.close()
     return _finish(layout, checkpoint, identity, options, fmt)
 
 
@@ -413,7 +508,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
     from chemref.questions.report import write_chart, write_report
 
     staging = layout.staging
-    shards = [checkpoint.shards[k] for k in sorted(checkpoint.shards)]
+    shards = range(checkpoint.prefix_end)  # every shard is done: the indices 0..n-1
     totals = checkpoint.totals()
     if totals.articles == 0:
         shutil.rmtree(staging, ignore_errors=True)
@@ -424,7 +519,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
         raise InputError(f"no input article could be read ({totals.unreadable} given; first: {first})",
                          hint="nothing was written")
     if layout.folder:
-        outputs = _finish_folder(layout, shards, totals, identity, options, fmt, checkpoint.started)
+        outputs = _finish_folder(layout, checkpoint, totals, identity, options, fmt)
     else:
         pairs: list[tuple[Path, Path]] = []
 
@@ -458,27 +553,35 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
     return outputs
 
 
-def _join(target: Path, staging: Path, shards: Sequence[dict[str, Any]], kind: str, fmt: str) -> None:
+def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: str) -> None:
     with open(target, "wb") as out:
-        for shard in shards:
-            with open(staging / shard_name(kind, shard["index"], fmt), "rb") as part:
+        for index in shards:
+            with open(staging / shard_name(kind, index, fmt), "rb") as part:
                 shutil.copyfileobj(part, out, 1 << 20)
         out.flush()
         os.fsync(out.fileno())
 
 
-def _finish_folder(layout: _Layout, shards: Sequence[dict[str, Any]], totals: BuildTotals,
-                   identity: dict[str, Any], options: BuildSettings, fmt: str, started: str) -> BuildOutputs:
+def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals,
+                   identity: dict[str, Any], options: BuildSettings, fmt: str) -> BuildOutputs:
     from chemref.questions.card import write_card
     from chemref.questions.report import write_chart, write_report
-    from chemref.questions.shards import sha256
+    from chemref.questions.shards import KINDS, sha256
 
     staging, out = layout.staging, layout.output
-    write_report(staging / "report.json", totals, options, per_article=_per_article_rows(staging, shards, fmt))
+    count = checkpoint.prefix_end
+    write_report(staging / "report.json", totals, options,
+                 per_article=_per_article_rows(staging, range(count), fmt))
     write_chart(staging / "report.png", totals, options)
     pattern = f"questions-*.{fmt}"
     write_card(totals, out / pattern, settings=options, data_files=pattern, path=staging / "README.md")
-    names = [name for shard in shards for name in shard["files"]] + list(_FOLDER_FILES)
+
+    def names() -> Iterator[str]:
+        for index in range(count):
+            for kind in KINDS:
+                yield shard_name(kind, index, fmt)
+        yield from _FOLDER_FILES
+
     extra = {name: {"sha256": sha256(staging / name), "bytes": (staging / name).stat().st_size}
              for name in _FOLDER_FILES}
     manifest = {
@@ -486,26 +589,59 @@ def _finish_folder(layout: _Layout, shards: Sequence[dict[str, Any]], totals: Bu
         "identity": identity, "settings": identity["settings"], "layout": identity["layout"],
         "inputs": identity["inputs"], "files_from": identity["files_from"],
         "articles_done": totals.articles,
-        "shards": [{k: shard[k] for k in ("index", "articles", "first", "last", "files")} for shard in shards],
+        "shards": _STREAMED,
         "files": extra, "totals": {k: v for k, v in totals.to_dict().items() if k not in ("sources", "errors")},
-        "timings": {"started": started, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+        "timings": {"started": checkpoint.started, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
     }
     old = out / MANIFEST
-    previous: list[str] = []
     if old.is_file():
         saved = _read_json(old)
         previous = [n for s in saved.get("shards", []) for n in s.get("files", {})] + list(_FOLDER_FILES)
         old.unlink()  # from here until the new manifest is written, the folder is not a complete build
-    for name in previous:
-        if name not in names:
-            (out / name).unlink(missing_ok=True)
-    commit_renames([(staging / name, out / name) for name in names])
+        for name in previous:
+            if not _in_build(name, count, fmt):
+                (out / name).unlink(missing_ok=True)
+    commit_renames((staging / name, out / name) for name in names())  # type: ignore[arg-type]
     with atomic_write(out / MANIFEST) as handle:
-        json.dump(manifest, handle, indent=1, ensure_ascii=False)
+        _write_streamed(handle, manifest, "shards", (
+            {k: shard[k] for k in ("index", "articles", "first", "last", "files")}
+            for shard in checkpoint.shards()))
         handle.write("\n")
     shutil.rmtree(staging, ignore_errors=True)
     return BuildOutputs(totals, options, out, out / "README.md", out / "report.json", out / "report.png",
                         None, out / MANIFEST)
+
+
+#: stands for a list written item by item by :func:`_write_streamed`
+_STREAMED = "\x00streamed\x00"
+
+
+def _write_streamed(handle: Any, value: dict[str, Any], key: str, items: Iterator[Any]) -> None:
+    """``json.dump(value, handle, indent=1, ensure_ascii=False)`` with ``value[key]`` (a top-level list,
+    :data:`_STREAMED` in ``value``) taken from ``items`` one at a time: the same bytes, without the list
+    in memory."""
+    text = json.dumps(value, indent=1, ensure_ascii=False)
+    marker = f"{json.dumps(key)}: {json.dumps(_STREAMED)}"
+    head, tail = text.split(marker)
+    handle.write(f"{head}{json.dumps(key)}: [")
+    first = True
+    for item in items:
+        handle.write("\n  " if first else ",\n  ")
+        handle.write(json.dumps(item, indent=1, ensure_ascii=False).replace("\n", "\n  "))
+        first = False
+    handle.write("]" if first else "\n ]")
+    handle.write(tail)
+
+
+def _in_build(name: str, count: int, fmt: str) -> bool:
+    """Whether ``name`` is a file of a folder build of ``count`` shards in ``fmt``."""
+    from chemref.questions.shards import KINDS
+
+    if name in _FOLDER_FILES:
+        return True
+    kind, _, rest = name.partition("-")
+    index = rest.split(".", 1)[0]
+    return kind in KINDS and index.isdigit() and int(index) < count and name == shard_name(kind, int(index), fmt)
 
 
 def _outputs_of_complete(layout: _Layout, manifest: dict[str, Any]) -> BuildOutputs:

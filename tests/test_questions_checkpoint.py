@@ -1,0 +1,158 @@
+"""The build's checkpoint journal: one appended line per shard, a torn last line redone on resume, flat
+cost per shard, shards done out of order, and a manifest streamed from the journal."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA
+
+from chemref.errors import InputError
+from chemref.questions import run
+from chemref.questions.totals import BuildTotals
+
+SAMPLE = CORPORA / "jats"
+
+
+def _corpus(folder: Path, copies: int) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(copies):
+        for f in sorted(SAMPLE.glob("*.xml")):
+            shutil.copy(f, folder / f"k{n:03d}_{f.name}")
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if not p.name.startswith(".")}
+
+
+def _summary(index: int) -> dict:
+    """A small made-up shard summary of fixed width (its index aside)."""
+    totals = BuildTotals(articles=10, read=10, questions=3, sources=[[f"art{index:06d}.xml", 3]],
+                         errors=[[f"art{index:06d}.xml", "unreadable"]])
+    files = {f"{kind}-{index:05d}.jsonl": {"sha256": "0" * 64, "bytes": 1000, "rows": 3}
+             for kind in ("questions", "rejected", "articles")}
+    return {"index": index, "articles": 10, "first": f"art{index:06d}.xml", "last": f"art{index:06d}.xml",
+            "files": files, "totals": totals.to_dict()}
+
+
+def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "in", 6)  # 30 articles, 6 shards
+    options = {"shard_articles": 5}
+    run.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
+    original = run._Checkpoint.add
+    calls = []
+
+    def killed_while_writing_the_third(self, summary):
+        calls.append(summary["index"])
+        if len(calls) == 3:  # the shard's files are in place; its journal line is cut half-way
+            line = json.dumps(summary, ensure_ascii=False)
+            self._handle.write(line[: len(line) // 2])
+            self._handle.flush()
+            raise KeyboardInterrupt
+        original(self, summary)
+
+    monkeypatch.setattr(run._Checkpoint, "add", killed_while_writing_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        run.build_to_files([str(corpus)], str(tmp_path / "cut"), **options)
+    monkeypatch.setattr(run._Checkpoint, "add", original)
+    journal = tmp_path / "cut" / ".chemref-build" / "progress.jsonl"
+    assert not journal.read_bytes().endswith(b"\n")  # header + 2 shards + a torn line
+    assert (tmp_path / "cut" / ".chemref-build" / "questions-00002.jsonl").exists()
+    done = run.build_to_files([str(corpus)], str(tmp_path / "cut"), resume=True, **options)
+    assert done.totals.articles == 30
+    a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
+    assert a.keys() == b.keys()
+    for name in a:
+        if name != "manifest.json":
+            assert a[name] == b[name], name
+    strip = [json.loads(x) for x in (a["manifest.json"], b["manifest.json"])]
+    for m in strip:
+        m.pop("timings")
+    assert strip[0] == strip[1]
+    assert not (tmp_path / "cut" / ".chemref-build").exists()
+
+
+def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    checkpoint = run._Checkpoint(path, {"x": 1})
+    checkpoint.start()
+    checkpoint.add(_summary(0))
+    checkpoint.add(_summary(1))
+    checkpoint.close()
+    lines = path.read_bytes().split(b"\n")
+    lines[1] = lines[1][:20]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(InputError, match="line 2 of the checkpoint is damaged"):
+        run._Checkpoint(path, {"x": 1}).load("the build")
+
+
+def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "fsync", lambda fd: None)  # the cost measured here is bytes, not the disk
+    summaries = [_summary(k) for k in range(2000)]
+    path = tmp_path / "bytes.jsonl"
+    checkpoint = run._Checkpoint(path, {"settings": {"seed": 1}})
+    checkpoint.start()
+    sizes = [path.stat().st_size]
+    for summary in summaries:
+        checkpoint.add(summary)
+        sizes.append(path.stat().st_size)
+    checkpoint.close()
+    written = [b - a for a, b in zip(sizes, sizes[1:])]
+    # once the samples are full (200 sources), each line is the same size but for the index's digits
+    assert max(written[-100:]) - min(written[250:350]) <= 4
+    assert max(written) < 2000
+    assert checkpoint.prefix_end == 2000 and not checkpoint.pending
+    assert checkpoint.totals().articles == 20_000 and len(checkpoint.totals().sources) == 200
+
+    checkpoint = run._Checkpoint(tmp_path / "memory.jsonl", {"settings": {"seed": 1}})
+    checkpoint.start()
+    memory = {}
+    tracemalloc.start()
+    try:
+        for k, summary in enumerate(summaries, 1):
+            checkpoint.add(summary)
+            if k in (300, 2000):
+                memory[k] = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+        checkpoint.close()
+    assert memory[2000] - memory[300] < 8_000  # 1,700 more shards: no more memory held
+
+
+def test_shards_done_out_of_order_fold_in_index_order_and_reload_the_same(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    order = [1, 0, 3, 4, 2, 6, 5]
+    checkpoint = run._Checkpoint(path, {"x": 1})
+    checkpoint.start()
+    for k in order:
+        checkpoint.add(_summary(k))
+        assert len(checkpoint.pending) <= 2
+    checkpoint.close()
+    assert checkpoint.prefix_end == 7 and not checkpoint.pending
+    assert [s["index"] for s in checkpoint.shards()] == list(range(7))
+    expected = BuildTotals()
+    for k in range(7):
+        expected.merge(BuildTotals.from_dict(_summary(k)["totals"]))
+    assert checkpoint.totals().to_dict() == expected.to_dict()
+    again = run._Checkpoint(path, {"x": 1})
+    again.load("the build")
+    again.close()
+    assert again.totals().to_dict() == expected.to_dict() and sorted(again.done) == list(range(7))
+    assert again.articles == 70 and again.questions == 21
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_streamed_manifest_is_json_dump_byte_for_byte(tmp_path, count):
+    items = [{"index": k, "first": "é\n\"x\"", "files": {"a": {"sha256": "f" * 4, "rows": k}}, "e": []}
+             for k in range(count)]
+    value = {"format": "x", "shards": items, "files": {"b": 1}, "timings": {"t": "ü"}}
+    with open(tmp_path / "m.json", "w", encoding="utf-8") as handle:
+        run._write_streamed(handle, {**value, "shards": run._STREAMED}, "shards", iter(items))
+    assert (tmp_path / "m.json").read_text(encoding="utf-8") == json.dumps(value, indent=1, ensure_ascii=False)
