@@ -154,7 +154,10 @@ class _Checkpoint:
 
     def start(self) -> None:
         """Open a new journal and write its header."""
-        self._handle = open(self.path, "x", encoding="utf-8")
+        try:
+            self._handle = open(self.path, "x", encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write the checkpoint: {exc.strerror or exc}", path=str(self.path)) from None
         self._append(self._header())
 
     def load(self, what: str) -> None:
@@ -220,9 +223,13 @@ class _Checkpoint:
             self._handle = None
 
     def _append(self, entry: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        try:
+            self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as exc:  # a disk full mid-line leaves a torn line, redone on --resume
+            raise InputError(f"cannot write the checkpoint: {exc.strerror or exc}", path=str(self.path),
+                             hint="free some space there, then finish with --resume") from None
 
     def _record(self, summary: dict[str, Any]) -> None:
         """Count the shard, and fold the contiguous done shards into ``prefix`` in index order."""
