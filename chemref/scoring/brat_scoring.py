@@ -15,7 +15,7 @@ from chemref.brat.decode import decode_ann
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
 from chemref.scoring.brat_report import Report, block
-from chemref.scoring.counts import Counts, total
+from chemref.scoring.counts import Counts, add_counts, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.sources import ZipLimits
 
@@ -151,9 +151,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
         for part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings in parts:
             for b, counts in part_totals.items():
-                acc = totals[b]
-                for t, row in counts.items():
-                    acc.setdefault(t, Counts()).add(row)
+                add_counts(totals[b], counts)
             docs.update(part_docs)
             records.extend(part_records)
             warnings.extend(part_warnings)

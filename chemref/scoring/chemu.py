@@ -17,7 +17,7 @@ from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
 from chemref.scoring.closure import ClosureTooLarge, closure_pairs
-from chemref.scoring.counts import Counts
+from chemref.scoring.counts import Counts, add_counts
 from chemref.scoring.matching import max_matching
 
 Mention = MentionKey
@@ -287,13 +287,7 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
         _score_pair(gx, px, doc[b_rel_ex_x], doc[b_rel_rx_x], _rel_adjacency, u(b_rel_ex_x), u(b_rel_rx_x))
     _score_pair(g_ent, p_ent, doc[b_ent_ex], doc[b_ent_rx], _ent_adjacency, u(b_ent_ex), u(b_ent_rx))
     for block, counts in doc.items():
-        acc = totals.setdefault(block, {})
-        for t, c in counts.items():
-            row = acc.get(t)
-            if row is None:
-                acc[t] = c.copy()
-            else:
-                row.add(c)
+        add_counts(totals.setdefault(block, {}), counts)
     if errors is not None and um is not None:
         for block, items in um.items():
             errors.extend((block, kind, item) for kind, item in items)

@@ -7,10 +7,12 @@ unpacks it; :meth:`Counts.prf` gives the report dict with precision, recall and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from typing import Any, TypeVar
 
-__all__ = ["Counts", "BratevalCounts", "prf", "total"]
+K = TypeVar("K")
+
+__all__ = ["Counts", "BratevalCounts", "prf", "total", "add_counts"]
 
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
@@ -85,3 +87,13 @@ def total(counts: Iterable[Counts]) -> Counts:
     for c in counts:
         out.add(c)
     return out
+
+
+def add_counts(totals: MutableMapping[K, Counts], rows: Mapping[K, Counts]) -> None:
+    """Add each row of ``rows`` into ``totals`` under the same key (in place; a new key gets a copy)."""
+    for key, row in rows.items():
+        old = totals.get(key)
+        if old is None:
+            totals[key] = row.copy()
+        else:
+            old.add(row)

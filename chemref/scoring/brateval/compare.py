@@ -13,7 +13,7 @@ from chemref.scoring.brateval.java import (brateval_similarity, java_double, jav
                                            java_sort_key)
 from chemref.scoring.brateval.reader import BDocument, BEntity, BRelation, read_document
 from chemref.scoring.brat_report import Report
-from chemref.scoring.counts import BratevalCounts, prf, total as counts_total
+from chemref.scoring.counts import BratevalCounts, add_counts, prf, total as counts_total
 
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
 _TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
@@ -171,12 +171,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, rela
             score_relations_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
         else:
             score_entities_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
-        for key, row in doc_acc.items():
-            old = acc.get(key)
-            if old is None:
-                acc[key] = row.copy()
-            else:
-                old.add(row)
+        add_counts(acc, doc_acc)
         if per_doc or collect:
             total = tuple(counts_total(doc_acc.values()))
             if per_doc:
@@ -259,8 +254,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
         for part in map_chunks(run, names, _jobs(jobs, len(names)), reopen):
             part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
             rows.extend(part_rows)
-            for key, row in part_acc.items():
-                acc.setdefault(key, _counts()).add(row)
+            add_counts(acc, part_acc)
             types |= part_types
             docs.update(part_docs)
             records.extend(part_records)
