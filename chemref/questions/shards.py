@@ -59,10 +59,14 @@ class EncodedArticle:
     UTF-8 JSON Lines of each of :data:`KINDS`, or ``rows`` the question and rejected rows for Parquet."""
 
     result: ArticleResult
-    rejected: int
     text: tuple[bytes, ...]
     counts: tuple[int, ...]
     rows: tuple[tuple[dict[str, Any], ...], ...] | None = None
+
+    @property
+    def rejected(self) -> int:
+        """How many rejected records the article had (its row count in the ``rejected`` shard)."""
+        return self.counts[KINDS.index("rejected")]
 
 
 def encode(article: ArticleResult, fmt: str = "jsonl") -> EncodedArticle:
@@ -74,8 +78,8 @@ def encode(article: ArticleResult, fmt: str = "jsonl") -> EncodedArticle:
     if fmt == "jsonl":
         text = ("".join(map(json_line, questions)).encode("utf-8"),
                 "".join(map(json_line, rejected)).encode("utf-8"), row)
-        return EncodedArticle(light, len(rejected), text, (len(questions), len(rejected), 1))
-    return EncodedArticle(light, len(rejected), (b"", b"", row), (len(questions), len(rejected), 1),
+        return EncodedArticle(light, text, (len(questions), len(rejected), 1))
+    return EncodedArticle(light, (b"", b"", row), (len(questions), len(rejected), 1),
                           (tuple(questions), tuple(rejected)))
 
 
