@@ -1,4 +1,5 @@
-"""JSON Lines, read and written the same way by the builder, the baseline and the scorers.
+"""JSON Lines, read and written the same way by the builder, the baseline and the scorers (and one JSON
+document with a long list written item by item, :func:`write_json_streaming`).
 
 Reading streams the file line by line (a file larger than memory is fine) and names the file and the
 line of any bad row; writing is atomic (:func:`chemref._io.atomic_write`) and keeps non-ASCII as is.
@@ -12,7 +13,7 @@ from typing import IO, Any, Iterable, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows"]
+__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming"]
 
 
 def json_line(row: Any) -> str:
@@ -59,3 +60,28 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, An
             raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
                              hint="expected one JSON object per line (JSON Lines)")
         yield number, value
+
+
+#: stands for the streamed list inside the JSON text of :func:`write_json_streaming`
+_STREAMED = "\x00streamed\x00"
+
+
+def write_json_streaming(handle: IO[str], value: dict[str, Any], key: str, items: Iterable[Any], *,
+                         indent: int, one_line_items: bool = False) -> None:
+    """``json.dump({**value, key: list(items)}, handle, indent=indent, ensure_ascii=False)`` with the list
+    taken from ``items`` one at a time (the same bytes, without the list in memory); ``one_line_items``
+    writes each item compactly on its own line instead. ``key`` is a top-level key; no newline at the end."""
+    text = json.dumps({**value, key: _STREAMED}, indent=indent, ensure_ascii=False)
+    head, tail = text.split(f"{json.dumps(key)}: {json.dumps(_STREAMED)}")
+    pad = "\n" + " " * (2 * indent)
+    handle.write(f"{head}{json.dumps(key)}: [")
+    first = True
+    for item in items:
+        handle.write(pad if first else "," + pad)
+        if one_line_items:
+            handle.write(json.dumps(item, ensure_ascii=False))
+        else:
+            handle.write(json.dumps(item, indent=indent, ensure_ascii=False).replace("\n", pad))
+        first = False
+    handle.write("]" if first else "\n" + " " * indent + "]")
+    handle.write(tail)

@@ -14,6 +14,7 @@ import pytest
 from conftest import CORPORA
 
 from chemref.errors import InputError
+from chemref.jsonl import write_json_streaming
 from chemref.questions import run
 from chemref.questions.totals import BuildTotals
 
@@ -154,5 +155,5 @@ def test_the_streamed_manifest_is_json_dump_byte_for_byte(tmp_path, count):
              for k in range(count)]
     value = {"format": "x", "shards": items, "files": {"b": 1}, "timings": {"t": "ü"}}
     with open(tmp_path / "m.json", "w", encoding="utf-8") as handle:
-        run._write_streamed(handle, {**value, "shards": run._STREAMED}, "shards", iter(items))
+        write_json_streaming(handle, value, "shards", iter(items), indent=1)
     assert (tmp_path / "m.json").read_text(encoding="utf-8") == json.dumps(value, indent=1, ensure_ascii=False)

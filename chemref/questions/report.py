@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from chemref._io import atomic_write
+from chemref.jsonl import write_json_streaming
 from chemref.questions.filters import REASONS, description
 from chemref.questions.records import BuildResult
 from chemref.questions.settings import BuildSettings
@@ -100,14 +100,8 @@ def write_report(path: str | os.PathLike[str], result: BuildResult | BuildTotals
         per_article = (a.row() for a in result.articles)
     head = report_dict(result, settings, per_article=())
     with atomic_write(path) as handle:
-        text = json.dumps(head, indent=2, ensure_ascii=False)
-        before, after = text.split('"per_article": []', 1)
-        handle.write(before + '"per_article": [')
-        first = True
-        for row in per_article or ():
-            handle.write(("\n    " if first else ",\n    ") + json.dumps(row, ensure_ascii=False))
-            first = False
-        handle.write(("\n  ]" if not first else "]") + after + "\n")
+        write_json_streaming(handle, head, "per_article", per_article or (), indent=2, one_line_items=True)
+        handle.write("\n")
 
 
 def write_chart(path: str | os.PathLike[str], result: BuildResult | BuildTotals,

@@ -32,6 +32,7 @@ from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, read_file_list, \
     sample_corpus, sample_sources
+from chemref.jsonl import json_line, write_json_streaming
 from chemref.questions.settings import BuildSettings
 from chemref.questions.shards import FORMATS, EncodedArticle, shard_name
 from chemref.questions.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
@@ -224,7 +225,7 @@ class _Checkpoint:
 
     def _append(self, entry: dict[str, Any]) -> None:
         try:
-            self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self._handle.write(json_line(entry))
             self._handle.flush()
             os.fsync(self._handle.fileno())
         except OSError as exc:  # a disk full mid-line leaves a torn line, redone on --resume
@@ -596,7 +597,7 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
         "identity": identity, "settings": identity["settings"], "layout": identity["layout"],
         "inputs": identity["inputs"], "files_from": identity["files_from"],
         "articles_done": totals.articles,
-        "shards": _STREAMED,
+        "shards": [],
         "files": extra, "totals": {k: v for k, v in totals.to_dict().items() if k not in ("sources", "errors")},
         "timings": {"started": checkpoint.started, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
     }
@@ -610,34 +611,13 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
                 (out / name).unlink(missing_ok=True)
     commit_renames((staging / name, out / name) for name in names())  # type: ignore[arg-type]
     with atomic_write(out / MANIFEST) as handle:
-        _write_streamed(handle, manifest, "shards", (
+        write_json_streaming(handle, manifest, "shards", (
             {k: shard[k] for k in ("index", "articles", "first", "last", "files")}
-            for shard in checkpoint.shards()))
+            for shard in checkpoint.shards()), indent=1)
         handle.write("\n")
     shutil.rmtree(staging, ignore_errors=True)
     return BuildOutputs(totals, options, out, out / "README.md", out / "report.json", out / "report.png",
                         None, out / MANIFEST)
-
-
-#: stands for a list written item by item by :func:`_write_streamed`
-_STREAMED = "\x00streamed\x00"
-
-
-def _write_streamed(handle: Any, value: dict[str, Any], key: str, items: Iterator[Any]) -> None:
-    """``json.dump(value, handle, indent=1, ensure_ascii=False)`` with ``value[key]`` (a top-level list,
-    :data:`_STREAMED` in ``value``) taken from ``items`` one at a time: the same bytes, without the list
-    in memory."""
-    text = json.dumps(value, indent=1, ensure_ascii=False)
-    marker = f"{json.dumps(key)}: {json.dumps(_STREAMED)}"
-    head, tail = text.split(marker)
-    handle.write(f"{head}{json.dumps(key)}: [")
-    first = True
-    for item in items:
-        handle.write("\n  " if first else ",\n  ")
-        handle.write(json.dumps(item, indent=1, ensure_ascii=False).replace("\n", "\n  "))
-        first = False
-    handle.write("]" if first else "\n ]")
-    handle.write(tail)
 
 
 def _in_build(name: str, count: int, fmt: str) -> bool:
