@@ -16,9 +16,12 @@ import pickle
 import sys
 import threading
 from collections import deque
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.errors import ChemrefError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "MIN_DOCS_PER_JOB"]
 
@@ -88,23 +91,80 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
     from concurrent.futures import ProcessPoolExecutor
 
     window = window or 4 * workers
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_Init(initializer))
-    pending: deque = deque()
-    task = _Chunk(fn)
-    # every worker forks now, before the first item is read (an input read ahead in a thread, such as a
-    # package being unpacked, must not be running when the workers fork)
-    pool.submit(_started)
+    interrupt = _DeferredInterrupt()
     try:
-        for group in _chunks(items, max(1, chunk)):
-            pending.append(pool.submit(task, group))
-            if len(pending) >= window:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_Init(initializer))
+        pending: deque = deque()
+        task = _Chunk(fn)
+        # every worker forks now, before the first item is read (an input read ahead in a thread, such as a
+        # package being unpacked, must not be running when the workers fork)
+        pool.submit(_started)
+        try:
+            for group in _chunks(items, max(1, chunk)):
+                interrupt.check()
+                pending.append(pool.submit(task, group))
+                if len(pending) >= window:
+                    yield from _result(pending.popleft(), interrupt)
+            while pending:
+                yield from _result(pending.popleft(), interrupt)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+    finally:
+        interrupt.restore()
+
+
+class _DeferredInterrupt:
+    """Ctrl-C while a pool runs: a flag, turned into ``KeyboardInterrupt`` by :func:`ordered_map` at a safe point.
+
+    Raised where the signal lands, ``KeyboardInterrupt`` can leave a lock of ``concurrent.futures`` held
+    (a future's condition taken but never released), and shutting the pool down then waits forever. A
+    second Ctrl-C raises at once. A worker forked before its initializer has run ignores Ctrl-C here too.
+    Nothing is installed outside the main thread, or when Ctrl-C is already ignored.
+    """
+
+    def __init__(self) -> None:
+        import signal
+
+        self.requested = False
+        self.pid = os.getpid()
+        self.installed = (threading.current_thread() is threading.main_thread()
+                          and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
+        if self.installed:
+            self.previous = signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum: int, frame: object) -> None:
+        if os.getpid() != self.pid:  # a worker not yet initialised: Ctrl-C is the parent's
+            return
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def check(self) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        import signal
+
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous if self.previous is not None else signal.SIG_DFL)
+            self.installed = False
+
+
+#: how often a wait for a worker's result looks for a deferred Ctrl-C (seconds)
+_INTERRUPT_POLL = 0.2
+
+
+def _result(future: Future, interrupt: _DeferredInterrupt) -> list:
+    """A task's results, waiting in short steps so that a deferred Ctrl-C is acted on promptly."""
+    while True:
+        interrupt.check()
+        try:
+            return future.result(timeout=_INTERRUPT_POLL)
+        except TimeoutError:
+            continue
 
 
 def auto_jobs(n_items: int) -> int:

@@ -1,0 +1,56 @@
+"""Ctrl-C while :func:`chemref.pool.ordered_map` runs workers: raised at a safe point, the pool shut down,
+the caller's SIGINT handler back in place."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from chemref.pool import ordered_map
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers (Linux)")
+
+
+def _slow(n: int) -> int:
+    time.sleep(0.05)
+    return n
+
+
+def test_ctrl_c_during_a_pool_raises_keyboard_interrupt_and_restores_the_handler():
+    before = signal.getsignal(signal.SIGINT)
+    seen: list[int] = []
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for n in ordered_map(_slow, range(10_000), workers=2):
+            seen.append(n)
+            if n == 5:
+                os.kill(os.getpid(), signal.SIGINT)
+    assert time.monotonic() - started < 10
+    assert seen[:6] == list(range(6)) and len(seen) < 100
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_while_waiting_for_a_result_is_acted_on():
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in ordered_map(time.sleep, [0.2] * 200, workers=2, window=2):
+                pass
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 10
+
+
+def test_an_ignored_ctrl_c_stays_ignored():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert list(ordered_map(abs, [-1, -2, -3], workers=2)) == [1, 2, 3]
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
