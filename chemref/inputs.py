@@ -228,7 +228,13 @@ def _read_ahead(items: Iterator[Source], depth: int = READ_AHEAD) -> Iterator[So
                 raise value  # type: ignore[misc]
     finally:
         stop.set()
-        thread.join()
+        # bounded: a Ctrl-C that lands just after this generator took the queue's lock leaves the lock held, and the
+        # reader (a daemon thread) would then wait for it forever
+        thread.join(timeout=_READER_JOIN)
+
+
+#: seconds to wait for the package reader to stop once its consumer has gone
+_READER_JOIN = 5.0
 
 
 def _package_sources(package: Path, label: str) -> Iterator[Source]:
