@@ -12,6 +12,8 @@ good-kept share at the threshold :func:`~chemref.questions.selector.choose_thres
 and the AUC gain over the shipped set with a 95% interval from resampling articles (fold seed 0), the
 figure that says whether a gain is more than noise. The candidate features live here, not in the
 package: none of the families beat the shipped set by more than that noise (see corpora/labels/README.md).
+A second table is the shipped model's learning curve (trained on a quarter, half, three quarters and all of each
+fold's training articles) with the good share at the strict end of the precision-yield curve.
 """
 
 from __future__ import annotations
@@ -220,6 +222,40 @@ def _precision_at(scores: Any, y: Any, share: float) -> float:
     return float(found[k - 1] / k)
 
 
+#: shares of the training articles for the learning curve, and shares of the good candidates kept
+CURVE_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
+KEPT_SHARES = (0.6, 0.25, 0.1, 0.05)
+
+
+def learning_curve(x: Any, y: Any, ids: list[str], seeds: int) -> list[dict[str, Any]]:
+    """The shipped model trained on a random share of each fold's training articles, scored on the same held-out
+    folds: does more labelled data of this kind move the ranking? Also the good share at the strict end of the
+    curve (5% / 10% of the good kept), the most precise kept set any threshold could give."""
+    articles = np.array([article_of(i) for i in ids])
+    curve = []
+    for fraction in CURVE_FRACTIONS:
+        aucs, at = [], collections.defaultdict(list)
+        for seed in range(seeds):
+            folds = _folds(ids, seed)
+            rng = np.random.default_rng(1000 + seed)
+            scores = np.zeros(len(y))
+            for k in range(int(folds.max()) + 1):
+                test = folds == k
+                pool = np.unique(articles[~test])
+                chosen = set(rng.choice(pool, max(2, round(fraction * len(pool))), replace=False).tolist())
+                train = ~test & np.isin(articles, list(chosen))
+                means, scales = _standardise(x[train])
+                w, b = _fit((x[train] - means) / scales, y[train], 30.0)
+                scores[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
+            aucs.append(_auc(scores, y))
+            for share in KEPT_SHARES:
+                at[share].append(_precision_at(scores, y, share))
+        curve.append({"training_share": fraction, "auc_mean": round(float(np.mean(aucs)), 4),
+                      "auc_sd": round(float(np.std(aucs)), 4),
+                      "good_share_at_good_kept": {f"{k:.2f}": round(float(np.mean(v)), 4) for k, v in at.items()}})
+    return curve
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10, help="fold assignments to average over")
@@ -303,9 +339,18 @@ def main() -> None:
         print(f"{row['features']:<40}{row['added']:>4}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}{at['0.60']:>7.3f}"
               f"{at['0.40']:>7.3f}{at['0.25']:>7.3f}{row['threshold']:>8.4f}{row['good_share_at_threshold']:>7.3f}"
               f"{row['good_kept_at_threshold']:>7.3f}{row['auc_gain']:>+9.4f} [{low:+.4f}, {high:+.4f}]")
+    curve = learning_curve(shipped, y, ids, args.seeds)
+    print("\nLearning curve of the shipped features (share of each fold's training articles used; good share when "
+          "keeping the given share of the good candidates)")
+    print(f"{'training share':<16}{'AUC':>8}{'±sd':>7}" + "".join(f"{f'P@{k:.0%}':>7}" for k in KEPT_SHARES))
+    for row in curve:
+        at = row["good_share_at_good_kept"]
+        print(f"{row['training_share']:<16.2f}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}"
+              + "".join(f"{at[f'{k:.2f}']:>7.3f}" for k in KEPT_SHARES))
     with atomic_write(OUT) as handle:
         json.dump({"labelled": len(rows), "good": int(y.sum()), "articles": len(groups), "seeds": args.seeds,
-                   "resamples": args.boot, "features_tried": tried, "rows": table}, handle, indent=1)
+                   "resamples": args.boot, "features_tried": tried, "rows": table, "learning_curve": curve},
+                  handle, indent=1)
         handle.write("\n")
     print(f"wrote {OUT}")
 
