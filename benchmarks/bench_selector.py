@@ -201,12 +201,15 @@ def _folds(ids: list[str], seed: int, k: int = 5) -> Any:
     return np.array([fold_of[article_of(i)] for i in ids])
 
 
-def _cv(x: Any, y: Any, folds: Any, l2: float = 30.0) -> Any:
+def _cv(x: Any, y: Any, folds: Any, l2: float = 30.0,
+        training: Callable[[Any], Any] | None = None) -> Any:
+    """Cross-validated scores; ``training`` narrows each fold's training rows (a mask in, a mask out)."""
     scores = np.zeros(len(y))
     for k in range(int(folds.max()) + 1):
         test = folds == k
-        means, scales = _standardise(x[~test])
-        w, b = _fit((x[~test] - means) / scales, y[~test], l2)
+        train = ~test if training is None else training(~test)
+        means, scales = _standardise(x[train])
+        w, b = _fit((x[train] - means) / scales, y[train], l2)
         scores[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
     return scores
 
@@ -236,17 +239,14 @@ def learning_curve(x: Any, y: Any, ids: list[str], seeds: int) -> list[dict[str,
     for fraction in CURVE_FRACTIONS:
         aucs, at = [], collections.defaultdict(list)
         for seed in range(seeds):
-            folds = _folds(ids, seed)
             rng = np.random.default_rng(1000 + seed)
-            scores = np.zeros(len(y))
-            for k in range(int(folds.max()) + 1):
-                test = folds == k
-                pool = np.unique(articles[~test])
-                chosen = set(rng.choice(pool, max(2, round(fraction * len(pool))), replace=False).tolist())
-                train = ~test & np.isin(articles, list(chosen))
-                means, scales = _standardise(x[train])
-                w, b = _fit((x[train] - means) / scales, y[train], 30.0)
-                scores[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
+
+            def some_articles(train: Any) -> Any:
+                pool = np.unique(articles[train])
+                chosen = rng.choice(pool, max(2, round(fraction * len(pool))), replace=False)
+                return train & np.isin(articles, chosen)
+
+            scores = _cv(x, y, _folds(ids, seed), training=some_articles)
             aucs.append(_auc(scores, y))
             for share in KEPT_SHARES:
                 at[share].append(_precision_at(scores, y, share))
