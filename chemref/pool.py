@@ -6,7 +6,8 @@
   is costly and whose inputs should not be pickled, as the scorers do).
 
 Errors raised in a worker arrive in the parent with their type (:class:`~chemref.errors.ChemrefError`
-pickles whole). Workers ignore Ctrl-C: the parent handles it, cancels the queued work and waits.
+pickles whole). Workers ignore Ctrl-C: the parent acts on it between results (never inside the pool's own
+locks), cancels the queued work and waits for the running tasks.
 """
 
 from __future__ import annotations
