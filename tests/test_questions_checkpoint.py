@@ -157,3 +157,53 @@ def test_the_streamed_manifest_is_json_dump_byte_for_byte(tmp_path, count):
     with open(tmp_path / "m.json", "w", encoding="utf-8") as handle:
         write_json_streaming(handle, value, "shards", iter(items), indent=1)
     assert (tmp_path / "m.json").read_text(encoding="utf-8") == json.dumps(value, indent=1, ensure_ascii=False)
+
+
+def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_folder(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "in", 2)  # 10 articles, 4 shards
+    options = {"shard_articles": 3}
+    run.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
+    for target in ("whole", "cut"):  # a fresh folder, and one holding a complete build being replaced
+        if target == "cut":
+            run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=2)
+
+        def stopped(*args, **kwargs):  # the shard files are in place, the manifest not yet written
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(run, "write_json_streaming", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            run.build_to_files([str(corpus)], str(tmp_path / target), **options)
+        monkeypatch.undo()
+        assert not (tmp_path / target / "manifest.json").exists()
+        run.build_to_files([str(corpus)], str(tmp_path / target), resume=True, **options)
+    a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
+    assert a.keys() == b.keys()
+    for name in a:
+        if name != "manifest.json":
+            assert a[name] == b[name], name
+    strip = [json.loads(x) for x in (a["manifest.json"], b["manifest.json"])]
+    for m in strip:
+        m.pop("timings")
+    assert strip[0] == strip[1]
+    assert not (tmp_path / "cut" / ".chemref-build").exists()
+
+
+def test_a_staging_folder_removal_cut_short_leaves_nothing_to_resume(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "in", 2)
+    target = tmp_path / "q.jsonl"
+    real = shutil.rmtree
+
+    def cut_short(path, ignore_errors=False):  # a kill part-way through removing the staging folder
+        for item in sorted(Path(path).iterdir())[:2]:
+            item.unlink()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run.shutil, "rmtree", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        run.build_to_files([str(corpus)], str(target), shard_articles=3)
+    monkeypatch.setattr(run.shutil, "rmtree", real)
+    first = target.read_bytes()
+    with pytest.raises(InputError, match="nothing to resume"):
+        run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
+    run.build_to_files([str(corpus)], str(target), shard_articles=3)  # the leftovers are cleared
+    assert target.read_bytes() == first and not (tmp_path / ".q.jsonl.chemref-build").exists()

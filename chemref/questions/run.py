@@ -48,6 +48,8 @@ SHARD_ARTICLES = 1000
 _STAGING = ".chemref-build"
 _LOCK = ".chemref.lock"
 _CHECKPOINT = "progress.jsonl"
+#: the manifest of the build being replaced, kept in the staging folder while the new one is put in place
+_PREVIOUS_MANIFEST = "previous-manifest.json"
 _FOLDER_FILES = ("report.json", "report.png", "README.md")
 
 
@@ -375,9 +377,14 @@ def _clear_temporaries(staging: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _per_article_rows(staging: Path, shards: Sequence[int], fmt: str) -> Iterator[dict[str, Any]]:
+def _per_article_rows(staging: Path, shards: Sequence[int], fmt: str,
+                      placed: Path | None = None) -> Iterator[dict[str, Any]]:
+    """Every shard's per-article rows; ``placed``: where an interrupted finish already moved shards."""
     for index in shards:
-        with open(staging / shard_name("articles", index, fmt), encoding="utf-8") as handle:
+        path = staging / shard_name("articles", index, fmt)
+        if placed is not None and not path.exists():
+            path = placed / path.name
+        with open(path, encoding="utf-8") as handle:
             for line in handle:
                 yield json.loads(line)
 
@@ -483,9 +490,11 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             raise InputError("nothing to resume: no interrupted build here", path=str(staging),
                              hint="run without --resume to start the build")
     else:
-        if staging.exists():
+        if (staging / _CHECKPOINT).exists():
             raise InputError("an interrupted build is in the way", path=str(staging),
                              hint="add --resume to finish it, or remove that folder to start again")
+        if staging.exists():  # no journal: a build stopped before its first line, or one finished but not cleared
+            shutil.rmtree(staging)
         try:
             staging.mkdir(parents=True)
         except OSError as exc:
@@ -553,7 +562,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
             for tmp, _ in pairs:
                 tmp.unlink(missing_ok=True)
             raise
-        shutil.rmtree(staging, ignore_errors=True)
+        _remove_staging(staging)
         outputs = BuildOutputs(totals, options, layout.output, card, layout.report, chart, layout.rejected)
     if totals.stopped:
         raise InputError(f"{totals.stopped[0]}; the {totals.read} article(s) read before it were built and "
@@ -579,7 +588,7 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
     staging, out = layout.staging, layout.output
     count = checkpoint.prefix_end
     write_report(staging / "report.json", totals, options,
-                 per_article=_per_article_rows(staging, range(count), fmt))
+                 per_article=_per_article_rows(staging, range(count), fmt, placed=out))
     write_chart(staging / "report.png", totals, options)
     pattern = f"questions-*.{fmt}"
     write_card(totals, out / pattern, settings=options, data_files=pattern, path=staging / "README.md")
@@ -601,23 +610,48 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
         "files": extra, "totals": {k: v for k, v in totals.to_dict().items() if k not in ("sources", "errors")},
         "timings": {"started": checkpoint.started, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
     }
-    old = out / MANIFEST
+    _check_placed(checkpoint, staging, out)
+    old, kept = out / MANIFEST, staging / _PREVIOUS_MANIFEST
     if old.is_file():
-        saved = _read_json(old)
+        # from here until the new manifest is written, the folder is not a complete build; the old manifest
+        # is kept in the staging folder, so a finish interrupted from here on knows the old build's files
+        os.replace(old, kept)
+    if kept.is_file():
+        saved = _read_json(kept)
         previous = [n for s in saved.get("shards", []) for n in s.get("files", {})] + list(_FOLDER_FILES)
-        old.unlink()  # from here until the new manifest is written, the folder is not a complete build
         for name in previous:
             if not _in_build(name, count, fmt):
                 (out / name).unlink(missing_ok=True)
-    commit_renames((staging / name, out / name) for name in names())  # type: ignore[arg-type]
+    commit_renames((staging / name, out / name) for name in names()  # type: ignore[arg-type]
+                   if (staging / name).exists())  # an interrupted finish put the others in place
     with atomic_write(out / MANIFEST) as handle:
         write_json_streaming(handle, manifest, "shards", (
             {k: shard[k] for k in ("index", "articles", "first", "last", "files")}
             for shard in checkpoint.shards()), indent=1)
         handle.write("\n")
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_staging(staging)
     return BuildOutputs(totals, options, out, out / "README.md", out / "report.json", out / "report.png",
                         None, out / MANIFEST)
+
+
+def _check_placed(checkpoint: _Checkpoint, staging: Path, out: Path) -> None:
+    """The shard files no longer in the staging folder must be in the output folder as the journal has them
+    (an interrupted finish had moved them there)."""
+    from chemref.questions.shards import sha256
+
+    for shard in checkpoint.shards():
+        for name, info in shard["files"].items():
+            if (staging / name).exists():
+                continue
+            if not (out / name).is_file() or sha256(out / name) != info["sha256"]:
+                raise InputError(f"shard file {name} is missing from the interrupted build", path=str(staging),
+                                 hint="remove the staging folder and build again without --resume")
+
+
+def _remove_staging(staging: Path) -> None:
+    """Remove the staging folder, its journal first (a removal cut short leaves no build to resume)."""
+    (staging / _CHECKPOINT).unlink(missing_ok=True)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _in_build(name: str, count: int, fmt: str) -> bool:
