@@ -24,13 +24,22 @@ from chemref.errors import ChemrefError
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "MIN_DOCS_PER_JOB"]
+__all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "MIN_DOCS_PER_JOB", "WorkerError"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 #: below this many documents a fork costs more than it saves (map_chunks)
 MIN_DOCS_PER_JOB = 500
+
+
+class WorkerError(ChemrefError):
+    """A worker process stopped abruptly (killed, or out of memory) before sending its result."""
+
+    def __init__(self, message: str = "a worker process stopped abruptly (killed, or out of memory)", *,
+                 path: str | None = None, hint: str | None = "run again; if it happens again, use fewer "
+                 "workers (an input may need more memory than there is)") -> None:
+        super().__init__(message, path=path, hint=hint)
 
 
 class _Init:
@@ -160,12 +169,16 @@ _INTERRUPT_POLL = 0.2
 
 def _result(future: Future, interrupt: _DeferredInterrupt) -> list:
     """A task's results, waiting in short steps so that a deferred Ctrl-C is acted on promptly."""
+    from concurrent.futures import BrokenExecutor
+
     while True:
         interrupt.check()
         try:
             return future.result(timeout=_INTERRUPT_POLL)
         except TimeoutError:
             continue
+        except BrokenExecutor:
+            raise WorkerError() from None
 
 
 def auto_jobs(n_items: int) -> int:
@@ -226,7 +239,7 @@ def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
             with os.fdopen(read_fd, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(pid, 0)
-            results.append(pickle.loads(data) if data else ("crash", "worker process died"))
+            results.append(pickle.loads(data) if data else ("died", None))
     finally:
         for pid, _ in children:
             try:
@@ -239,6 +252,8 @@ def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
     for res in results:
         if res[0] == "error":
             raise res[1]
+        if res[0] == "died":
+            raise WorkerError()
         if res[0] == "crash":
             raise RuntimeError(f"a worker process failed: {res[1]}")
         out.append(res[1])

@@ -207,3 +207,28 @@ def test_a_staging_folder_removal_cut_short_leaves_nothing_to_resume(tmp_path, m
         run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
     run.build_to_files([str(corpus)], str(target), shard_articles=3)  # the leftovers are cleared
     assert target.read_bytes() == first and not (tmp_path / ".q.jsonl.chemref-build").exists()
+
+
+def _dies_on_the_sixth(self, item):
+    if item[0] == 5:
+        os._exit(1)  # as a worker killed by the kernel for want of memory
+    return _DIES_ORIGINAL(self, item)
+
+
+_DIES_ORIGINAL = run._IndexedTask.__call__
+
+
+def test_a_worker_killed_is_one_error_line_and_the_build_resumes(tmp_path, monkeypatch, capsys):
+    from chemref.cli import main
+
+    corpus = _corpus(tmp_path / "in", 3)
+    args = ["questions", "build", str(corpus), "--shard-articles", "2", "--no-progress"]
+    assert main([*args, "-o", str(tmp_path / "whole")]) == 0
+    monkeypatch.setattr(run._IndexedTask, "__call__", _dies_on_the_sixth)  # the workers fork with it
+    assert main([*args, "-o", str(tmp_path / "cut"), "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "worker process stopped abruptly" in err and "--resume" in err, err
+    monkeypatch.undo()
+    assert main([*args, "-o", str(tmp_path / "cut"), "--resume"]) == 0
+    a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
+    assert a.keys() == b.keys() and all(a[n] == b[n] for n in a if n != "manifest.json")

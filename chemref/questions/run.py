@@ -344,6 +344,18 @@ class _IndexedTask:
 
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+    from chemref.pool import WorkerError
+
+    try:
+        _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error)
+    except WorkerError as exc:
+        raise WorkerError(f"{exc.message}; the shards finished before it are kept", path=str(staging),
+                          hint="finish with --resume (with fewer --workers if it happens again: an article may "
+                          "need more memory than there is)") from None
+
+
+def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
+                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
     from chemref.questions.builder import ARTICLES_PER_TASK, warm_up
     from chemref.questions.shards import ShardWriter
