@@ -123,6 +123,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
         pool.shutdown(wait=True)
     finally:
         interrupt.restore()
+    interrupt.check()  # a Ctrl-C while the caller handled the last results, or while the pool shut down
 
 
 class _DeferredInterrupt:

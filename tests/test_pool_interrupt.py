@@ -54,3 +54,13 @@ def test_an_ignored_ctrl_c_stays_ignored():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_while_the_caller_handles_the_last_result_is_not_lost():
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        for n in ordered_map(abs, [1, 2, 3], workers=2):
+            if n == 3:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+    assert signal.getsignal(signal.SIGINT) is before
