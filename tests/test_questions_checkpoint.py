@@ -232,3 +232,21 @@ def test_a_worker_killed_is_one_error_line_and_the_build_resumes(tmp_path, monke
     assert main([*args, "-o", str(tmp_path / "cut"), "--resume"]) == 0
     a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
     assert a.keys() == b.keys() and all(a[n] == b[n] for n in a if n != "manifest.json")
+
+
+def test_an_article_renamed_inside_a_shard_already_done_is_refused_on_resume(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "in", 2)  # 10 articles, shards of 5
+    original = run._Checkpoint.add
+
+    def stopped_after_the_first_shard(self, summary):
+        original(self, summary)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run._Checkpoint, "add", stopped_after_the_first_shard)
+    with pytest.raises(KeyboardInterrupt):
+        run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5)
+    monkeypatch.undo()
+    third = sorted(corpus.iterdir())[2]  # neither the first nor the last of shard 0
+    third.rename(third.with_name(third.stem + "_renamed.xml"))
+    with pytest.raises(InputError, match=r"articles 1 to 5 .* are not the same"):
+        run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5, resume=True)

@@ -192,7 +192,7 @@ class _Checkpoint:
                     try:
                         index = int(entry["index"])
                         self.done[index] = {"articles": int(entry["articles"]), "first": entry["first"],
-                                            "last": entry["last"]}
+                                            "last": entry["last"], "labels": entry.get("labels")}
                     except (KeyError, TypeError, ValueError):
                         raise InputError(f"line {number} of the checkpoint is not a shard summary",
                                          path=str(self.path),
@@ -292,7 +292,12 @@ class _Inputs:
 
     def todo(self) -> Iterator[tuple[int, Source]]:
         """``(position, source)`` of every article whose shard is not done yet, in input order."""
+        import hashlib
+
+        from chemref.questions.shards import add_label
+
         count = 0
+        labels: Any = None  # the digest of the labels of the done shard being read
         for i, source in enumerate(self.sources()):
             count = i + 1
             k = i // self.size
@@ -308,6 +313,13 @@ class _Inputs:
                                  f"the inputs differ from those of the interrupted build: article {i + 1} "
                                  f"({source.label!r}) is new", hint="resume with the same inputs, or start again "
                                  "without --resume")
+            if offset == 0:
+                labels = hashlib.sha256()
+            add_label(labels, source.label)
+            if offset == shard["articles"] - 1 and shard.get("labels") not in (None, labels.hexdigest()):
+                raise InputError(f"the inputs differ from those of the interrupted build: articles {i + 1 - offset} "
+                                 f"to {i + 1} ({shard['first']!r} to {source.label!r}) are not the same articles",
+                                 hint="resume with the same inputs, or start again without --resume")
         for k, shard in self.done.items():
             if k * self.size + shard["articles"] > count:
                 raise InputError(f"the inputs differ from those of the interrupted build: {count} article(s) now, "

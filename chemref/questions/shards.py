@@ -22,7 +22,8 @@ from chemref.jsonl import json_line
 from chemref.questions.records import QUESTION_FIELDS, ArticleResult
 from chemref.questions.totals import BuildTotals
 
-__all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256"]
+__all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256",
+           "add_label"]
 
 #: data formats of the question and rejection shards (per-article rows are always JSON Lines)
 FORMATS = ("jsonl", "parquet")
@@ -41,6 +42,12 @@ def sha256(path: str | os.PathLike[str]) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def add_label(digest: Any, label: str) -> None:
+    """Add one article's ``source_file`` to ``digest`` (a shard's summary holds the digest of all of them, so
+    a resumed build sees an article renamed, added or removed anywhere in a shard it has done)."""
+    digest.update(label.encode("utf-8", "surrogatepass") + b"\n")
 
 
 def _arrow_schema(rejected: bool) -> Any:
@@ -92,6 +99,7 @@ class ShardWriter:
         self.first: str | None = None
         self.last: str | None = None
         self.rows = {kind: 0 for kind in KINDS}
+        self._labels = hashlib.sha256()
         self._tmp = {kind: self.folder / f".{shard_name(kind, index, fmt)}.tmp" for kind in KINDS}
         text_kinds = KINDS if fmt == "jsonl" else ("articles",)
         self._handles = {kind: open(self._tmp[kind], "wb") for kind in text_kinds}
@@ -104,6 +112,7 @@ class ShardWriter:
         if self.first is None:
             self.first = result.source
         self.last = result.source
+        add_label(self._labels, result.source)
         self.totals.add(result, rejected=encoded.rejected)
         for k, kind in enumerate(KINDS):
             self.rows[kind] += encoded.counts[k]
@@ -135,7 +144,7 @@ class ShardWriter:
             os.replace(self._tmp[kind], final)
             files[name] = {"sha256": sha256(final), "bytes": final.stat().st_size, "rows": self.rows[kind]}
         return {"index": self.index, "articles": self.totals.articles, "first": self.first, "last": self.last,
-                "files": files, "totals": self.totals.to_dict()}
+                "labels": self._labels.hexdigest(), "files": files, "totals": self.totals.to_dict()}
 
     def abort(self) -> None:
         """Drop the shard's temporary files (an interrupted shard is redone whole)."""
