@@ -250,3 +250,27 @@ def test_an_article_renamed_inside_a_shard_already_done_is_refused_on_resume(tmp
     third.rename(third.with_name(third.stem + "_renamed.xml"))
     with pytest.raises(InputError, match=r"articles 1 to 5 .* are not the same"):
         run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5, resume=True)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
+def test_a_full_disk_while_writing_a_shard_or_the_journal_is_one_error_naming_the_file(tmp_path):
+    from chemref.questions.records import ArticleResult
+    from chemref.questions.shards import ShardWriter
+
+    writer = ShardWriter(tmp_path, 3)
+    writer._handles["questions"].close()
+    writer._handles["questions"] = open("/dev/full", "wb")
+    writer.add(ArticleResult(source="a.xml", key="a", cc_by=True))
+    writer._handles["questions"].write(b"{}\n")  # a row still buffered, written out on closing
+    with pytest.raises(InputError, match=r"questions-00003.jsonl: cannot write the shard: No space left.*--resume"):
+        writer.close()
+    writer.abort()  # the handle that could not be flushed does not stop the clean-up
+    assert not list(tmp_path.iterdir())
+
+    checkpoint = run._Checkpoint(tmp_path / "progress.jsonl", {"x": 1})
+    checkpoint.start()
+    checkpoint._handle.close()
+    checkpoint._handle = open("/dev/full", "a", encoding="utf-8")
+    with pytest.raises(InputError, match="cannot write the checkpoint: No space left"):
+        checkpoint.add(_summary(0))
+    checkpoint.close()  # what it still buffers is a torn line, redone on resume: no second error

@@ -222,7 +222,10 @@ class _Checkpoint:
 
     def close(self) -> None:
         if self._handle is not None:
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError:  # a line that could not be written (reported by _append) is torn, redone on resume
+                pass
             self._handle = None
 
     def _append(self, entry: dict[str, Any]) -> None:
@@ -570,9 +573,9 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
             return tmp
 
         try:
-            _join(stage(layout.output), staging, shards, "questions", fmt)
+            _join(stage(layout.output), staging, shards, "questions", fmt, layout.output)
             if layout.rejected is not None:
-                _join(stage(layout.rejected), staging, shards, "rejected", fmt)
+                _join(stage(layout.rejected), staging, shards, "rejected", fmt, layout.rejected)
             chart = None
             if layout.report is not None:
                 chart = layout.report.with_suffix(".png")
@@ -594,13 +597,19 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
     return outputs
 
 
-def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: str) -> None:
-    with open(target, "wb") as out:
-        for index in shards:
-            with open(staging / shard_name(kind, index, fmt), "rb") as part:
-                shutil.copyfileobj(part, out, 1 << 20)
-        out.flush()
-        os.fsync(out.fileno())
+def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: str, output: Path) -> None:
+    try:
+        with open(target, "wb") as out:
+            for index in shards:
+                with open(staging / shard_name(kind, index, fmt), "rb") as part:
+                    shutil.copyfileobj(part, out, 1 << 20)
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as exc:
+        if exc.filename is not None:  # a shard that cannot be read: reported as the OS says
+            raise
+        raise InputError(f"cannot write the output: {exc.strerror or exc}", path=str(output),
+                         hint="free some space there, then finish the build with --resume") from None
 
 
 def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals,

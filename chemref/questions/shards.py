@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from chemref.errors import InputError
 from chemref.jsonl import json_line
 from chemref.questions.records import QUESTION_FIELDS, ArticleResult
 from chemref.questions.totals import BuildTotals
@@ -102,7 +103,13 @@ class ShardWriter:
         self._labels = hashlib.sha256()
         self._tmp = {kind: self.folder / f".{shard_name(kind, index, fmt)}.tmp" for kind in KINDS}
         text_kinds = KINDS if fmt == "jsonl" else ("articles",)
-        self._handles = {kind: open(self._tmp[kind], "wb") for kind in text_kinds}
+        self._handles: dict[str, Any] = {}
+        try:
+            for kind in text_kinds:
+                self._handles[kind] = open(self._tmp[kind], "wb")
+        except OSError as exc:
+            self.abort()
+            raise self._cannot_write(kind, exc) from None
         self._buffers: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS if k not in text_kinds}
 
     def add(self, article: ArticleResult | EncodedArticle) -> None:
@@ -118,12 +125,27 @@ class ShardWriter:
             self.rows[kind] += encoded.counts[k]
             handle = self._handles.get(kind)
             if handle is not None:
-                handle.write(encoded.text[k])
+                try:
+                    handle.write(encoded.text[k])
+                except OSError as exc:
+                    raise self._cannot_write(kind, exc) from None
             elif encoded.rows is not None:
                 self._buffers[kind].extend(encoded.rows[k])
 
+    def _cannot_write(self, kind: str, exc: OSError) -> InputError:
+        """A shard file that cannot be written (a full disk) as a one-line error naming it."""
+        return InputError(f"cannot write the shard: {exc.strerror or exc}",
+                          path=str(exc.filename or self.folder / shard_name(kind, self.index, self.fmt)),
+                          hint="free some space there, then finish the build with --resume")
+
     def close(self) -> dict[str, Any]:
         """Finish the files (fsync, rename) and return the shard's summary (JSON-ready)."""
+        try:
+            return self._close()
+        except OSError as exc:
+            raise self._cannot_write(KINDS[0], exc) from None
+
+    def _close(self) -> dict[str, Any]:
         for kind, rows in self._buffers.items():
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -149,7 +171,10 @@ class ShardWriter:
     def abort(self) -> None:
         """Drop the shard's temporary files (an interrupted shard is redone whole)."""
         for handle in self._handles.values():
-            handle.close()
+            try:
+                handle.close()
+            except OSError:  # the disk is full: what it still buffers goes with the file
+                pass
         for tmp in self._tmp.values():
             try:
                 os.unlink(tmp)
