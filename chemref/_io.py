@@ -261,11 +261,29 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
         handle.write(text)
 
 
+#: file descriptors of the run locks this process holds (see :func:`_drop_locks_in_child`)
+_HELD_LOCKS: set[int] = set()
+
+
+def _drop_locks_in_child() -> None:
+    """In a forked child (a pool worker): close its copies of the run locks' descriptors. An ``flock`` lock
+    lasts while any copy is open, so a worker outliving its parent (``kill -9``) would otherwise keep the
+    lock and refuse the ``--resume`` run."""
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_locks_in_child)
+
+
 class RunLock:
     """An exclusive lock on ``path`` for the length of one run: a second writer gets :class:`InputError`.
 
     ``flock`` locks die with their process, so a run killed with ``kill -9`` never leaves a stale lock
-    (the lock file itself stays; it is empty).
+    (the lock file itself stays; it is empty); forked workers do not hold it.
     """
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
@@ -292,10 +310,12 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
+        _HELD_LOCKS.add(fd)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
+            _HELD_LOCKS.discard(self._fd)
             os.close(self._fd)  # releases the lock
             self._fd = None
 

@@ -43,17 +43,34 @@ class WorkerError(ChemrefError):
 
 
 class _Init:
-    """Pool initializer: ignore Ctrl-C (the parent's to handle), then run the caller's set-up."""
+    """Pool initializer: ignore Ctrl-C (the parent's to handle), leave when the parent has gone, then run
+    the caller's set-up."""
 
     def __init__(self, setup: Callable[[], None] | None) -> None:
         self.setup = setup
+        self.parent = os.getpid()
 
     def __call__(self) -> None:
         import signal
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Thread(target=_leave_with, args=(self.parent,), name="chemref-parent-watch", daemon=True).start()
         if self.setup is not None:
             self.setup()
+
+
+#: how often a worker looks whether its parent is still there (seconds)
+_PARENT_POLL = 0.5
+
+
+def _leave_with(parent: int) -> None:
+    """In a worker: exit once the parent process has gone (killed with ``kill -9``, nothing told the workers;
+    they would otherwise wait for work for ever, holding their memory)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL)
+    os._exit(1)
 
 
 class _Chunk:

@@ -64,3 +64,62 @@ def test_ctrl_c_while_the_caller_handles_the_last_result_is_not_lost():
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(0.05)
     assert signal.getsignal(signal.SIGINT) is before
+
+
+_KILLED_PARENT = """
+import os, sys, time
+from chemref._io import RunLock
+from chemref.pool import ordered_map
+
+def pid(_):
+    time.sleep(0.3)
+    return os.getpid()
+
+with RunLock(sys.argv[1], "to out"):
+    seen = set()
+    for worker in ordered_map(pid, range(10_000), workers=2):
+        seen.add(worker)
+        if len(seen) == 2:
+            print(*seen, flush=True)
+            seen.add(None)
+"""
+
+
+def test_workers_of_a_parent_killed_with_sigkill_leave_and_do_not_hold_its_lock(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from chemref._io import RunLock
+
+    lock = tmp_path / ".chemref.lock"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_PARENT, str(lock)], stdout=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        workers = [int(p) for p in proc.stdout.readline().split()]
+    finally:
+        proc.kill()
+        proc.wait()
+    alive = workers
+    try:
+        assert len(workers) == 2
+        with RunLock(lock, "to out"):  # the --resume run may start at once
+            pass
+        deadline = time.monotonic() + 10
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.1)
+            alive = [w for w in workers if _state(w) != "Z"]
+        assert not alive, "workers outlived their parent"
+    finally:
+        for w in alive:
+            if _state(w) != "Z":
+                os.kill(w, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
