@@ -84,7 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     (exit 2), Ctrl-C (exit 130) and SIGTERM (exit 143). Help and ``--version`` exit 0.
     """
     global _MAIN_PID
-    _register()
+    try:
+        _register()
+    except KeyboardInterrupt:  # Ctrl-C while the command modules are imported
+        from chemref.cli.app import EXIT_INTERRUPTED, error
+
+        error("interrupted")
+        return EXIT_INTERRUPTED
     installed = threading.current_thread() is threading.main_thread()  # handlers: main thread only
     if installed:
         _MAIN_PID = os.getpid()

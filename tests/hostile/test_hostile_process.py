@@ -170,6 +170,17 @@ def test_ctrl_c_with_workers_exits_at_once(tmp_path: Path) -> None:
     assert not (tmp_path / "q" / "questions.jsonl").exists()
 
 
+def test_ctrl_c_while_the_command_modules_are_imported_is_one_line(monkeypatch, capsys) -> None:
+    import chemref.cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(chemref.cli, "_register", interrupted)
+    assert chemref.cli.main(["questions", "build", "--help"]) == 130
+    assert capsys.readouterr().err == "chemref: error: interrupted\n"
+
+
 # -- one xref citing 40,000 references is read in linear time
 @pytest.mark.parametrize("range_text", [False, True])
 def test_one_xref_with_40000_rids_is_linear(tmp_path: Path, range_text: bool) -> None:
