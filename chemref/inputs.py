@@ -112,11 +112,21 @@ def _label(given: str, path: Path | None = None) -> str:
     """``source_file`` for ``path`` found under the input ``given`` (no absolute machine path)."""
     root = Path(given)
     if path is None:
-        return root.name if root.is_absolute() else Path(given).as_posix()
+        return _unicode(root.name if root.is_absolute() else Path(given).as_posix())
     rel = path.relative_to(root)
     if root.is_absolute():
-        return (Path(root.name) / rel).as_posix() if root.name else rel.as_posix()
-    return (root / rel).as_posix()
+        return _unicode((Path(root.name) / rel).as_posix() if root.name else rel.as_posix())
+    return _unicode((root / rel).as_posix())
+
+
+def _unicode(name: str) -> str:
+    """A file name as text that can be written out: bytes that are not UTF-8 (which Python holds as lone
+    surrogates) as ``\\xNN``."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return name
 
 
 def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
@@ -252,7 +262,7 @@ def _package_members(package: Path, label: str) -> Iterator[Source]:
             for member in archive:
                 if not member.isfile() or not member.name.lower().endswith(JATS_SUFFIXES):
                     continue
-                member_label = f"{label}:{member.name}"
+                member_label = _unicode(f"{label}:{member.name}")
                 licence = licences.get(member.name) if licences is not None else None
                 if licence is not None and not _is_cc_by(licence):
                     last = member.name

@@ -296,3 +296,18 @@ def test_package_read_ahead_stops_with_its_reader(tmp_path):
     assert not [t for t in threading.enumerate() if t.name == "chemref-package-reader"]
     assert [s.label for s in iter_sources([str(package)])] == [f"pkg.tar.gz:p/{n}_{f.name}" for n in range(5)
                                                               for f in files]
+
+
+def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    try:
+        Path(os.fsdecode(bytes(folder) + b"/caf\xe9.xml")).write_bytes((SAMPLE / "sample_zinc_knuckle.xml").read_bytes())
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 file names")
+    package = _package(tmp_path / "pkg.tar", {os.fsdecode(b"p/caf\xe9.xml"): b"<article/>"})
+    for n, (source, label) in enumerate(((folder, "in/caf\\xe9.xml"), (package, "pkg.tar:p/caf\\xe9.xml"))):
+        out = tmp_path / f"out{n}"
+        assert main(["questions", "build", str(source), "-o", str(out), "--no-progress"]) == 0
+        rows = [json.loads(line) for line in (out / "articles-00000.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert [r["source_file"] for r in rows] == [label]
