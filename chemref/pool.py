@@ -188,12 +188,13 @@ _INTERRUPT_POLL = 0.2
 def _result(future: Future, interrupt: _DeferredInterrupt) -> list:
     """A task's results, waiting in short steps so that a deferred Ctrl-C is acted on promptly."""
     from concurrent.futures import BrokenExecutor
+    from concurrent.futures import TimeoutError as ResultTimeout  # not the built-in one before Python 3.11
 
     while True:
         interrupt.check()
         try:
             return future.result(timeout=_INTERRUPT_POLL)
-        except TimeoutError:
+        except ResultTimeout:
             continue
         except BrokenExecutor:
             raise WorkerError() from None

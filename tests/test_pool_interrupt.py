@@ -123,3 +123,10 @@ def _state(pid: int) -> str:
             return handle.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+def test_a_task_longer_than_the_interrupt_poll_returns_its_result(monkeypatch):
+    import chemref.pool
+
+    monkeypatch.setattr(chemref.pool, "_INTERRUPT_POLL", 0.01)  # Python 3.10: the wait's timeout is not TimeoutError
+    assert list(ordered_map(time.sleep, [0.2, 0.1], workers=2)) == [None, None]
