@@ -274,3 +274,19 @@ def test_a_full_disk_while_writing_a_shard_or_the_journal_is_one_error_naming_th
     with pytest.raises(InputError, match="cannot write the checkpoint: No space left"):
         checkpoint.add(_summary(0))
     checkpoint.close()  # what it still buffers is a torn line, redone on resume: no second error
+
+
+def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resume(tmp_path, monkeypatch):
+    corpus = _corpus(tmp_path / "in", 2)
+    target = tmp_path / "q.jsonl"
+
+    def killed(*args, **kwargs):  # kill -9 part-way through joining: the staged copy stays, nothing cleans it
+        (tmp_path / ".q.jsonl.k1ll3d00.tmp").write_text("{}\n", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "_join", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run.build_to_files([str(corpus)], str(target), shard_articles=3)
+    monkeypatch.undo()
+    run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".q.jsonl.chemref.lock", "README.md", "in", "q.jsonl"]

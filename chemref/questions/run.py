@@ -566,6 +566,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
         outputs = _finish_folder(layout, checkpoint, totals, identity, options, fmt)
     else:
         pairs: list[tuple[Path, Path]] = []
+        _clear_staged(layout)
 
         def stage(target: Path) -> Path:
             tmp = staged_file(target)
@@ -595,6 +596,20 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
         raise InputError(f"{totals.stopped[0]}; the {totals.read} article(s) read before it were built and "
                          f"written to {layout.output}", hint="re-download the package and build again")
     return outputs
+
+
+def _clear_staged(layout: _Layout) -> None:
+    """Remove the temporary copies of the outputs left beside them by a run killed while writing them (the run
+    lock is held: no other build is writing these outputs)."""
+    import glob
+
+    from chemref.questions.card import card_path
+
+    for target in (layout.output, card_path(layout.output), layout.rejected, layout.report,
+                   None if layout.report is None else layout.report.with_suffix(".png")):
+        if target is not None:
+            for path in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+                path.unlink(missing_ok=True)
 
 
 def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: str, output: Path) -> None:
