@@ -132,29 +132,41 @@ def _unicode(name: str) -> str:
 def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
     """The inputs named in a ``--files-from`` list, one per line; relative names are taken from the list's
     folder when they do not exist from the working folder. Every missing file is named in one error,
-    before any work."""
-    lines: list[str] = []
+    before any work. The list is read twice (checked, then streamed), never held in memory."""
     missing: list[str] = []
+    count = 0
+    for number, name in _listed(path):
+        if not os.path.exists(name):
+            count += 1
+            if len(missing) < 5:
+                missing.append(f"line {number}: {name}")
+    if count:
+        shown = "; ".join(missing) + (f"; and {count - 5} more" if count > 5 else "")
+        raise InputError(f"{count} listed file(s) do not exist: {shown}", path=str(path),
+                         hint="fix the list or remove those lines")
+    return (name for _, name in _listed(path))
+
+
+def _listed(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`)."""
     base = Path(path).parent
     try:
         handle = open(path, encoding="utf-8-sig")
     except OSError as exc:
         raise InputError(f"cannot read the file list: {exc.strerror or exc}", path=str(path)) from None
+    number = 0
     with handle:
-        for number, raw in enumerate(handle, start=1):
-            name = raw.strip()
-            if not name or name.startswith("#"):
-                continue
-            if not os.path.exists(name) and not os.path.isabs(name) and (base / name).exists():
-                name = (base / name).as_posix()
-            if not os.path.exists(name):
-                missing.append(f"line {number}: {name}")
-            lines.append(name)
-    if missing:
-        shown = "; ".join(missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise InputError(f"{len(missing)} listed file(s) do not exist: {shown}", path=str(path),
-                         hint="fix the list or remove those lines")
-    return iter(lines)
+        try:
+            for number, raw in enumerate(handle, start=1):
+                name = raw.strip()
+                if not name or name.startswith("#"):
+                    continue
+                if not os.path.exists(name) and not os.path.isabs(name) and (base / name).exists():
+                    name = (base / name).as_posix()
+                yield number, name
+        except UnicodeDecodeError:
+            raise InputError(f"the file list is not UTF-8 text (a block read after line {number})", path=str(path),
+                             hint="save it as UTF-8") from None
 
 
 def _package_licences(package: Path) -> dict[str, str] | None:
@@ -336,7 +348,7 @@ def count_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                   files_from: str | os.PathLike[str] | None = None) -> int | None:
     """How many articles :func:`iter_sources` will yield, by listing (not reading); None when a package
     without a file list makes that costly (its members are known only by streaming it)."""
-    items = list(inputs) + (list(read_file_list(files_from)) if files_from is not None else [])
+    items = _chain(inputs, read_file_list(files_from) if files_from is not None else ())
     total = 0
     for item in items:
         if isinstance(item, (str, os.PathLike)):

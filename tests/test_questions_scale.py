@@ -311,3 +311,25 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
         assert main(["questions", "build", str(source), "-o", str(out), "--no-progress"]) == 0
         rows = [json.loads(line) for line in (out / "articles-00000.jsonl").read_text(encoding="utf-8").splitlines()]
         assert [r["source_file"] for r in rows] == [label]
+
+
+def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
+    import tracemalloc
+
+    from chemref.inputs import count_sources, read_file_list
+
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{SAMPLE / 'sample_zinc_knuckle.xml'}\n" * 20_000, encoding="utf-8")
+    tracemalloc.start()
+    try:
+        names = read_file_list(listing)
+        assert sum(1 for _ in names) == 20_000 and count_sources([], files_from=listing) == 20_000
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 500_000  # the 20,000 names alone take some 2 MB
+    listing.write_bytes(b"caf\xe9.xml\n")
+    assert main(["questions", "build", "--files-from", str(listing), "-o", str(tmp_path / "q.jsonl"),
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "list.txt: the file list is not UTF-8 text" in err
