@@ -168,6 +168,7 @@ def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_fol
             run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=2)
 
         def stopped(*args, **kwargs):  # the shard files are in place, the manifest not yet written
+            (tmp_path / target / ".manifest.json.k1ll3d00.tmp").write_text("{", encoding="utf-8")  # as kill -9 leaves
             raise KeyboardInterrupt
 
         monkeypatch.setattr(run, "write_json_streaming", stopped)
@@ -186,6 +187,7 @@ def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_fol
         m.pop("timings")
     assert strip[0] == strip[1]
     assert not (tmp_path / "cut" / ".chemref-build").exists()
+    assert sorted(p.name for p in (tmp_path / "cut").iterdir() if p.name.startswith(".")) == [".chemref.lock"]
 
 
 def test_a_staging_folder_removal_cut_short_leaves_nothing_to_resume(tmp_path, monkeypatch):

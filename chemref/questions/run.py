@@ -672,6 +672,8 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
                 (out / name).unlink(missing_ok=True)
     commit_renames((staging / name, out / name) for name in names()  # type: ignore[arg-type]
                    if (staging / name).exists())  # an interrupted finish put the others in place
+    for stale in out.glob(f".{MANIFEST}.*.tmp"):  # left by a run killed while writing its manifest
+        stale.unlink(missing_ok=True)
     with atomic_write(out / MANIFEST) as handle:
         write_json_streaming(handle, manifest, "shards", (
             {k: shard[k] for k in ("index", "articles", "first", "last", "files")}
