@@ -47,14 +47,19 @@ class _Init:
     the caller's set-up."""
 
     def __init__(self, setup: Callable[[], None] | None) -> None:
+        import multiprocessing
+
         self.setup = setup
-        self.parent = os.getpid()
+        # the process whose end ends the workers: this one when it forks them; else their own parent (this
+        # one again with "spawn", a fork server that ends with this one with "forkserver")
+        self.parent = os.getpid() if multiprocessing.get_start_method() == "fork" else None
 
     def __call__(self) -> None:
         import signal
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        threading.Thread(target=_leave_with, args=(self.parent,), name="chemref-parent-watch", daemon=True).start()
+        parent = os.getppid() if self.parent is None else self.parent
+        threading.Thread(target=_leave_with, args=(parent,), name="chemref-parent-watch", daemon=True).start()
         if self.setup is not None:
             self.setup()
 

@@ -130,3 +130,20 @@ def test_a_task_longer_than_the_interrupt_poll_returns_its_result(monkeypatch):
 
     monkeypatch.setattr(chemref.pool, "_INTERRUPT_POLL", 0.01)  # Python 3.10: the wait's timeout is not TimeoutError
     assert list(ordered_map(time.sleep, [0.2, 0.1], workers=2)) == [None, None]
+
+
+def test_workers_started_by_a_fork_server_stay_while_their_parent_runs(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import multiprocessing, time\n"
+            "from chemref.pool import ordered_map\n"
+            "if __name__ == '__main__':\n"
+            "    multiprocessing.set_start_method('forkserver')\n"
+            "    print(list(ordered_map(time.sleep, [0.7] * 4, workers=2)))\n")
+    (tmp_path / "main.py").write_text(code, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, str(tmp_path / "main.py")], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[None, None, None, None]", done.stderr
