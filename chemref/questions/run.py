@@ -446,7 +446,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     given = [os.fspath(p) for p in inputs]
     check_inputs(given)
     if files_from is not None:
-        sum(1 for _ in read_file_list(files_from))  # every missing file named now, before any work
+        read_file_list(files_from)  # every missing file named now, before any work
     if given or files_from is not None:
         def sources() -> Iterator[Source]:
             return iter_sources(given, files_from=files_from)
