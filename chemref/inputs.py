@@ -31,7 +31,7 @@ from chemref.errors import InputError
 
 __all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",
            "walk_jats", "is_package", "read_file_list", "count_sources", "check_inputs", "sample_corpus",
-           "sample_sources"]
+           "sample_sources", "path_text"]
 
 #: The sample articles shipped with the project (written by the project; CC BY 4.0).
 SAMPLE_CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "jats"
@@ -112,14 +112,14 @@ def _label(given: str, path: Path | None = None) -> str:
     """``source_file`` for ``path`` found under the input ``given`` (no absolute machine path)."""
     root = Path(given)
     if path is None:
-        return _unicode(root.name if root.is_absolute() else Path(given).as_posix())
+        return path_text(root.name if root.is_absolute() else Path(given).as_posix())
     rel = path.relative_to(root)
     if root.is_absolute():
-        return _unicode((Path(root.name) / rel).as_posix() if root.name else rel.as_posix())
-    return _unicode((root / rel).as_posix())
+        return path_text((Path(root.name) / rel).as_posix() if root.name else rel.as_posix())
+    return path_text((root / rel).as_posix())
 
 
-def _unicode(name: str) -> str:
+def path_text(name: str) -> str:
     """A file name as text that can be written out: bytes that are not UTF-8 (which Python holds as lone
     surrogates) as ``\\xNN``."""
     try:
@@ -274,7 +274,7 @@ def _package_members(package: Path, label: str) -> Iterator[Source]:
             for member in archive:
                 if not member.isfile() or not member.name.lower().endswith(JATS_SUFFIXES):
                     continue
-                member_label = _unicode(f"{label}:{member.name}")
+                member_label = path_text(f"{label}:{member.name}")
                 licence = licences.get(member.name) if licences is not None else None
                 if licence is not None and not _is_cc_by(licence):
                     last = member.name

@@ -333,3 +333,17 @@ def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
                  "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "list.txt: the file list is not UTF-8 text" in err
+
+
+def test_an_input_path_that_is_not_utf8_is_recorded_escaped(tmp_path):
+    try:
+        folder = Path(os.fsdecode(bytes(tmp_path) + b"/in\xe9"))
+        folder.mkdir()
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 file names")
+    shutil.copy(SAMPLE / "sample_zinc_knuckle.xml", folder / "a.xml")
+    out = tmp_path / "out"
+    assert main(["questions", "build", str(folder), "-o", str(out), "--no-progress"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert [name.rsplit("/", 1)[-1] for name in manifest["inputs"]] == ["in\\xe9"]
+    assert main(["questions", "build", str(folder), "-o", str(out), "--no-progress", "--resume"]) == 0

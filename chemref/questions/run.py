@@ -30,8 +30,8 @@ from typing import Any, Callable, Iterator, Sequence
 from chemref._io import RunLock, atomic_write, check_not_input, check_output, commit_renames, staged_file
 from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, read_file_list, \
-    sample_corpus, sample_sources
+from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
+    read_file_list, sample_corpus, sample_sources
 from chemref.jsonl import json_line, write_json_streaming
 from chemref.questions.settings import BuildSettings
 from chemref.questions.shards import FORMATS, EncodedArticle, shard_name
@@ -456,7 +456,8 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     _check_targets(layout, given, files_from)
     identity = {"chemref_version": __version__, "settings": options.to_dict(),
                 "layout": {"format": format, "shard_articles": shard_articles},
-                "inputs": given, "files_from": None if files_from is None else os.fspath(files_from)}
+                "inputs": [path_text(g) for g in given],
+                "files_from": None if files_from is None else path_text(os.fspath(files_from))}
     layout.check_folder()
     with RunLock(layout.lock, f"to {layout.output}"):
         return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
