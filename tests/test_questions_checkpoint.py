@@ -292,3 +292,12 @@ def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resum
     monkeypatch.undo()
     run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".q.jsonl.chemref.lock", "README.md", "in", "q.jsonl"]
+
+
+def test_a_whole_journal_line_that_is_not_a_shard_summary_is_an_error(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    path.write_text(json.dumps({"format": "chemref-questions-build", "identity": {"x": 1}}) + "\n"
+                    + json.dumps({"index": 0, "articles": 1, "first": "a.xml", "last": "a.xml"}) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="line 2 of the checkpoint is not a shard summary"):
+        run._Checkpoint(path, {"x": 1}).load("the build")

@@ -193,11 +193,11 @@ class _Checkpoint:
                         index = int(entry["index"])
                         self.done[index] = {"articles": int(entry["articles"]), "first": entry["first"],
                                             "last": entry["last"], "labels": entry.get("labels")}
+                        self._record(entry)
                     except (KeyError, TypeError, ValueError):
                         raise InputError(f"line {number} of the checkpoint is not a shard summary",
                                          path=str(self.path),
                                          hint="remove the staging folder to start the build again") from None
-                    self._record(entry)
                 good += len(raw)
                 ended = raw.endswith(b"\n")
         with open(self.path, "r+b") as handle:
