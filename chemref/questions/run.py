@@ -137,8 +137,8 @@ class _Checkpoint:
 
     In memory: the totals of the contiguous done shards ``0..prefix_end-1`` folded into ``prefix``, and the
     summaries of shards done out of order (none for the local pool, at most the window on Dask). On resume
-    :attr:`done` holds the article count and first and last article of each shard done before, which the
-    input check needs."""
+    :attr:`done` holds the article count, first and last article and the digest of the articles' names of
+    each shard done before, which the input check needs."""
 
     def __init__(self, path: Path, identity: dict[str, Any]) -> None:
         self.path = path
@@ -287,7 +287,7 @@ def _journal_entry(raw: bytes) -> dict[str, Any] | None:
 
 class _Inputs:
     """The articles of the run, grouped by shard, checking on resume that the shards already done still
-    start and end with the same articles."""
+    hold the same articles (by name)."""
 
     def __init__(self, sources: Callable[[], Iterator[Source]], shard_articles: int,
                  done: dict[int, dict[str, Any]]) -> None:
