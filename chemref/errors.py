@@ -80,6 +80,15 @@ class OutOfMemoryError(ChemrefError):
     """The machine ran out of memory on an input (larger, or more complex, than the memory available)."""
 
 
+class WorkerError(ChemrefError):
+    """A worker process stopped abruptly (killed, or out of memory) before sending its result."""
+
+    def __init__(self, message: str = "a worker process stopped abruptly (killed, or out of memory)", *,
+                 path: str | None = None, hint: str | None = "run again; if it happens again, use fewer "
+                 "workers (an input may need more memory than there is)") -> None:
+        super().__init__(message, path=path, hint=hint)
+
+
 class OutputClosedError(ChemrefError):
     """Standard output was closed (or its reader went away) before the output was written."""
 

@@ -19,7 +19,7 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from chemref.errors import ChemrefError
+from chemref.errors import ChemrefError, WorkerError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -31,15 +31,6 @@ R = TypeVar("R")
 
 #: below this many documents a fork costs more than it saves (map_chunks)
 MIN_DOCS_PER_JOB = 500
-
-
-class WorkerError(ChemrefError):
-    """A worker process stopped abruptly (killed, or out of memory) before sending its result."""
-
-    def __init__(self, message: str = "a worker process stopped abruptly (killed, or out of memory)", *,
-                 path: str | None = None, hint: str | None = "run again; if it happens again, use fewer "
-                 "workers (an input may need more memory than there is)") -> None:
-        super().__init__(message, path=path, hint=hint)
 
 
 class _Init:

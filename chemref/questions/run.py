@@ -359,7 +359,7 @@ class _IndexedTask:
 
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
-    from chemref.pool import WorkerError
+    from chemref.errors import WorkerError
 
     try:
         _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error)
