@@ -174,3 +174,43 @@ def test_findability_and_claims_on_adversarial_long_texts_are_the_same_without_p
         findability_module._features.cache_clear()
         assert findability_module.findability_features(text) == features, text
         assert claims_module.DEFAULT_RULES.classify(text + " [1].", (len(text) + 1, len(text) + 4)) == decision, text
+
+
+@pytest.mark.parametrize(("pattern", "text"), [
+    pytest.param(r"\bcaf\u00C9\b", "Le CAFÉ was shown", id="char-by-code"),
+    pytest.param(r"\bcaf\xC9\b", "Le café was shown", id="char-by-hex"),
+    pytest.param(r"\b(?s-i:[A-Z])\w+ showed", "the protein showed", id="case-kept-with-other-flags"),
+    pytest.param(r"[A-z]_", "__", id="range-across-cases"),
+    pytest.param("σ", "ΑΣ", id="final-sigma"),
+    pytest.param(r"[α-ω]\b", "ϑ", id="range-holding-a-case-partner"),
+    pytest.param(r"[@-[]x", "Ax", id="range-holding-capitals-only"),
+    pytest.param(r"[×-÷]", "Ø", id="range-between-uncased-ends"),
+    pytest.param(r"\bϑ", "Θ", id="partner-other-letters-lower-to"),
+    pytest.param(r"[^ſ]s", "Ss", id="negated-partner"),
+])
+def test_patterns_lower_casing_cannot_keep_are_searched_case_insensitively(pattern: str, text: str) -> None:
+    # (the claim rules of a table of one's own used to search the lower-cased form of such a pattern)
+    import copy
+
+    from chemref.nlp.claims import ClaimRules, load_claim_tables
+    from chemref.nlp.prefilters import lower_pattern
+
+    assert lower_pattern(pattern) is None
+    tables = copy.deepcopy(load_claim_tables())
+    tables["rules"]["claim"] = [{"name": "probe", "weight": 5.0, "pattern": pattern}]
+    tables["rules"]["passing"] = []
+    fired = ClaimRules(tables).classify(text).rule == "probe"
+    assert fired == (re.search(pattern, text, re.IGNORECASE) is not None)
+
+
+def test_every_shipped_case_insensitive_pattern_is_still_searched_lower_cased() -> None:
+    from chemref.nlp.claims import load_claim_tables
+    from chemref.nlp.prefilters import lower_pattern
+
+    assert lower_pattern(r"\b[A-Z]x\b|[sz]ed") == r"\b[a-z]x\b|[sz]ed" and lower_pattern("ẞ") == "ß"
+    for name, pattern in _SELECTOR_PATTERNS:
+        if pattern.flags & re.IGNORECASE:
+            assert lower_pattern(pattern.pattern) is not None, name
+    rules = load_claim_tables()["rules"]
+    patterns = [item["pattern"] for kind in ("passing", "claim") for item in rules[kind] if "pattern" in item]
+    assert sum(lower_pattern(p) is not None for p in patterns) == sum("(?-i" not in p for p in patterns)
