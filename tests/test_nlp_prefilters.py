@@ -187,6 +187,8 @@ def test_findability_and_claims_on_adversarial_long_texts_are_the_same_without_p
     pytest.param(r"[×-÷]", "Ø", id="range-between-uncased-ends"),
     pytest.param(r"\bϑ", "Θ", id="partner-other-letters-lower-to"),
     pytest.param(r"[^ſ]s", "Ss", id="negated-partner"),
+    pytest.param(r"\bİstanbul\b", "samples from ISTANBUL", id="dotted-capital-i"),
+    pytest.param(r"\bİstanbul\b", "a " * 1100 + "samples from istanbul", id="dotted-capital-i-long"),
 ])
 def test_patterns_lower_casing_cannot_keep_are_searched_case_insensitively(pattern: str, text: str) -> None:
     # (the claim rules of a table of one's own used to search the lower-cased form of such a pattern)
@@ -196,6 +198,9 @@ def test_patterns_lower_casing_cannot_keep_are_searched_case_insensitively(patte
     from chemref.nlp.prefilters import lower_pattern
 
     assert lower_pattern(pattern) is None
+    plan = prefilter(re.compile(pattern, re.IGNORECASE))
+    first = re.search(pattern, text, re.IGNORECASE)
+    assert first is None or plan is None or 0 <= plan.start(text) <= first.start()
     tables = copy.deepcopy(load_claim_tables())
     tables["rules"]["claim"] = [{"name": "probe", "weight": 5.0, "pattern": pattern}]
     tables["rules"]["passing"] = []

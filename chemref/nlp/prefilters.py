@@ -148,7 +148,7 @@ def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
         i += 1
     run: list[str] = []
     while i < len(items) and items[i][0] is _c.LITERAL:
-        run.append(chr(items[i][1]).lower() if fold else chr(items[i][1]))
+        run.append(_fold(items[i][1]) if fold else chr(items[i][1]))
         i += 1
     head = "".join(run)
     if i == len(items):
@@ -166,10 +166,16 @@ def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
         through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
         rest = through | past if through and past else None
     elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
-        rest = frozenset(chr(code).lower() if fold else chr(code) for _, code in value)  # a small class: [sz]
+        rest = frozenset(_fold(code) if fold else chr(code) for _, code in value)  # a small class: [sz]
     if rest is None:
         return frozenset([head]) if head else None
     return frozenset(head + tail for tail in rest)
+
+
+def _fold(code: int) -> str:
+    """The one character re.IGNORECASE compares a pattern's character by: its lower case ("İ", whose lower case
+    is two characters, by its first, "i")."""
+    return chr(code).lower()[0]
 
 
 def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
