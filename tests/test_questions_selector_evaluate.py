@@ -479,3 +479,13 @@ def test_evaluate_cli_nan_score_one_line_exit_2(tmp_path, capsys):
     status = main(["questions", "evaluate", labels, "--questions", str(questions), "--rejected", rejected])
     err = capsys.readouterr().err
     assert status == 2 and "has score nan" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("share", [float("nan"), -0.1, 1.5])
+def test_fallback_good_kept_outside_0_1_is_an_error(share):
+    # (NaN passes the command line's range check; it used to end in a ValueError traceback from math.ceil)
+    records, labels = _synthetic()
+    with pytest.raises(InputError, match="must be from 0 to 1"):
+        train_selector(records, labels, folds=3, fallback_good_kept=share)
+    with pytest.raises(ValueError, match="fallback_good_kept must be a share"):
+        choose_threshold([0.5, 0.2], [True, False], fallback_good_kept=share)
