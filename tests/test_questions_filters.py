@@ -214,3 +214,17 @@ def test_per_target_cap(survivors, per_target, kept, capped):
         return
     assert [s[0] for s in got_kept] == kept  # input order
     assert [s[0] for s in got_capped] == capped
+
+
+def test_funnel_descriptions_survive_python_oo():
+    # ``python -OO`` (PYTHONOPTIMIZE=2) drops docstrings: the descriptions are read from the source instead
+    # (importing the report module used to raise IndexError there, so no build could run)
+    import json
+    import subprocess
+    import sys
+
+    from chemref.questions.report import FILTER_DESCRIPTIONS
+
+    code = "import json; from chemref.questions.report import FILTER_DESCRIPTIONS as d; print(json.dumps(d))"
+    out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == FILTER_DESCRIPTIONS

@@ -453,3 +453,39 @@ def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
     line = card._selector_lines()[0]
     assert "trained on 40 candidates from 4 articles" in line and "0.7 of them good" in line
     assert line.endswith("(ranking AUC 0.81).")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "high", [0.5]], ids=["nan", "text", "list"])
+@pytest.mark.parametrize("reselect", [False, True], ids=["plain", "reselect"])
+def test_evaluate_a_score_that_is_no_number_is_an_input_error(bad, reselect):
+    # (a NaN score used to hang the ranking AUC: NaN equals nothing, so its tie group never advanced)
+    questions = [dict(QUESTIONS[0], score=bad), *QUESTIONS[1:]]
+    with pytest.raises(InputError, match=r"record 'A-p0-s0' has score .*, expected a number"):
+        evaluate(LABELS, questions, REJECTED, threshold=0.5, reselect=reselect)
+    with pytest.raises(InputError, match="record 'A-p0-s0' has score nan"):
+        evaluate(LABELS, QUESTIONS, REJECTED, scores={"A-p0-s0": float("nan")}, threshold=0.5)
+
+
+def test_ranking_auc_ends_on_nan_scores():
+    assert ranking_auc([(0.5, True), (float("nan"), False), (0.2, False)]) is not None
+
+
+def test_evaluate_cli_nan_score_one_line_exit_2(tmp_path, capsys):
+    labels = _write(tmp_path / "labels.jsonl", [lab.to_dict() for lab in LABELS.values()])
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps(r) + "\n" for r in QUESTIONS).replace('"score": 0.9', '"score": NaN'),
+                         encoding="utf-8")
+    rejected = _write(tmp_path / "r.jsonl", REJECTED)
+    status = main(["questions", "evaluate", labels, "--questions", str(questions), "--rejected", rejected])
+    err = capsys.readouterr().err
+    assert status == 2 and "has score nan" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("share", [float("nan"), -0.1, 1.5])
+def test_fallback_good_kept_outside_0_1_is_an_error(share):
+    # (NaN passes the command line's range check; it used to end in a ValueError traceback from math.ceil)
+    records, labels = _synthetic()
+    with pytest.raises(InputError, match="must be from 0 to 1"):
+        train_selector(records, labels, folds=3, fallback_good_kept=share)
+    with pytest.raises(ValueError, match="fallback_good_kept must be a share"):
+        choose_threshold([0.5, 0.2], [True, False], fallback_good_kept=share)

@@ -44,7 +44,78 @@ def lower_pattern(pattern: str) -> str | None:
             continue
         out.append(ch.lower())
         i += 1
-    return "".join(out)
+    lowered = "".join(out)
+    if _NEEDS_CHECK.search(pattern) is None and not any(map(_may_hold_capitals, _DASHED.findall(pattern))) and (
+            pattern.isascii() or not any(ch.lower() != ch or ch.upper() != ch for ch in pattern if ch > "\x7f")):
+        return lowered  # no character by code, no flags taken away, no range that may hold a capital, no cased non-ASCII
+    try:
+        same = _lowers_to(_parser.parse(pattern, re.IGNORECASE), _parser.parse(lowered))
+    except (re.error, RecursionError):
+        return None
+    return lowered if same else None
+
+
+#: What may make the lower-cased text of a pattern mean something else (then the parsed patterns are compared):
+#: a character given by code, flags taken away (and a class range that may hold a capital, a cased non-ASCII letter).
+_NEEDS_CHECK = re.compile(r"\\[xuUN0-7]|\(\?[a-zA-Z]*-")
+_DASHED = re.compile(r"(?s)(?=(.)-([^\]]))")  # (the characters on either side of every dash but a class's last)
+
+
+def _may_hold_capitals(ends: tuple[str, str]) -> bool:
+    """A class range with these ends (if the dash makes one) may hold a capital or a letter beyond ASCII."""
+    first, last = ends
+    return "\\" in ends or not (first + last).isascii() or (first <= "Z" and last >= "A")
+
+
+def _lowers_to(original: Any, lowered: Any) -> bool:
+    """The parsed ``lowered`` is the parsed case-insensitive ``original`` with each character lower-cased: the same
+    tree, each literal its one-character lower case, each class range the lower case of its characters (a
+    character given by code, ``\\xC9``, is not lowered in the text of a pattern; ``(?s-i:...)`` keeps case; a
+    range such as ``[A-z]`` holds other characters once lowered; σ and ς are told apart by str.lower() alone)."""
+    if isinstance(original, _parser.SubPattern) or isinstance(lowered, _parser.SubPattern):
+        return (isinstance(original, _parser.SubPattern) and isinstance(lowered, _parser.SubPattern)
+                and _lowers_to(original.data, lowered.data))
+    if isinstance(original, (list, tuple)):
+        if not isinstance(lowered, (list, tuple)) or len(original) != len(lowered):
+            return False
+        if len(original) == 2 and original[0] is lowered[0]:
+            op = original[0]
+            if op is _c.LITERAL or op is _c.NOT_LITERAL:
+                return _lower_char(original[1]) == lowered[1]
+            if op is _c.RANGE:
+                return _lower_range(original[1], lowered[1])
+            if op is _c.SUBPATTERN and original[1][2] & re.IGNORECASE:
+                return False  # (?-i:...) in any spelling: case kept on purpose
+        return all(_lowers_to(a, b) for a, b in zip(original, lowered))
+    return bool(original == lowered)
+
+
+def _lower_char(code: int) -> int | None:
+    """The lower case of a pattern's character, if the case-free pattern keeps its matches: not σ or ς, nor a
+    letter whose case partner other letters lower-case to (``ϑ`` matches ``Θ``, which lowers to ``θ``)."""
+    low = chr(code).lower()
+    if len(low) != 1 or low in "\u03c2\u03c3":
+        return None
+    for partner in case_partners({low}):
+        if any(len(u) == 1 and u != partner and u.lower() == partner for u in {partner.upper(), partner.title()}):
+            return None
+    return ord(low)
+
+
+#: Case partners beyond lower-casing that every caller tests texts for (``ı``, ``ſ``): a class range may hold
+#: their letters; any other partner (``θ``: ``ϑ``) inside a range is not tested for.
+_TESTED_PARTNERS = frozenset("is")
+
+
+def _lower_range(original: tuple[int, int], lowered: tuple[int, int]) -> bool:
+    """The characters of the range ``lowered`` that are their own lower case are exactly the lower cases of the
+    characters of ``original``, none of which has an untested case partner."""
+    if original[1] - original[0] > 5000 or lowered[1] - lowered[0] > 5000 or max(original[1], lowered[1]) > 0xFFFF:
+        return False
+    low = {chr(code).lower() for code in range(original[0], original[1] + 1)}
+    if any(len(ch) != 1 for ch in low) or low & {"\u03c2", "\u03c3"} or case_partners(low - _TESTED_PARTNERS):
+        return False
+    return {ch for ch in map(chr, range(lowered[0], lowered[1] + 1)) if ch.lower() == ch} == low
 
 
 def literal_leads(pattern: str, flags: int = 0) -> frozenset[str] | None:
@@ -77,7 +148,7 @@ def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
         i += 1
     run: list[str] = []
     while i < len(items) and items[i][0] is _c.LITERAL:
-        run.append(chr(items[i][1]).lower() if fold else chr(items[i][1]))
+        run.append(_fold(items[i][1]) if fold else chr(items[i][1]))
         i += 1
     head = "".join(run)
     if i == len(items):
@@ -95,10 +166,16 @@ def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
         through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
         rest = through | past if through and past else None
     elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
-        rest = frozenset(chr(code).lower() if fold else chr(code) for _, code in value)  # a small class: [sz]
+        rest = frozenset(_fold(code) if fold else chr(code) for _, code in value)  # a small class: [sz]
     if rest is None:
         return frozenset([head]) if head else None
     return frozenset(head + tail for tail in rest)
+
+
+def _fold(code: int) -> str:
+    """The one character re.IGNORECASE compares a pattern's character by: its lower case ("İ", whose lower case
+    is two characters, by its first, "i")."""
+    return chr(code).lower()[0]
 
 
 def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:

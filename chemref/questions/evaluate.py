@@ -148,6 +148,20 @@ class Evaluation:
         return "\n".join(lines) + "\n"
 
 
+def _score(value: Any, ident: str) -> float:
+    """A record's selector score as a float; a value that is no number (or NaN, which orders with nothing) is
+    an :class:`InputError` naming the record."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if math.isnan(number):
+        raise InputError(f"record {ident!r} has score {value!r}, expected a number",
+                         hint="give the questions.jsonl and rejected.jsonl of a build (or --scores of "
+                              "train-selector), whose scores are numbers from 0 to 1")
+    return number
+
+
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
     from chemref.questions.filters import REASONS
 
@@ -177,7 +191,7 @@ def ranking_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
     bad_below = 0
     i = 0
     while i < len(ordered):
-        j = i
+        j = i + 1  # (a group holds at least its first item: a NaN equals nothing, itself included)
         while j < len(ordered) and ordered[j][0] == ordered[i][0]:
             j += 1
         group_good = sum(1 for _, good in ordered[i:j] if good)
@@ -216,7 +230,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
             if value is None:
                 continue
             target = str(record.get("target_doi") or record.get("ref_id") or ident)
-            by_article.setdefault(article_of(ident), []).append((ident, float(value), target))
+            by_article.setdefault(article_of(ident), []).append((ident, _score(value, ident), target))
     kept_total = 0
     for items in by_article.values():
         passing = []
@@ -316,7 +330,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
             value = record.get("score")
         if value is None:
             continue
-        scored.append((float(value), bool(label.good_question)))
+        scored.append((_score(value, label.id), bool(label.good_question)))
     total_good = sum(1 for _, good in scored if good)
     grid = sorted(set(thresholds if thresholds is not None else _GRID) | {round(threshold, 4)})
     curve = tuple(_curve_point(t, scored, total_good) for t in grid)

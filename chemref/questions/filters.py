@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Callable, Sequence, TypeVar
 
 from chemref.questions.candidates import Candidate
@@ -172,8 +174,21 @@ def description(reason: str) -> str:
     of the docstring of the function named after it, as a table cell (lower-case start, no full stop)."""
     if reason not in REASONS:
         raise KeyError(f"unknown funnel step {reason!r}")
-    summary = (globals()[reason].__doc__ or "").strip().splitlines()[0]
+    lines = (globals()[reason].__doc__ or _source_docstrings().get(reason, "")).strip().splitlines()
+    summary = lines[0] if lines else reason
     return summary[:1].lower() + summary[1:].removesuffix(".")
+
+
+@lru_cache(maxsize=1)
+def _source_docstrings() -> dict[str, str]:
+    """The docstrings of this module's functions read from its source (``python -OO`` drops ``__doc__``)."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    return {node.name: ast.get_docstring(node) or "" for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
 def min_findability(score: float, settings: BuildSettings) -> str | None:

@@ -524,6 +524,8 @@ def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_preci
     and per-article caps, from 0.643 to 0.686 with fold seed 0 (0.61 to 0.67 over five fold assignments,
     higher for each), for a third fewer questions; the dev build's survival rate (questions per candidate
     sentence) falls from 2.2% to 1.5% (BioChemCite keeps roughly one in twenty)."""
+    if fallback_good_kept is not None and not 0.0 <= fallback_good_kept <= 1.0:
+        raise ValueError(f"fallback_good_kept must be a share from 0 to 1 (or None), got {fallback_good_kept!r}")
     pairs = sorted(zip(scores, good), key=lambda p: -p[0])
     total_good = sum(1 for _, g in pairs if g)
     need = max(1, math.ceil((fallback_good_kept or 0.0) * total_good - 1e-9))
@@ -574,6 +576,10 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     ``fallback_good_kept`` of them (None or 0: the F0.5 maximum)."""
     import numpy as np
 
+    if fallback_good_kept is not None and not 0.0 <= fallback_good_kept <= 1.0:
+        raise InputError(f"the share of good ones the fallback threshold keeps must be from 0 to 1, got "
+                         f"{fallback_good_kept!r}", hint="--fallback-good-kept 0.33 (the default), or 0 for the F0.5 "
+                                                         "maximum")
     rows = [r for r in records if labels.get(str(r.get("id"))) is not None and r.get("reason") in TRAINED_ON]
     if len(rows) < 20:
         raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")
