@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from chemref._io import not_utf8
 from chemref.errors import InputError
 
 __all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",
@@ -165,8 +166,7 @@ def _listed(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                     name = (base / name).as_posix()
                 yield number, name
         except UnicodeDecodeError:
-            raise InputError(f"the file list is not UTF-8 text (a block read after line {number})", path=str(path),
-                             hint="save it as UTF-8") from None
+            raise not_utf8(path, "the file list is not UTF-8 text", "save it as UTF-8") from None
 
 
 def _package_licences(package: Path) -> dict[str, str] | None:

@@ -328,11 +328,11 @@ def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
     finally:
         tracemalloc.stop()
     assert peak < 500_000  # the 20,000 names alone take some 2 MB
-    listing.write_bytes(b"caf\xe9.xml\n")
+    listing.write_bytes(b"a.xml\n" * 3000 + b"caf\xe9.xml\n")
     assert main(["questions", "build", "--files-from", str(listing), "-o", str(tmp_path / "q.jsonl"),
                  "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "list.txt: the file list is not UTF-8 text" in err
+    assert err.count("\n") == 1 and "list.txt:3001:4: the file list is not UTF-8 text" in err
 
 
 def test_an_input_path_that_is_not_utf8_is_recorded_escaped(tmp_path):

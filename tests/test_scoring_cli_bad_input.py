@@ -31,6 +31,8 @@ def bad(tmp_path: Path) -> Path:
     (tmp_path / "rgold.jsonl").write_text('{"id": "q1", "relevant": ["a"]}\n', encoding="utf-8")
     (tmp_path / "nanscores.jsonl").write_text('{"id": "q1", "ranking": ["a"], "scores": [NaN]}\n', encoding="utf-8")
     (tmp_path / "nonutf.bin").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "late.jsonl").write_bytes(b"".join(b'{"id": "q%d", "relevant": ["a"]}\n' % n for n in range(2000))
+                                          + b'{"id": "q\xe9"}\n')
     (tmp_path / "bad.xml").write_text("<article><p>unclosed</article>", encoding="utf-8")
     (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
     (tmp_path / "gold.json").write_text('{"1": "yes", "2": "no"}', encoding="utf-8")
@@ -76,13 +78,14 @@ CASES = [
     (["score", "questions", "{d}/missing", "{d}/empty.txt"], "missing: no such file"),
     (["score", "questions", "{d}/emptydir", "{d}/empty.txt"], "is a folder, expected a file"),
     (["score", "questions", "{d}/empty.txt", "{d}/empty.txt"], "holds no questions"),
-    (["score", "questions", "{d}/nonutf.bin", "{d}/empty.txt"], "nonutf.bin: not UTF-8"),
+    (["score", "questions", "{d}/nonutf.bin", "{d}/empty.txt"], "nonutf.bin:1:1: not UTF-8"),
     (["score", "questions", "{d}/empty.txt", "{d}/empty.txt", "--format", "citeme"], "empty file"),
     (["score", "questions", str(QUESTIONS), "{d}/badpred.jsonl"], "badpred.jsonl:2:2: not valid JSON"),
     (["score", "ranking", "{d}/empty.txt", "{d}/empty.txt"], "holds no queries"),
     (["score", "ranking", "{d}/bad.jsonl", "{d}/bad.jsonl"], "bad.jsonl:2:2: not valid JSON"),
     (["score", "ranking", "{d}/list.json", "{d}/list.json"], "list.json:1: expected a JSON object"),
     (["score", "ranking", "{d}/nonutf.bin", "{d}/empty.txt"], "not UTF-8"),
+    (["score", "ranking", "{d}/late.jsonl", "{d}/rgold.jsonl"], "late.jsonl:2001:10: not UTF-8"),
     (["score", "ranking", "{d}/bad.jsonl", "{d}/bad.jsonl", "-o", "{d}/emptydir"], "output path is a folder"),
     (["score", "ranking", "{d}/qrels", "{d}/run", "--format", "trec"], "qrels:1: relevance 'inf' is not a finite"),
     (["score", "ranking", "{d}/rgold.jsonl", "{d}/nanscores.jsonl"], "nanscores.jsonl:1: 'scores' must be"),
@@ -228,6 +231,31 @@ def test_every_command_has_help_for_every_option() -> None:
         assert command.help, path
         for param in command.params:
             assert getattr(param, "help", None), (path, param.name)
+
+
+def test_nan_for_any_number_option_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    import typer.main
+
+    from chemref.cli import _register, numbers_not_nan
+    from chemref.cli.app import app
+
+    _register()
+    root = typer.main.get_command(app)
+    numbers_not_nan(root)
+
+    def number_options(command, path):
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from number_options(sub, path + [name])
+        for param in getattr(command, "params", ()):
+            if param.param_type_name == "option" and param.type.name in ("float", "float range"):
+                yield path, param.opts[-1]
+
+    found = list(number_options(root, []))
+    assert len(found) >= 10
+    for path, option in found:
+        assert main([*path, option, "nan"]) == 2, (path, option)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'nan' is not a number" in err and option in err, err
 
 
 HEAVY = ("spacy", "lxml", "numpy", "bm25s", "tqdm", "dask", "matplotlib", "rich", "scipy", "pandas")

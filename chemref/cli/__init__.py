@@ -8,7 +8,7 @@ import sys
 import threading
 import warnings
 from importlib import import_module
-from typing import Any
+from typing import Any, Iterator
 
 import typer
 
@@ -125,6 +125,7 @@ def _invoke(argv: list[str] | None) -> int:
     try:
         command = typer.main.get_command(app)
         uniform_metavars(command)
+        numbers_not_nan(command)
         command = typed_command_errors(command)
         status = command.main(args=argv, prog_name="chemref", standalone_mode=False)
         if sys.stdout is not None:  # a report still buffered must reach its reader now, while errors can be reported
@@ -174,12 +175,19 @@ _TYPE_WORDS = {"path": "PATH", "text": "TEXT", "str": "TEXT", "string": "TEXT", 
                "integer range": "N", "float": "FLOAT", "float range": "FLOAT", "file": "FILE"}
 
 
+def _params(command: Any) -> Iterator[Any]:
+    """Every parameter of ``command`` and of its sub-commands, recursively."""
+    yield from getattr(command, "params", ())
+    for sub in getattr(command, "commands", {}).values():
+        yield from _params(sub)
+
+
 def uniform_metavars(command: Any) -> None:
     """Show every command's placeholders one way in ``--help``: arguments by their upper-case name, option
     values by an upper-case word (the one a command chose, else PATH, TEXT, N or FLOAT), never ``<str>``."""
     import copy
 
-    for param in getattr(command, "params", ()):
+    for param in _params(command):
         if param.param_type_name == "argument":
             if param.metavar is None:
                 param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
@@ -189,8 +197,29 @@ def uniform_metavars(command: Any) -> None:
             param.type = named
         elif not getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
             param.metavar = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
-    for sub in getattr(command, "commands", {}).values():
-        uniform_metavars(sub)
+
+
+def numbers_not_nan(command: Any) -> None:
+    """Make "nan" a usage error for every number option (click's ranges let it through: no comparison with
+    NaN is true)."""
+    import copy
+    import math
+
+    for param in _params(command):
+        if param.type.name not in ("float", "float range"):
+            continue
+        checked = copy.copy(param.type)
+
+        def convert(value: Any, param: Any, ctx: Any, _convert: Any = param.type.convert, _type: Any = checked) -> Any:
+            number = _convert(value, param, ctx)
+            if isinstance(number, float) and math.isnan(number):
+                _type.fail(f"{value!r} is not a number.", param, ctx)
+            return number
+
+        checked.convert = convert  # type: ignore[method-assign]
+        param.type = checked
+
+
 def _guard_closed_stdout() -> None:
     """When the process starts with standard output closed, hold file descriptor 1 open on a read-only
     /dev/null (so no output file can be given descriptor 1 and receive printed text) and point

@@ -11,7 +11,7 @@ import math
 import os
 from typing import Any, Iterator
 
-from chemref._io import iter_lines, read_limited
+from chemref._io import iter_lines, line_and_column, read_limited
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl  # re-exported: the scorers' JSON Lines reader is the shared one
 
@@ -27,7 +27,9 @@ def read_text(path: PathLike) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=str(path), hint="save the file as UTF-8") from None
+        line, column = line_and_column(data, exc.start)
+        raise InputError("not UTF-8 text", path=str(path), line=line, column=column,
+                         hint="save the file as UTF-8") from None
 
 
 def read_columns(path: PathLike, names: str, *, hint: str | None = None,

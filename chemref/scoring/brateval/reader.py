@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chemref._io import line_and_column
 from chemref.errors import BratError
 from chemref.scoring.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
 
@@ -144,7 +145,7 @@ def read_document(src: Any, name: str, warnings: list[str]) -> BDocument:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line, _ = line_and_column(data, exc.start)
         warnings.append(f"{where}:{line}: bytes that are not UTF-8 were read as U+FFFD, as BRATEval does "
                         f"with a UTF-8 default charset")
         text = data.decode("utf-8", errors="replace")
