@@ -347,3 +347,15 @@ def test_an_input_path_that_is_not_utf8_is_recorded_escaped(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert [name.rsplit("/", 1)[-1] for name in manifest["inputs"]] == ["in\\xe9"]
     assert main(["questions", "build", str(folder), "-o", str(out), "--no-progress", "--resume"]) == 0
+
+
+def test_an_output_name_that_is_not_utf8_is_escaped_in_the_card(tmp_path):
+    try:
+        out = Path(os.fsdecode(bytes(tmp_path) + b"/q\xe9.jsonl"))
+        out.write_bytes(b"")
+        out.unlink()
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 file names")
+    assert main(["questions", "build", str(SAMPLE), "-o", str(out), "--no-progress"]) == 0
+    card = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "path: q\\xe9.jsonl" in card and out.exists()

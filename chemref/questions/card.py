@@ -12,6 +12,7 @@ from pathlib import Path
 
 from chemref._io import atomic_write
 from chemref._version import __version__
+from chemref.inputs import path_text
 from chemref.questions.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.settings import BuildSettings
 from chemref.questions.totals import BuildTotals
@@ -124,7 +125,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     out = Path(output)
     totals = result.totals() if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
-    data = data_files or out.name
+    data = path_text(data_files or out.name)  # a name that is not UTF-8 cannot stand in the card as it is
     builder = "json" if not data.endswith(".parquet") else "parquet"
     n = totals.questions
     size = ("n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K" if n < 100_000
