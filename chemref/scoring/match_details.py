@@ -64,13 +64,12 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
                  "relations": [x for x in labels if x.startswith("relations/")]}
     unmatched = _unmatched_by_document(details["errors"], report, mode)
     documents = []
-    warnings: list[str] = []
     limits = options.get("zip_limits")
     max_links = options.get("max_coref_links", MAX_COREF_LINKS)
     with AnnSource(gold, limits=limits) as gsrc, AnnSource(pred, limits=limits) as psrc:
         for name in sorted(gsrc.names):
-            g_ent, g_rel = _items(gsrc, name, warnings)
-            p_ent, p_rel = _items(psrc, name, warnings) if name in psrc.names else (set(), set())
+            g_ent, g_rel = _items(gsrc, name)
+            p_ent, p_rel = _items(psrc, name) if name in psrc.names else (set(), set())
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
                                        unmatched.get(name, {}), details["per_doc"].get(name, {}),
@@ -79,10 +78,11 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
             "documents": documents}
 
 
-def _items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+def _items(src: Any, name: str) -> tuple[set, set]:
+    """The entity and relation keys of one document (its warnings are the scorer's, already in the report)."""
     where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name), path=where)
-    ents, rels, diags = document_items(text, where)
+    text, _ = decode_ann(src.read_bytes(name), path=where)
+    ents, rels, _ = document_items(text, where)
     return ents, rels
 
 
