@@ -68,16 +68,7 @@ def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_pa
     assert (tmp_path / "cut" / ".chemref-build" / "questions-00002.jsonl").exists()
     done = run.build_to_files([str(corpus)], str(tmp_path / "cut"), resume=True, **options)
     assert done.totals.articles == 30
-    a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
-    assert a.keys() == b.keys()
-    for name in a:
-        if name != "manifest.json":
-            assert a[name] == b[name], name
-    strip = [json.loads(x) for x in (a["manifest.json"], b["manifest.json"])]
-    for m in strip:
-        m.pop("timings")
-    assert strip[0] == strip[1]
-    assert not (tmp_path / "cut" / ".chemref-build").exists()
+    _assert_same_build(tmp_path / "whole", tmp_path / "cut")
 
 
 def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
@@ -177,16 +168,7 @@ def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_fol
         monkeypatch.undo()
         assert not (tmp_path / target / "manifest.json").exists()
         run.build_to_files([str(corpus)], str(tmp_path / target), resume=True, **options)
-    a, b = _files(tmp_path / "whole"), _files(tmp_path / "cut")
-    assert a.keys() == b.keys()
-    for name in a:
-        if name != "manifest.json":
-            assert a[name] == b[name], name
-    strip = [json.loads(x) for x in (a["manifest.json"], b["manifest.json"])]
-    for m in strip:
-        m.pop("timings")
-    assert strip[0] == strip[1]
-    assert not (tmp_path / "cut" / ".chemref-build").exists()
+    _assert_same_build(tmp_path / "whole", tmp_path / "cut")
     assert sorted(p.name for p in (tmp_path / "cut").iterdir() if p.name.startswith(".")) == [".chemref.lock"]
 
 
@@ -301,3 +283,18 @@ def test_a_whole_journal_line_that_is_not_a_shard_summary_is_an_error(tmp_path):
                     encoding="utf-8")
     with pytest.raises(InputError, match="line 2 of the checkpoint is not a shard summary"):
         run._Checkpoint(path, {"x": 1}).load("the build")
+
+
+def _assert_same_build(whole, cut):
+    """``cut`` (interrupted, then resumed) holds the same files as ``whole``, byte for byte; the manifests
+    differ only in their timings; no staging folder is left."""
+    a, b = _files(whole), _files(cut)
+    assert a.keys() == b.keys()
+    for name in a:
+        if name != "manifest.json":
+            assert a[name] == b[name], name
+    strip = [json.loads(x) for x in (a["manifest.json"], b["manifest.json"])]
+    for m in strip:
+        m.pop("timings")
+    assert strip[0] == strip[1]
+    assert not (cut / ".chemref-build").exists()
