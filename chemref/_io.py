@@ -224,6 +224,21 @@ def check_not_input(output: str | os.PathLike[str] | None, inputs: Iterable[str 
                                  hint="write the output outside the input folders")
 
 
+def _temporary_beside(target: Path) -> tuple[int, str]:
+    """A new temporary file ``.<name>.<random>.tmp`` beside ``target``: descriptor and path."""
+    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+
+def remove_stale_temporaries(target: str | os.PathLike[str]) -> None:
+    """Remove the temporary files that :func:`atomic_write` or :func:`staged_file` left beside ``target`` in a
+    run that was killed before it could (call it only while no other run writes ``target``)."""
+    import glob
+
+    target = Path(target)
+    for path in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        path.unlink(missing_ok=True)
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str | None = "utf-8",
                  newline: str | None = None) -> Iterator[IO]:
@@ -237,7 +252,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
     check_output(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = _temporary_beside(target)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
     _PENDING.add(tmp)
@@ -377,7 +392,7 @@ def staged_file(target: str | os.PathLike[str]) -> Path:
     check_output(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = _temporary_beside(target)
         os.close(fd)
         os.chmod(tmp, _file_mode(target))
     except OSError as exc:

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from chemref._io import RunLock, atomic_write, check_not_input, check_output, commit_renames, staged_file
+from chemref._io import RunLock, atomic_write, check_not_input, check_output, commit_renames, \
+    remove_stale_temporaries, staged_file
 from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
@@ -174,8 +175,7 @@ class _Checkpoint:
                 entry = _journal_entry(raw)
                 if entry is None:
                     if handle.read(1):  # not the last line: the journal was damaged, not torn
-                        raise InputError(f"line {number} of the checkpoint is damaged", path=str(self.path),
-                                         hint="remove the staging folder to start the build again")
+                        raise self._damaged(f"line {number} of the checkpoint is damaged")
                     break
                 if header is None:
                     header = entry
@@ -195,9 +195,7 @@ class _Checkpoint:
                                             "last": entry["last"], "labels": entry.get("labels")}
                         self._record(entry)
                     except (KeyError, TypeError, ValueError):
-                        raise InputError(f"line {number} of the checkpoint is not a shard summary",
-                                         path=str(self.path),
-                                         hint="remove the staging folder to start the build again") from None
+                        raise self._damaged(f"line {number} of the checkpoint is not a shard summary") from None
                 good += len(raw)
                 ended = raw.endswith(b"\n")
         with open(self.path, "r+b") as handle:
@@ -210,6 +208,9 @@ class _Checkpoint:
         self._handle = open(self.path, "a", encoding="utf-8")
         if header is None:  # killed while writing the header: nothing was done
             self._append(self._header())
+
+    def _damaged(self, message: str) -> InputError:
+        return InputError(message, path=str(self.path), hint="remove the staging folder to start the build again")
 
     def add(self, summary: dict[str, Any]) -> None:
         """Record a finished shard: one line appended to the journal."""
@@ -285,6 +286,11 @@ def _journal_entry(raw: bytes) -> dict[str, Any] | None:
     return entry if isinstance(entry, dict) else None
 
 
+def _inputs_differ(detail: str) -> InputError:
+    return InputError(f"the inputs differ from those of the interrupted build: {detail}",
+                      hint="resume with the same inputs, or start again without --resume")
+
+
 class _Inputs:
     """The articles of the run, grouped by shard, checking on resume that the shards already done still
     hold the same articles (by name)."""
@@ -311,23 +317,17 @@ class _Inputs:
             offset = i - k * self.size
             expected = shard["first"] if offset == 0 else shard["last"] if offset == shard["articles"] - 1 else None
             if offset >= shard["articles"] or (expected is not None and expected != source.label):
-                raise InputError(f"the inputs differ from those of the interrupted build: article {i + 1} is "
-                                 f"{source.label!r}, was {expected!r}" if expected else
-                                 f"the inputs differ from those of the interrupted build: article {i + 1} "
-                                 f"({source.label!r}) is new", hint="resume with the same inputs, or start again "
-                                 "without --resume")
+                raise _inputs_differ(f"article {i + 1} is {source.label!r}, was {expected!r}" if expected else
+                                     f"article {i + 1} ({source.label!r}) is new")
             if offset == 0:
                 labels = hashlib.sha256()
             add_label(labels, source.label)
             if offset == shard["articles"] - 1 and shard.get("labels") not in (None, labels.hexdigest()):
-                raise InputError(f"the inputs differ from those of the interrupted build: articles {i + 1 - offset} "
-                                 f"to {i + 1} ({shard['first']!r} to {source.label!r}) are not the same articles",
-                                 hint="resume with the same inputs, or start again without --resume")
+                raise _inputs_differ(f"articles {i + 1 - offset} to {i + 1} ({shard['first']!r} to "
+                                     f"{source.label!r}) are not the same articles")
         for k, shard in self.done.items():
             if k * self.size + shard["articles"] > count:
-                raise InputError(f"the inputs differ from those of the interrupted build: {count} article(s) now, "
-                                 f"at least {k * self.size + shard['articles']} then",
-                                 hint="resume with the same inputs, or start again without --resume")
+                raise _inputs_differ(f"{count} article(s) now, at least {k * self.size + shard['articles']} then")
 
     def shards(self) -> Iterator[tuple[int, list[Source]]]:
         """``(shard index, sources)`` of each shard not done yet (for workers that write whole shards)."""
@@ -602,15 +602,12 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
 def _clear_staged(layout: _Layout) -> None:
     """Remove the temporary copies of the outputs left beside them by a run killed while writing them (the run
     lock is held: no other build is writing these outputs)."""
-    import glob
-
     from chemref.questions.card import card_path
 
     for target in (layout.output, card_path(layout.output), layout.rejected, layout.report,
                    None if layout.report is None else layout.report.with_suffix(".png")):
         if target is not None:
-            for path in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
-                path.unlink(missing_ok=True)
+            remove_stale_temporaries(target)
 
 
 def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: str, output: Path) -> None:
@@ -673,8 +670,7 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
                 (out / name).unlink(missing_ok=True)
     commit_renames((staging / name, out / name) for name in names()  # type: ignore[arg-type]
                    if (staging / name).exists())  # an interrupted finish put the others in place
-    for stale in out.glob(f".{MANIFEST}.*.tmp"):  # left by a run killed while writing its manifest
-        stale.unlink(missing_ok=True)
+    remove_stale_temporaries(out / MANIFEST)  # left by a run killed while writing its manifest
     with atomic_write(out / MANIFEST) as handle:
         write_json_streaming(handle, manifest, "shards", (
             {k: shard[k] for k in ("index", "articles", "first", "last", "files")}
