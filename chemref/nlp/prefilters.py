@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - older Pythons
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _parser  # type: ignore[no-redef]
 
-__all__ = ["Prefilter", "Words", "case_partners", "distinct_words", "literal_leads", "lower_pattern",
+__all__ = ["LONG_TEXT", "Prefilter", "Words", "case_partners", "lower_view", "distinct_words", "literal_leads", "lower_pattern",
            "needed_strings", "parsed_leads", "prefilter", "starts_at_word_boundary"]
 
 #: More lead strings than this make the search slower than the scan it saves.
@@ -216,6 +216,21 @@ def starts_at_word_boundary(items: Any) -> bool:
             return starts_at_word_boundary(value[-1])
         return False
     return False
+
+
+#: From this length on, a text is searched behind the pre-filters, with its distinct words collected (on a
+#: shorter one they cost more than the scan they save).
+LONG_TEXT = 2000
+
+
+def lower_view(text: str, apart: "re.Pattern[str]") -> str | None:
+    """``text.lower()`` when lower-case patterns match it exactly where the case-insensitive ones match
+    ``text``: the same length, and none of the characters ``apart`` (those the patterns' letters match beyond
+    lower-casing, :func:`case_partners`); else None."""
+    lower = text.lower()
+    if len(lower) != len(text) or apart.search(text):
+        return None
+    return lower
 
 
 def case_partners(chars: set[str]) -> set[str]:

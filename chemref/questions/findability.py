@@ -25,7 +25,8 @@ import re
 from functools import lru_cache
 from typing import AbstractSet, Iterator, Mapping
 
-from chemref.nlp.prefilters import Words, distinct_words, prefilter
+from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT, Words, distinct_words, prefilter
+from chemref.nlp.prefilters import lower_view as _lower_view
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
 __all__ = ["findability", "findability_features", "lower_view", "score_features", "WEIGHTS"]
@@ -96,7 +97,6 @@ _CLAIM_VERB = re.compile(
     r"observ(?:e|es|ed)|achiev(?:e|es|ed)|synthesi[sz](?:e|es|ed)|resolv(?:e|es|ed)|elucidat(?:e|es|ed))\b")
 _CAPITAL_OR_DIGIT = re.compile("[A-Z0-9]")
 _DIGIT = re.compile(r"\d")  # every number with a unit holds one
-_LONG_TEXT = 2000  # from this length on, the distinct words of a text are collected to rule patterns out
 _CAPITAL = re.compile(r"(?<=[a-z,;:)]\s)([A-Z][a-z]{3,}|[A-Z]{3,}[a-z]?)\b")
 _SPECIES = re.compile(r"(?<![\w.])([A-Z]\.\s?[a-z]{3,})\b")  # abbreviated binomial: S. zeamais, E. coli
 _NOT_NAMED = frozenset({"However", "Although", "These", "This", "Those", "There", "Their", "Here",
@@ -121,10 +121,7 @@ _FOLDS_APART = re.compile("[\u0131\u017f]")
 
 def lower_view(text: str) -> str | None:
     """``text.lower()`` when it matches lower-case patterns exactly where re.IGNORECASE matches ``text``."""
-    lower = text.lower()
-    if len(lower) != len(text) or _FOLDS_APART.search(text):
-        return None
-    return lower
+    return _lower_view(text, _FOLDS_APART)
 
 
 #: longest token read as a formula (the longest in real prose are ~40 characters: Mg0.5Ce0.2Zr1.8(PO4)3)

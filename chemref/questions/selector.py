@@ -74,7 +74,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
-from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, prefilter
+from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
+from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT"]
@@ -215,9 +216,6 @@ def _case_free(pattern: "re.Pattern[str]") -> "re.Pattern[str] | None":
     return _lowered(pattern)
 
 
-#: Texts at least this long are searched behind pre-filters (for shorter ones the filter costs more than the scan).
-_LONG_TEXT = 2000
-
 
 @lru_cache(maxsize=1)
 def _folds_apart() -> "re.Pattern[str]":
@@ -231,10 +229,7 @@ def _folds_apart() -> "re.Pattern[str]":
 def _lower_view(text: str) -> str | None:
     """``text.lower()`` when the case-free patterns match it exactly where the case-insensitive ones match
     ``text`` (same length, and no character that case folding treats apart from lower-casing); else None."""
-    lower = text.lower()
-    if len(lower) != len(text) or _folds_apart().search(text):
-        return None
-    return lower
+    return lower_view(text, _folds_apart())
 
 
 def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str | None = None,
