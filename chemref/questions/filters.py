@@ -69,7 +69,8 @@ def no_display_formula(cand: Candidate, excerpt: str, ctx: FilterContext) -> str
 def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     """Exactly one citation, resolving to exactly one reference.
 
-    The sentence has one anchor, resolving to one known, unambiguous reference. A range or multi-rid anchor ("[3–7]", ``rid="B2 B3"``) counts as several citations.
+    The sentence has one anchor, resolving to one known, unambiguous reference. A range or multi-rid anchor
+    ("[3–7]", ``rid="B2 B3"``) counts as several citations.
     """
     if len(cand.anchors) != 1 or len(cand.references) != 1:
         return "one_citation"

@@ -4,8 +4,8 @@ Articles are built in input order and written as they arrive, shard by shard
 (:mod:`chemref.questions.shards`) into a staging folder beside the outputs; the funnel totals are added up
 as the run goes. After each shard a line appended to a journal (``progress.jsonl``) records it, with its
 checksums and totals, so ``resume=True`` after a crash or ``kill -9`` skips the shards done and finishes with
-byte-identical outputs; the journal costs the same per shard however long the run. At the end the report, chart and dataset card are made from the totals and every
-output is put in place together:
+byte-identical outputs; the journal costs the same per shard however long the run. At the end the report,
+chart and dataset card are made from the totals and every output is put in place together:
 
 - ``output`` a folder (``out/``): the shards themselves, ``report.json``, ``report.png``, ``README.md`` and
   ``manifest.json`` (inputs done, shard files with their SHA-256, settings, chemref version), the manifest
