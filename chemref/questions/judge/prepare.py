@@ -11,14 +11,14 @@ import math
 import os
 from typing import Any, Iterable, Iterator, Mapping
 
+from chemref.questions.filters import SELECTOR_STAGES
 from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
 
 __all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "judge_candidates", "prepare_requests", "write_requests"]
 
-#: Rejections that come after the selector score: such a candidate passed every other filter, so the judge
-#: may still keep it (the caps are applied again after judging). ``min_findability`` is a filter of the
-#: user's own and stays decided.
-JUDGED_REASONS = ("min_score", "per_target_cap", "per_article_cap")
+#: Rejections decided by the selector score and the caps: such a candidate passed every other filter, so the
+#: judge may still keep it (the caps are applied again after judging).
+JUDGED_REASONS = SELECTOR_STAGES
 CHAT_COMPLETIONS_URL = "/v1/chat/completions"
 
 
