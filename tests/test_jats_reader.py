@@ -106,7 +106,8 @@ def test_article_pickles_and_serialises() -> None:
     data = json.loads(json.dumps(art.to_dict()))
     assert data["file"] == "good.nxml"
     assert data["sections"][0]["paragraphs"][0]["citations"][0] == {
-        "start": 7, "end": 10, "text": "1–3", "ref_ids": ["B1", "B2", "B3"]}
+        "start": 7, "end": 10, "text": "1–3", "ref_ids": ["B1", "B2", "B3"], "expanded": ["B2"]}
+    assert jats.Article.from_dict(data) == art
     assert set(data) >= {"file", "pmcid", "pmid", "doi", "title", "journal", "year", "license", "sections",
                          "references", "diagnostics"}
 

@@ -64,9 +64,12 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
     assert not [d for d in art.diagnostics if d.code == "citation-outside-paragraph"]
 
 
-def test_citation_in_a_section_title_is_diagnosed() -> None:
+def test_citation_in_a_section_title_is_a_title_paragraph() -> None:
     art = jats.read(article("<sec><title>On X " + x("B1", "1") + "</title><p>Text.</p></sec>", numbered_refs(1)))
-    assert [d.code for d in art.diagnostics] == ["citation-outside-paragraph"]
+    assert art.diagnostics == ()
+    assert [(s.title, p.context, p.text, p.path, [a.ref_ids for a in p.citations]) for s, p in art.paragraphs()] == [
+        ("On X 1", "title", "On X 1", "/article/body/sec/title", [("B1",)]),
+        ("On X 1", "p", "Text.", "/article/body/sec/p", [])]
 
 
 def test_paragraph_path_and_line() -> None:
