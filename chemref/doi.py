@@ -38,6 +38,8 @@ _CLOSE_TAG = re.compile(r"</[A-Za-z][\w:\-]*>")
 def _cut_unbalanced(doi: str) -> str:
     """Cut at the first closing bracket that no bracket inside the DOI opened ("10.1/x)/S/URI,": PDF link
     debris), keeping balanced ones ("10.1016/S0140-6736(20)30183-5", SICI "(SICI)... <...>")."""
+    if ")" not in doi and "]" not in doi and "}" not in doi:
+        return doi
     depth = {")": 0, "]": 0, "}": 0}
     for i, c in enumerate(doi):
         if c in "([{":

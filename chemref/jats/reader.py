@@ -7,10 +7,13 @@ One article is one pure task (bytes in, Article out). Nothing is lost: every bod
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
+
+from lxml import etree
 
 from chemref._io import read_limited
 from chemref.errors import UNEXPECTED, InputError, JatsError
@@ -253,7 +256,7 @@ class _ArticleReader:
                         "citation-outside-paragraph",
                         f"citation xref rid={xref.get('rid')!r} inside <{parent.tag}> is not in any paragraph",
                         xref.sourceline))
-        n_p = sum(1 for _ in body.iter("p"))
+        n_p = int(_COUNT_P(body))
         if n_p != len(self.visited_p):
             visited = set(self.visited_p)
             skipped = [p for p in body.iter("p") if p not in visited]
@@ -267,6 +270,9 @@ class _ArticleReader:
                 "paragraph-skipped", f"{len(skipped)} <p> element(s) of the body sit where no paragraph is read: "
                 f"inside {shown}", skipped[0].sourceline if skipped else body.sourceline))
         return len(xrefs)
+
+
+_COUNT_P = etree.XPath("count(.//p)")
 
 
 def _prefixed(element) -> str:
@@ -360,7 +366,8 @@ def _read_body(reader: _ArticleReader, body, refs: ReferenceList, diagnostics: l
     return sections
 
 
-def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False) -> list[Article]:
+def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False,
+               entities: bool = True) -> list[Article]:
     """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
     diagnostics: list[Diagnostic] = []
     front = article.find("front")
@@ -373,7 +380,8 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     getpath = reader.getpath = article.getroottree().getpath
     abstracts = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, article)
-    _check_entities(article, diagnostics)
+    if entities:
+        _check_entities(article, diagnostics)
     back_sections = _back(reader, back, article.find("floats-group"))
     subs = _sub_articles(article)
     if subs and not sub_articles:
@@ -420,6 +428,14 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
     )
 
 
+# an entity reference other than the five XML ones and character references: only then can one be left unexpanded
+_ENTITY_REF = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);|#)")
+
+
+def _may_hold_entities(data: bytes) -> bool:
+    return _ENTITY_REF.search(data) is not None
+
+
 def _load(source: str | os.PathLike[str] | bytes, name: str | None) -> tuple[bytes, str | None]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), name
@@ -444,7 +460,8 @@ def read_articles(source: str | os.PathLike[str] | bytes, *, name: str | None = 
     try:
         for element in elements:
             part = element.getroottree().getpath(element) if len(elements) > 1 else None
-            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles))
+            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles,
+                                  entities=_may_hold_entities(data)))
     except RecursionError:
         raise JatsError("XML nested too deeply to read", path=file) from None
     return tuple(out)
@@ -461,7 +478,7 @@ def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> 
     elements = parse_articles(data, file)
     try:
         article = _read_tree(elements[0], file, part=elements[0].getroottree().getpath(elements[0])
-                             if len(elements) > 1 else None)[0]
+                             if len(elements) > 1 else None, entities=_may_hold_entities(data))[0]
     except RecursionError:
         raise JatsError("XML nested too deeply to read", path=file) from None
     if len(elements) > 1:

@@ -101,6 +101,13 @@ class _Work:
         self.notes: list[tuple[str, str]] = []     # (diagnostic code, message)
         link_doi = link_source = None
         any_surname = False
+        group = by_author = None  # the person-group of the last surname, and whether it names authors
+
+        def _group_by_author(name) -> bool:
+            nonlocal group, by_author
+            group = name.getparent()
+            by_author = _by_author(name)
+            return by_author
         self.text_title: str | None = None
         for element in elements:
             book = (element.get("publication-type") or "journal") != "journal"
@@ -110,7 +117,7 @@ class _Work:
                     kind = (field.get("pub-id-type") or "").lower()
                     if kind == "doi" and self.doi is None:
                         raw = "".join(field.itertext()).strip()
-                        if any(c.isspace() for c in raw):
+                        if (" " in raw or not raw.isprintable()) and any(c.isspace() for c in raw):
                             # a DOI never holds white space: a line break or space inside the element's value
                             # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
                             joined = "".join(raw.split())
@@ -126,7 +133,8 @@ class _Work:
                             self.pmid = match.group(0)
                 elif tag == "surname":
                     name = field.getparent()
-                    if name is not None and name.tag in ("name", "string-name") and _by_author(name):
+                    if name is not None and name.tag in ("name", "string-name") and (
+                            by_author if name.getparent() is group else _group_by_author(name)):
                         text = field.text
                         if len(field) or not text or "\n" in text or "  " in text:
                             text = plain_text(field)
