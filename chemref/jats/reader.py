@@ -528,13 +528,20 @@ class _Task:
 
 
 def _checked(inputs: Iterable) -> Iterator:
-    """Inputs, with a path that does not exist turned into that input's error (reading goes on)."""
+    """Inputs, with a path that does not exist, or is neither a folder nor a regular file (a FIFO, a device),
+    turned into that input's error (reading goes on)."""
     for item in inputs:
-        if isinstance(item, (str, os.PathLike)) and not os.path.exists(item):
+        if isinstance(item, (str, os.PathLike)) and not os.path.isdir(item) and not os.path.isfile(item):
             name = os.fspath(item)
-            yield Source(None, name, error=str(JatsError("no such file or folder", path=name)))
-        else:
-            yield item
+            if not os.path.exists(item):
+                yield Source(None, name, error=str(JatsError("no such file or folder", path=name)))
+                continue
+            try:
+                _load(item, None)
+            except JatsError as exc:
+                yield Source(None, name, error=str(exc))
+                continue
+        yield item
 
 
 def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
