@@ -414,6 +414,34 @@ def _works(ref) -> list[list[_Work]]:
     return merged
 
 
+def _doi_beside(ref) -> tuple[str | None, str | None]:
+    """A DOI in the ``<ref>`` but outside its citation elements (a link or a note after the citation)."""
+    for child in ref:
+        tag = child.tag
+        if tag in CITATION_TAGS or tag in ("label", "citation-alternatives") or tag.__class__ is not str:
+            continue
+        if tag in ("ext-link", "uri"):
+            for text in ("".join(child.itertext()), child.get(_XLINK) or ""):
+                doi = normalize_doi(text) if "10." in text else None
+                if doi:
+                    return doi, "ext-link"
+        elif tag == "pub-id" and (child.get("pub-id-type") or "").lower() == "doi":
+            doi = normalize_doi("".join(child.itertext()))
+            if doi:
+                return doi, "pub-id"
+        else:
+            text = "".join(child.itertext())
+            found = find_dois(text) if "10." in text else None
+            if found:
+                return found[0], "text"
+    for text in (ref.text, *(c.tail for c in ref)):
+        if text and "10." in text:
+            found = find_dois(text)
+            if found:
+                return found[0], "text"
+    return None, None
+
+
 def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
     """Read every ``<ref>`` of every ``<ref-list>`` wherever JATS allows one under ``containers`` (an element,
     or several in document order such as ``(body, back)``; None entries are skipped): in ``<back>``, in a
@@ -462,6 +490,9 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
                     "ref-ambiguous", f"reference {ref_id} bundles {len(groups)} works; no single DOI is given "
                     f"(found: {', '.join(distinct) or 'none'})", line))
             doi, source = (None, None) if ambiguous or not dois else dois[0]
+        if doi is None and not ambiguous and flat[0].elements[0] is not ref:
+            doi, source = _doi_beside(ref)
+            distinct = (doi,) if doi else ()
         for work in flat:
             for code, message in work.notes:
                 diagnostics.append(Diagnostic(code, f"reference {ref_id}: {message}", line))
