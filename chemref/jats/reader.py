@@ -514,6 +514,8 @@ class _Task:
                 articles = read_articles(source.path, sub_articles=self.sub_articles)
         except JatsError as exc:
             return [(None, exc)]
+        except MemoryError:
+            raise  # the CLI names the input that ran out of memory
         except UNEXPECTED as exc:
             return [(None, _unexpected(source.label, exc))]
         if self.convert is None:
@@ -522,6 +524,8 @@ class _Task:
         for article in articles:
             try:
                 out.append((self.convert(article), None))
+            except MemoryError:
+                raise
             except UNEXPECTED as exc:
                 out.append((None, _unexpected(source.label, exc)))
         return out
