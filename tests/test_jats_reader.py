@@ -204,7 +204,7 @@ def test_cli_progress_bar(files, tmp_path) -> None:
 
 
 # -- Article.to_dict / from_dict: every field, through JSON ---------------------------------------------------
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
 
 _text = st.text(max_size=12)
 _maybe_text = st.none() | _text
@@ -230,6 +230,7 @@ _article = st.builds(
     _maybe_text)
 
 
+@settings(max_examples=60)
 @given(_article)
 def test_to_dict_and_from_dict_round_trip_every_field(article: jats.Article) -> None:
     assert jats.Article.from_dict(json.loads(json.dumps(article.to_dict()))) == article

@@ -76,3 +76,9 @@ def test_paragraph_path_and_line() -> None:
     art = jats.read(article("<sec><title>T</title><p>one</p><p>two</p></sec>"))
     assert [p.path for _, p in art.paragraphs()] == ["/article/body/sec/p[1]", "/article/body/sec/p[2]"]
     assert all(p.line == 1 for _, p in art.paragraphs())
+
+
+def test_a_skipped_paragraph_is_named_with_where_it_sits() -> None:
+    art = jats.read(article("<sec><title>T</title><p>Read.</p><label><p>Not read.</p></label></sec>"))
+    assert [(d.code, d.message) for d in art.diagnostics] == [
+        ("paragraph-skipped", "1 <p> element(s) of the body sit where no paragraph is read: inside <label> (1)")]
