@@ -31,7 +31,7 @@ GOLDEN = [
     ("scielo_paired_citations.xml", [("p", "1", ("B1",)), ("p", "2", ("B2",))],
      {"B1": ("10.1590/s0100-40422010000200001", ("Silva", "Souza"), False), "B2": (None, ("Lee", "Kim"), True)},
      ["ref-ambiguous"]),
-    ("taxpub_treatment.xml", [("p", "1", ("B1",)), ("p", "2", ("B2",))],
+    ("taxpub_treatment.xml", [("p", "1", ("B1",)), ("other", "1", ("B1",)), ("p", "2", ("B2",))],
      {"B1": (W[1], ("Smith",), False), "B2": (W[2], ("Smith",), False)}, []),
     ("attrib_citations.xml", [("attrib", "1", ("B1",)), ("attrib", "2", ("B2",))],
      {"B1": (W[1], ("Smith",), False), "B2": (W[2], ("Smith",), False)}, []),
@@ -72,6 +72,8 @@ def test_taxpub_paragraph_paths() -> None:
     article = jats.read(HERE / "taxpub_treatment.xml")
     assert [(s.title, p.path) for s, p in article.paragraphs()] == [
         ("Taxonomy", "/article/body/sec/tp:taxon-treatment/tp:nomenclature/p"),
+        ("Taxonomy", "/article/body/sec/tp:taxon-treatment/tp:nomenclature/tp:nomenclature-citation-list/"
+                     "tp:nomenclature-citation"),
         ("Diagnosis", "/article/body/sec/tp:taxon-treatment/tp:treatment-sec/p")]
 
 
