@@ -10,7 +10,6 @@ import os
 import re
 import warnings
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 from lxml import etree
