@@ -153,3 +153,11 @@ def test_cli_reads_a_package(tmp_path: Path) -> None:
         ("pkg.tar.gz:a/articles_wrapper.xml", "/articles/article[1]"),
         ("pkg.tar.gz:a/articles_wrapper.xml", "/articles/article[2]"),
         ("pkg.tar.gz:a/sub_article.xml", None), ("pkg.tar.gz:a/sub_article.xml", "/article/sub-article")]
+
+
+def test_taxpub_paragraphs_are_counted_apart_in_question_ids() -> None:
+    from chemref.questions import build
+
+    result = build([HERE / "taxpub_treatment.xml"], min_score=0, min_chars=0)
+    assert sorted(r.id for r in result.questions + result.rejected) == [
+        "PMC9000001-x0-s0", "PMC9000001-x1-s0", "PMC9000001-x2-s0"]

@@ -163,6 +163,12 @@ _COUNTERS = {"title": "t", "attrib": "a"}
 _SECTIONS = {"c": "caption", "t": "title", "a": "attrib"}
 
 
+def _in_foreign_markup(path: str | None) -> bool:
+    """True for a paragraph inside foreign-namespace markup (TaxPub's ``tp:`` treatments): its XPath has a
+    prefixed step (``tp:nomenclature``) or an unprefixed foreign one (``*``)."""
+    return path is not None and (":" in path or "*" in path)
+
+
 def iter_candidates(article: Article, split: Splitter, *,
                     info: ArticleInfo | None = None) -> Iterator[Candidate]:
     """Yield every candidate sentence of ``article``'s body in document order.
@@ -171,14 +177,15 @@ def iter_candidates(article: Article, split: Splitter, *,
     Paragraphs without citations are never split. Ids are ``<key>-p<paragraph>-s<sentence>`` with the
     index of the running-text paragraph in the body and of the sentence in the paragraph; figure/table
     captions and table text are counted apart, ``<key>-c<caption>-s<sentence>``, and so are titles that cite
-    (``t``) and the source lines of quotes and figures (``<attrib>``, ``a``), so ids of running text do not
-    move when those are read differently.
+    (``t``), the source lines of quotes and figures (``<attrib>``, ``a``) and paragraphs inside foreign markup
+    such as TaxPub treatments (``x``), so ids of running text do not move when those are read differently.
     """
     info = info or article_info(article)
     refs = article.references_by_id
-    counters = {"p": -1, "c": -1, "t": -1, "a": -1}
+    counters = {"p": -1, "c": -1, "t": -1, "a": -1, "x": -1}
     for section, paragraph in article.paragraphs():
-        kind = _COUNTERS.get(paragraph.context) or ("c" if paragraph.is_caption else "p")
+        kind = _COUNTERS.get(paragraph.context) or ("c" if paragraph.is_caption else
+                                                    "x" if _in_foreign_markup(paragraph.path) else "p")
         counters[kind] += 1
         if not paragraph.citations:
             continue
