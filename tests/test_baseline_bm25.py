@@ -94,6 +94,29 @@ def test_corpus_folder_resolves_bare_source_names(tmp_path: Path, monkeypatch: p
     assert score_questions(questions, predictions)["accuracy@1"] == 1.0
 
 
+@needs_reader
+def test_questions_built_from_a_package_find_their_articles_inside_it(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question built from a PMC package has ``source_file`` ``package.tar.gz:member.xml``."""
+    import tarfile
+
+    monkeypatch.chdir(tmp_path)
+    with tarfile.open(tmp_path / "pkg.tar.gz", "w:gz") as archive:
+        for article in sorted((DATA / "articles").iterdir()):
+            archive.add(article, arcname=f"batch/{article.name}")
+    records = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+    for record in records:
+        record["source_file"] = f"pkg.tar.gz:batch/{Path(record['source_file']).name}"
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    predictions = bm25_predictions(questions)
+    assert score_questions(questions, predictions)["accuracy@1"] == 1.0
+    records[0]["source_file"] = "pkg.tar.gz:batch/absent.nxml"
+    questions.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    with pytest.raises(InputError, match="'pkg.tar.gz:batch/absent.nxml' not found"):
+        bm25_predictions(questions)
+
+
 def test_missing_source_article_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     questions = tmp_path / "q.jsonl"
     questions.write_text(json.dumps({"id": "x", "excerpt": "Text [CITATION].", "source_file": "gone.nxml"}) + "\n",

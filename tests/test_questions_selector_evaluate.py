@@ -340,6 +340,14 @@ def test_evaluate_reselect_applies_threshold_and_caps_again():
     assert result.kept.questions == 2 and (result.kept.labelled, result.kept.good) == (2, 1)
 
 
+def test_evaluate_reselect_leaves_min_findability_rejections_rejected():
+    rejected = [*REJECTED, _record("B-p4-s0", 0.99, "min_findability", target="t8")]
+    labels = {**LABELS, "B-p4-s0": Label("B-p4-s0", True, False, "CLAIM", True)}
+    result = evaluate(labels, QUESTIONS, rejected, threshold=0.55, reselect=True, per_article=4)
+    reselected = evaluate(LABELS, QUESTIONS, REJECTED, threshold=0.55, reselect=True, per_article=4)
+    assert result.kept.questions == reselected.kept.questions  # 0.99 would top article B if readmitted
+
+
 def test_evaluate_unknown_and_stale_labels():
     with pytest.raises(InputError, match=r"1 labelled id\(s\) are in neither.*'nope'"):
         evaluate({**LABELS, "nope": Label("nope", True, False, "CLAIM", True)}, QUESTIONS, REJECTED)

@@ -222,3 +222,10 @@ def test_questions_answer_by_doi_or_pmid(predictions, expected):
 def test_question_with_a_bad_pmid_is_an_error():
     with pytest.raises(ScoringError, match="target_pmid 'PMC12' is not a PubMed id"):
         score_questions([{"id": "a", "target_pmid": "PMC12", "target_title": "T"}], [{"id": "a", "pmids": ["1"]}])
+
+
+def test_pmids_against_doi_only_gold_are_an_error_not_a_silent_zero():
+    gold = [{"id": "a", "excerpt": "x [CITATION].", "target_doi": "10.1000/a", "target_pmid": None,
+             "target_title": "A"}]
+    with pytest.raises(ScoringError, match="question 'a' has no gold PMID but the prediction gives PMIDs"):
+        score_questions(gold, [{"id": "a", "pmids": ["111"]}])

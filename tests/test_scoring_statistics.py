@@ -115,3 +115,28 @@ def test_perfect_against_noisy_system_is_significant_on_the_dev_gold() -> None:
     assert board.systems[1].p_value < 0.01
     self_board = compare_brat(gold, [mixed, mixed], names=["a", "b"], trials=500)
     assert self_board.systems[1].p_value == 1.0
+
+
+def test_paired_bootstrap_gives_sacrebleus_p_value_on_a_fixed_case() -> None:
+    sacrebleu = pytest.importorskip("sacrebleu", reason="sacreBLEU (a test extra) is not installed")
+    from sacrebleu.significance import Result, _paired_bs_test
+
+    refs = [["the cat sat on the mat", "the dog ran in the park", "he is reading a book", "it is raining today",
+             "she likes green tea", "birds fly south for the winter", "the sun is bright", "we went to the market"]]
+    baseline = ["the cat sat on the mat", "a dog ran in the park", "he reads a book", "it is raining today",
+                "she likes green tea", "birds fly south in winter", "the sun is bright", "we went to the market"]
+    system = ["the cat sat on a mat", "the dog ran in the park", "he reads the book", "it rains today",
+              "she likes tea", "birds fly south for winter", "the sun is very bright", "we walked to the market"]
+    bleu = sacrebleu.metrics.BLEU()
+    base_stats = bleu._extract_corpus_statistics(baseline, refs)
+    base_score = bleu._aggregate_and_compute(base_stats).score
+    for seed, resamples in ((12345, 1000), (7, 500)):
+        _, results = _paired_bs_test({"BLEU": (base_stats, Result(base_score))}, "system", system, refs,
+                                     {"BLEU": bleu}, n_samples=resamples, seed=seed)
+
+        def corpus_bleu(totals: np.ndarray) -> np.ndarray:
+            return np.array([bleu._compute_score_from_stats(list(row)).score for row in totals])
+
+        ours = paired_bootstrap_test(np.array(bleu._extract_corpus_statistics(system, refs), dtype=float),
+                                     np.array(base_stats, dtype=float), corpus_bleu, resamples, seed)
+        assert ours[1] == pytest.approx(results["BLEU"].p_value, abs=1e-12)

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
@@ -68,6 +68,51 @@ def _resolve(source_file: str, bases: Iterable[Path]) -> Path | None:
     return None
 
 
+#: ``package.tar.gz:member/path.xml``, the ``source_file`` of an article read from a package
+_PACKAGE_MEMBER = re.compile(r"(?P<package>.+?\.(?:tar\.gz|tgz|tar)):(?P<member>.+)", re.IGNORECASE)
+
+
+def _not_found(name: str, bases: list[Path]) -> InputError:
+    return InputError(f"source article {name!r} not found (looked in {', '.join(map(str, bases))})",
+                      hint="run from the folder the questions were built in, or give --pool FILE")
+
+
+def _source_articles(names: Iterable[str], bases: list[Path], read: Any) -> Iterator[Any]:
+    """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
+    reading only the members named)."""
+    from chemref.inputs import iter_sources
+
+    members: dict[str, set[str]] = {}
+    for name in names:
+        match = _PACKAGE_MEMBER.fullmatch(name)
+        if match is None:
+            path = _resolve(name, bases)
+            if path is None:
+                raise _not_found(name, bases)
+            yield read(path)
+        else:
+            members.setdefault(match["package"], set()).add(match["member"])
+    for package, wanted in members.items():
+        path = _resolve(package, bases)
+        if path is None:
+            raise _not_found(f"{package}:{min(wanted)}", bases)
+        left = set(wanted)
+        for source in iter_sources([str(path)]):
+            found = _PACKAGE_MEMBER.fullmatch(source.label)
+            member = found["member"] if found else None
+            if source.error is not None and not left:
+                break
+            if source.error is not None:
+                raise InputError(source.error, hint="give --pool FILE, or repair the package")
+            if member in left and source.data is not None:
+                left.discard(member)
+                yield read(source.data, name=f"{package}:{member}")
+                if not left:
+                    break
+        if left:
+            raise _not_found(f"{package}:{min(left)}", bases)
+
+
 def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (".",),
                    diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
     """Every reference with a DOI and a title in the given JATS files, as ``(doi, title)``, deduplicated by DOI.
@@ -83,12 +128,7 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     base_paths = [Path(b) for b in bases]
     pool: dict[str, str] = {}
     untitled = 0
-    for name in dict.fromkeys(source_files):
-        path = _resolve(name, base_paths)
-        if path is None:
-            raise InputError(f"source article {name!r} not found (looked in {', '.join(map(str, base_paths))})",
-                             hint="run from the folder the questions were built in, or give --pool FILE")
-        article = read(path)
+    for article in _source_articles(dict.fromkeys(source_files), base_paths, read):
         for reference in article.references:
             if not reference.doi:
                 continue

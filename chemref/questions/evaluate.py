@@ -19,13 +19,12 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
+from chemref.questions.filters import SCORE_STAGES, SELECTOR_STAGES
 from chemref.questions.labels import Label, excerpt_sha1
 
 __all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "ranking_auc"]
 
-#: Rejections decided on (or after) the selector score: those candidates passed every other filter.
-SCORE_STAGES = ("min_findability", "min_score", "per_target_cap", "per_article_cap")
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
 #: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
 GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
@@ -225,7 +224,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
     by_article: dict[str, list[tuple[str, float, str]]] = {}
     for ident, (record, reason) in records.items():
-        if reason is None or reason in SCORE_STAGES:
+        if reason is None or reason in SELECTOR_STAGES:
             value = scores.get(ident, record.get("score"))
             if value is None:
                 continue

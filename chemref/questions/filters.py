@@ -21,7 +21,7 @@ from chemref.questions.components import Components
 from chemref.questions.settings import BuildSettings
 
 __all__ = [
-    "FilterContext", "Filter", "FILTERS", "REASONS", "EXCLUDED_SECTIONS",
+    "FilterContext", "Filter", "FILTERS", "REASONS", "SCORE_STAGES", "SELECTOR_STAGES", "EXCLUDED_SECTIONS",
     "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
     "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
     "tiebreak", "description",
@@ -168,6 +168,11 @@ FILTERS: tuple[tuple[str, Filter], ...] = (
 #: Every rejection reason, in funnel order (the last four are decided on the scores, the last two per article).
 REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + (
     "min_findability", "min_score", "per_target_cap", "per_article_cap")
+#: The reasons decided on (or after) the scores: such a candidate passed every per-sentence filter.
+SCORE_STAGES: tuple[str, ...] = REASONS[len(FILTERS):]
+#: The score stages decided by the selector score and the caps, which ``evaluate --reselect`` and the judge
+#: decide again (``min_findability`` is a filter of the user's own and stays decided).
+SELECTOR_STAGES: tuple[str, ...] = SCORE_STAGES[1:]
 
 
 def description(reason: str) -> str:

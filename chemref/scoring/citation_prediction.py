@@ -203,6 +203,10 @@ def _hit_rank(question: GoldQuestion, prediction: Prediction, depth: int, thresh
                                f"{prediction.kind.upper()[:-1]}s", path=None if path is None else str(path),
                                line=prediction.line,
                                hint="predict titles for benchmarks that give titles only (CiteME)")
+        if prediction.kind == "pmids" and not question.pmids:
+            raise ScoringError(f"question {question.id!r} has no gold PMID but the prediction gives PMIDs",
+                               path=None if path is None else str(path), line=prediction.line,
+                               hint="predict DOIs (a 'dois' list may mix DOIs and PMIDs)")
         for rank, item in enumerate(prediction.items[:depth], start=1):
             pmid = _pmid(item)
             if pmid is not None:

@@ -10,8 +10,9 @@ the same numbers, however the per-document counts were computed (one process or 
   ``method="percentile"`` of :func:`scipy.stats.bootstrap`, drawing the same indices from the same seed);
 * :func:`randomization_test`: paired approximate randomization (each document's pair of results is
   swapped between the two systems with probability 1/2), ``p = (c + 1) / (n + 1)``;
-* :func:`paired_bootstrap_test`: paired bootstrap (Koehn 2004, as sacreBLEU computes it: the resampled
-  differences are centred on their mean and compared with the observed difference), ``p = (c + 1) / (n + 1)``.
+* :func:`paired_bootstrap_test`: paired bootstrap (Koehn 2004, as sacreBLEU computes it: the absolute
+  resampled differences are centred on their mean and counted where they exceed the absolute observed
+  difference), ``p = (c + 1) / (n + 1)``.
 
 Both tests are two-sided. A system compared with itself gets ``p = 1``.
 """
@@ -160,17 +161,23 @@ def paired_bootstrap_test(a: np.ndarray, b: np.ndarray, statistic: Statistic, re
                           seed: int = DEFAULT_SEED) -> tuple[float, float]:
     """Paired bootstrap: ``(observed difference a - b, p)``; both systems are resampled with the same indices.
 
-    The resampled differences are shifted to mean 0 (the null hypothesis); ``c`` counts those whose absolute
-    value reaches the observed difference; ``p = (c + 1) / (resamples + 1)``.
+    As sacreBLEU's ``paired_bs`` (and Moses' ``bootstrap-hypothesis-difference-significance.pl``): the absolute
+    resampled differences are shifted to mean 0 (the null hypothesis); ``c`` counts those strictly greater than
+    the absolute observed difference; ``p = (c + 1) / (resamples + 1)``. With the seed sacreBLEU uses, the
+    resampled indices, and so the p-value, are sacreBLEU's. One case differs: two systems with the same
+    per-document rows get ``p = 1`` (sacreBLEU's count finds no resample above 0 and gives ``1 / (n + 1)``).
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
         raise ValueError(f"paired rows must have one shape, got {a.shape} and {b.shape}")
     observed = float(statistic(a.sum(axis=0)[None])[0] - statistic(b.sum(axis=0)[None])[0])
+    if np.array_equal(a, b):
+        return observed, 1.0
     both = bootstrap_totals(np.stack([a, b], axis=1), resamples, seed)
-    diffs = statistic(both[:, 0]) - statistic(both[:, 1])
-    return observed, (_count_extreme(diffs - diffs.mean(), observed) + 1) / (resamples + 1)
+    spread = np.abs(statistic(both[:, 0]) - statistic(both[:, 1]))
+    count = int(np.count_nonzero(spread - spread.mean() > abs(observed)))
+    return observed, (count + 1) / (resamples + 1)
 
 
 def paired_test(test: str, a: np.ndarray, b: np.ndarray, statistic: Statistic, *, trials: int,

@@ -1,0 +1,62 @@
+"""Which candidates reach the judge, and one chat-completions request for each, in the Batch input format.
+
+A request line is ``{"custom_id", "method", "url", "body"}`` as the OpenAI Batch API reads it, so the same
+file serves a hosted batch, a local OpenAI-compatible server (``chemref questions judge run``) or any other
+way of answering it. ``custom_id`` is the record's ``id``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Iterable, Iterator, Mapping
+
+from chemref.questions.filters import SELECTOR_STAGES
+from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
+
+__all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "judge_candidates", "prepare_requests", "write_requests"]
+
+#: Rejections decided by the selector score and the caps: such a candidate passed every other filter, so the
+#: judge may still keep it (the caps are applied again after judging).
+JUDGED_REASONS = SELECTOR_STAGES
+CHAT_COMPLETIONS_URL = "/v1/chat/completions"
+
+
+def judge_candidates(records: Iterable[Mapping[str, Any]], *,
+                     min_score: float | None = None) -> Iterator[Mapping[str, Any]]:
+    """The records that go to the judge: kept questions and candidates rejected only by the selector's threshold
+    or the caps (:data:`JUDGED_REASONS`), with ``score >= min_score`` when that is given (a record without
+    a score is then left out)."""
+    for record in records:
+        reason = record.get("reason")
+        if reason is not None and reason not in JUDGED_REASONS:
+            continue
+        if min_score is not None:
+            score = record.get("score")
+            if not isinstance(score, (int, float)) or isinstance(score, bool) or not math.isfinite(score) \
+                    or score < min_score:
+                continue
+        yield record
+
+
+def prepare_requests(records: Iterable[Mapping[str, Any]], *, model: str, version: str = PROMPT_VERSION,
+                     max_tokens: int = 300, json_mode: bool = True) -> Iterator[dict[str, Any]]:
+    """One Batch request line per record, asking ``model`` at temperature 0 for the prompt's JSON answer."""
+    if not model:
+        raise ValueError("a model name is required")
+    prompt = load_prompt(version)
+    for record in records:
+        body: dict[str, Any] = {"model": model, "temperature": 0, "max_tokens": max_tokens,
+                                "messages": prompt.render(record)}
+        if json_mode:
+            body["response_format"] = {"type": "json_object"}
+        yield {"custom_id": record["id"], "method": "POST", "url": CHAT_COMPLETIONS_URL, "body": body}
+
+
+def write_requests(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]], *, model: str,
+                   version: str = PROMPT_VERSION, max_tokens: int = 300, json_mode: bool = True) -> int:
+    """Write the requests for ``records`` to ``path`` as JSON Lines, atomically; returns how many."""
+    from chemref.jsonl import write_jsonl
+
+    return write_jsonl(path, prepare_requests(records, model=model, version=version, max_tokens=max_tokens,
+                                              json_mode=json_mode))
