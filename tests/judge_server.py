@@ -101,7 +101,7 @@ class JudgeServer:
             finish = "content_filter"
         elif kind == "not_json":
             message["content"] = "This is a good question."
-        return {"id": f"chatcmpl-{item}", "object": "chat.completion", "created": 0, "model": self.model,
+        return {"id": f"chatcmpl-{abs(hash(item)) % 10**8}", "object": "chat.completion", "created": 0, "model": self.model,
                 "choices": [{"index": 0, "finish_reason": finish, "message": message}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
 
@@ -169,7 +169,7 @@ class JudgeServer:
                     if kind == "slow":
                         time.sleep(server.slow_seconds)
                     data = json.dumps(server.completion(item, kind)).encode()
-                    self._reply(200, data, {"x-request-id": f"req-{item}"})
+                    self._reply(200, data, {"x-request-id": f"req-{server.requests}"})
 
             def _reply(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
