@@ -253,3 +253,26 @@ def test_duplicate_request_ids_are_an_error(tmp_path, capsys):
                    str(tmp_path / "out.jsonl")])
     err = capsys.readouterr().err
     assert status == 2 and "requested twice" in err
+
+
+def test_build_with_the_judge_in_one_run(tmp_path, server, capsys):
+    out = tmp_path / "out" / "questions.jsonl"
+    args = ["questions", "build", "-o", str(out), "--min-score", "0", "--rejected", str(tmp_path / "out" / "rej.jsonl"),
+            "--judge-endpoint", server.url, "--judge-model", "test-model", "--no-progress"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert server.problems == [] and server.requests == 21
+    requests = _lines(tmp_path / "out" / "questions.judge-requests.jsonl")
+    selector = _lines(tmp_path / "out" / "questions.selector.jsonl")
+    judged = _lines(out)
+    assert len(requests) == 21 and len(selector) == 16 and len(judged) == 16
+    assert all(q["judge_status"] == "ok" for q in judged)
+    assert "1.31 per kept question" in printed
+    assert "## Judge" in (tmp_path / "out" / "README.md").read_text()
+    assert main(args) == 0  # again: every answer is already there, nothing is sent
+    assert server.requests == 21 and "21 already answered" in capsys.readouterr().out
+
+
+def test_build_judge_options_go_together(capsys):
+    assert main(["questions", "build", "-o", "x.jsonl", "--judge-model", "m"]) == 2
+    assert "go together" in capsys.readouterr().err

@@ -160,3 +160,45 @@ def _print_judged(outputs) -> None:
     if outputs.card:
         written.append(f"{_shown(outputs.card)} (dataset card)")
     typer.echo("wrote " + "; ".join(written))
+
+
+def judge_paths(output: Path, fmt: str, report: Optional[Path], rejected: Optional[Path]) -> dict[str, Path]:
+    """Where ``questions build --judge-endpoint`` puts the selector's files and the judge's requests and
+    responses: beside ``output``, named after it."""
+    if fmt != "jsonl" or output.suffix != ".jsonl":
+        fail("--judge-endpoint needs a .jsonl output file (for a folder build, run 'questions judge prepare', "
+             "'run' and 'apply' on its files)")
+    stem = output.with_suffix("")
+    return {"questions": Path(f"{stem}.selector.jsonl"), "rejected": Path(f"{stem}.selector.rejected.jsonl"),
+            "report": Path(f"{stem}.selector.report.json"), "requests": Path(f"{stem}.judge-requests.jsonl"),
+            "responses": Path(f"{stem}.judge-responses.jsonl")}
+
+
+def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], rejected: Optional[Path], *,
+                endpoint: str, model: str, concurrency: int, progress: bool) -> None:
+    """The judge after a build (prepare, run, apply): the judged questions go to ``output``."""
+    from chemref.jsonl import read_jsonl
+    from chemref.questions.judge.apply import apply_to_files
+    from chemref.questions.judge.client import run_requests
+    from chemref.questions.judge.prepare import judge_candidates, write_requests
+
+    def records():
+        for _, row in read_jsonl(paths["questions"]):
+            yield row
+        for _, row in read_jsonl(paths["rejected"]):
+            yield row
+
+    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records()), model=model))
+    typer.echo(f"wrote {_shown(paths['requests'])} ({sent} requests)")
+    summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
+                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           concurrency=concurrency, progress=progress))
+    typer.echo(summary.to_text())
+    if summary.failures:
+        fail(f"{summary.failures} judge request(s) failed after the retries; their error lines are in "
+             f"{_shown(paths['responses'])}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+    outputs = guarded(lambda: apply_to_files(
+        str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
+        requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
+        report=str(report) if report is not None else None, build_report=str(paths["report"])))
+    _print_judged(outputs)

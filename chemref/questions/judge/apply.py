@@ -316,12 +316,12 @@ class JudgeOutputs:
     card: str | None
 
 
-def _build_report(questions_path: str) -> tuple[str | None, dict[str, Any] | None]:
-    """The build's report JSON beside the questions file (``report.json``), when there is one."""
+def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
+    """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
     import json
     from pathlib import Path
 
-    path = Path(questions_path).with_name("report.json")
+    path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
     if not path.is_file():
         return None, None
     try:
@@ -359,11 +359,13 @@ def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, An
 def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
                    requests: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                    rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
-                   per_article: int | None = None, seed: int | None = None) -> JudgeOutputs:
+                   per_article: int | None = None, seed: int | None = None,
+                   build_report: str | None = None) -> JudgeOutputs:
     """Read the build's files and the responses, :func:`apply_judgement`, and write the judged questions (and
     ``rejected_out``) atomically. When the build's ``report.json`` is beside ``questions``, its caps and seed are
     the defaults, the judged report (the build's with the judge's funnel and a ``judge`` entry) is written to
-    ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output``."""
+    ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
+    names the build's report when it is elsewhere)."""
     from pathlib import Path
 
     from chemref._io import atomic_write
@@ -371,7 +373,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     from chemref.questions.judge.answers import read_responses
     from chemref.questions.judge.client import read_requests
 
-    base_path, base = _build_report(questions)
+    base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
 
     def setting(value: int | None, name: str, default: int) -> int:
