@@ -20,14 +20,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 from chemref.questions.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels import Label, excerpt_sha1
 
 __all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "ranking_auc"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
-#: The judge's rejection reasons (:mod:`chemref.questions.judge.apply`), decided after the selector score.
-JUDGE_STEPS = ("judge_unanswered", "judge")
 #: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
 GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
 
@@ -429,8 +428,8 @@ def cohen_kappa(pairs: Sequence[tuple[Any, Any]]) -> float | None:
 
 
 #: The label fields the judge answers too, with the record field holding its answer.
-JUDGE_FIELDS = (("good_question", "judge_good_question"), ("author_named", "judge_author_named"),
-                ("function", "judge_function"), ("sentence_ok", "judge_sentence_ok"))
+_JUDGED_LABELS = tuple((name, f"judge_{name}") for name in ("good_question", "author_named", "function",
+                                                             "sentence_ok"))
 
 
 def _judge_quality(joined: Sequence[tuple[Label, Mapping[str, Any], str | None]]) -> JudgeQuality | None:
@@ -440,7 +439,7 @@ def _judge_quality(joined: Sequence[tuple[Label, Mapping[str, Any], str | None]]
         return None
     ok = [(label, record) for label, record, _ in reached if record.get("judge_status") == "ok"]
     agreement = []
-    for name, answer in JUDGE_FIELDS:
+    for name, answer in _JUDGED_LABELS:
         pairs = [(getattr(label, name), record.get(answer)) for label, record in ok
                  if getattr(label, name) is not None and record.get(answer) is not None]
         agree = sum(1 for a, b in pairs if a == b)
