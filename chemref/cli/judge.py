@@ -24,41 +24,6 @@ def _shown(path: object) -> str:
     return printable(str(path))
 
 
-@judge_app.command("run")
-def run_command(
-    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' (OpenAI "
-                                    "Batch input format)."),
-    endpoint: str = typer.Option(..., "--endpoint", metavar="URL", help="The OpenAI-compatible server, with or "
-                                 "without /v1 (e.g. http://127.0.0.1:8000/v1). Nothing is sent anywhere else."),
-    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="responses.jsonl (Batch "
-                                "output format), appended as answers arrive; an existing one is resumed."),
-    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", metavar="VAR", help="Environment "
-                                    "variable holding the API key (unset or empty: no key, as local servers "
-                                    "need). The key is never written anywhere."),
-    concurrency: int = typer.Option(8, "--concurrency", min=1, max=1024, help="Requests in flight at once."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds one request may take "
-                                  "(the whole exchange) before it is tried again."),
-    max_retries: int = typer.Option(5, "--max-retries", min=0, help="Tries after the first, for a 429, a 5xx, "
-                                    "a connection error, a timeout or a body that is not JSON."),
-    retry_wait: float = typer.Option(1.0, "--retry-wait", min=0.0, help="Seconds before the first retry, "
-                                     "doubled for each next one, with jitter (at least the server's Retry-After)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
-) -> None:
-    """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
-    from chemref.questions.judge.client import run_requests
-
-    refuse_overwriting_inputs(output, requests)
-    key = os.environ.get(api_key_env) or None
-    summary = guarded(lambda: run_requests(requests, output, endpoint=endpoint, api_key=key,
-                                           concurrency=concurrency, timeout=timeout, max_retries=max_retries,
-                                           first_wait=retry_wait, progress=progress))
-    typer.echo(summary.to_text())
-    typer.echo(f"wrote {_shown(output)} ({summary.already + summary.answered} of {summary.requests} answered)")
-    if summary.failures:
-        fail(f"{summary.failures} request(s) failed after {max_retries} retries; their error lines are in "
-             f"{_shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
-
-
 @judge_app.command("prepare")
 def prepare_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of a build."),
@@ -108,6 +73,41 @@ def prepare_command(
             left.append(f"{counts['no_score']} without a score")
     typer.echo(f"wrote {_shown(output)} ({written} requests from {counts['read']} records"
                + (f"; left out: {', '.join(left)}" if left else "") + ")")
+
+
+@judge_app.command("run")
+def run_command(
+    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' (OpenAI "
+                                    "Batch input format)."),
+    endpoint: str = typer.Option(..., "--endpoint", metavar="URL", help="The OpenAI-compatible server, with or "
+                                 "without /v1 (e.g. http://127.0.0.1:8000/v1). Nothing is sent anywhere else."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="responses.jsonl (Batch "
+                                "output format), appended as answers arrive; an existing one is resumed."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", metavar="VAR", help="Environment "
+                                    "variable holding the API key (unset or empty: no key, as local servers "
+                                    "need). The key is never written anywhere."),
+    concurrency: int = typer.Option(8, "--concurrency", min=1, max=1024, help="Requests in flight at once."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds one request may take "
+                                  "(the whole exchange) before it is tried again."),
+    max_retries: int = typer.Option(5, "--max-retries", min=0, help="Tries after the first, for a 429, a 5xx, "
+                                    "a connection error, a timeout or a body that is not JSON."),
+    retry_wait: float = typer.Option(1.0, "--retry-wait", min=0.0, help="Seconds before the first retry, "
+                                     "doubled for each next one, with jitter (at least the server's Retry-After)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+) -> None:
+    """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
+    from chemref.questions.judge.client import run_requests
+
+    refuse_overwriting_inputs(output, requests)
+    key = os.environ.get(api_key_env) or None
+    summary = guarded(lambda: run_requests(requests, output, endpoint=endpoint, api_key=key,
+                                           concurrency=concurrency, timeout=timeout, max_retries=max_retries,
+                                           first_wait=retry_wait, progress=progress))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {_shown(output)} ({summary.already + summary.answered} of {summary.requests} answered)")
+    if summary.failures:
+        fail(f"{summary.failures} request(s) failed after {max_retries} retries; their error lines are in "
+             f"{_shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
 
 
 @judge_app.command("apply")

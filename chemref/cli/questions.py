@@ -67,7 +67,8 @@ def build_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
     judge_endpoint: Optional[str] = typer.Option(None, "--judge-endpoint", metavar="URL", help="Then judge the "
                                                  "candidates with a language model on this OpenAI-compatible "
-                                                 "server (prepare, run and apply in one run; see 'questions judge')."),
+                                                 "server (prepare, run and apply in one run; see 'questions judge'; "
+                                                 "the API key, if any, from OPENAI_API_KEY)."),
     judge_model: Optional[str] = typer.Option(None, "--judge-model", metavar="NAME", help="The judge's model name."),
     judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1, max=1024, help="Judge requests in "
                                           "flight at once."),
