@@ -26,7 +26,7 @@ _HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questi
 
 def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
     """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     out = []
     for line, rec in read_jsonl(path):

@@ -83,7 +83,7 @@ def parse_label(row: Mapping[str, Any], *, path: str | None = None, line: int | 
 
 def read_labels(path: str | os.PathLike[str]) -> dict[str, Label]:
     """Read a label file; bad JSON, a missing or invalid field, or an id labelled twice is an error."""
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     labels: dict[str, Label] = {}
     lines: dict[str, int] = {}
