@@ -256,3 +256,30 @@ def test_prepare_from_the_command_line(tmp_path, capsys):
     assert "11 requests from 17 records" in printed and "5 below --min-score 0.5" in printed
     assert main(["questions", "judge", "prepare", str(b / "questions.jsonl"), "--model", "m", "-o", str(out)]) == 0
     assert len(_rows(out)) == 5
+
+
+def test_a_request_for_no_record_is_an_error(tmp_path):
+    b = _cli_files(tmp_path)
+    requests = b / "requests.jsonl"
+    row = _rows(requests)[0]
+    with requests.open("a") as handle:
+        handle.write(json.dumps({**row, "custom_id": "nobody"}) + "\n")
+    with pytest.raises(InputError, match="requests custom_id 'nobody'"):
+        apply_judgement(_rows(b / "questions.jsonl"), read_responses(b / "responses.jsonl"),
+                        rejected=_rows(b / "rejected.jsonl"), requests=read_requests(requests))
+
+
+def test_a_question_changed_since_its_request_is_stale_and_never_kept():
+    questions = _rows(DATA / "questions.jsonl")
+    questions[0] = {**questions[0], "excerpt": "A rewritten excerpt [CITATION]."}
+    judged = apply_judgement(questions, read_responses(DATA / "responses.jsonl"),
+                             rejected=_rows(DATA / "rejected.jsonl"), requests=read_requests(DATA / "requests.jsonl"))
+    assert judged.summary.kinds["stale"] == 2
+    assert "artA-p1-s1" not in [q["id"] for q in judged.questions]
+    assert {r["id"]: r["judge_status"] for r in judged.rejected if r.get("judge_status")}["artA-p1-s1"] == "stale"
+
+
+def test_a_record_twice_is_an_error():
+    questions = _rows(DATA / "questions.jsonl")
+    with pytest.raises(InputError, match="in two records"):
+        apply_judgement(questions + questions[:1], {})
