@@ -219,6 +219,9 @@ def test_apply_beside_a_build_report_writes_the_judged_report_and_card(tmp_path,
     card = (b / "README.md").read_text()
     assert "## Judge" in card and "`judge-model`, prompt `judge-v1`" in card and "4.0 requests per kept" in card
     assert "| judge | 4 | 5 |" in card and "path: judged.jsonl" in card
+    from chemref.questions.judge.apply import JUDGE_FIELD_DOCS, JUDGE_FIELDS
+
+    assert tuple(JUDGE_FIELD_DOCS) == JUDGE_FIELDS and all(f"| `{name}` |" in card for name in JUDGE_FIELDS)
 
 
 @pytest.mark.parametrize("change, message", [

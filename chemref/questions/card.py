@@ -191,6 +191,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               f"findability are kept (ties broken by a hash of the seed and the id).", "",
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
+    lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
         lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")

@@ -41,6 +41,19 @@ JUDGE_DESCRIPTIONS = {
     "judge": "the judge calls it a good question, no author named, a claim, the sentence sound, with confidence "
              "at least --min-confidence",
 }
+#: What each of :data:`JUDGE_FIELDS` holds (for the dataset card).
+JUDGE_FIELD_DOCS = {
+    "judge_good_question": "the judge's answer: could an expert find the one cited work from the excerpt "
+                           "(null: undecided or no usable answer)",
+    "judge_author_named": "the judge's answer: does the excerpt name an author of the cited work",
+    "judge_function": "the judge's answer: CLAIM or PASSING (the work cited for something merely used)",
+    "judge_sentence_ok": "the judge's answer: is the excerpt one sound, complete sentence",
+    "judge_note": "the judge's few words of reason (or, without a usable answer, what was wrong with it)",
+    "judge_confidence": "the judge's probability (0–1) that it is a good question",
+    "judge_model": "the model that answered",
+    "judge_prompt": "the version of the judge's prompt (chemref.questions.judge.prompt)",
+    "judge_status": "the kind of answer: ok, missing, stale, http_error, refused, truncated, not_json or schema",
+}
 #: The confidence a kept answer needs by default.
 DEFAULT_MIN_CONFIDENCE = 0.5
 _VERSION_LINE = re.compile(r"\Achemref question judge, prompt (\S+)")
@@ -423,5 +436,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         except (InputError, TypeError) as exc:
             raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
         card = str(write_card(_totals(judged, base, funnel), output, settings=options,
-                              judge={**summary, "descriptions": JUDGE_DESCRIPTIONS}))
+                              judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
+                                                                     "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)
