@@ -5,7 +5,8 @@ answer. Faults are planned per item (the user message names it): ``server.plan["
 the first request for q3 with a 429 and the second normally. Kinds: ``ok``, ``429`` (with Retry-After),
 ``500``, ``503``, ``slow`` (waits ``slow_seconds``), ``bad_json`` (a 200 whose body is not JSON), ``truncated``
 (a body shorter than its Content-Length, then the connection closed), ``refusal``, ``length``,
-``content_filter``, ``not_json`` (an answer that is not JSON), ``400``.
+``content_filter``, ``not_json`` (an answer that is not JSON), ``400``. ``hold_after=N`` answers N requests
+and holds the others until ``server.release`` is set.
 """
 
 from __future__ import annotations
@@ -33,8 +34,12 @@ class JudgeServer:
     """Start with ``with JudgeServer() as server:``; ``server.url`` is ``http://127.0.0.1:PORT/v1``."""
 
     def __init__(self, *, delay: float = 0.0, slow_seconds: float = 3.0, model: str = "test-model",
-                 api_key: str | None = None) -> None:
+                 api_key: str | None = None, hold_after: int | None = None) -> None:
         self.delay, self.slow_seconds, self.model, self.api_key = delay, slow_seconds, model, api_key
+        #: after this many answers, hold every other request until ``release`` is set (a run stuck mid-way)
+        self.hold_after = hold_after
+        self.release = threading.Event()
+        self.answered = 0
         self.plan: dict[str, list[str]] = {}
         self.answers: dict[str, dict[str, Any]] = {}
         self.problems: list[str] = []
@@ -145,6 +150,12 @@ class JudgeServer:
                     self._reply(400, b'{"error": {"message": "bad request", "type": "invalid_request_error"}}')
                     return
                 item = item_of(body)
+                if server.hold_after is not None:
+                    with server.lock:
+                        held = server.answered >= server.hold_after
+                        server.answered += 1
+                    if held:
+                        server.release.wait(30)
                 kind = server.action(item)
                 if server.delay:
                     time.sleep(server.delay)
