@@ -148,12 +148,20 @@ def test_refusals_truncations_and_non_json_answers_are_answers_not_retried(tmp_p
 
 
 def test_concurrency_keeps_n_requests_in_flight(tmp_path):
-    for n, count in ((1, 4), (6, 18)):
+    import threading
+
+    for n, count in ((1, 3), (6, 18)):
         requests = tmp_path / f"requests{n}.jsonl"
         write_requests(requests, [f"q{i}" for i in range(count)])
-        with JudgeServer(delay=0.08) as srv:
-            out = tmp_path / f"responses{n}.jsonl"
-            summary = _run(requests, out, srv, concurrency=n)
+        with JudgeServer(hold_after=0) as srv:  # every request waits until n are in flight at once
+            def release() -> None:
+                deadline = time.monotonic() + 30
+                while srv.in_flight < n and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                srv.release.set()
+
+            threading.Thread(target=release, daemon=True).start()
+            summary = _run(requests, tmp_path / f"responses{n}.jsonl", srv, concurrency=n, timeout=30)
             assert srv.max_in_flight == n and summary.max_in_flight == n
             assert summary.answered == count
 
