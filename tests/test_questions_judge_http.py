@@ -105,7 +105,7 @@ def test_faults_are_retried(tmp_path, server):
     write_requests(requests, ["r429", "r500", "r503", "slow", "badjson", "cut", "fine"])
     server.plan = {"r429": ["429", "429", "ok"], "r500": ["500", "ok"], "r503": ["503", "ok"], "slow": ["slow", "ok"],
                    "badjson": ["bad_json", "ok"], "cut": ["truncated", "ok"]}
-    summary = _run(requests, out, server, timeout=0.5)
+    summary = _run(requests, out, server, timeout=1.0)
     assert summary.failures == 0 and summary.answered == 7
     assert summary.retries == 7
     assert server.seen == {"r429": 3, "r500": 2, "r503": 2, "slow": 2, "badjson": 2, "cut": 2, "fine": 1}
@@ -117,7 +117,7 @@ def test_failures_after_the_retries_get_error_lines_and_exit_1_then_a_rerun_retr
     write_requests(requests, ["down", "slow", "fine", "bad"])
     server.plan = {"down": ["500"] * 3, "slow": ["slow"] * 3, "bad": ["400"]}
     args = ["questions", "judge", "run", str(requests), "--endpoint", server.url, "-o", str(out), "--max-retries",
-            "2", "--timeout", "0.3", "--retry-wait", "0", "--no-progress"]
+            "2", "--timeout", "0.8", "--retry-wait", "0", "--no-progress"]
     assert main(args) == 1
     captured = capsys.readouterr()
     assert "3 request(s) failed after 2 retries" in captured.err and "run the same command again" in captured.err
