@@ -65,6 +65,13 @@ def build_command(
     selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
                                             "train-selector` (default: the ones shipped with chemref)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+    judge_endpoint: Optional[str] = typer.Option(None, "--judge-endpoint", metavar="URL", help="Then judge the "
+                                                 "candidates with a language model on this OpenAI-compatible "
+                                                 "server (prepare, run and apply in one run; see 'questions judge'; "
+                                                 "the API key, if any, from OPENAI_API_KEY)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", metavar="NAME", help="The judge's model name."),
+    judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1, max=1024, help="Judge requests in "
+                                          "flight at once."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.report import funnel_table
@@ -74,6 +81,15 @@ def build_command(
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
     if max_chars < min_chars:
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
+    if (judge_endpoint is None) != (judge_model is None):
+        fail("--judge-endpoint and --judge-model go together")
+    judged = None
+    if judge_endpoint is not None:
+        from chemref.cli.judge import judge_paths
+
+        judged = judge_paths(output, fmt, report, rejected)
+        final_output, final_report, final_rejected = output, report, rejected
+        output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
@@ -94,6 +110,11 @@ def build_command(
     if outputs.manifest:
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
+    if judged is not None:
+        from chemref.cli.judge import judge_build
+
+        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
+                    concurrency=judge_concurrency, progress=progress)
 
 
 def _records(path: Optional[Path]) -> list[dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any, Mapping
 
 from chemref._io import atomic_write
 from chemref._version import __version__
@@ -117,11 +118,27 @@ def _short_license(text: str | None) -> str:
     return text.replace("|", "/")[:80]
 
 
+def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
+    """The card's section on the language-model judge (``judge``: a :class:`JudgeSummary` as a dict)."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in judge.get("kinds", {}).items() if n)
+    cost = judge.get("requests_per_kept")
+    return ["## Judge", "",
+            f"After the selector, a language model (`{judge.get('model')}`, prompt `{judge.get('prompt')}`, "
+            "`chemref questions judge`) judged each candidate against the labelling guide's criteria; a question "
+            "is kept when the judge calls it a good question that names no cited author, makes a claim and is a "
+            f"sound sentence, with confidence at least {judge.get('min_confidence')}, and the caps are then "
+            f"applied again. Answers of the {judge.get('candidates')} candidates: {kinds or 'none'}. "
+            f"Cost: {judge.get('requests')} requests, "
+            + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
-                settings: BuildSettings | None = None, data_files: str | None = None) -> str:
+                settings: BuildSettings | None = None, data_files: str | None = None,
+                judge: Mapping[str, Any] | None = None) -> str:
     """The card's Markdown text for ``result`` (or running totals and their ``settings``) written to
     ``output``; ``data_files`` is the questions' file name or glob relative to the card (default:
-    ``output``'s name)."""
+    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
+    the judge's section."""
     out = Path(output)
     totals = result.totals() if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
@@ -153,7 +170,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
              f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
-             "", *_selector_lines(), "",
+             "", *_selector_lines(), "", *(_judge_lines(judge) if judge is not None else ()),
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
              f"| candidates | | {totals.candidates} | body sentences with at least one citation |"]
@@ -161,7 +178,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{FILTER_DESCRIPTIONS.get(row['filter'], '')} |")
+                     f"{FILTER_DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
@@ -174,6 +191,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               f"findability are kept (ties broken by a hash of the seed and the id).", "",
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
+    lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
         lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")
@@ -187,9 +205,9 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
 
 def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                settings: BuildSettings | None = None, data_files: str | None = None,
-               path: str | os.PathLike[str] | None = None) -> Path:
+               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None) -> Path:
     """Write the card for ``output`` atomically (to ``path``, default :func:`card_path`); returns the path."""
     target = Path(path) if path is not None else card_path(output)
     with atomic_write(target) as handle:
-        handle.write(render_card(result, output, settings=settings, data_files=data_files))
+        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge))
     return target
