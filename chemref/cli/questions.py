@@ -120,7 +120,8 @@ def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
 @questions_app.command("evaluate")
 def evaluate_command(
     labels: Path = typer.Argument(..., metavar="LABELS", help="Labels, JSON Lines in the format of "
-                                  "QUESTION_GUIDE.md (id, good_question, author_named, function, sentence_ok, note)."),
+                                  "corpora/labels/QUESTION_GUIDE.md of the chemref repository (id, good_question, "
+                                  "author_named, function, sentence_ok, note)."),
     questions: Path = typer.Option(..., "--questions", help="questions.jsonl of the build to evaluate."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build (needed "
                                             "for labels of rejected candidates and for the filter rows)."),
@@ -154,7 +155,7 @@ def evaluate_command(
 
 @questions_app.command("train-selector")
 def train_selector_command(
-    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of QUESTION_GUIDE.md."),
+    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of corpora/labels/QUESTION_GUIDE.md."),
     questions: Path = typer.Option(..., "--questions", help="questions.jsonl holding labelled records."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl holding labelled records."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="Selector weights (JSON)."),

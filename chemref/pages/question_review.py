@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from chemref.errors import InputError
+from chemref.questions.labels import GUIDE, excerpt_sha1
 
 __all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
 
@@ -69,6 +70,10 @@ def _compact(rec: dict[str, Any], article: int) -> dict[str, Any]:
             row["cs"], row["ce"] = start, end
     if cite is not None:
         row["c"] = cite
+    row["h"] = excerpt_sha1(excerpt)
+    ref_ids = rec.get("ref_id").split() if isinstance(rec.get("ref_id"), str) else []
+    if len(ref_ids) > 1 and not rec.get("target_title"):
+        row["rf"] = ref_ids  # a range or several citations (one_citation): the references it cites
     authors = rec.get("target_authors")
     fields = {"t": rec.get("target_title"), "d": rec.get("target_doi"), "p": rec.get("target_pmid"),
               "y": rec.get("target_year"), "sec": rec.get("section"),
@@ -106,6 +111,7 @@ def review_page(questions: Iterable[dict[str, Any]], rejected: Iterable[dict[str
     return {"title": f"Question review: {source}", "source": source, "n_kept": n_kept,
             "n_rejected": len(records) - n_kept, "reasons": sorted(reasons.items(), key=lambda kv: -kv[1]),
             "sections": sorted(sections.items()), "articles": list(articles), "label_keys": list(LABEL_KEYS),
+            "guide": GUIDE,
             "data": {"records": records, "articles": list(articles), "key": "chemref-review:" + key}}
 
 
