@@ -12,11 +12,14 @@ may use an earlier one's output), each in its own process: ``bash -e`` for ```ba
 
 from __future__ import annotations
 
+import ast
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,10 +94,60 @@ def _environment(repo: Path) -> dict[str, str]:
     return env
 
 
+def _literal(comment: str) -> tuple[bool, object]:
+    """``(True, value)`` when a comment is a Python literal (up to a ``;``), as in ``x  # 3; the count``."""
+    text = comment.lstrip("#").strip().split(";")[0].strip()
+    if not text or "..." in text:
+        return False, None
+    try:
+        return True, ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return False, None
+
+
+def with_checks(code: str) -> str:
+    """``code`` with every top-level expression whose comment (on its line, or alone on the next line) is a
+    literal turned into an ``assert`` that it evaluates to that literal: the README's shown outputs are checked."""
+    comments: dict[int, str] = {}
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT:
+            comments[token.start[0]] = token.string
+    lines = code.splitlines()
+    tree = ast.parse(code)
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        shown: tuple[bool, object] = (False, None)
+        if isinstance(node, ast.Expr):
+            end = node.end_lineno or node.lineno
+            for number in (end, end + 1):
+                if number in comments and (number == end or lines[number - 1].lstrip().startswith("#")):
+                    shown = _literal(comments[number])
+                    if shown[0]:
+                        break
+        if not shown[0]:
+            body.append(node)
+            continue
+        expected = ast.parse(repr(shown[1]), mode="eval").body
+        check = ast.Assert(test=ast.Compare(left=node.value, ops=[ast.Eq()], comparators=[expected]),
+                           msg=ast.Constant(f"README.md shows {shown[1]!r} for line {node.lineno} of this block"))
+        body.append(ast.copy_location(check, node))
+    tree.body = body
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
 def test_readme_has_examples() -> None:
     assert len(BLOCKS) >= 20
     assert all(block.skip for block in BLOCKS if "../shared" in block.code), \
         "a block that reads ../shared must carry a skip marker"
+
+
+def test_shown_outputs_become_checks() -> None:
+    code = "x = [1, 2]\nx  # [1, 2]\nlen(x)\n# 2\nprint(x)  # prints the list\nlen(x)  # 2; the count\n"
+    checked = with_checks(code)
+    assert checked.count("assert ") == 3 and "print(x)" in checked
+    exec(compile(checked, "<readme>", "exec"), {})
+    with pytest.raises(AssertionError, match="shows 3"):
+        exec(compile(with_checks("len([1])  # 3\n"), "<readme>", "exec"), {})
 
 
 def test_markers_parse() -> None:
@@ -111,7 +164,7 @@ def test_readme_example_runs(block: Block, clone: Path) -> None:
     if block.skip:
         pytest.skip(f"{block.name}: {block.skip}")
     script = clone.parent / "blocks" / f"line{block.line}.{'sh' if block.language == 'bash' else 'py'}"
-    script.write_text(block.code, encoding="utf-8")
+    script.write_text(block.code if block.language == "bash" else with_checks(block.code), encoding="utf-8")
     command = ["bash", "-e", "-o", "pipefail", str(script)] if block.language == "bash" \
         else [sys.executable, str(script)]
     result = subprocess.run(command, cwd=clone, env=_environment(clone), capture_output=True, text=True,
