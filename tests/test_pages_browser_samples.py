@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from conftest import CORPORA, ROOT
 from test_pages_browser import Opened, browser  # noqa: F401  (the Chromium fixture and page wrapper)
 
 pytestmark = pytest.mark.slow
@@ -103,9 +103,14 @@ def sample_review_page(tmp_path_factory):
 
     tmp = tmp_path_factory.mktemp("sample_review_page")
     questions, rejected, page = tmp / "questions.jsonl", tmp / "rejected.jsonl", tmp / "review.html"
-    assert main(["questions", "build", str(CORPORA / "jats"), "-o", str(questions), "--rejected", str(rejected),
-                 "--no-progress"]) == 0
-    assert main(["questions", "review", str(questions), "--rejected", str(rejected), "-o", str(page)]) == 0
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the records name their articles relative to the project root, as built from there
+    try:
+        assert main(["questions", "build", "corpora/jats", "-o", str(questions), "--rejected", str(rejected),
+                     "--no-progress"]) == 0
+        assert main(["questions", "review", str(questions), "--rejected", str(rejected), "-o", str(page)]) == 0
+    finally:
+        os.chdir(cwd)
     kept = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines()]
     dropped = [json.loads(x) for x in rejected.read_text(encoding="utf-8").splitlines()]
     return page, kept, dropped, tmp
@@ -126,6 +131,13 @@ def test_review_page_links_dois_and_names_the_references_of_a_range(browser, sam
         text = page.locator(".card .target .refs").text_content()
         ids = several["ref_id"].split()
         assert text.startswith(f"cites {len(ids)} references ({', '.join(ids)})") and "(no title" not in text
+        from chemref.jats import read
+
+        refs = {r.id: r for r in read(ROOT / several["source_file"]).references}
+        items = page.locator(".card .target .reflist li").all_text_contents()
+        assert len(items) == len(ids)
+        for rid, item in zip(ids, items):
+            assert item.startswith(f"{rid}: {refs[rid].title}")
         _screenshot(page, tmp / "sample_review_range.png")
     finally:
         opened.close()

@@ -80,16 +80,26 @@
     if (r.t) {
       t.appendChild(el("span", "ttl", r.t));
     } else if (r.rf) {
-      t.appendChild(el("span", "refs", "cites " + r.rf.length + " references (" + r.rf.join(", ") + ")" +
+      t.appendChild(el("span", "refs", "cites " + r.rf.length + " references (" +
+                                       r.rf.map(function (x) { return x[0]; }).join(", ") + ")" +
                                        (r.c ? " as “" + r.c + "”" : "") + ", not one work"));
+      var list = el("ol", "reflist");
+      r.rf.forEach(function (x) {
+        var li = el("li", "", x[0] + ": " + (x[1] || "(title not at hand)"));
+        if (x[2]) { li.appendChild(document.createTextNode(" · DOI ")); li.appendChild(link("doi", x[2], "https://doi.org/")); }
+        list.appendChild(li);
+      });
+      t.appendChild(list);
     } else {
       t.appendChild(el("span", "ttl", "(no title in the reference list)"));
     }
     if (r.au) { t.appendChild(document.createTextNode(" — " + r.au + (r.y ? " (" + r.y + ")" : ""))); }
-    t.appendChild(document.createTextNode(" · DOI "));
-    t.appendChild(link("doi", r.d, "https://doi.org/"));
-    t.appendChild(document.createTextNode(" · PMID "));
-    t.appendChild(link("pmid", r.p, "https://pubmed.ncbi.nlm.nih.gov/"));
+    if (!r.rf) {  // several references: each DOI is in the list above
+      t.appendChild(document.createTextNode(" · DOI "));
+      t.appendChild(link("doi", r.d, "https://doi.org/"));
+      t.appendChild(document.createTextNode(" · PMID "));
+      t.appendChild(link("pmid", r.p, "https://pubmed.ncbi.nlm.nih.gov/"));
+    }
     c.appendChild(t);
     var lab = el("div", "labels");
     var l = labels[r.i] || {};
