@@ -143,6 +143,10 @@ def test_error_page_filters_hide_exactly_the_expected_items(browser, error_page)
     page = opened.page
     try:
         ent, rel = "entities/exact", "relations/exact/coref_not_expanded"
+        # the page opens on the primary figure's view (COREFERENCE expanded): judge by the other one here
+        assert page.evaluate("() => { const s = document.getElementById('rel-view'); "
+                             "return s.options[s.selectedIndex].text; }") == "relations/exact/coref_expanded"
+        page.select_option("#rel-view", label=rel)
         with_errors = sorted(d for d, c in report["per_doc"].items()
                              if c[ent]["fp"] + c[ent]["fn"] + c[rel]["fp"] + c[rel]["fn"] > 0)
         page.check("#errors-only")

@@ -126,6 +126,6 @@
     document.documentElement.style.setProperty("--bar", $("controls").offsetHeight + "px");
   }
   window.addEventListener("resize", barHeight);
-  barHeight();
   apply();
+  window.requestAnimationFrame(barHeight);  // measured with the first layout, not in a forced one before it
 })();
