@@ -276,6 +276,25 @@ def test_prepare_from_the_command_line(tmp_path, capsys):
     assert len(_rows(out)) == 5
 
 
+def test_prepare_starts_the_cascade_at_the_selectors_judge_threshold(tmp_path, capsys):
+    import json as _json
+
+    b = _cli_files(tmp_path)
+    weights = _json.loads((Path(__file__).parents[1] / "chemref" / "questions" / "data" / "selector.json").read_text())
+    weights["meta"]["judge_threshold"] = 0.5
+    selector = tmp_path / "selector.json"
+    selector.write_text(_json.dumps(weights), encoding="utf-8")
+    out = b / "requests_cascade.jsonl"
+    assert main(["questions", "judge", "prepare", str(b / "questions.jsonl"), "--rejected", str(b / "rejected.jsonl"),
+                 "--selector", str(selector), "--model", "judge-model", "-o", str(out)]) == 0
+    assert "5 below --min-score 0.5" in capsys.readouterr().out and len(_rows(out)) == 11
+    del weights["meta"]["judge_threshold"]  # a selector without one sends every candidate
+    selector.write_text(_json.dumps(weights), encoding="utf-8")
+    assert main(["questions", "judge", "prepare", str(b / "questions.jsonl"), "--rejected", str(b / "rejected.jsonl"),
+                 "--selector", str(selector), "--model", "judge-model", "-o", str(out)]) == 0
+    assert len(_rows(out)) == 16
+
+
 def test_a_request_for_no_record_is_an_error(tmp_path):
     b = _cli_files(tmp_path)
     requests = b / "requests.jsonl"

@@ -266,7 +266,7 @@ def test_duplicate_request_ids_are_an_error(tmp_path, capsys):
 def test_build_with_the_judge_in_one_run(tmp_path, server, capsys):
     out = tmp_path / "out" / "questions.jsonl"
     args = ["questions", "build", "-o", str(out), "--min-score", "0", "--rejected", str(tmp_path / "out" / "rej.jsonl"),
-            "--judge-endpoint", server.url, "--judge-model", "test-model", "--no-progress"]
+            "--judge-endpoint", server.url, "--judge-model", "test-model", "--no-progress", "--judge-min-score", "0"]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert server.problems == [] and server.requests == 21
@@ -279,6 +279,22 @@ def test_build_with_the_judge_in_one_run(tmp_path, server, capsys):
     assert "## Judge" in (tmp_path / "out" / "README.md").read_text()
     assert main(args) == 0  # again: every answer is already there, nothing is sent
     assert server.requests == 21 and "21 already answered" in capsys.readouterr().out
+
+
+def test_build_with_the_judge_sends_candidates_from_the_selectors_cascade_start(tmp_path, server, capsys):
+    from chemref.questions.selector import default_selector
+
+    out = tmp_path / "out" / "questions.jsonl"
+    assert main(["questions", "build", "-o", str(out), "--judge-endpoint", server.url, "--judge-model", "test-model",
+                 "--no-progress"]) == 0
+    start = default_selector().meta["judge_threshold"]
+    records = [*_lines(tmp_path / "out" / "questions.selector.jsonl"),
+               *_lines(tmp_path / "out" / "questions.selector.rejected.jsonl")]
+    expected = [r["id"] for r in records if r.get("reason") in (None, "min_score", "per_target_cap", "per_article_cap")
+                and r["score"] >= start]
+    requests = _lines(tmp_path / "out" / "questions.judge-requests.jsonl")
+    assert sorted(r["custom_id"] for r in requests) == sorted(expected) and 0 < len(expected) < 21
+    assert server.requests == len(expected)
 
 
 def test_build_judge_options_go_together(capsys):

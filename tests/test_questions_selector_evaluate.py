@@ -499,3 +499,14 @@ def test_fallback_good_kept_outside_0_1_is_an_error(share):
         train_selector(records, labels, folds=3, fallback_good_kept=share)
     with pytest.raises(ValueError, match="fallback_good_kept must be a share"):
         choose_threshold([0.5, 0.2], [True, False], fallback_good_kept=share)
+
+
+@pytest.mark.parametrize(("scores", "good", "share", "expected"), [
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [True, False, True, True, False, True], 0.9, 0.4, id="all-four"),
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [True, False, True, True, False, True], 0.75, 0.6, id="three"),
+    pytest.param([0.9, 0.8], [False, False], 0.9, 0.0, id="no-good-one"),
+])
+def test_cascade_threshold_keeps_the_share_of_the_good_ones(scores, good, share, expected):
+    from chemref.questions.selector import cascade_threshold
+
+    assert cascade_threshold(scores, good, share) == expected

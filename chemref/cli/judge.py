@@ -24,6 +24,16 @@ def _shown(path: object) -> str:
     return printable(str(path))
 
 
+def cascade_start(selector: Optional[Path]) -> Optional[float]:
+    """The selector score from which candidates go to the judge by default: the selector file's
+    ``judge_threshold`` (None, every candidate, when the file records none)."""
+    from chemref.questions.selector import default_selector, load_selector
+
+    chosen = default_selector() if selector is None else load_selector(selector)
+    value = chosen.meta.get("judge_threshold")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 @judge_app.command("prepare")
 def prepare_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of a build."),
@@ -32,7 +42,11 @@ def prepare_command(
                                             "judge too (build with a low --min-score for a cascade)."),
     min_score: Optional[float] = typer.Option(None, "--min-score", min=0.0, max=1.0, help="Only candidates whose "
                                               "selector score is at least this (a record without a score is "
-                                              "left out, and counted)."),
+                                              "left out, and counted). Default: where the selector's cascade "
+                                              "starts (its judge_threshold, which keeps 90% of the good "
+                                              "candidates, cross-validated); 0 sends every candidate."),
+    selector: Optional[Path] = typer.Option(None, "--selector", help="The selector weights the build used "
+                                            "(questions build --selector), for the default --min-score."),
     model: str = typer.Option(..., "--model", metavar="NAME", help="The model name the server knows."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="requests.jsonl (OpenAI "
                                 "Batch input format)."),
@@ -46,6 +60,8 @@ def prepare_command(
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
         fail("--model must name a model")
+    if min_score is None:
+        min_score = guarded(lambda: cascade_start(selector))
     counts = {"read": 0, "no_score": 0, "below": 0}
 
     def records():
@@ -175,8 +191,10 @@ def judge_paths(output: Path, fmt: str, report: Optional[Path], rejected: Option
 
 
 def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], rejected: Optional[Path], *,
-                endpoint: str, model: str, concurrency: int, progress: bool) -> None:
-    """The judge after a build (prepare, run, apply): the judged questions go to ``output``."""
+                endpoint: str, model: str, concurrency: int, progress: bool,
+                selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
+    """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
+    ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
     from chemref.jsonl import read_jsonl
     from chemref.questions.judge.apply import apply_to_files
     from chemref.questions.judge.client import run_requests
@@ -188,7 +206,9 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
         for _, row in read_jsonl(paths["rejected"]):
             yield row
 
-    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records()), model=model))
+    start = min_score if min_score is not None else guarded(lambda: cascade_start(selector))
+    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records(), min_score=start),
+                                          model=model))
     typer.echo(f"wrote {_shown(paths['requests'])} ({sent} requests)")
     summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
                                            api_key=os.environ.get("OPENAI_API_KEY") or None,

@@ -85,6 +85,9 @@ def build_command(
     judge_model: Optional[str] = typer.Option(None, "--judge-model", metavar="NAME", help="The judge's model name."),
     judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1, max=1024, help="Judge requests in "
                                           "flight at once."),
+    judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
+                                                    "from this selector score go to the judge (default: the "
+                                                    "selector's cascade start, its judge_threshold; 0: all)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.report import funnel_table
@@ -127,7 +130,8 @@ def build_command(
         from chemref.cli.judge import judge_build
 
         judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
-                    concurrency=judge_concurrency, progress=progress)
+                    concurrency=judge_concurrency, progress=progress, selector=selector,
+                    min_score=judge_min_score)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
