@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = (ROOT / ".." / "shared").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+SHARED = reference_path(project_root=ROOT)
 CF = SHARED / "corpora" / "citation_function"
 OUT = ROOT / "benchmarks" / "results" / "claims.json"
 
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from chemref._io import atomic_write  # noqa: E402

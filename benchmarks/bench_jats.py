@@ -27,6 +27,8 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
 sys.path.insert(0, str(ROOT / "tests"))  # the independent counter lives with the tests
 
 from jats_independent import count_file  # noqa: E402
@@ -34,7 +36,7 @@ from jats_independent import count_file  # noqa: E402
 import chemref.jats as jats  # noqa: E402
 from chemref.doi import normalize_doi  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "jats" / "dev"
+DEFAULT_CORPUS = reference_path("corpora", "jats", "dev", project_root=ROOT)
 
 
 def time_run(fn, files, wall_log: list[float], cpu_log: list[float]) -> None:

@@ -29,7 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "scale.json"
 
 _DASK_RUN = """

@@ -1,13 +1,18 @@
-"""Shared fixtures: where the reference data in ../shared lives, skipping cleanly when absent."""
+"""Shared fixtures: where the reference data lives ($CHEMREF_REFERENCE_DATA, default ../shared), skipping
+cleanly when absent."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = (ROOT / ".." / "shared").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import REFERENCE_DATA_ENV, reference_root  # noqa: E402
+
+SHARED = reference_root(ROOT)
 CORPORA = ROOT / "corpora"
 
 
@@ -15,7 +20,8 @@ def shared_path(*parts: str) -> Path:
     """Path inside ../shared; skips the calling test with a reason when it is absent."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"reference data not available: {path} (../shared is not beside this checkout)")
+        pytest.skip(f"reference data not available: {path} (set {REFERENCE_DATA_ENV}, or put ../shared beside "
+                    "this checkout: README, Reference data)")
     return path
 
 

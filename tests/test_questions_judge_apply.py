@@ -153,6 +153,21 @@ def test_apply_without_requests_takes_questions_and_answered_records():
     assert "artB-p9-s1" in [q["id"] for q in judged.questions]  # without the requests it cannot be seen as stale
 
 
+def test_answers_for_candidates_an_earlier_filter_rejects_decide_nothing():
+    """Responses kept from an earlier build still apply when a filter before the selector now rejects some of
+    their candidates: those answers are counted, never used to keep the candidate."""
+    rejected = _rows(DATA / "rejected.jsonl")
+    questions = _rows(DATA / "questions.jsonl")
+    moved = questions.pop(0)  # artA-p1-s1, a kept question the judge calls good, now rejected for its length
+    rejected.append({**moved, "reason": "length"})
+    for requests in (None, read_requests(DATA / "requests.jsonl")):
+        judged = apply_judgement(questions, read_responses(DATA / "responses.jsonl"), rejected=rejected,
+                                 requests=requests)
+        assert moved["id"] not in [q["id"] for q in judged.questions]
+        assert {r["id"]: r["reason"] for r in judged.rejected}[moved["id"]] == "length"
+        assert judged.summary.not_candidates == 1 and judged.summary.candidates == 15
+
+
 def test_evaluate_a_judged_build(tmp_path):
     judged = _apply()
     result = evaluate(read_labels(DATA / "labels.jsonl"), judged.questions, judged.rejected)

@@ -450,7 +450,9 @@ def test_selector_patterns_are_linear_on_hostile_text(unit):
 def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
     from chemref.questions import card, selector as selector_module
 
-    shipped = card._selector_lines()[0]
+    from chemref.questions.settings import BuildSettings
+
+    shipped = card._selector_lines(BuildSettings())[0]
     assert "version 2" in shipped and "5-fold cross-validation grouped by article" in shipped
     trained = Selector(weights={"hedge": 1.0}, means={}, scales={}, bias=0.0, threshold=0.5, version="t",
                        meta={"trained_on": 40, "articles": 4, "good": 12, "folds": 5, "seed": 0, "l2": 30.0,
@@ -458,8 +460,8 @@ def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
                              "cv": {"threshold": 0.5, "good_share": 0.7, "good_kept_share": 0.5,
                                     "kept_share": 0.2, "auc": 0.81}})
     monkeypatch.setattr(selector_module, "default_selector", lambda: trained)
-    line = card._selector_lines()[0]
-    assert "trained on 40 candidates from 4 articles" in line and "0.7 of them good" in line
+    line = card._selector_lines(BuildSettings())[0]
+    assert "trained on 40 labelled candidates from 4 articles (12 good)" in line and "0.7 of them good" in line
     assert line.endswith("(ranking AUC 0.81).")
 
 

@@ -54,7 +54,10 @@ def test_csv_markdown_per_doc_and_errors() -> None:
     assert csv_out[0] == "document,report,type,tp,fp,fn,precision,recall,f1"
     assert any(line.startswith("r001,") for line in csv_out)
     md = run(GOLD, PRED, "--markdown").stdout
-    assert md.startswith("| document | report | type |")
+    assert md.startswith("**chemref ") and "primary: relations/exact/coref_expanded f1 = 0.8293" in md.splitlines()[0]
+    assert "\n| report | type |" in md  # no document column without per-document rows
+    md_doc = run(GOLD, PRED, "--markdown", "--per-doc").stdout
+    assert "\n| document | report | type |" in md_doc and "| (all) | relations/exact/coref_expanded | all |" in md_doc
     err = run(GOLD, PRED, "--errors", "--level", "entities", "--span", "exact")
     assert err.returncode == 0
     assert "entities/exact" in err.stdout and "relations/" not in err.stdout
@@ -75,7 +78,7 @@ def test_errors_reach_csv_and_markdown() -> None:
     assert len(error_rows) == len(report["errors"]) > 0
     assert any("'4-Chloro-2-nitrophenol'" in r["error"] and r["error"].startswith("FP: ") for r in error_rows)
     assert all(r["tp"] == "" for r in error_rows)
-    md = report.to_markdown().splitlines()
+    md = report.to_markdown().splitlines()[2:]  # after the headline and a blank line
     assert md[0].endswith("| error |") and sum("FP: " in line or "FN: " in line for line in md) == len(error_rows)
     assert "error" not in score_brat(GOLD, PRED).to_csv().splitlines()[0]     # no column without --errors
     cli = run(GOLD, PRED, "--csv", "--errors")
@@ -99,7 +102,7 @@ def test_errors_without_txt_files_warn_once(tmp_path: Path) -> None:
 
 def test_markdown_escapes_brateval_relation_keys() -> None:
     """BRATEval's ``REL|TYPE1|TYPE2`` keys must not split a Markdown row into extra cells."""
-    md = score_brat(GOLD, PRED, mode="brateval", level="relations").to_markdown().splitlines()
+    md = score_brat(GOLD, PRED, mode="brateval", level="relations").to_markdown().splitlines()[2:]
     width = md[0].count(" | ")
     assert all(line.replace("\\|", "").count(" | ") == width for line in md[2:])
     assert any("WORK_UP\\|entity\\|entity" in line for line in md)

@@ -103,7 +103,13 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
     title = report.get("title") or f"BRATEval scores ({report.get('label', '')})"
     heading = ("Scoring errors: ChEMU 2021 definition" if not brateval
                else f"Scoring errors: BRATEval v0.3.2 ({report.get('label', '')})")
+    primary = str((report.get("meta") or {}).get("primary", "")).split(" ")[0]
+    value = report.primary_value() if hasattr(report, "primary_value") else None
+    relation_view = next((i for i, v in enumerate(views["relations"]) if v == primary),
+                         next((i for i, v in enumerate(views["relations"]) if v.endswith("/coref_expanded")), 0))
     return {"title": title, "heading": heading, "mode": report.get("mode", "chemu"), "gold": str(report.get("gold", "")),
+            "primary": primary, "primary_value": None if value is None else format4(value),
+            "relation_view": relation_view,
             "pred": str(report.get("pred", "")), "tables": _summary(report), "warnings": details["warnings"],
             "views": views, "entity_types": sorted(entity_types), "relation_types": sorted(relation_types),
             "documents": docs, "data": {"views": views, "docs": script_docs}}

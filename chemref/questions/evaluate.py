@@ -131,6 +131,10 @@ class Evaluation:
     at_good_kept: tuple[CurvePoint, ...] = ()
     #: for a judged build (see :class:`JudgeQuality`), else None
     judge: JudgeQuality | None = None
+    #: how many of the labels the shipped selector was trained on (its scores of them are in-sample), and then
+    #: its recorded cross-validated evaluation (:func:`chemref.docs.selector_evaluation`)
+    trained_on: int = 0
+    cross_validated: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         row = self._to_dict()
@@ -146,8 +150,26 @@ class Evaluation:
             "selector": {"scored": self.scored, "scored_good": self.scored_good, "threshold": self.threshold,
                          "at_threshold": asdict(self.at_threshold) if self.at_threshold else None,
                          "auc": self.auc, "at_good_kept": [asdict(point) for point in self.at_good_kept],
-                         "curve": [asdict(point) for point in self.curve]},
+                         "curve": [asdict(point) for point in self.curve],
+                         "trained_on": self.trained_on,
+                         "cross_validated": None if self.cross_validated is None else {
+                             k: self.cross_validated[k] for k in ("scored", "auc", "at_threshold", "after_caps")}},
         }
+
+    def _in_sample_note(self) -> list[str]:
+        if not self.trained_on:
+            return []
+        lines = [f"note: {self.trained_on} of these labels are ones the shipped selector was trained on, so its "
+                 "scores of them, and the selector figures below, are in-sample (optimistic)."]
+        cv = self.cross_validated
+        if cv is not None:
+            caps = cv.get("after_caps") or {}
+            lines.append(f"  cross-validated on those labels (recorded with the selector): {cv['scored']} candidates, "
+                         f"AUC {cv['auc']:.3f}; at its threshold good share {cv['at_threshold']['good_share']:.3f}; "
+                         f"after the caps {caps.get('questions')} questions, good share {caps.get('good_share'):.3f}")
+        lines.append("  for cross-validated figures of your own: train-selector --cv-scores cv.jsonl, then "
+                     "evaluate --scores cv.jsonl --reselect")
+        return lines
 
     def to_text(self) -> str:
         def pct(value: float | None) -> str:
@@ -158,6 +180,7 @@ class Evaluation:
             f"labels: {self.labels} read, {self.matched} matched ({self.matched_questions} questions, "
             f"{self.matched_rejected} rejected candidates), {self.stale} stale (excerpt changed since labelling; "
             "left out)",
+            *self._in_sample_note(),
             "",
             f"kept questions: {k.questions}, labelled {k.labelled} ({k.decided} decided)",
             f"  good            {pct(k.good_share)}  ({k.good} of {k.decided})",
@@ -178,8 +201,15 @@ class Evaluation:
             mark = "  <- threshold" if self.threshold is not None and p.threshold == self.threshold else ""
             lines.append(f"{p.threshold:>9.4g}{p.kept:>7}{pct(p.kept_share):>12}{pct(p.good_share):>12}"
                          f"{pct(p.good_kept_share):>11}{mark}")
+        cv = self.cross_validated
+        if cv is not None and cv.get("at_threshold") and self.at_threshold is not None:
+            at = cv["at_threshold"]
+            lines.append(f"  at the threshold: good share {pct(self.at_threshold.good_share)} in-sample, "
+                         f"{pct(at['good_share'])} cross-validated (good kept {pct(self.at_threshold.good_kept_share)}"
+                         f" in-sample, {pct(at['good_kept_share'])} cross-validated)")
         if self.auc is not None:
-            lines += ["", f"ranking AUC {self.auc:.3f}; the highest thresholds keeping "
+            in_sample = f" in-sample, {cv['auc']:.3f} cross-validated" if cv is not None and cv.get("auc") else ""
+            lines += ["", f"ranking AUC {self.auc:.3f}{in_sample}; the highest thresholds keeping "
                           + ", ".join(f"{share:.0%}" for share in GOOD_KEPT_TARGETS) + " of the good ones:"]
             for p in self.at_good_kept:
                 lines.append(f"  threshold {p.threshold:<7.4g} keeps {pct(p.good_kept_share)} of the good ones: "
@@ -398,6 +428,12 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     curve = tuple(_curve_point(t, scored, total_good) for t in grid)
     at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
     reachable = (_at_good_kept(share, scored, total_good) for share in GOOD_KEPT_TARGETS) if total_good else ()
+    trained_on, cross_validated = 0, None
+    if scores is None:  # the records' own scores: in-sample for labels the shipped selector learnt from
+        from chemref.docs import selector_evaluation, training_overlap
+
+        trained_on = training_overlap(label.id for label, _, _ in joined)
+        cross_validated = selector_evaluation() if trained_on else None
     return Evaluation(
         labels=len(labels), matched=len(joined) + stale,
         matched_questions=sum(1 for i in labels if records[i][1] is None),
@@ -406,6 +442,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
         at_good_kept=tuple(p for p in reachable if p is not None),
         judge=_judge_quality(joined),
+        trained_on=trained_on, cross_validated=cross_validated,
     )
 
 

@@ -2,8 +2,8 @@
 
     PYTHONPATH=. nice python training/chemicals/train.py            # from the repo root
 
-1. reads ``../shared/corpora/chemicals/bc5cdr_chem/{train,devel}.tsv`` (BC5CDR chemical mentions,
-   CC BY 4.0; the test split is never read);
+1. reads ``corpora/chemicals/bc5cdr_chem/{train,devel}.tsv`` of the reference data (``$CHEMREF_REFERENCE_DATA``,
+   default ``../shared``; BC5CDR chemical mentions, CC BY 4.0; the test split is never read);
 2. writes spaCy DocBins to ``--work`` (default: a temporary folder): the training sentences on their own
    tokens, plus the same sentences with natural spacing restored ("2 , 4 - D" -> "2,4-D") and re-tokenized by
    chemref's tokenizer, so the model also sees the whole-token forms chemref produces on running text;
@@ -24,10 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-
+from chemref.reference_data import REFERENCE_DATA_ENV, reference_path  # noqa: E402
 from chemref.nlp.chemical_corpus import TaggedSentence, joined_text, read_tagged  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "corpora" / "chemicals" / "bc5cdr_chem"
+DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
 CONFIG = Path(__file__).resolve().parent / "config.cfg"
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_model"
 LABEL = "CHEMICAL"
@@ -106,14 +106,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-export", action="store_true", help="train only; do not copy into the package")
     parser.add_argument("overrides", nargs="*", help="spaCy config overrides, e.g. --training.max_epochs=5")
     args, extra = parser.parse_known_args(argv)
-    import spacy
-
+    missing = [args.data / name for name in ("train.tsv", "devel.tsv") if not (args.data / name).is_file()]
+    if missing:
+        print(f"train.py: error: {missing[0]}: not found (the BC5CDR chemical mentions of the reference data: set "
+              f"{REFERENCE_DATA_ENV} or --data; README, Reference data)", file=sys.stderr)
+        return 2
     import chemref.nlp.tokenizer  # noqa: F401  (registers chemref.Tokenizer.v1)
     from chemref.nlp.chemical_features import register_architectures
 
     register_architectures()
+    own_work = args.work is None
     work = args.work or Path(tempfile.mkdtemp(prefix="chemref-chemicals-"))
     work.mkdir(parents=True, exist_ok=True)
+    try:
+        return _train(args, extra, work)
+    except subprocess.CalledProcessError as exc:
+        print(f"train.py: error: spacy train exited with status {exc.returncode}", file=sys.stderr)
+        return 2
+    finally:
+        if own_work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _train(args: argparse.Namespace, extra: list[str], work: Path) -> int:
+    """Write the DocBins into ``work``, train there, and export the best model (unless --no-export)."""
+    import spacy
+
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     train, n_aug, n_skip = _docbins(args.data / "train.tsv", nlp, augment=True)
     train.to_disk(work / "train.spacy")

@@ -121,5 +121,11 @@
     var el = $(id);
     if (el) { el.addEventListener("change", function () { document.querySelectorAll(".txt span.m[title]").forEach(function (s) { s.removeAttribute("title"); }); apply(); }); }
   });
+  // the sticky controls bar: the index and the link targets start below it, whatever its height
+  function barHeight() {
+    document.documentElement.style.setProperty("--bar", $("controls").offsetHeight + "px");
+  }
+  window.addEventListener("resize", barHeight);
   apply();
+  window.requestAnimationFrame(barHeight);  // measured with the first layout, not in a forced one before it
 })();

@@ -78,6 +78,8 @@ class JudgeSummary:
     requests: int
     not_sent: int = 0
     requests_per_kept: float | None = None
+    #: answers given for records that an earlier filter rejects (they decide nothing)
+    not_candidates: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         row = asdict(self)
@@ -91,7 +93,9 @@ class JudgeSummary:
                 f"{self.candidates} candidates ({kinds}); {self.judge_rejected} judged not good, "
                 f"{self.judge_kept} kept by the judge, {self.per_target_cap} + {self.per_article_cap} capped "
                 f"(per target + per article): {self.questions} questions; {self.requests} requests, "
-                f"{cost} per kept question")
+                f"{cost} per kept question"
+                + (f"; {self.not_candidates} answer(s) for candidates an earlier filter rejects, not used"
+                   if self.not_candidates else ""))
 
 
 @dataclass(frozen=True)
@@ -203,10 +207,15 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
                 "no record of the questions or the rejected file"
             raise InputError(f"unknown custom_id {ident!r}: {where}", path=responses_path, line=line,
                              hint="give the requests and the files the responses were made for")
+    def reaches_judge(row: Mapping[str, Any]) -> bool:
+        return "reason" not in row or row["reason"] in SELECTOR_STAGES
+
     if by_request is not None:
-        candidates = [records[i] for i in by_request]
+        candidates = [records[i] for i in by_request if reaches_judge(records[i])]
     else:
-        candidates = [row for row in everything if "reason" not in row or row["id"] in answers]
+        candidates = [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
+    # answers for candidates that a filter before the selector now rejects (a rebuild with other filters) decide nothing
+    not_candidates = sum(1 for ident in answers if not reaches_judge(records[ident]))
 
     kinds = {kind: 0 for kind in ANSWER_KINDS}
     models: dict[str, int] = {}
@@ -279,7 +288,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         prompt=max(prompts, key=prompts.get) if prompts else None,
         min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
         judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
-        requests=requests_made, not_sent=not_sent,
+        requests=requests_made, not_sent=not_sent, not_candidates=not_candidates,
         requests_per_kept=round(requests_made / len(final), 3) if final else None)
     return Judged(final, others, summary, reasons)
 
