@@ -281,7 +281,7 @@ class _Sender:
                 response = await self._post(url, content)
             except (asyncio.TimeoutError, httpx.TimeoutException):
                 kind, message = "timeout", f"no complete answer within {self.timeout:g} s"
-            except httpx.TransportError as exc:  # refused, reset, a body cut short
+            except httpx.RequestError as exc:  # refused, reset, a body cut short or undecodable
                 kind, message = "connection", f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             else:
                 status = response.status_code
@@ -291,7 +291,7 @@ class _Sender:
                         body = response.json()
                         if not isinstance(body, dict):
                             raise ValueError("not a JSON object")
-                    except (ValueError, UnicodeDecodeError) as exc:
+                    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
                         kind, message = "invalid_json", f"HTTP 200 with a body that is not a JSON object ({exc})"
                     else:
                         return _line(request.custom_id, response={"status_code": 200, "request_id": request_id,
@@ -303,7 +303,7 @@ class _Sender:
                 else:  # the request itself is refused (400, 401, 404, ...): trying again gives the same
                     try:
                         body = response.json()
-                    except (ValueError, UnicodeDecodeError):
+                    except (ValueError, UnicodeDecodeError, RecursionError):
                         body = {"error": {"message": _text(response, 1000)}}
                     return _line(request.custom_id, response={"status_code": status, "request_id": request_id,
                                                                "body": body}), "http_4xx"
