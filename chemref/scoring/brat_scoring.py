@@ -11,7 +11,7 @@ import os
 from typing import Any, Literal, Sequence
 
 from chemref._version import __version__
-from chemref.brat.decode import decode_ann
+from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
 from chemref.scoring.brat_report import Report, block
@@ -41,7 +41,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                errors: bool = False, jobs: int | None = None,
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-               doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False) -> Report:
+               doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False,
+               unreadable_as_empty: bool = False) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -60,6 +61,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``details=True`` keeps every document's counts and every FP/FN record in ``report.details``
     (``{"per_doc", "errors", "warnings"}``, the warnings that only reading them gave) without adding them to
     the report itself: what :func:`~chemref.scoring.match_details.match_details` draws from the same run.
+    ``unreadable_as_empty``: ChEMU mode scores a prediction file that is not UTF-8 text (UTF-16, gzip, binary)
+    as empty, with a warning, instead of raising ``BratError`` naming it.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     resampling = Resampling(ci, resamples, seed) if ci is not None else None
@@ -94,12 +97,26 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
                         jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
-                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details)
+                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details,
+                        unreadable_as_empty=unreadable_as_empty)
 
 
-def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
+    """A prediction's entities and relations: a file that is not UTF-8 text is a ``BratError`` naming it, or,
+    with ``unreadable_as_empty``, an empty prediction with a warning."""
+    data = src.read_bytes(name)
+    if unreadable_as_empty:
+        why = not_text(data)
+        if why is not None:
+            warnings.append(f"{src.display(name)}: {why}; scored as an empty prediction (--unreadable-as-empty)")
+            return set(), set()
+    return _read_items(src, name, warnings, strict=True, data=data)
+
+
+def _read_items(src: Any, name: str, warnings: list[str], strict: bool = False,
+                data: bytes | None = None) -> tuple[set, set]:
     where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name), path=where)
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict)
     ents, rels, diags = document_items(text, where)
     warnings.extend(bad)
     warnings.extend(diags)
@@ -113,13 +130,14 @@ def _label(block_key: tuple) -> str:
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
-                 gold_cache: dict | None = None, details: bool = False) -> Report:
+                 gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
+        psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             raise InputError("no .ann files found in the gold folder", path=gsrc.path)
@@ -136,7 +154,8 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         def run(chunk: Sequence[str]) -> tuple:
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc or details,
                                 errors=errors or details, level=level, span=span, max_coref_links=max_coref_links,
-                                collect=collect, gold_cache=gold_cache, quiet_errors=not errors)
+                                collect=collect, gold_cache=gold_cache, quiet_errors=not errors,
+                                unreadable_as_empty=unreadable_as_empty)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -205,7 +224,8 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
-                 gold_cache: dict | None = None, quiet_errors: bool = False) -> tuple:
+                 gold_cache: dict | None = None, quiet_errors: bool = False,
+                 unreadable_as_empty: bool = False) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts,
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
@@ -233,7 +253,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
             g, gold_warnings = cached
         warnings.extend(gold_warnings)
         if name in pred_names:
-            p = _read_items(psrc, name, warnings)
+            p = read_prediction(psrc, name, warnings, unreadable_as_empty)
         else:
             msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
             if strict:
