@@ -11,8 +11,8 @@ _SIGNATURES = ((b"\x1f\x8b", "a gzip file"), (b"\xff\xfe", "UTF-16 (little-endia
 
 
 def not_text(data: bytes) -> str | None:
-    """Why ``data`` cannot be read as a UTF-8 text file (gzip, UTF-16, NUL bytes, bytes that are not UTF-8),
-    or None when it can."""
+    """Why ``data`` cannot be read as a BRAT text file (gzip, zip, UTF-16, NUL bytes, bytes that are not UTF-8
+    outside the text field of a line), or None when it can (bad bytes only in text fields are replaced)."""
     for magic, what in _SIGNATURES:
         if data.startswith(magic):
             return f"the file is {what}, not UTF-8 text"
@@ -22,9 +22,17 @@ def not_text(data: bytes) -> str | None:
         return f"the file holds NUL bytes (first on line {line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
     try:
         data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, _ = line_and_column(data, exc.start)
-        return f"the file is not UTF-8 text (first bad byte on line {line}, byte {exc.start})"
+    except UnicodeDecodeError:
+        pass
+    else:
+        return None
+    # bytes that are not UTF-8 in a mention's text field (a Latin-1 "é") leave the annotations readable;
+    # anywhere else (ids, types, offsets) the file is not BRAT text
+    for lineno, line in enumerate(data.decode("utf-8-sig", errors="replace").split("\n"), 1):
+        if "\ufffd" in line:
+            head = line.split("\t", 2)[:2] if line[:1] in "TN#" else [line]
+            if any("\ufffd" in part for part in head):
+                return f"the file is not UTF-8 text (bytes that are not UTF-8 on line {lineno}, outside a text field)"
     return None
 
 

@@ -270,7 +270,8 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
             docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
         if errors and err_items:
-            records.extend(_error_records(name, err_items, gsrc, psrc, record_warnings, level, span))
+            records.extend(_error_records(name, err_items, gsrc, psrc, record_warnings, level, span,
+                                          with_text=not quiet_errors))
         if collect:
             rows.append(_doc_row(counts, kept))
     return totals, docs, records, warnings, rows, record_warnings if quiet_errors else []
@@ -331,8 +332,11 @@ def _missing_text_warning(records: list[dict[str, Any]], gold: str) -> list[str]
 
 
 def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[str],
-                   level: str | None, span: str | None) -> list[dict[str, Any]]:
-    """FP/FN records with the mention text from the .txt (gold .txt for FN, prediction .txt for FP)."""
+                   level: str | None, span: str | None, with_text: bool = True) -> list[dict[str, Any]]:
+    """FP/FN records with the mention text from the .txt (gold .txt for FN, prediction .txt for FP).
+
+    ``with_text=False`` (records kept only for :func:`match_details`): the text is ``""`` where there is a
+    ``.txt`` (None where there is none), so nested long mentions do not cost their length once per record."""
     texts: dict[str, str | None] = {}
 
     def text_of(kind: str) -> str | None:
@@ -346,7 +350,7 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
         txt = text_of(kind)
         out: dict[str, Any] = {"label": label, "fragments": [list(f) for f in frags], "text": None}
         if txt is not None:  # a mention past the end was reported by _check_text_length
-            out["text"] = " ".join(txt[s:e] for s, e in frags)
+            out["text"] = " ".join(txt[s:e] for s, e in frags) if with_text else ""
         return out
 
     out = []

@@ -230,9 +230,16 @@ def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None 
         yield row
 
 
-#: graphs of one document and type up to this many edges are matched as they are (Hopcroft–Karp); larger
-#: ones through their structure (a sweep over spans, or items with identical neighbourhoods merged)
+#: graphs of one document and type up to this many edges, or 8 per item, are matched as they are
+#: (Hopcroft–Karp); denser ones through their structure (a sweep over spans, or items with identical
+#: neighbourhoods merged)
 DIRECT_EDGES = 50_000
+DIRECT_PER_ITEM = 8
+
+
+def _direct(gl: list, pl: list) -> int:
+    """The most edges a graph between ``gl`` and ``pl`` may have to be matched as it is."""
+    return max(DIRECT_EDGES, DIRECT_PER_ITEM * (len(gl) + len(pl)))
 #: default largest merged graph (edges between classes of items) one relaxed matching may need
 MAX_MATCH_EDGES = 1_000_000
 
@@ -268,7 +275,7 @@ def _argument_overlaps(gl: list[RelItem], pl: list[RelItem]) -> int:
     least the mention pairs), counted without listing them."""
     frags: dict[str, tuple[list[Frag], list[Frag]]] = {}
     for side, rels in ((0, gl), (1, pl)):
-        for m in {m for r in rels for m in r[1:]}:
+        for m in {r[1] for r in rels} | {r[2] for r in rels}:
             frags.setdefault(m[0], ([], []))[side].extend(m[1])
     return sum(_overlapping_pairs(g, p) for g, p in frags.values())
 
@@ -290,7 +297,7 @@ def _bounded_adjacency(rows, limit: int) -> list[list[int]] | None:
 
 def _ent_match(gl: list[Mention], pl: list[Mention], max_edges: int | None) -> tuple[int, list[int]]:
     """Maximum matching of gold and predicted mentions of one label that overlap."""
-    if _overlapping_pairs([f for g in gl for f in g[1]], [f for p in pl for f in p[1]]) <= DIRECT_EDGES:
+    if _overlapping_pairs([f for g in gl for f in g[1]], [f for p in pl for f in p[1]]) <= _direct(gl, pl):
         return max_matching(_ent_adjacency(gl, pl), len(pl))
     if _single(gl) and _single(pl):
         return interval_matching([g[1][0] for g in gl], [p[1][0] for p in pl])
@@ -387,12 +394,13 @@ def _merged_matching(gkeys: list, pkeys: list, neighbours, max_edges: int | None
 
 def _rel_match(gl: list[RelItem], pl: list[RelItem], max_edges: int | None) -> tuple[int, list[int]]:
     """Maximum matching of gold and predicted relations of one type whose arguments overlap pairwise."""
-    if _argument_overlaps(gl, pl) <= DIRECT_EDGES:
-        adj = _bounded_adjacency(_rel_adjacency(gl, pl, 20 * DIRECT_EDGES), DIRECT_EDGES)
+    if _argument_overlaps(gl, pl) <= _direct(gl, pl):
+        adj = _bounded_adjacency(_rel_adjacency(gl, pl, 20 * DIRECT_EDGES + 2 * (len(gl) + len(pl))),
+                                 _direct(gl, pl))
         if adj is not None:
             return max_matching(adj, len(pl))
     label = gl[0][0]
-    gkey, pkey = _neighbourhood_keys([m for r in gl for m in r[1:]], [m for r in pl for m in r[1:]])
+    gkey, pkey = _neighbourhood_keys({r[1] for r in gl} | {r[2] for r in gl}, {r[1] for r in pl} | {r[2] for r in pl})
     over = _class_overlaps(gkey, pkey, max_edges, label)
     gold_keys = [(gkey[r[1]], gkey[r[2]]) for r in gl]
     by_arg1: dict = {}
