@@ -53,6 +53,10 @@ def score_brat_command(
     max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
                                         help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
                                              "to more links than this (gold or prediction)."),
+    max_match_edges: int = typer.Option(1_000_000, "--max-match-edges", min=0,
+                                        help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
+                                             "(relations) that overlap the same ones merged, still has more "
+                                             "edges than this."),
     max_member_mb: float = typer.Option(50.0, "--max-member-mb", min=0.001,
                                         help="Refuse a .ann/.txt (zip member or file) larger than this "
                                              "(MB, uncompressed)."),
@@ -78,6 +82,8 @@ def score_brat_command(
     options = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
+    if max_match_edges != 1_000_000 and not brateval:
+        options["max_match_edges"] = max_match_edges
     if unreadable_as_empty:
         if brateval:
             fail("--unreadable-as-empty is a ChEMU mode option (BRATEval mode reads files as BRATEval does)")

@@ -13,7 +13,7 @@ from typing import Any, Literal, Sequence
 from chemref._version import __version__
 from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
+from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
 from chemref.scoring.brat_report import Report, block
 from chemref.scoring.counts import Counts, add_counts, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
@@ -42,7 +42,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False,
-               unreadable_as_empty: bool = False) -> Report:
+               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -61,6 +61,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``details=True`` keeps every document's counts and every FP/FN record in ``report.details``
     (``{"per_doc", "errors", "warnings"}``, the warnings that only reading them gave) without adding them to
     the report itself: what :func:`~chemref.scoring.match_details.match_details` draws from the same run.
+    ``max_match_edges``: ChEMU mode refuses (ScoringError naming the files) a relaxed matching whose graph,
+    once items with identical neighbourhoods are merged, still holds more edges than this (default 1,000,000;
+    None: no limit); sparse graphs and single spans never need it.
     ``unreadable_as_empty``: ChEMU mode scores a prediction file that is not UTF-8 text (UTF-16, gzip, binary)
     as empty, with a warning, instead of raising ``BratError`` naming it.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
@@ -79,6 +82,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     if max_coref_links is not None and (isinstance(max_coref_links, bool) or not isinstance(max_coref_links, int)
                                         or max_coref_links < 0):
         raise InputError(f"max_coref_links must be a number of links (0 or more) or None, got {max_coref_links!r}")
+    if max_match_edges is not None and (isinstance(max_match_edges, bool) or not isinstance(max_match_edges, int)
+                                        or max_match_edges < 0):
+        raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
     if mode == "brateval":
         from chemref.scoring.brateval import score_brateval
 
@@ -98,7 +104,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
                         jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
                         resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details,
-                        unreadable_as_empty=unreadable_as_empty)
+                        unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
 
 
 def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
@@ -130,7 +136,8 @@ def _label(block_key: tuple) -> str:
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
-                 gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False) -> Report:
+                 gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
+                 max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
     from chemref.scoring.chemu import BLOCKS
     from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -155,7 +162,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc or details,
                                 errors=errors or details, level=level, span=span, max_coref_links=max_coref_links,
                                 collect=collect, gold_cache=gold_cache, quiet_errors=not errors,
-                                unreadable_as_empty=unreadable_as_empty)
+                                unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -225,7 +232,7 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
                  gold_cache: dict | None = None, quiet_errors: bool = False,
-                 unreadable_as_empty: bool = False) -> tuple:
+                 unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts,
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
@@ -265,7 +272,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         if errors:
             err_items.clear()
         counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
-                                paths=(gsrc.display(name), psrc.display(name)))
+                                paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges)
         if per_doc:
             docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
