@@ -189,6 +189,19 @@ def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None 
         return found
 
     empty: list[int] = []
+    single: dict[Mention, Mention] = {}
+    for m in {r[1] for r in gl} | {r[2] for r in gl}:
+        found = partners(m)
+        if len(found) > 1:
+            break
+        if found:
+            single[m] = next(iter(found))
+    else:  # every argument overlaps at most one predicted mention: one lookup per relation
+        get, pos = single.get, position.get
+        for _, a, b in gl:
+            j = pos((rel_type, get(a), get(b)))
+            yield empty if j is None else [j]
+        return
     for _, a, b in gl:
         ca = matches.get(a)
         if ca is None:

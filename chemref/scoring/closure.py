@@ -281,6 +281,21 @@ def closure_pairs(links: Iterable[tuple[N, N]], limit: int | None = None) -> Ite
 def _pairs(graph: _Graph) -> Iterator[tuple]:
     nodes = graph.nodes
     for part in graph.parts:
+        if all(len(graph.csucc[c]) <= 1 for c in part):  # chains into a sink: each reach extends the next one's
+            beyond: dict[int, list] = {}  # component -> the nodes it reaches outside itself
+            for c in part:  # sinks first
+                out = graph.csucc[c]
+                far = [nodes[w] for w in graph.comps[out[0]]] + beyond[out[0]] if out else []
+                beyond[c] = far
+                own = [nodes[v] for v in graph.comps[c]]
+                for a in own:
+                    if graph.cyclic[c]:
+                        for b in own:
+                            if b is not a:
+                                yield a, b
+                    for b in far:
+                        yield a, b
+            continue
         if graph.is_forest(part):
             for c in part:
                 members = graph.comps[c]
