@@ -131,3 +131,38 @@ def test_a_merged_graph_past_the_limit_is_refused(structured):
     rels_p = [("COREFERENCE", a, b) for a, b in zip(pl, pl[1:])]
     with pytest.raises(chemu.MatchTooLarge):
         chemu._rel_match(rels_g, rels_p, 5)
+
+
+links = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=14, unique=True)
+
+
+def _reachable(pairs) -> set:
+    succ: dict = {}
+    for a, b in pairs:
+        succ.setdefault(a, set()).add(b)
+    out = set()
+    for v in {x for p in pairs for x in p}:
+        seen, stack = set(), list(succ.get(v, ()))
+        while stack:
+            w = stack.pop()
+            if w not in seen:
+                seen.add(w)
+                stack.extend(succ.get(w, ()))
+        out |= {(v, w) for w in seen if w != v}
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(links, st.integers(0, 40))
+def test_the_closure_is_counted_before_it_is_built(pairs, limit):
+    from chemref.scoring.closure import ClosureTooLarge, closure_size, transitive_closure
+
+    expected = _reachable(pairs)
+    assert closure_size(pairs) == len(expected)
+    try:
+        got = transitive_closure(pairs, limit)
+    except ClosureTooLarge as exc:
+        assert len(expected) > limit
+        assert exc.size == len(expected) if exc.exact else exc.size > limit
+    else:
+        assert got == expected and len(expected) <= limit
