@@ -163,9 +163,8 @@ def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None 
     are found from the matching argument pairs, so the cost follows the edges, not ``len(gl) * len(pl)``.
     Past ``work_limit`` steps, a None row ends the rows."""
     by_label: dict[str, set[Mention]] = {}
-    for _, a, b in pl:
-        by_label.setdefault(a[0], set()).add(a)
-        by_label.setdefault(b[0], set()).add(b)
+    for m in {r[1] for r in pl} | {r[2] for r in pl}:
+        by_label.setdefault(m[0], set()).add(m)
     indexes = {label: OverlapIndex((m, m[1]) for m in ms) for label, ms in by_label.items()}
     matches: dict[Mention, set[Mention]] = {}
 
@@ -459,10 +458,13 @@ def _score_pair(gold: set, pred: set, exact: TypeCounts, relaxed: TypeCounts | N
     if relaxed is None:
         return
     groups: dict[str, tuple[list, list]] = {}
-    for x in gold:
-        groups.setdefault(x[0], ([], []))[0].append(x)
-    for x in pred:
-        groups.setdefault(x[0], ([], []))[1].append(x)
+    if len(gc) == 1 and gc.keys() == pc.keys():  # one type on both sides (often COREFERENCE alone)
+        groups[next(iter(gc))] = (list(gold), list(pred))
+    else:
+        for x in gold:
+            groups.setdefault(x[0], ([], []))[0].append(x)
+        for x in pred:
+            groups.setdefault(x[0], ([], []))[1].append(x)
     for t, (gl, pl) in groups.items():
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
             tp, match = matcher(gl, pl, max_edges)
