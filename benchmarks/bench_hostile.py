@@ -173,7 +173,7 @@ def _brat_rows() -> list[dict]:
     rows = []
     for case, recipe, n in BRAT_CASES:
         code = _BRAT.replace("@CASE@", repr(recipe)).replace("@N@", str(n))
-        rows.append({"case": case, "limit_s": 5.0, "limit_mb": 500.0, **_run(code)})
+        rows.append({"case": case, "limit_s": 5.0, "limit_mb": 500.0, **_run(code, timeout=900.0)})
     return rows
 
 
