@@ -227,6 +227,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
+        psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
