@@ -5,7 +5,7 @@ Prints one table and writes benchmarks/results/hostile.json. Each case runs in a
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
 machine), and its own peak resident memory. Load average at start and end are recorded.
-Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; a cited sentence
+Cases: the ChEMU COREFERENCE chain (benchmarks/golden/hostile_recipes.py) at N = 100, 1,000, 10,000; a cited sentence
 holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
 build of that one article: reading, splitting, every filter); 1 MB of "1", "C", "e.g. ", "(" and
 "Smith et al. " through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and
@@ -34,8 +34,8 @@ MB = 1_000_000
 _PRELUDE = textwrap.dedent("""
     import json, resource, sys, tempfile, time
     from pathlib import Path
-    sys.path[:0] = [@ROOT@, @RECIPES@]
-    import recipes
+    sys.path[:0] = [@ROOT@]
+    from benchmarks.golden import hostile_recipes as recipes
 
     def start():
         global _wall, _cpu
@@ -45,7 +45,7 @@ _PRELUDE = textwrap.dedent("""
         seconds, cpu = time.perf_counter() - _wall, time.process_time() - _cpu
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_mb": peak, "outcome": outcome}))
-""").replace("@ROOT@", repr(str(ROOT))).replace("@RECIPES@", repr(str(ROOT / "tests" / "hostile")))
+""").replace("@ROOT@", repr(str(ROOT)))
 
 _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.errors import ScoringError
@@ -84,7 +84,7 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
         from chemref.nlp.sentences import split_sentences as run
     elif engine == "tokenizer":
         import spacy
-        from chemref.nlp.tokenizer import chemical_tokenizer
+        from chemref.nlp.components.tokenizer import chemical_tokenizer
         nlp = spacy.blank("en")
         nlp.max_length = 10 * len(text)
         run = chemical_tokenizer(nlp.vocab)

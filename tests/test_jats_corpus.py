@@ -10,8 +10,8 @@ from __future__ import annotations
 import csv
 
 import pytest
-from conftest import shared_path
-from jats_independent import count_file
+from tests.helpers import shared_path
+from benchmarks.golden.jats_independent import count_file
 
 import chemref.jats as jats
 

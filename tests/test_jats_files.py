@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.errors import InputError
 from chemref.jats.files import jats_files

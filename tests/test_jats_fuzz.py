@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import shared_path
+from tests.helpers import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jats_helpers import paragraph_article
+from tests.jats_helpers import paragraph_article
 from lxml import etree
 
 import chemref.jats as jats

@@ -8,7 +8,7 @@ for :func:`find_author_mentions` without a reference list.
 from __future__ import annotations
 
 import pytest
-from nlp_helpers import blank_with, doc_with_citations
+from tests.nlp_helpers import blank_with, doc_with_citations
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -338,13 +338,6 @@ def test_component_serialisation_roundtrip(tmp_path) -> None:
     again.add_pipe("chemref_author_mentions")
     again.from_bytes(nlp.to_bytes())
     assert again.get_pipe("chemref_author_mentions").rules.tables == nlp.get_pipe("chemref_author_mentions").rules.tables
-
-
-def test_factory_entry_point_path() -> None:
-    from chemref.nlp.authors import make_author_mentions
-    from chemref.nlp.author_component import make_author_mentions as direct
-
-    assert make_author_mentions is direct
 
 
 def test_one_string_of_surnames_is_an_error() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 spacy = pytest.importorskip("spacy")
+pytestmark = pytest.mark.chemicals  # the nlp fixture is chemref.load(chemicals=True)
 
 import chemref  # noqa: E402
 from chemref.nlp.chemical_corpus import joined_text, read_tagged, spans_from_tags  # noqa: E402
@@ -23,9 +24,6 @@ def xfail(text, expected, reason):
     return pytest.param(text, expected, marks=pytest.mark.xfail(reason=reason, strict=True))
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    return chemref.load(chemicals=True)
 
 
 def mentions(nlp, text: str) -> list[str]:

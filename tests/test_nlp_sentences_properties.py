@@ -122,7 +122,7 @@ def test_module_does_not_import_spacy():
 
 @pytest.mark.shared
 def test_craft_spans_cover_text():
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
     with open(path, encoding="utf-8") as f:
@@ -134,7 +134,7 @@ def test_craft_spans_cover_text():
 @pytest.mark.shared
 def test_craft_boundary_f1_floor():
     """A regression floor well under the measured figure (see benchmarks/bench_sentences.py)."""
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
     tools = shared_path("tools")
@@ -150,7 +150,7 @@ def test_craft_boundary_f1_floor():
 
 @pytest.mark.shared
 def test_jats_dev_paragraphs_are_covered_and_anchors_kept_whole():
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     reader = pytest.importorskip("chemref.jats.reader", reason="the JATS reader is not available")
     folder = shared_path("corpora", "jats", "dev")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, shared_path
+from tests.helpers import CORPORA, shared_path
 
 from chemref.jats import read
 from chemref.questions import BuildResult, build
@@ -218,9 +218,9 @@ def test_dev_corpus_mask_mode_invariants():
 
 
 def test_sentence_with_a_display_formula_is_rejected_not_flattened():
-    from jats_helpers import numbered_refs, x
+    from tests.jats_helpers import numbered_refs, x
 
-    from jats_helpers import article as jats_article
+    from tests.jats_helpers import article as jats_article
 
     formula = ('<disp-formula id="e1"><label>(4)</label><mml:math><mml:mi>ΔG</mml:mi><mml:mo>=</mml:mo>'
                '<mml:mo>−</mml:mo><mml:mi>RT</mml:mi><mml:mi>ln</mml:mi><mml:mi>K</mml:mi></mml:math></disp-formula>')

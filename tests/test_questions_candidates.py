@@ -191,7 +191,7 @@ def test_every_anchor_lands_in_one_candidate_and_excerpts_rebuild(chunks):
 
 
 def test_bytes_input_gives_the_same_questions():
-    from conftest import CORPORA
+    from tests.helpers import CORPORA
 
     from chemref.questions import build
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.errors import InputError
 from chemref.jsonl import write_json_streaming

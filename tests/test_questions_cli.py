@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.cli import main
 from chemref.questions.card import CARD_MARKER

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.cli import main
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, shared_path
+from tests.helpers import SHARED, shared_path
 
 from chemref.errors import ChemrefError
 from chemref.scoring import score_brat

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref._io import atomic_write
 from chemref.cli import main

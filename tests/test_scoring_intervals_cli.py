@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.scoring import score_brat, score_pubmedqa, score_ranking
 from chemref.scoring.leaderboard import compare_brat, compare_questions, compare_ranking

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import shared_path
+from tests.helpers import shared_path
 
 from chemref.scoring.statistics import (Resampling, bootstrap_totals, f1_of, mean_of, micro_intervals,
                                         paired_bootstrap_test, percentile_interval, prf_arrays,

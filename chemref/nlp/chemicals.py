@@ -102,17 +102,21 @@ class ChemicalsComponent(ChemrefPipe):
         return self._finish(self.ner(doc))
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
-        # the NER runs in batches under its error handler, the rules per Doc under this component's
-        handler = self.get_error_handler()
-        for doc in self.ner.pipe(stream, batch_size=batch_size):
-            try:
-                yield self._finish(doc)
-            except Exception as exc:
-                handler(self.name, self, [doc], exc)
+        # the NER runs a batch at a time, the rules a Doc at a time, both under spaCy's error handler
+        from spacy.util import minibatch
 
-    def set_error_handler(self, error_handler: Any) -> None:
-        super().set_error_handler(error_handler)
-        self.ner.set_error_handler(error_handler)
+        handler = self.get_error_handler()
+        for batch in minibatch(stream, size=batch_size):
+            try:
+                tagged = list(self.ner.pipe(batch, batch_size=batch_size))
+            except Exception as exc:
+                handler(self.name, self, batch, exc)
+                continue
+            for doc in tagged:
+                try:
+                    yield self._finish(doc)
+                except Exception as exc:
+                    handler(self.name, self, [doc], exc)
 
     def _finish(self, doc: Doc) -> Doc:
         if self.formulas:

@@ -1,5 +1,5 @@
 """Hostile inputs through the CLI: one ``chemref: error:`` line, exit 2, no traceback, earlier outputs
-untouched, within seconds and under a 1 GB address-space limit. Inputs come from recipes.py at run time."""
+untouched, within seconds and under a 1 GB address-space limit. Inputs come from benchmarks/golden/hostile_recipes.py at run time."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
 
 
 @pytest.fixture

@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, ROOT, _limit_memory, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, ROOT, _limit_memory, assert_refused, chemref  # noqa: E402
 
 SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"
 

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import ROOT, _limit_memory, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import ROOT, _limit_memory, chemref  # noqa: E402
 
 from chemref.errors import TextError  # noqa: E402
 

@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     import spacy
 
-    import chemref.nlp.tokenizer  # noqa: F401  (registers chemref.Tokenizer.v1)
+    import chemref.nlp.components.factories  # noqa: F401  (registers chemref.Tokenizer.v1)
     from chemref.nlp.chemical_features import register_architectures
 
     register_architectures()

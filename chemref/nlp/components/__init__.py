@@ -6,3 +6,5 @@ share), ``serialize`` (JSON rule tables), and one module per component: ``citati
 ``author_mentions``, ``claim_classifier``, ``tokenizer``. The chemical-mention component is
 :mod:`chemref.nlp.chemicals`.
 """
+
+from chemref.nlp.components import factories as _factories  # noqa: F401  (registers the factories with spaCy)
