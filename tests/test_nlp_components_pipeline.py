@@ -51,7 +51,7 @@ def test_public_api() -> None:
 
 @pytest.mark.parametrize("exclude", [OPTIONAL, []], ids=["sentences-only", "full"])
 def test_round_trip_in_a_fresh_process(tmp_path, exclude) -> None:
-    """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself (acceptance 3)."""
+    """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself."""
     nlp = chemref.load(exclude=exclude)
     nlp.get_pipe("chemref_sentencizer").add_abbreviations(["Note"], kind="never")
     expected = summary(nlp.pipe(TEXTS))

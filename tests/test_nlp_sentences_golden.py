@@ -34,5 +34,5 @@ def test_golden(text, anchors, expected):
 
 
 def test_case_count():
-    """The issue asks for at least 150 hand-written golden cases."""
+    """At least 150 hand-written golden cases."""
     assert sum(len(t) for t in ALL_TABLES.values()) + len(PROTECTED_TABLES["protected"]) >= 150

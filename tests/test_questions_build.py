@@ -92,7 +92,7 @@ def _dump(result):
 
 
 def named_surnames(excerpt: str, surnames) -> list[str]:
-    """Issue 5's rule, independently: >= 3 letters anywhere as a whole word (case-sensitive); 1-2 letters
+    """The no-author-named rule, independently: >= 3 letters anywhere as a whole word (case-sensitive); 1-2 letters
     only in an author-mention pattern."""
     hits = []
     for name in surnames:

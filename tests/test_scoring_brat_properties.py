@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from chemref.errors import ChemrefError
 from chemref.scoring import score_brat
 from chemref.scoring.chemu import BLOCKS, document_items, expand_coref, score_document
-from chemref.scoring.matching import greedy_matching, max_matching
+from chemref.scoring.matching import max_matching
 
 LABELS = ["entity", "Chem"]
 TYPES = ["COREFERENCE", "WORK_UP", "REACTION_ASSOCIATED"]
@@ -91,6 +91,21 @@ def brute_force(adj, n_right, i: int = 0, used: frozenset = frozenset()) -> int:
         if j not in used:
             best = max(best, 1 + brute_force(adj, n_right, i + 1, used | {j}))
     return best
+
+
+def greedy_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[int]]:
+    """Left items in order take their first free right neighbour (what BRATEval does): the comparison."""
+    taken = [False] * n_right
+    match_l = [-1] * len(adj)
+    size = 0
+    for i, row in enumerate(adj):
+        for j in row:
+            if not taken[j]:
+                taken[j] = True
+                match_l[i] = j
+                size += 1
+                break
+    return size, match_l
 
 
 @given(graphs)

@@ -1,5 +1,5 @@
 """Bad input through every ``chemref`` command: one ``chemref: error: ...`` line, exit status 2, no traceback
-and no output file left behind (the review table of issue 2/3/6; ``questions build`` has its own tests)."""
+and no output file left behind (``questions build`` has its own tests)."""
 
 from __future__ import annotations
 

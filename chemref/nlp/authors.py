@@ -310,7 +310,7 @@ class AuthorRules:
         return _kept_mentions(self._candidates(text, cited), self._surname_hits(text, search), text)
 
     def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
-        """Only the mentions that name an author of the cited work (the issue's matching rule)."""
+        """Only the mentions that name an author of the cited work (checked against the cited reference's author list)."""
         cited, search = _surname_variants(_as_names(surnames))
         if not cited:
             return []

@@ -115,7 +115,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
                  gold_cache: dict | None = None, details: bool = False) -> Report:
     from chemref.scoring.chemu import BLOCKS
-    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
+    from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []
