@@ -15,7 +15,7 @@ import re
 from chemref.jats.model import CitationAnchor, Diagnostic
 from chemref.jats.references import ReferenceList
 from chemref.jats.text import XrefEvent
-from chemref.nlp.wordlists import particle_pattern
+from chemref.names import particle_pattern
 
 __all__ = ["resolve_anchors"]
 

@@ -16,7 +16,7 @@ from lxml import etree
 from chemref.doi import find_dois, normalize_doi
 from chemref.jats.model import Diagnostic, Reference
 from chemref.jats.text import plain_text
-from chemref.nlp.wordlists import particle_pattern
+from chemref.names import particle_pattern
 
 __all__ = ["ReferenceList", "read_references"]
 
