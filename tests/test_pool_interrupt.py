@@ -20,6 +20,7 @@ def _slow(n: int) -> int:
     return n
 
 
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_during_a_pool_raises_keyboard_interrupt_and_restores_the_handler():
     before = signal.getsignal(signal.SIGINT)
     seen: list[int] = []
@@ -34,6 +35,7 @@ def test_ctrl_c_during_a_pool_raises_keyboard_interrupt_and_restores_the_handler
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_while_waiting_for_a_result_is_acted_on():
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()

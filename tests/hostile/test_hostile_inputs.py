@@ -93,6 +93,7 @@ def test_an_output_never_replaces_an_input(work: Path, args: tuple, victim: str)
 
 
 # -- 5. super-linear rules
+@pytest.mark.slow  # asserts a timing
 def test_a_sentence_of_50k_digits_builds_in_seconds(tmp_path: Path) -> None:
     (tmp_path / "a.xml").write_text(recipes.jats_article(recipes.digits_sentence(50_000)))
     proc = chemref("questions", "build", "a.xml", "-o", "q.jsonl", "--no-progress", cwd=tmp_path)

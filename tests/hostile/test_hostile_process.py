@@ -145,6 +145,7 @@ def test_links_out_of_a_jats_folder_are_not_followed(tmp_path: Path) -> None:
 
 
 # -- Ctrl-C with worker processes
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_with_workers_exits_at_once(tmp_path: Path) -> None:
     args = ("questions", "build", "many", "-o", "q/questions.jsonl", "-w", "2", "--no-progress")
     (tmp_path / "many").mkdir()
@@ -180,6 +181,7 @@ def test_ctrl_c_while_the_command_modules_are_imported_is_one_line(monkeypatch, 
 
 
 # -- one xref citing 40,000 references is read in linear time
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("range_text", [False, True])
 def test_one_xref_with_40000_rids_is_linear(tmp_path: Path, range_text: bool) -> None:
     (tmp_path / "many.xml").write_text(recipes.many_rids_article(40_000, range_text))
