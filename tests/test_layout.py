@@ -90,3 +90,48 @@ def test_the_checker_sees_an_upward_import() -> None:
             "def f():\n    from chemref.questions import build\n    from ..nlp import wordlists\n")
     assert {"chemref.nlp.components.pipeline", "chemref.questions", "chemref.nlp.wordlists"} <= _imports_in(
         text, "chemref.jats")
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """The chemref modules ``path`` imports when it is imported (not inside functions, not for type checking)."""
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    body = [node for node in tree.body
+            if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))]
+    found: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    own = _module_name(path)
+    return {name for name in found if _is_module(name) and name != own}
+
+
+def _is_module(name: str) -> bool:
+    if not _under(name, "chemref"):
+        return False
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_no_import_cycles_in_nlp() -> None:
+    """Importing any nlp module never comes back to itself (no lazy shims needed to break a circle)."""
+    graph = {_module_name(path): _module_level_imports(path) for path in (PACKAGE / "nlp").rglob("*.py")}
+    cycles = []
+    for start in graph:
+        stack, seen = [(start, (start,))], set()
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    cycles.append(" -> ".join(trail + (start,)))
+                elif nxt not in seen and nxt in graph:
+                    seen.add(nxt)
+                    stack.append((nxt, trail + (nxt,)))
+    assert not cycles, cycles
