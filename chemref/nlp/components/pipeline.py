@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Union
 
 from chemref.errors import TextError
-from chemref.nlp.components.factories import CHEMICALS, CITATIONS_KEY, COMPONENTS, DEFAULT_PIPELINE, TOKENIZER
+from chemref.nlp.components.factories import CHEMICALS, CITATIONS_KEY, DEFAULT_PIPELINE, TOKENIZER
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
@@ -16,25 +16,21 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["load", "pipeline_config"]
 
-#: The components reading the citation markers: their ``citations_key`` follows ``chemref_citations``' key.
-_CITATION_READERS = ("chemref_sentencizer", "chemref_author_mentions", "chemref_claim_classifier")
-
-
 def pipeline_config(*, chemicals: bool = False, overrides: Dict[str, Any] | None = None) -> "Config":
     """The config ``load()`` builds from (not interpolated): chemref's tokenizer and the registry's components
     in order, each consumer's ``citations_key`` a reference to ``components.chemref_citations.spans_key``;
     ``overrides`` in dot notation, as ``spacy.load`` applies them."""
+    from spacy.language import Language
     from thinc.api import Config
 
     names = [*DEFAULT_PIPELINE, *([CHEMICALS] if chemicals else [])]
-    assert all(name in COMPONENTS for name in names)
     lines = ["[nlp]", 'lang = "en"', f"pipeline = {names!r}".replace("'", '"'), "",
              "[nlp.tokenizer]", f'@tokenizers = "{TOKENIZER}"', "", "[components]", ""]
     for name in names:
         lines += [f"[components.{name}]", f'factory = "{name}"']
         if name == "chemref_citations":
             lines.append(f'spans_key = "{CITATIONS_KEY}"')
-        elif name in _CITATION_READERS:
+        elif "citations_key" in Language.get_factory_meta(name).default_config:  # reads the markers
             lines.append("citations_key = ${components.chemref_citations.spans_key}")
         lines.append("")
     return Config().from_str("\n".join(lines), overrides=overrides or {}, interpolate=False)
@@ -51,8 +47,6 @@ def load(*, vocab: Union["Vocab", bool] = True, disable: Union[str, Iterable[str
     ``{"components.chemref_citations.spans_key": "cites"}``) mean what they mean in ``spacy.load``.
     """
     from spacy import util
-
-    import chemref.nlp.components.factories  # noqa: F401  (registers the factories and the tokenizer)
 
     full = pipeline_config(chemicals=chemicals, overrides=util.dict_to_dot(config, for_overrides=True))
     nlp = util.load_model_from_config(full, vocab=vocab, disable=disable, enable=enable, exclude=exclude,
