@@ -32,6 +32,7 @@ def reader_pairs(article: jats.Article) -> set[tuple[str, str]]:
     return {(p.path, ref) for _, p in article.paragraphs() for a in p.citations for ref in a.ref_ids}
 
 
+@pytest.mark.slow
 def test_corpus_size(corpus) -> None:
     assert len(corpus) == 108
 

@@ -42,6 +42,7 @@ def check(data: bytes) -> None:
     article.to_dict()
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data())
 def test_byte_mutations(sources, data) -> None:
@@ -63,6 +64,7 @@ def test_byte_mutations(sources, data) -> None:
     check(bytes(raw))
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data())
 def test_tree_mutations(sources, data) -> None:
@@ -97,6 +99,7 @@ _PIECES = ["[", "]", "(", ")", "–", "-", ", ", "; ", " ", ".", "Smith et al., 
            "<bold>", "</bold>"]
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(st.lists(st.one_of(
     st.sampled_from(_PIECES),

@@ -68,6 +68,7 @@ def test_license_text_is_kept() -> None:
     assert jats.read(article("<p>x</p>", meta=meta)).license.text == "Open access under CC BY."
 
 
+@pytest.mark.slow
 def test_every_dev_article_is_cc_by() -> None:
     from tests.helpers import shared_path
 

@@ -131,6 +131,7 @@ def test_read_many_errors(files, tmp_path) -> None:
         list(jats.read_many(paths, on_error="skip"))
 
 
+@pytest.mark.slow
 def test_no_spacy_import() -> None:
     code = ("import sys, chemref.jats as j; j.read(" + repr(GOOD) + "); import chemref.cli.jats; "
             "assert 'spacy' not in sys.modules, 'spacy imported'")

@@ -58,6 +58,7 @@ def _under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layer", LOWER)
 def test_lower_layers_import_neither_nlp_nor_questions(layer: str) -> None:
     upward = {
@@ -78,6 +79,7 @@ def test_rule_engines_import_no_spacy(engine: str) -> None:
     assert not heavy, sorted(heavy)
 
 
+@pytest.mark.slow
 def test_importing_the_rule_engines_loads_no_spacy() -> None:
     modules = ", ".join(f"chemref.nlp.{engine}" for engine in ENGINES)
     code = f"import sys, {modules}; assert 'spacy' not in sys.modules and 'thinc' not in sys.modules, sorted(sys.modules)"

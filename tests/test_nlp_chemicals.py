@@ -61,6 +61,7 @@ GOLDEN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), GOLDEN)
 def test_golden_mentions(nlp, text, expected):
     assert mentions(nlp, text) == expected
@@ -79,6 +80,7 @@ def test_tokenizer_keeps_formulas_whole(nlp):
         assert word in texts
 
 
+@pytest.mark.slow
 def test_add_pipe_on_blank_pipeline():
     import chemref.nlp.chemicals  # noqa: F401  (registers the factory without the entry point)
 
@@ -115,6 +117,7 @@ def test_gazetteer_rule_adds_known_names():
     assert [e.text for e in doc.ents] == ["Metformin", "aspirin"]
 
 
+@pytest.mark.slow
 def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
     text = "Cells in dimethyl sulfoxide (DMSO) took up NaCl, cisplatin and 5-fluorouracil."
     nlp.get_pipe("chemref_chemicals").formulas = True
@@ -127,6 +130,7 @@ def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
     assert (tmp_path / "pipeline" / "chemref_chemicals" / "meta.json").is_file()
 
 
+@pytest.mark.slow
 def test_settings_survive_serialisation(tmp_path):
     import chemref.nlp.chemicals  # noqa: F401
 
@@ -165,6 +169,7 @@ def test_count_chemicals():
     assert count_chemicals("No compounds are named here.") == 0
 
 
+@pytest.mark.slow
 def test_no_network_while_loading_and_running():
     code = textwrap.dedent("""
         import socket

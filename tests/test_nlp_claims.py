@@ -60,12 +60,14 @@ def test_table_size() -> None:
     assert len(CASES) >= 100
 
 
+@pytest.mark.slow
 def test_pure_module_does_not_import_spacy() -> None:
     code = "import sys, chemref.nlp.claims, chemref.nlp.authors; assert 'spacy' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 # --- the spaCy component ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_component_cats() -> None:
     nlp = blank_with("chemref_claim_classifier")
     doc = nlp(doc_with_citations(nlp, "Solvents were purchased from Merck [4].", ["[4]"]))
@@ -86,6 +88,7 @@ def test_component_per_sentence() -> None:
     assert sents[2]._.chemref_claim is None
 
 
+@pytest.mark.slow
 def test_component_serialisation_roundtrip(tmp_path) -> None:
     spacy = pytest.importorskip("spacy")
     nlp = blank_with("chemref_claim_classifier")
@@ -164,6 +167,7 @@ def _case_sentences():
         yield sentence, _offsets(sentence)
 
 
+@pytest.mark.slow
 def test_fast_engine_matches_plain_search_on_the_golden_table() -> None:
     for sentence, citation in _case_sentences():
         got = classify_citation(sentence, citation)
@@ -179,6 +183,7 @@ _WORDS = st.sampled_from(
     "according literature İstanbul ſ K Ω Straße".split())
 
 
+@pytest.mark.slow
 @given(words=st.lists(_WORDS, min_size=1, max_size=30), at=st.integers(min_value=0, max_value=30),
        cited=st.booleans())
 def test_fast_engine_matches_plain_search_on_random_text(words: list[str], at: int, cited: bool) -> None:

@@ -156,6 +156,7 @@ _PIECES = ["a", "Z", "7", "12", ".", ",", " ", "\n", "(", ")", "[", "]", "–", 
            "diffusion"]
 
 
+@pytest.mark.slow
 @given(data=st.data())
 def test_make_doc_property_any_anchors(nlp, data) -> None:
     """Any anchors inside the text: the text is unchanged, every anchor is a span with its ids, sentences

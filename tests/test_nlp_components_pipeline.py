@@ -49,6 +49,7 @@ def test_public_api() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exclude", [OPTIONAL, []], ids=["sentences-only", "full"])
 def test_round_trip_in_a_fresh_process(tmp_path, exclude) -> None:
     """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself."""
@@ -77,6 +78,7 @@ def test_round_trip_in_a_fresh_process(tmp_path, exclude) -> None:
     assert "Note." in next(t for t in saved["tables"] if t["name"] == "user")["abbreviations"]["never"]
 
 
+@pytest.mark.slow
 def test_config_abbreviations_saved_and_reloaded(tmp_path) -> None:
     nlp = spacy.blank("en")
     nlp.add_pipe("chemref_sentencizer", config={"abbreviations": ["Note"], "abbreviation_kind": "never",
@@ -88,6 +90,7 @@ def test_config_abbreviations_saved_and_reloaded(tmp_path) -> None:
     assert [s.text for s in again("Read Note. The end.").sents] == ["Read Note. The end."]
 
 
+@pytest.mark.slow
 def test_to_bytes_round_trip(nlp) -> None:
     again = chemref.load().from_bytes(nlp.to_bytes())
     assert summary(again.pipe(TEXTS)) == summary(nlp.pipe(TEXTS))
@@ -98,6 +101,7 @@ def test_pipe_with_two_processes(nlp) -> None:
     assert summary(nlp.pipe(texts, n_process=2, batch_size=2)) == summary(nlp.pipe(texts))
 
 
+@pytest.mark.slow
 def test_full_pipeline_with_two_processes() -> None:
     """Every component keeps doc.user_data msgpack-safe, so the whole pipeline runs in worker processes."""
     full = chemref.load()
@@ -119,6 +123,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_adversarial_input_is_handled_in_linear_time(nlp, name: str) -> None:
     """Runs of affix characters used to make spaCy's tokenizer quadratic (a 20 k ")" chunk took 80 s with
@@ -134,6 +139,7 @@ def test_adversarial_input_is_handled_in_linear_time(nlp, name: str) -> None:
     assert got == split_sentences(text, protected=prot)
 
 
+@pytest.mark.slow
 def test_components_on_many_cited_sentences_are_linear() -> None:
     """The author-mention and claim components group citations by sentence with a bisect, not a scan of every
     citation per sentence (that was O(sentences x citations): 27 s for 16 000 cited sentences). No timing
@@ -152,6 +158,7 @@ def _spans_within_brute(windows, spans):
     return [[s for s in spans if s.start_char >= a and s.end_char <= b] for a, b in windows]
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=12),
        st.lists(st.tuples(st.integers(0, 40), st.integers(0, 12)), max_size=8))
 @settings(max_examples=200)

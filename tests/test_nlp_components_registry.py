@@ -109,6 +109,7 @@ def _failing(doc):
     raise ValueError("boom")
 
 
+@pytest.mark.slow
 @pytest.mark.chemicals
 @pytest.mark.parametrize("name", factories.COMPONENTS)
 def test_set_error_handler_reaches_every_component(name: str, monkeypatch) -> None:
@@ -131,6 +132,7 @@ def test_set_error_handler_reaches_every_component(name: str, monkeypatch) -> No
     assert seen == [(name, "bad one [2].")]
 
 
+@pytest.mark.slow
 def test_load_takes_spacy_load_arguments() -> None:
     assert chemref.load(exclude=["chemref_chemicals"]).pipe_names == list(factories.DEFAULT_PIPELINE)
     assert chemref.load(exclude="chemref_claim_classifier").pipe_names == list(factories.DEFAULT_PIPELINE[:-1])

@@ -106,6 +106,7 @@ def test_many_starts_inside_tokens_rebuild_the_doc(nlp) -> None:
     assert new.user_data["mine"] == 1
 
 
+@pytest.mark.slow
 def test_equals_split_sentences_on_craft(nlp) -> None:
     from tests.helpers import shared_path
 
@@ -117,6 +118,7 @@ def test_equals_split_sentences_on_craft(nlp) -> None:
         assert stripped_sentence_spans(doc) == split_sentences(text, protected=protected(doc))
 
 
+@pytest.mark.slow
 def test_user_abbreviations_and_no_split_via_config() -> None:
     text = "Read Note. The end."
     plain = spacy.blank("en")
@@ -130,6 +132,7 @@ def test_user_abbreviations_and_no_split_via_config() -> None:
     assert len(list(nlp(text).sents)) == 1
 
 
+@pytest.mark.slow
 def test_bad_abbreviation_kind_is_a_clear_error() -> None:
     from chemref.errors import InputError
 
@@ -138,6 +141,7 @@ def test_bad_abbreviation_kind_is_a_clear_error() -> None:
         nlp.add_pipe("chemref_sentencizer", config={"abbreviation_kind": "sometimes"})
 
 
+@pytest.mark.slow
 def test_rules_serialise_as_json(nlp) -> None:
     pipe = nlp.get_pipe("chemref_sentencizer")
     data = pipe.to_bytes()

@@ -23,6 +23,7 @@ CASES = (golden_params(ALL_TABLES, shape=lambda case: (case[0], None, case[1]))
          + golden_params(PROTECTED_TABLES))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text,anchors,expected", CASES)
 def test_golden(text, anchors, expected):
     """The sentences of ``text``; with ``anchors``, no boundary inside a protected citation either."""

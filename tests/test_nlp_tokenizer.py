@@ -106,6 +106,7 @@ def test_tokens(nlp, text: str, expected: list[str]) -> None:
     assert [t.text for t in nlp.make_doc(text)] == expected
 
 
+@pytest.mark.slow
 @given(st.lists(st.sampled_from(list("aZ09 .,;:()[]{}-–+%°/=<>'\"\n") + ["et al.", "Pd(PPh3)4", "°C"]),
                 max_size=60).map("".join))
 def test_tokens_cover_text(nlp, text: str) -> None:
@@ -114,6 +115,7 @@ def test_tokens_cover_text(nlp, text: str) -> None:
     assert all(t.text for t in doc)
 
 
+@pytest.mark.slow
 def test_sentence_starts_are_token_starts_on_craft(nlp) -> None:
     """The tokenizer splits wherever split_sentences puts a boundary in real text (no in-token starts)."""
     from tests.helpers import shared_path

@@ -87,6 +87,7 @@ with RunLock(sys.argv[1], "to out"):
 """
 
 
+@pytest.mark.slow
 def test_workers_of_a_parent_killed_with_sigkill_leave_and_do_not_hold_its_lock(tmp_path):
     import subprocess
     import sys
@@ -134,6 +135,7 @@ def test_a_task_longer_than_the_interrupt_poll_returns_its_result(monkeypatch):
     assert list(ordered_map(time.sleep, [0.2, 0.1], workers=2)) == [None, None]
 
 
+@pytest.mark.slow
 def test_workers_started_by_a_fork_server_stay_while_their_parent_runs(tmp_path):
     import subprocess
     import sys

@@ -177,6 +177,7 @@ def test_same_seed_same_output_and_workers_2_equal(sample_result):
     assert _dump(build([SAMPLE], workers=2)) == _dump(sample_result)
 
 
+@pytest.mark.slow
 def test_dask_bag_equals_single_process(sample_result):
     pytest.importorskip("dask.bag")
     from chemref.questions import build_bag
@@ -239,6 +240,7 @@ def test_sentence_with_a_display_formula_is_rejected_not_flattened():
 
 
 # --- source_file is the path as given, so `chemref baseline bm25 questions.jsonl` reopens it from here -------
+@pytest.mark.slow
 def test_source_file_is_the_path_as_given(tmp_path, monkeypatch):
     import shutil
 
