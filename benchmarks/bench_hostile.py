@@ -6,8 +6,8 @@ Prints one table and writes benchmarks/results/hostile.json. Each case runs in a
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
 machine), and its own peak resident memory. Load average at start and end are recorded.
-Cases: the ChEMU COREFERENCE chain (tests/hostile/recipes.py) at N = 100, 1,000, 10,000; BRAT scoring
-(tests/hostile/recipes_brat.py, target 5 s and 500 MB each): 10,000 nested overlapping mentions (relaxed
+Cases: the ChEMU COREFERENCE chain (benchmarks/golden/hostile_recipes.py) at N = 100, 1,000, 10,000; BRAT scoring
+(benchmarks/golden/hostile_recipes_brat.py, target 5 s and 500 MB each): 10,000 nested overlapping mentions (relaxed
 matching, and the --html page), a 300-link chain of mutually overlapping spans, 10,000 chains of 10 links and a
 150,000-link chain (refused); a cited sentence
 holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
@@ -38,8 +38,8 @@ MB = 1_000_000
 _PRELUDE = textwrap.dedent("""
     import json, resource, sys, tempfile, time
     from pathlib import Path
-    sys.path[:0] = [@ROOT@, @RECIPES@]
-    import recipes
+    sys.path[:0] = [@ROOT@]
+    from benchmarks.golden import hostile_recipes as recipes
 
     def start():
         global _wall, _cpu
@@ -49,7 +49,7 @@ _PRELUDE = textwrap.dedent("""
         seconds, cpu = time.perf_counter() - _wall, time.process_time() - _cpu
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_mb": peak, "outcome": outcome}))
-""").replace("@ROOT@", repr(str(ROOT))).replace("@RECIPES@", repr(str(ROOT / "tests" / "hostile")))
+""").replace("@ROOT@", repr(str(ROOT)))
 
 _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.errors import ScoringError
@@ -67,7 +67,7 @@ _COREF = _PRELUDE + textwrap.dedent("""
 """)
 
 _BRAT = _PRELUDE + textwrap.dedent("""
-    import recipes_brat
+    from benchmarks.golden import hostile_recipes_brat as recipes_brat
     from chemref.errors import ScoringError
     from chemref.scoring.brat_scoring import score_brat
     case, n = @CASE@, @N@
@@ -131,7 +131,7 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
         from chemref.nlp.sentences import split_sentences as run
     elif engine == "tokenizer":
         import spacy
-        from chemref.nlp.tokenizer import chemical_tokenizer
+        from chemref.nlp.components.tokenizer import chemical_tokenizer
         nlp = spacy.blank("en")
         nlp.max_length = 10 * len(text)
         run = chemical_tokenizer(nlp.vocab)

@@ -1,7 +1,7 @@
 """Benchmark ``chemref score brat`` as a whole process on ChEMU-Ref dev replicated to 2,250 documents.
 
 BRATEval v0.3.2 (Java) is not installed here; its figures for the same 2,250 documents on this machine
-type are quoted from the issue. Each configuration runs REPEATS times under ``/usr/bin/time -v``
+type are quoted, not measured here. Each configuration runs REPEATS times under ``/usr/bin/time -v``
 (Debian ``time``; ``apt-get install -y time``); the table shows the median wall time, the CPU time
 (user + sys, children included) and the peak RSS of the largest process. chemref runs in one process by
 default; the ``--workers 2`` rows split the documents over two forked processes. The ``--ci`` row adds

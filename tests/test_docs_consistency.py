@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import CORPORA, ROOT
+from tests.helpers import CORPORA, ROOT
 
 from chemref import docs
 from chemref.questions.filters import REASONS

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from jats_helpers import article, numbered_refs, paragraph_article, x
+from tests.jats_helpers import article, numbered_refs, paragraph_article, x
 
 import chemref.jats as jats
 from chemref.cli import main
@@ -132,6 +132,7 @@ def test_read_many_errors(files, tmp_path) -> None:
         list(jats.read_many(paths, on_error="skip"))
 
 
+@pytest.mark.slow
 def test_no_spacy_import() -> None:
     code = ("import sys, chemref.jats as j; j.read(" + repr(GOOD) + "); import chemref.cli.jats; "
             "assert 'spacy' not in sys.modules, 'spacy imported'")
@@ -166,8 +167,8 @@ def test_cli_errors(files, tmp_path, capsys) -> None:
 
 
 def test_hand_written_article_with_every_form() -> None:
-    from conftest import ROOT
-    from jats_independent import count_file
+    from tests.helpers import ROOT
+    from benchmarks.golden.jats_independent import count_file
 
     path = ROOT / "tests" / "data" / "jats" / "citation_forms.nxml"
     art = jats.read(path)

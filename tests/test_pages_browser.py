@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_path
+from tests.helpers import shared_path
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 

@@ -436,6 +436,7 @@ _OWN_REGEX_FEATURES = ("attribution", "first_described", "background", "pointer"
                        "title_review", "title_resource", "venue_review")
 
 
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("unit", ["a", "was ", "these ", "(see ", "x1", "Ab, ", "Ab'", "a previous ", "has been ", "[1"])
 def test_selector_patterns_are_linear_on_hostile_text(unit):
     import time

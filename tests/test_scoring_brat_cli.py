@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.errors import ChemrefError, InputError, ScoringError
 from chemref.scoring import score_brat
@@ -30,6 +30,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_default_table_on_the_sample() -> None:
     p = run(GOLD, PRED)
     assert p.returncode == 0, p.stderr
@@ -37,6 +38,7 @@ def test_default_table_on_the_sample() -> None:
     assert p.stderr == ""
 
 
+@pytest.mark.slow
 def test_json_has_the_paper_structure() -> None:
     p = run(GOLD, PRED, "--json")
     got = json.loads(p.stdout)
@@ -49,6 +51,7 @@ def test_json_has_the_paper_structure() -> None:
     assert got == json.loads(score_brat(GOLD, PRED).to_json())
 
 
+@pytest.mark.slow
 def test_csv_markdown_per_doc_and_errors() -> None:
     csv_out = run(GOLD, PRED, "--csv", "--per-doc").stdout.splitlines()
     assert csv_out[0] == "document,report,type,tp,fp,fn,precision,recall,f1"
@@ -67,6 +70,7 @@ def test_csv_markdown_per_doc_and_errors() -> None:
     assert set(report["per_doc"]) == {"r001", "r002", "r003"}
 
 
+@pytest.mark.slow
 def test_errors_reach_csv_and_markdown() -> None:
     """--errors with --csv/--markdown is not silently dropped: one row per FP/FN with its mention text."""
     import csv
@@ -128,6 +132,7 @@ def _partial_pred(tmp_path: Path) -> Path:
     return pred
 
 
+@pytest.mark.slow
 def test_missing_prediction_file_chemu_warns_strict_fails(tmp_path: Path) -> None:
     pred = _partial_pred(tmp_path)
     p = run(GOLD, pred)
@@ -140,6 +145,7 @@ def test_missing_prediction_file_chemu_warns_strict_fails(tmp_path: Path) -> Non
         score_brat(GOLD, pred, strict=True)
 
 
+@pytest.mark.slow
 def test_missing_prediction_file_brateval_aborts(tmp_path: Path) -> None:
     p = run(GOLD, _partial_pred(tmp_path), "--brateval")
     assert p.returncode == 2 and p.stdout == ""
@@ -153,6 +159,7 @@ BAD_ANN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, words", BAD_ANN)
 @pytest.mark.parametrize("mode", [[], ["--brateval"]])
 def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mode: list[str]) -> None:
@@ -169,6 +176,7 @@ def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mo
     assert f"{tmp_path / 'p' / 'd.ann'}:" in p.stderr and (words in p.stderr or mode)
 
 
+@pytest.mark.slow
 def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
     for d in ("g", "p"):
         (tmp_path / d).mkdir()
@@ -178,6 +186,7 @@ def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
         assert p.returncode == 0 and f"{tmp_path / 'g' / 'd.ann'}:2:" in p.stderr
 
 
+@pytest.mark.slow
 def test_bad_arguments(tmp_path: Path) -> None:
     assert run(GOLD, tmp_path / "nope").returncode == 2
     assert run(GOLD, PRED, "--similarity", "0.8").returncode == 2        # a BRATEval option
@@ -259,6 +268,7 @@ def test_closure() -> None:
     assert transitive_closure([(1, 2), (2, 1)]) == {(1, 2), (2, 1)}
 
 
+@pytest.mark.slow
 def test_scoring_imports_stay_small() -> None:
     code = ("import sys; from chemref.scoring import score_brat; import chemref.brat, chemref.cli.score_brat; "
             f"score_brat({str(GOLD)!r}, {str(PRED)!r}); score_brat({str(GOLD)!r}, {str(PRED)!r}, mode='brateval'); "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, ROOT
+from tests.helpers import CORPORA, ROOT
 
 from chemref.cli import main
 from chemref.errors import ScoringError

@@ -21,7 +21,7 @@ __all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "repla
 #: What replaces the one citation of a question in its excerpt.
 CITATION_MARK = "[CITATION]"
 
-#: ``split(text, protected=[(start, end), ...]) -> [(start, end), ...]`` (issue 4's fast path).
+#: ``split(text, protected=[(start, end), ...]) -> [(start, end), ...]`` (:func:`chemref.nlp.sentences.split_sentences`).
 Splitter = Callable[..., Sequence[tuple[int, int]]]
 
 _OPEN_FOR = {"]": "[", ")": "("}

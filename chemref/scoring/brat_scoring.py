@@ -139,7 +139,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
                  max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
     from chemref.scoring.chemu import BLOCKS
-    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
+    from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []

@@ -1,4 +1,4 @@
-"""Bipartite matching between gold and predicted items: Hopcroft–Karp (maximum) and greedy (first fit).
+"""Bipartite matching between gold and predicted items: Hopcroft–Karp (maximum).
 
 Graphs are adjacency lists ``adj[i] = [j, ...]`` from left item ``i`` to right items ``j`` in
 ``range(n_right)``. Pure Python: the graphs of one document and one type are small.
@@ -81,21 +81,6 @@ def _augment(root: int, adj: Sequence[Sequence[int]], match_l: list[int], match_
             if path:
                 path.pop()
     return False
-
-
-def greedy_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[int]]:
-    """Left items in order take their first free right neighbour (what BRATEval does); for comparison."""
-    taken = [False] * n_right
-    match_l = [-1] * len(adj)
-    size = 0
-    for i, row in enumerate(adj):
-        for j in row:
-            if not taken[j]:
-                taken[j] = True
-                match_l[i] = j
-                size += 1
-                break
-    return size, match_l
 
 
 def interval_matching(gold: Sequence[tuple[int, int]], pred: Sequence[tuple[int, int]]) -> tuple[int, list[int]]:

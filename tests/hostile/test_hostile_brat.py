@@ -1,7 +1,7 @@
 """Hostile BRAT inputs to ``score brat``: links out of a scored folder, COREFERENCE chains counted before they
 are expanded, dense relaxed matching, zip member names, predictions that are not text, and the smaller cases
 (resamples, system names, offsets, reused ids). Each runs the CLI under a 1 GB address-space limit and a
-time bound; inputs come from recipes_brat.py at run time."""
+time bound; inputs come from benchmarks/golden/hostile_recipes_brat.py at run time."""
 
 from __future__ import annotations
 
@@ -17,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-import recipes_brat  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes
+from benchmarks.golden import hostile_recipes_brat as recipes_brat
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref
 
 SECRET = "SECRET-0f1e2d-NOT-FOR-OUTPUT"
 # a loaded machine (two cores shared by several jobs) runs these several times slower than the benchmark's

@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train.py: error: {missing[0]}: not found (the BC5CDR chemical mentions of the reference data: set "
               f"{REFERENCE_DATA_ENV} or --data; README, Reference data)", file=sys.stderr)
         return 2
-    import chemref.nlp.tokenizer  # noqa: F401  (registers chemref.Tokenizer.v1)
+    import spacy
+
+    import chemref.nlp.components.factories  # noqa: F401  (registers chemref.Tokenizer.v1)
     from chemref.nlp.chemical_features import register_architectures
 
     register_architectures()
