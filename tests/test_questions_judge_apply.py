@@ -165,7 +165,7 @@ def test_answers_for_candidates_an_earlier_filter_rejects_decide_nothing():
                                  requests=requests)
         assert moved["id"] not in [q["id"] for q in judged.questions]
         assert {r["id"]: r["reason"] for r in judged.rejected}[moved["id"]] == "length"
-        assert judged.summary.not_candidates == 1 and judged.summary.candidates == 15
+        assert judged.summary.unused_answers == 1 and judged.summary.candidates == 15
 
 
 def test_evaluate_a_judged_build(tmp_path):
@@ -320,3 +320,11 @@ def test_a_record_twice_is_an_error():
     questions = _rows(DATA / "questions.jsonl")
     with pytest.raises(InputError, match="in two records"):
         apply_judgement(questions + questions[:1], {})
+
+
+def test_answers_no_request_asks_for_are_counted_not_errors():
+    """Answers kept from a wider cascade apply to the requests of a narrower one."""
+    requests = [r for r in read_requests(DATA / "requests.jsonl") if r.custom_id != "artA-p1-s1"]
+    judged = apply_judgement(_rows(DATA / "questions.jsonl"), read_responses(DATA / "responses.jsonl"),
+                             rejected=_rows(DATA / "rejected.jsonl"), requests=requests)
+    assert judged.summary.unused_answers == 1 and "artA-p1-s1" not in [q["id"] for q in judged.questions]

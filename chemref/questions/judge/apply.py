@@ -78,8 +78,8 @@ class JudgeSummary:
     requests: int
     not_sent: int = 0
     requests_per_kept: float | None = None
-    #: answers given for records that an earlier filter rejects (they decide nothing)
-    not_candidates: int = 0
+    #: answers for records that an earlier filter rejects, or that no request asks for (they decide nothing)
+    unused_answers: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         row = asdict(self)
@@ -94,8 +94,8 @@ class JudgeSummary:
                 f"{self.judge_kept} kept by the judge, {self.per_target_cap} + {self.per_article_cap} capped "
                 f"(per target + per article): {self.questions} questions; {self.requests} requests, "
                 f"{cost} per kept question"
-                + (f"; {self.not_candidates} answer(s) for candidates an earlier filter rejects, not used"
-                   if self.not_candidates else ""))
+                + (f"; {self.unused_answers} answer(s) for records no request asks for or an earlier filter "
+                   "rejects, not used" if self.unused_answers else ""))
 
 
 @dataclass(frozen=True)
@@ -202,10 +202,9 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
                                  "rejected file", path=requests_path, line=r.line,
                                  hint="give the files the requests were prepared from (--rejected too)")
     for ident, (line, _) in answers.items():
-        if ident not in records or (by_request is not None and ident not in by_request):
-            where = "no request of the requests file" if ident in records else \
-                "no record of the questions or the rejected file"
-            raise InputError(f"unknown custom_id {ident!r}: {where}", path=responses_path, line=line,
+        if ident not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
+                             path=responses_path, line=line,
                              hint="give the requests and the files the responses were made for")
     def reaches_judge(row: Mapping[str, Any]) -> bool:
         return "reason" not in row or row["reason"] in SELECTOR_STAGES
@@ -214,8 +213,10 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         candidates = [records[i] for i in by_request if reaches_judge(records[i])]
     else:
         candidates = [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
-    # answers for candidates that a filter before the selector now rejects (a rebuild with other filters) decide nothing
-    not_candidates = sum(1 for ident in answers if not reaches_judge(records[ident]))
+    # answers for candidates that a filter before the selector now rejects (a rebuild with other filters), or that
+    # no request asks for (a cascade that starts higher than the one answered), decide nothing
+    unused = sum(1 for ident in answers if not reaches_judge(records[ident])
+                 or (by_request is not None and ident not in by_request))
 
     kinds = {kind: 0 for kind in ANSWER_KINDS}
     models: dict[str, int] = {}
@@ -288,7 +289,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         prompt=max(prompts, key=prompts.get) if prompts else None,
         min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
         judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
-        requests=requests_made, not_sent=not_sent, not_candidates=not_candidates,
+        requests=requests_made, not_sent=not_sent, unused_answers=unused,
         requests_per_kept=round(requests_made / len(final), 3) if final else None)
     return Judged(final, others, summary, reasons)
 
