@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import CORPORA, ROOT
-from test_pages_browser import Opened, browser  # noqa: F401  (the Chromium fixture and page wrapper)
+from tests.test_pages_browser import Opened, browser  # noqa: F401  (the Chromium fixture and page wrapper)
 
 pytestmark = pytest.mark.slow
 
