@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
-                             refuse_overwriting_inputs, warn)
+                             refuse_overwriting_inputs, refuse_shared_outputs, warn)
 from chemref.errors import printable
 
 
@@ -179,6 +179,7 @@ def train_selector_command(
     from chemref.questions.labels import good_labels, read_labels
     from chemref.questions.selector import train_selector
 
+    refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
     refuse_overwriting_inputs(output, labels, questions, rejected)
     refuse_overwriting_inputs(cv_scores, labels, questions, rejected)
 

@@ -86,12 +86,15 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
     ``output`` is then left as it was, since the run failed). Files a folder leaves out (links out of it,
     looping links) are described in ``notes`` (warnings when None).
     """
-    from chemref._io import atomic_write, check_not_input
+    from chemref._io import atomic_write, check_not_input, is_stdout
     from chemref.jats.reader import map_articles
 
+    paths = list(paths)
     files = expand_paths(paths, notes)
+    if is_stdout(output):
+        output = None
     if output is not None:
-        check_not_input(output, files)
+        check_not_input(output, [*paths, *files])
     errors: list[JatsError] = []
     results = map_articles(files, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors)
