@@ -71,10 +71,11 @@ def regular_file(path: str | os.PathLike[str], error: type[InputError] = InputEr
     return info
 
 
-def _too_large(where: str, size: int | None, limit: int, what: str = "the file") -> TooLargeError:
+def _too_large(where: str, size: int | None, limit: int, what: str = "the file", fixed: bool = False) -> TooLargeError:
     found = f" ({_mb(size)})" if size is not None else ""
-    return TooLargeError(f"{what} is larger than the limit of {_mb(limit)}{found}", path=where,
-                         hint=f"if it is genuine, raise the limit with {MAX_FILE_ENV}=<megabytes>")
+    hint = "no file of this kind is that large: is it the right file?" if fixed else \
+        f"if it is genuine, raise the limit with {MAX_FILE_ENV}=<megabytes>"
+    return TooLargeError(f"{what} is larger than the limit of {_mb(limit)}{found}", path=where, hint=hint)
 
 
 def read_limited(path: str | os.PathLike[str], limit: int | None = None,
@@ -85,14 +86,14 @@ def read_limited(path: str | os.PathLike[str], limit: int | None = None,
     info = regular_file(where, error)
     cap = max_file_bytes() if limit is None else limit
     if info.st_size > cap:
-        raise _too_large(where, info.st_size, cap)
+        raise _too_large(where, info.st_size, cap, fixed=limit is not None)
     try:
         with open(where, "rb") as handle:
             data = handle.read(cap + 1)
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror or exc}", path=where) from None
     if len(data) > cap:  # the file grew after the stat
-        raise _too_large(where, None, cap)
+        raise _too_large(where, None, cap, fixed=limit is not None)
     return data
 
 

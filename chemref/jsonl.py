@@ -131,7 +131,7 @@ _VALIDATORS: dict[int, Any] = {}
 def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | os.PathLike[str] | None = None,
                  line: int | None = None, hint: str | None = None) -> Any:
     """``value`` when it matches the JSON Schema ``schema`` (draft 2020-12), else an :class:`InputError`
-    naming ``what``, the place in the document (``$.shards[0].files``) and what is wrong there."""
+    ``"<what>: <what is wrong> (at $.shards[0].files)"`` (``what``: "invalid manifest")."""
     validator = _VALIDATORS.get(id(schema))
     if validator is None:
         from jsonschema import Draft202012Validator
@@ -148,7 +148,7 @@ def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | o
 
     error = best_match(validator.iter_errors(value)) or error
     message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-    raise InputError(f"{what} is not valid at {error.json_path}: {message}",
+    raise InputError(f"{what}: {message} (at {error.json_path})",
                      path=None if path is None else os.fspath(path), line=line, hint=hint)
 
 

@@ -105,16 +105,9 @@ def _records(path: Optional[Path]) -> list[dict]:
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
-    from chemref.errors import InputError
-    from chemref.jsonl import read_jsonl
+    from chemref.questions.evaluate import read_scores
 
-    scores: dict[str, float] = {}
-    for number, row in read_jsonl(path):
-        value = row.get("score")
-        if not isinstance(row.get("id"), str) or isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError("expected {\"id\": ..., \"score\": number}", path=str(path), line=number)
-        scores[row["id"]] = float(value)
-    return scores
+    return read_scores(path)
 
 
 @questions_app.command("evaluate")
@@ -161,7 +154,7 @@ def train_selector_command(
     cv_scores: Optional[Path] = typer.Option(None, "--cv-scores", callback=checked_output, help="Write the "
                                              "cross-validated score of every labelled record (JSON Lines {id, score})."),
     folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds (grouped by article)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the fold assignment."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the fold assignment."),
     l2: float = typer.Option(30.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
     min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
                                         "lowest with at least this cross-validated good share..."),

@@ -141,6 +141,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"({totals.articles} given, {totals.unreadable} unreadable"
              + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
                 else "")
+             + (f", {totals.skipped['duplicate']} given twice" if totals.skipped.get("duplicate") else "")
              + f"), built by chemref {__version__} "
              f"from {totals.candidates} candidate sentences (body sentences with at least one citation): "
              f"survival rate {totals.survival_rate:.1%}.",

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -177,11 +178,14 @@ class _Checkpoint:
                         raise self._damaged(f"line {number} of the checkpoint is damaged")
                     break
                 if header is None:
-                    if _journal_entry(raw).get("format") != MANIFEST_FORMAT:
+                    first = _journal_entry(raw)
+                    if first.get("format") != MANIFEST_FORMAT:
                         raise InputError(f"{what} is not a chemref build", path=str(self.path))
-                    header = journal_header(raw, path=self.path, line=number)
-                    diffs = _differences(header["identity"], self.identity)
-                    if diffs:
+                    saved = first.get("identity")
+                    diffs = _differences(saved, self.identity) if isinstance(saved, dict) else []
+                    if not diffs:
+                        header = journal_header(raw, path=self.path, line=number)
+                    else:
                         raise InputError(f"cannot resume {what}: it was started with other settings or inputs ("
                                          + "; ".join(diffs) + ")", path=str(self.path.parent),
                                          hint="resume with the same command, or start again without --resume "
@@ -425,15 +429,27 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
 def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                   workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
-    from chemref.questions.builder import ARTICLES_PER_TASK, warm_up
-    from chemref.questions.shards import ShardWriter
+    from chemref.questions.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
+    from chemref.questions.shards import ShardWriter, encode
 
     if workers > 1:
         warm_up()
+    ids = _unique_ids(staging, checkpoint, fmt)
+    held: dict[int, Source] = {}
+
+    def todo() -> Iterator[tuple[int, Source]]:
+        for i, source in inputs.todo():
+            held[i] = source
+            yield i, source
+
     writer: ShardWriter | None = None
     try:
-        for i, encoded in ordered_map(_IndexedTask(settings, fmt), inputs.todo(), workers=workers,
+        for i, encoded in ordered_map(_IndexedTask(settings, fmt), todo(), workers=workers,
                                       initializer=warm_up, chunk=ARTICLES_PER_TASK):
+            source = held.pop(i)
+            resolved = ids.resolve(encoded.result, source, settings)
+            if resolved is not encoded.result:
+                encoded = encode(resolved, fmt)
             k = i // inputs.size
             if writer is None or writer.index != k:
                 if writer is not None:
@@ -443,6 +459,9 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
             article = encoded.result
             if article.error is not None and on_error is not None:
                 on_error(article.source, article.error)
+            note = duplicate_message(article)
+            if note is not None:
+                warnings.warn(note, UserWarning, stacklevel=1)
             progress.update(1, len(article.questions))
         if writer is not None:
             checkpoint.add(writer.close())
@@ -450,6 +469,33 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
     finally:
         if writer is not None:
             writer.abort()
+
+
+def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
+    """The :class:`~chemref.questions.builder.UniqueIds` of a run, holding the articles of the shards done
+    before a resume (their verified ``articles-*.jsonl`` rows)."""
+    from chemref.questions.builder import UniqueIds
+
+    ids = UniqueIds()
+    for row in _per_article_rows(staging, sorted(checkpoint.done), fmt, placed=staging.parent):
+        ids.add_row(row)
+    return ids
+
+
+def _check_unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> None:
+    """On Dask, where workers write whole shards: refuse a build whose articles share question ids (a local
+    build gives them distinct ids, or skips an article given twice)."""
+    from chemref.questions.builder import UniqueIds
+
+    ids = UniqueIds()
+    for row in _per_article_rows(staging, range(checkpoint.prefix_end), fmt, placed=staging.parent):
+        key = row.get("id_prefix")
+        if isinstance(key, str) and row.get("skipped") is None and key in ids.taken:
+            raise InputError(f"{row.get('source_file')!r} and {ids.taken[key][2]!r} share the question ids "
+                             f"{key}-...: a Dask build cannot give them distinct ids", path=str(staging),
+                             hint="remove the staging folder and build without --dask (each article then gets its "
+                                  "own ids, and one given twice is skipped)")
+        ids.add_row(row)
 
 
 def _clear_temporaries(staging: Path) -> None:
@@ -594,6 +640,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             from chemref.questions.dask import build_shards_on
 
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
+            _check_unique_ids(staging, checkpoint, fmt)
         else:
             _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error)
     finally:

@@ -152,7 +152,7 @@ def is_chemref_manifest(path: Path) -> bool:
     """Whether ``path`` is a regular file that says it is a chemref build's manifest (read, then checked
     whole by :func:`read_manifest` before any of it is used)."""
     try:
-        value = read_json(path, what="the manifest", limit=MAX_MANIFEST_BYTES, hint=_HINT)
+        value = read_json(path, what="invalid manifest", limit=MAX_MANIFEST_BYTES, hint=_HINT)
     except InputError:
         return False
     return isinstance(value, dict) and value.get("format") == MANIFEST_FORMAT
@@ -161,14 +161,14 @@ def is_chemref_manifest(path: Path) -> bool:
 def read_manifest(path: Path) -> dict[str, Any]:
     """The manifest of a complete folder build, checked against its schema (and its shards against their
     index, as :func:`check_shard` checks a journal's)."""
-    manifest = read_json(path, what="the manifest", schema=_schema("manifest"), limit=MAX_MANIFEST_BYTES,
+    manifest = read_json(path, what="invalid manifest", schema=_schema("manifest"), limit=MAX_MANIFEST_BYTES,
                          hint="remove the output folder's files to build again")
     fmt = manifest["layout"]["format"]
     size = manifest["layout"]["shard_articles"]
     for k, shard in enumerate(manifest["shards"]):
         problem = _shard_problem(shard, k, fmt, size)
         if problem:
-            raise InputError(f"the manifest is not valid at $.shards[{k}]: {problem}", path=str(path),
+            raise InputError(f"invalid manifest: {problem} (at $.shards[{k}])", path=str(path),
                              hint="remove the output folder's files to build again")
     return manifest
 
@@ -176,17 +176,17 @@ def read_manifest(path: Path) -> dict[str, Any]:
 def journal_header(raw: bytes, *, path: Path, line: int) -> dict[str, Any]:
     """The journal's first line, checked."""
     value = parse_json(raw, path=path, line=line)
-    check_schema(value, _schema("format"), what="the checkpoint", path=path, line=line, hint=_HINT)
-    return check_schema(value, _schema("header"), what="the checkpoint", path=path, line=line, hint=_HINT)
+    check_schema(value, _schema("format"), what="invalid checkpoint", path=path, line=line, hint=_HINT)
+    return check_schema(value, _schema("header"), what="invalid checkpoint", path=path, line=line, hint=_HINT)
 
 
 def journal_shard(raw: bytes | str, *, path: Path, line: int, fmt: str, shard_articles: int) -> dict[str, Any]:
     """One shard summary of the journal, checked (schema, then :func:`check_shard`)."""
     value = parse_json(raw, path=path, line=line)
-    check_schema(value, _schema("shard"), what="the checkpoint", path=path, line=line, hint=_HINT)
+    check_schema(value, _schema("shard"), what="invalid checkpoint", path=path, line=line, hint=_HINT)
     problem = _shard_problem(value, None, fmt, shard_articles)
     if problem:
-        raise InputError(f"the checkpoint is not valid: {problem}", path=str(path), line=line, hint=_HINT)
+        raise InputError(f"invalid checkpoint: {problem}", path=str(path), line=line, hint=_HINT)
     return value
 
 
