@@ -43,7 +43,7 @@ def _identity() -> dict:
 
 def _summary(index: int) -> dict:
     """A small made-up shard summary of fixed width (its index aside)."""
-    totals = BuildTotals(articles=10, read=9, unreadable=1, questions=3, sources=[[f"art{index:06d}.xml", None, None, 3]],
+    totals = BuildTotals(articles=10, read=9, unreadable=1, candidates=3, questions=3, sources=[[f"art{index:06d}.xml", None, None, 3]],
                          errors=[[f"art{index:06d}.xml", "unreadable"]])
     rows = {"questions": 3, "rejected": 0, "articles": 10}
     files = {f"{kind}-{index:05d}.jsonl": {"sha256": "0" * 64, "bytes": 1000, "rows": rows[kind]}

@@ -214,6 +214,10 @@ def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_art
         if totals["questions"] != rows["questions"] or totals["rejected"] != rows["rejected"]:
             return f"shard {k}: its totals count {totals['questions']} questions and {totals['rejected']} " \
                    f"rejected, its files {rows['questions']} and {rows['rejected']}"
+        if sum(totals["funnel"].values()) != totals["rejected"] or \
+                totals["questions"] + totals["rejected"] != totals["candidates"]:
+            return f"shard {k}: its totals do not add up ({totals['candidates']} candidates, {totals['questions']} " \
+                   f"questions, {totals['rejected']} rejected, {sum(totals['funnel'].values())} in the funnel)"
         if totals["with_questions"] > totals["read"] or totals["with_questions"] > totals["questions"]:
             return f"shard {k}: more articles with questions ({totals['with_questions']}) than it can have"
     return None
