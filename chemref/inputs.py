@@ -58,6 +58,8 @@ class Source:
     data: bytes | None = None
     skip: str | None = None
     error: str | None = None
+    #: whether ``error`` ends the input it belongs to (a damaged package), or only this member (a link)
+    stops: bool = True
 
 
 def is_package(path: str | os.PathLike[str]) -> bool:
@@ -289,7 +291,7 @@ def _package_members(package: Path, label: str) -> Iterator[Source]:
                     kind = "hard link" if member.islnk() else "symbolic link"
                     yield Source(None, member_label, error=f"{member_label}: a {kind} to "
                                  f"{path_text(member.linkname)!r} in the package; not read (its target is "
-                                 "read under its own name)")
+                                 "read under its own name)", stops=False)
                     continue
                 licence = licences.get(member.name) if licences is not None else None
                 if licence is not None and not _is_cc_by(licence):

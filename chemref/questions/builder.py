@@ -144,7 +144,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     if source.skip is not None:
         return ArticleResult(source=source.label, key=None, cc_by=False, skipped=source.skip)
     if source.error is not None:
-        return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=True)
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=source.stops)
     try:
         if source.data is not None:
             data, name = source.data, source.label
