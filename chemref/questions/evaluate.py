@@ -21,7 +21,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from chemref.errors import InputError
 from chemref.questions.labels import Label, excerpt_sha1
 
-__all__ = ["read_scores", "Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+__all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+           "read_scores",
            "ranking_auc"]
 
 #: Rejections decided on (or after) the selector score: those candidates passed every other filter.

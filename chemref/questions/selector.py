@@ -412,13 +412,15 @@ class Selector:
                 "bias": self.bias, "threshold": self.threshold, "meta": dict(self.meta)}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, path: str | None = None) -> "Selector":
+    def from_dict(cls, data: Mapping[str, Any], *, path: str | None = None, checked: bool = False) -> "Selector":
         """A selector from :meth:`to_dict`'s form, checked against :func:`selector_schema` (types, finite
-        numbers in range, known feature names) and for agreement between its tables."""
-        from chemref.jsonl import check_schema
-
+        numbers in range, known feature names) and for agreement between its tables (``checked``: the data is
+        known to match the schema already)."""
         hint = "write it with `chemref questions train-selector`"
-        check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
+        if not checked:
+            from chemref.jsonl import check_schema
+
+            check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
         weights = dict(data["weights"])
         if list(data["features"]) != list(weights) or set(data["means"]) != set(weights) \
                 or set(data["scales"]) != set(weights):
@@ -480,8 +482,10 @@ def load_selector_cached(path: str) -> Selector:
 
 @lru_cache(maxsize=1)
 def default_selector() -> Selector:
-    """The selector shipped with chemref (``chemref/questions/data/selector.json``)."""
-    return load_selector(Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE)))
+    """The selector shipped with chemref (``chemref/questions/data/selector.json``: package data, checked
+    against :func:`selector_schema` by the tests rather than on every run, which would import jsonschema)."""
+    path = Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE))
+    return Selector.from_dict(json.loads(path.read_text(encoding="utf-8")), path=str(path), checked=True)
 
 
 # -------------------------------------------------------------------------------------------------- training
