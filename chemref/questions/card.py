@@ -86,7 +86,7 @@ def card_path(output: str | os.PathLike[str]) -> Path:
     """Where the card of ``output`` goes: README.md beside it, unless that is a README chemref did not write."""
     out = Path(output)
     readme = out.with_name("README.md")
-    if readme.exists():
+    if readme.is_file():  # a FIFO or device there is never read (the card's output check refuses it)
         with readme.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
         if CARD_MARKER not in head:

@@ -78,6 +78,13 @@ def test_a_fifo_given_as_a_list_or_weights_never_blocks(tmp_path: Path, option: 
     assert_refused(proc, "pipe", "regular file")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_where_the_dataset_card_goes_never_blocks(tmp_path: Path) -> None:
+    recipes.fifo(tmp_path / "README.md")
+    proc = chemref("questions", "build", SAMPLE, "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=30)
+    assert_refused(proc, "README.md", "regular files")
+
+
 # -- 11. a PMC package's file list that cannot be read
 @pytest.mark.parametrize("case", ["latin-1", "long field", "fifo"])
 def test_a_damaged_package_file_list_is_one_error_line(tmp_path: Path, case: str) -> None:
