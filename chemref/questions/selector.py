@@ -421,6 +421,9 @@ class Selector:
             from chemref.jsonl import check_schema
 
             check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
+        numbers = [data["bias"], data["threshold"], *(v for k in ("weights", "means", "scales") for v in data[k].values())]
+        if not all(math.isfinite(v) for v in numbers):
+            raise InputError("invalid selector weights: every number must be finite", path=path, hint=hint)
         weights = dict(data["weights"])
         if list(data["features"]) != list(weights) or set(data["means"]) != set(weights) \
                 or set(data["scales"]) != set(weights):
@@ -483,7 +486,7 @@ def load_selector_cached(path: str) -> Selector:
 @lru_cache(maxsize=1)
 def default_selector() -> Selector:
     """The selector shipped with chemref (``chemref/questions/data/selector.json``: package data, checked
-    against :func:`selector_schema` by the tests rather than on every run, which would import jsonschema)."""
+    against :func:`selector_schema` by the tests rather than on every run, which would compile the schema)."""
     path = Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE))
     return Selector.from_dict(json.loads(path.read_text(encoding="utf-8")), path=str(path), checked=True)
 

@@ -55,7 +55,7 @@ def _totals_schema(samples: bool) -> dict[str, Any]:
     if samples:
         properties["sources"] = {"type": "array", "maxItems": MAX_SOURCES, "items": {
             "type": "array", "minItems": 4, "maxItems": 4,
-            "prefixItems": [_OPTIONAL_TEXT, _OPTIONAL_TEXT, _OPTIONAL_TEXT, _COUNT]}}
+            "items": [_OPTIONAL_TEXT, _OPTIONAL_TEXT, _OPTIONAL_TEXT, _COUNT]}}
         properties["errors"] = {"type": "array", "maxItems": MAX_ERRORS, "items": {
             "type": "array", "minItems": 2, "maxItems": 2, "items": _TEXT}}
     return {"type": "object", "additionalProperties": False, "required": list(properties),
