@@ -48,13 +48,19 @@ if __name__ == "__main__":
 
 
 def make_corpus(folder: Path, size: int) -> Path:
+    """``size`` copies of the dev articles, each its own article: a PMCID gets the copy's number (a build gives
+    articles that share a PMCID distinct ids, which costs a second build of each)."""
+    import re
+
     files = sorted(DEV.glob("*.nxml")) + sorted(DEV.glob("*.xml"))
+    pmcid = re.compile(rb'(<article-id pub-id-type="pmc(?:id)?">)([^<]*)')
     folder.mkdir(parents=True)
     for n in range(size):
         src = files[n % len(files)]
         sub = folder / f"d{n // 1000:03d}"  # a tree, as PMC's one-file-per-article layout is
         sub.mkdir(exist_ok=True)
-        shutil.copy(src, sub / f"a{n:06d}_{src.name}")
+        data = pmcid.sub(lambda m: m.group(1) + m.group(2).strip() + b"%06d" % n, src.read_bytes(), count=1)
+        (sub / f"a{n:06d}_{src.name}").write_bytes(data)
     return folder
 
 

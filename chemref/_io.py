@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Iterable, Iterator, Mapping
 
 from chemref.errors import InputError, TooLargeError
 
-__all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "atomic_write", "check_not_input", "check_output", "discard_pending",
+__all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "STDOUT", "atomic_write", "check_distinct_outputs", "check_not_input",
+           "check_output", "discard_pending", "is_stdout",
            "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text", "RunLock",
            "commit_renames", "staged_file"]
 
@@ -39,8 +41,9 @@ def max_file_bytes() -> int:
         megabytes = float(value)
     except ValueError:
         megabytes = -1.0
-    if not megabytes > 0:
-        raise InputError(f"{MAX_FILE_ENV}={value!r} is not a positive number of megabytes")
+    if not 0 < megabytes < math.inf:
+        raise InputError(f"{MAX_FILE_ENV}={value!r} is not a finite positive number of megabytes",
+                         hint="a limit cannot be infinite: give a large number instead")
     return int(megabytes * 2**20)
 
 
@@ -68,10 +71,11 @@ def regular_file(path: str | os.PathLike[str], error: type[InputError] = InputEr
     return info
 
 
-def _too_large(where: str, size: int | None, limit: int, what: str = "the file") -> TooLargeError:
+def _too_large(where: str, size: int | None, limit: int, what: str = "the file", fixed: bool = False) -> TooLargeError:
     found = f" ({_mb(size)})" if size is not None else ""
-    return TooLargeError(f"{what} is larger than the limit of {_mb(limit)}{found}", path=where,
-                         hint=f"if it is genuine, raise the limit with {MAX_FILE_ENV}=<megabytes>")
+    hint = "no file of this kind is that large: is it the right file?" if fixed else \
+        f"if it is genuine, raise the limit with {MAX_FILE_ENV}=<megabytes>"
+    return TooLargeError(f"{what} is larger than the limit of {_mb(limit)}{found}", path=where, hint=hint)
 
 
 def read_limited(path: str | os.PathLike[str], limit: int | None = None,
@@ -82,14 +86,14 @@ def read_limited(path: str | os.PathLike[str], limit: int | None = None,
     info = regular_file(where, error)
     cap = max_file_bytes() if limit is None else limit
     if info.st_size > cap:
-        raise _too_large(where, info.st_size, cap)
+        raise _too_large(where, info.st_size, cap, fixed=limit is not None)
     try:
         with open(where, "rb") as handle:
             data = handle.read(cap + 1)
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror or exc}", path=where) from None
     if len(data) > cap:  # the file grew after the stat
-        raise _too_large(where, None, cap)
+        raise _too_large(where, None, cap, fixed=limit is not None)
     return data
 
 
@@ -172,71 +176,186 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
-def check_output(path: str | os.PathLike[str]) -> None:
-    """Raise :class:`InputError` now if ``path`` can never be written (a folder, or under a file).
+#: the output path that stands for standard output (where a command allows it)
+STDOUT = "-"
 
-    Commands call it before any work, so a long run does not end with an unwritable output.
+
+def is_stdout(path: str | os.PathLike[str] | None) -> bool:
+    """True for ``-``, the output path that stands for standard output."""
+    return path is not None and os.fspath(path) == STDOUT
+
+
+_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
+    """Raise :class:`InputError` now unless ``path`` can be written as an output: a regular file (new, or
+    one to replace) in a folder that can be written, or ``-`` for standard output where ``stdout`` allows it.
+
+    A character or block device, a FIFO or a socket is refused (an output is written beside it and renamed
+    over it, which would replace the device). Every writer calls it (:func:`atomic_write`,
+    :func:`staged_file`), and commands call it before any work, so a long run does not end with an
+    unwritable output.
     """
-    target = Path(path)
-    if target.is_dir():
-        raise InputError("the output path is a folder", path=str(target), hint="give a file name")
+    where = os.fspath(path)
+    if where == STDOUT:
+        if not stdout:
+            raise InputError("this output cannot be standard output ('-')", path=where, hint="give a file name")
+        return
+    target = Path(where)
+    try:
+        info = os.stat(target)
+    except OSError:
+        info = None  # nothing there yet (or under a file: reported below)
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError("the output path is a folder", path=where, hint="give a file name")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"the output path is {_kind(info.st_mode)}; chemref writes only regular files "
+                             "(or - for standard output)", path=where, hint="give the name of a file")
     for parent in target.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise InputError(f"cannot write the output: {parent} is a file, not a folder", path=str(target),
+                raise InputError(f"cannot write the output: {parent} is a file, not a folder", path=where,
                                  hint="choose another output path")
             if not os.access(parent, os.W_OK | os.X_OK):
-                raise InputError(f"cannot write the output: no permission to write in {parent}", path=str(target),
+                raise InputError(f"cannot write the output: no permission to write in {parent}", path=where,
                                  hint="choose a folder you can write to")
             return
 
 
+def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:
+    """Raise :class:`InputError` if two of a command's ``outputs`` (``{label: path}``, None for an output not
+    asked for) are one file: the same path, links to one file, or ``-`` twice. Commands call it before any
+    work: one output would otherwise overwrite the other."""
+    seen: dict[object, str] = {}
+    for label, path in outputs.items():
+        if path is None:
+            continue
+        key = _identity(path)
+        if key in seen:
+            raise InputError(f"the {label} and the {seen[key]} would be the same file (one would overwrite "
+                             "the other)", path=os.fspath(path), hint="give each output its own path")
+        seen[key] = label
+
+
+def _identity(path: str | os.PathLike[str]) -> object:
+    """What makes two output paths one file: ``-``, the inode of an existing file, else the resolved path."""
+    if is_stdout(path):
+        return STDOUT
+    try:
+        info = os.stat(path)
+        return (info.st_dev, info.st_ino)
+    except (OSError, ValueError):
+        return Path(path).resolve()
+
+
 def check_not_input(output: str | os.PathLike[str] | None, inputs: Iterable[str | os.PathLike[str]], *,
                     label: str = "output") -> None:
-    """Raise :class:`InputError` if writing ``output`` would replace one of ``inputs``.
+    """Raise :class:`InputError` if writing ``output`` would replace one of ``inputs`` or add to them.
 
     An input file is matched as the same file (``os.stat`` identity: the same path, a symlink or a hard
-    link to it); an input folder is matched when ``output`` is an existing file anywhere inside it. An
-    output that does not exist yet cannot replace anything. Commands call it before any work.
+    link to it); an input folder is matched when ``output`` is anywhere inside it, whether it exists yet or
+    not (a new file in an input folder would be read as an input next time). Commands call it before any work.
     """
-    if output is None:
+    if output is None or is_stdout(output):
         return
     target = Path(output)
     try:
-        out_stat = os.stat(target)
+        out_stat: os.stat_result | None = os.stat(target)
     except (OSError, ValueError):
-        return  # nothing there yet (or not even a valid path: check_output reports that)
+        out_stat = None  # nothing there yet (or not even a valid path: check_output reports that)
     resolved: Path | None = None
     for item in inputs:
         try:
             in_stat = os.stat(item)
         except (OSError, ValueError):
             continue  # a missing input is reported by the reader, with its own message
-        if os.path.samestat(in_stat, out_stat):
+        if out_stat is not None and os.path.samestat(in_stat, out_stat):
             raise InputError(f"the {label} would overwrite the input {os.fspath(item)!r} (the same file)",
                              path=str(target), hint="write the output to another file")
         if stat.S_ISDIR(in_stat.st_mode):
             if resolved is None:
                 resolved = target.resolve()
             if resolved.is_relative_to(Path(item).resolve()):
-                raise InputError(f"the {label} would overwrite a file inside the input folder "
-                                 f"{os.fspath(item)!r}", path=str(target),
+                raise InputError(f"the {label} is inside the input folder {os.fspath(item)!r}: it would "
+                                 "overwrite or add to the inputs", path=str(target),
                                  hint="write the output outside the input folders")
 
 
+#: descriptors holding the lock of each temporary file this process is writing, by path
+_TEMP_LOCKS: dict[str, int] = {}
+
+
 def _temporary_beside(target: Path) -> tuple[int, str]:
-    """A new temporary file ``.<name>.<random>.tmp`` beside ``target``: descriptor and path."""
-    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """A new temporary file ``.<name>.<random>.tmp`` beside ``target``: descriptor and path. The file is locked
+    (``flock``) until :func:`_release` (after its rename): a lock dies with its process, so a temporary file
+    nobody holds was left by a killed run, and :func:`remove_stale_temporaries` removes it."""
+    import fcntl
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _TEMP_LOCKS[tmp] = os.dup(fd)  # the lock lasts while this copy is open, whatever becomes of ``fd``
+    except OSError:
+        pass  # a file system without locks: the file is still written; a killed run's copy is not removed
+    _PENDING.add(tmp)
+    return fd, tmp
+
+
+def _release(tmp: str | os.PathLike[str]) -> None:
+    """Forget the temporary file ``tmp`` (renamed or removed): drop its lock."""
+    key = os.fspath(tmp)
+    _PENDING.discard(key)
+    fd = _TEMP_LOCKS.pop(key, None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _is_temporary_of(name: str, target: str) -> bool:
+    """Whether ``name`` is a temporary file of :func:`_temporary_beside` for the output named ``target``."""
+    prefix = f".{target}."
+    middle = name[len(prefix):-len(".tmp")]
+    return name.startswith(prefix) and name.endswith(".tmp") and len(middle) == 8 and \
+        all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in middle)
 
 
 def remove_stale_temporaries(target: str | os.PathLike[str]) -> None:
-    """Remove the temporary files that :func:`atomic_write` or :func:`staged_file` left beside ``target`` in a
-    run that was killed before it could (call it only while no other run writes ``target``)."""
-    import glob
+    """Remove the temporary files of ``target`` that runs killed before they could (``kill -9``) left beside
+    it; those a live writer holds (locked) are left alone. :func:`atomic_write` calls it before each write."""
+    import fcntl
 
     target = Path(target)
-    for path in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
-        path.unlink(missing_ok=True)
+    try:
+        entries = [e.name for e in os.scandir(target.parent or ".")
+                   if _is_temporary_of(e.name, target.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return
+    for name in entries:
+        path = target.parent / name
+        if os.fspath(path) in _PENDING:
+            continue
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a live run is writing it
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 @contextlib.contextmanager
@@ -245,17 +364,18 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
     """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds.
 
     A crash, Ctrl-C or an exception inside the block leaves any earlier ``path`` untouched and no
-    half-written file behind. A missing parent folder is created (like ``mkdir -p``). An output that
-    cannot be created (a folder in the way, no permission, disk full) raises :class:`InputError`.
+    half-written file behind (the temporary files of runs killed with ``kill -9`` are removed by the next
+    write of ``path``). A missing parent folder is created (like ``mkdir -p``). An output that cannot be
+    created (a folder in the way, a device, no permission, disk full) raises :class:`InputError`.
     """
     target = Path(path)
     check_output(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(target)
         fd, tmp = _temporary_beside(target)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    _PENDING.add(tmp)
     try:
         binary = "b" in mode
         handle = os.fdopen(fd, mode, encoding=None if binary else encoding, newline=None if binary else newline)
@@ -286,7 +406,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
             os.unlink(tmp)
         raise
     finally:
-        _PENDING.discard(tmp)
+        _release(tmp)
 
 
 def discard_pending() -> None:
@@ -297,7 +417,7 @@ def discard_pending() -> None:
     for tmp in list(_PENDING):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        _PENDING.discard(tmp)
+        _release(tmp)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -314,10 +434,11 @@ def _drop_locks_in_child() -> None:
     """In a forked child (a pool worker): close its copies of the run locks' descriptors. An ``flock`` lock
     lasts while any copy is open, so a worker outliving its parent (``kill -9``) would otherwise keep the
     lock and refuse the ``--resume`` run."""
-    for fd in _HELD_LOCKS:
+    for fd in (*_HELD_LOCKS, *_TEMP_LOCKS.values()):
         with contextlib.suppress(OSError):
             os.close(fd)
     _HELD_LOCKS.clear()
+    _TEMP_LOCKS.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -344,9 +465,14 @@ class RunLock:
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
             except OSError as exc:
                 raise _cannot_write(self.path, exc) from None
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                os.close(fd)
+                raise InputError(f"the run's lock file is {_kind(mode)}, not a regular file", path=str(self.path),
+                                 hint="remove it")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -397,7 +523,7 @@ def commit_renames(pairs: list[tuple[Path, Path]]) -> None:
                 os.replace(tmp, target)
             except OSError as exc:
                 raise _cannot_write(target, exc) from None
-            _PENDING.discard(str(tmp))
+            _release(tmp)
     finally:
         if blockable:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -415,5 +541,11 @@ def staged_file(target: str | os.PathLike[str]) -> Path:
         os.chmod(tmp, _file_mode(target))
     except OSError as exc:
         raise _cannot_write(target, exc) from None
-    _PENDING.add(tmp)
     return Path(tmp)
+
+
+def discard_staged(tmp: str | os.PathLike[str]) -> None:
+    """Remove a file of :func:`staged_file` that will not be renamed (the run failed)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    _release(tmp)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from chemref._io import not_utf8
+from chemref._io import not_utf8, regular_file
 from chemref.errors import InputError
 
 __all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",
@@ -58,6 +58,8 @@ class Source:
     data: bytes | None = None
     skip: str | None = None
     error: str | None = None
+    #: whether ``error`` ends the input it belongs to (a damaged package), or only this member (a link)
+    stops: bool = True
 
 
 def is_package(path: str | os.PathLike[str]) -> bool:
@@ -156,6 +158,7 @@ def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
 def _listed(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`)."""
     base = Path(path).parent
+    regular_file(path)  # a FIFO or a device would block the run
     try:
         handle = open(path, encoding="utf-8-sig")
     except OSError as exc:
@@ -182,21 +185,29 @@ def _package_licences(package: Path) -> dict[str, str] | None:
             name = name[: -len(suffix)]
             break
     listing = package.with_name(name + ".filelist.csv")
-    if not listing.is_file():
+    if not os.path.lexists(listing):
         return None
+    regular_file(listing)  # a FIFO or a device named like the file list would block the run
     out: dict[str, str] = {}
+    hint = "fix or remove the file list to read every member"
     with open(listing, encoding="utf-8-sig", newline="") as handle:
         reader = csv.reader(handle)
-        header = [h.strip().lower() for h in next(reader, [])]
         try:
-            file_col = next(i for i, h in enumerate(header) if "file" in h)
-            licence_col = next(i for i, h in enumerate(header) if h.startswith("licen"))
-        except StopIteration:
-            raise InputError("package file list has no 'Article File' and 'License' columns", path=str(listing),
-                             hint="remove the file list to read every member") from None
-        for row in reader:
-            if len(row) > max(file_col, licence_col):
-                out[row[file_col].strip()] = row[licence_col].strip()
+            header = [h.strip().lower() for h in next(reader, [])]
+            try:
+                file_col = next(i for i, h in enumerate(header) if "file" in h)
+                licence_col = next(i for i, h in enumerate(header) if h.startswith("licen"))
+            except StopIteration:
+                raise InputError("package file list has no 'Article File' and 'License' columns",
+                                 path=str(listing), hint=hint) from None
+            for row in reader:
+                if len(row) > max(file_col, licence_col):
+                    out[row[file_col].strip()] = row[licence_col].strip()
+        except UnicodeDecodeError:
+            raise not_utf8(listing, "the package file list is not UTF-8 text", hint) from None
+        except csv.Error as exc:  # a field over csv.field_size_limit() (128 kB), a NUL byte
+            raise InputError(f"the package file list cannot be read as CSV: {exc}", path=str(listing),
+                             line=reader.line_num, hint=hint) from None
     return out
 
 
@@ -277,9 +288,16 @@ def _package_members(package: Path, label: str, use_licences: bool = True) -> It
     try:
         with tarfile.open(package, mode="r|*") as archive:
             for member in archive:
-                if not member.isfile() or not member.name.lower().endswith(JATS_SUFFIXES):
+                if not member.name.lower().endswith(JATS_SUFFIXES) or not (member.isfile() or member.islnk()
+                                                                           or member.issym()):
                     continue
                 member_label = path_text(f"{label}:{member.name}")
+                if not member.isfile():  # streamed, a link's target has gone by: said, never dropped quietly
+                    kind = "hard link" if member.islnk() else "symbolic link"
+                    yield Source(None, member_label, error=f"{member_label}: a {kind} to "
+                                 f"{path_text(member.linkname)!r} in the package; not read (its target is "
+                                 "read under its own name)", stops=False)
+                    continue
                 licence = licences.get(member.name) if licences is not None else None
                 if licence is not None and not _is_cc_by(licence):
                     last = member.name

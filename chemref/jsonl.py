@@ -8,12 +8,14 @@ line of any bad row; writing is atomic (:func:`chemref._io.atomic_write`) and ke
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import IO, Any, Iterable, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming"]
+__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming", "parse_json",
+           "read_json", "check_schema"]
 
 
 def json_line(row: Any) -> str:
@@ -89,3 +91,76 @@ def write_json_streaming(handle: IO[str], value: dict[str, Any], key: str, items
         first = False
     handle.write("]" if first else "\n" + " " * indent + "]")
     handle.write(tail)
+
+
+# ------------------------------------------------------------------------------ structures read back, checked
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999
+        raise _NotFinite(text)
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise _NotFinite(text)  # NaN, Infinity, -Infinity: not JSON, though Python's reader takes them
+
+
+class _NotFinite(ValueError):
+    pass
+
+
+def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None, line: int | None = None) -> Any:
+    """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``) and
+    nesting too deep to read are :class:`InputError`\\ s naming ``path`` and ``line``, like bad JSON."""
+    where = None if path is None else os.fspath(path)
+    try:
+        return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    except _NotFinite as exc:
+        raise InputError(f"{exc.args[0][:40]} is not a finite number", path=where, line=line,
+                         hint="numbers must be finite: JSON has no NaN or Infinity") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg}", path=where, line=exc.lineno if line is None else line,
+                         column=exc.colno) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", path=where, line=line, hint="save the file as UTF-8") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise InputError(f"a number cannot be read: {exc}", path=where, line=line) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to read", path=where, line=line) from None
+
+
+_VALIDATORS: dict[int, Any] = {}
+
+
+def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | os.PathLike[str] | None = None,
+                 line: int | None = None, hint: str | None = None) -> Any:
+    """``value`` when it matches the JSON Schema ``schema`` (draft 7, compiled once by fastjsonschema), else an
+    :class:`InputError` ``"<what>: <where and what is wrong>"`` (``what``: "invalid manifest"; the place as
+    ``$.shards[0].files``)."""
+    import fastjsonschema
+
+    validator = _VALIDATORS.get(id(schema))
+    if validator is None:
+        validator = _VALIDATORS[id(schema)] = fastjsonschema.compile(schema)
+    where = None if path is None else os.fspath(path)
+    try:
+        return validator(value)
+    except fastjsonschema.JsonSchemaValueException as exc:
+        message = exc.message
+        if message.startswith("data"):
+            message = "$" + message[len("data"):]
+        if len(message) > 200:
+            message = message[:197] + "..."
+        raise InputError(f"{what}: {message}", path=where, line=line, hint=hint) from None
+    except RecursionError:
+        raise InputError(f"{what}: nested too deeply", path=where, line=line, hint=hint) from None
+
+
+def read_json(path: str | os.PathLike[str], *, what: str, schema: dict[str, Any] | None = None,
+              limit: int | None = None, hint: str | None = None) -> Any:
+    """The JSON document in the regular file ``path`` (at most ``limit`` bytes, default the input size limit),
+    read strictly (:func:`parse_json`) and checked against ``schema`` (:func:`check_schema`)."""
+    from chemref._io import read_limited
+
+    value = parse_json(read_limited(path, limit), path=path)
+    return value if schema is None else check_schema(value, schema, what=what, path=path, hint=hint)

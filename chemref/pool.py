@@ -216,6 +216,50 @@ def resolve_jobs(jobs: int | None, n_items: int) -> int:
     return max(1, jobs)
 
 
+def _child(read_fd: int, write_fd: int, fn: Callable[[Sequence[T]], R], chunk: Sequence[T],
+           child_setup: Callable[[], None] | None) -> None:
+    """In a forked child: ``fn(chunk)`` sent to the parent through the pipe; always ends with ``os._exit``,
+    whatever fails (even sending: the parent may have gone), so the child never runs the caller's code."""
+    status = 0
+    try:
+        os.close(read_fd)
+        try:
+            if child_setup is not None:
+                child_setup()
+            payload = pickle.dumps(("ok", fn(chunk)), protocol=pickle.HIGHEST_PROTOCOL)
+        except ChemrefError as exc:
+            payload = pickle.dumps(("error", exc))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent, which re-raises
+            payload = pickle.dumps(("crash", f"{type(exc).__name__}: {exc}"))
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(payload)
+    except BaseException:  # noqa: BLE001 - nothing can be reported: the parent sees a child that died
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _stop(children: list[tuple[int, int]]) -> None:
+    """Kill and reap the forked children still listed, and close their pipes."""
+    import signal
+
+    for pid, read_fd in children:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if read_fd >= 0:
+            try:
+                os.close(read_fd)
+            except OSError:
+                pass
+    for pid, _ in children:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
 def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
                child_setup: Callable[[], None] | None = None) -> list[R]:
     """``[fn(chunk) for chunk in chunks]`` with chunk 0 in this process and the others in forked children
@@ -225,42 +269,31 @@ def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
     n = len(items)
     chunks = [items[k * n // jobs:(k + 1) * n // jobs] for k in range(jobs)]
     children: list[tuple[int, int]] = []
-    for chunk in chunks[1:]:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child: compute, send, leave without running the parent's cleanup
-            os.close(read_fd)
-            try:
-                if child_setup is not None:
-                    child_setup()
-                payload = pickle.dumps(("ok", fn(chunk)), protocol=pickle.HIGHEST_PROTOCOL)
-            except ChemrefError as exc:
-                payload = pickle.dumps(("error", exc))
-            except BaseException as exc:  # noqa: BLE001 - reported to the parent, which re-raises
-                payload = pickle.dumps(("crash", f"{type(exc).__name__}: {exc}"))
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(payload)
-            os._exit(0)
-        os.close(write_fd)
-        children.append((pid, read_fd))
-    results: list = []
     try:
+        for chunk in chunks[1:]:
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # child: compute, send, leave: never returns into the caller's code
+                _child(read_fd, write_fd, fn, chunk, child_setup)
+            os.close(write_fd)
+            children.append((pid, read_fd))
         first_error: BaseException | None = None
+        results: list = []
         try:
             results.append(("ok", fn(chunks[0])))
         except ChemrefError as exc:
             first_error = exc
-        for pid, read_fd in children:
+        while children:
+            pid, read_fd = children[0]
+            children[0] = (pid, -1)  # the pipe is closed by the read below, whatever happens
             with os.fdopen(read_fd, "rb") as pipe:
                 data = pipe.read()
             os.waitpid(pid, 0)
+            children.pop(0)
             results.append(pickle.loads(data) if data else ("died", None))
-    finally:
-        for pid, _ in children:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
+    except BaseException:
+        _stop(children)  # any failure here (not only a ChemrefError): no child outlives it unreaped
+        raise
     if first_error is not None:
         raise first_error
     out: list[R] = []

@@ -146,7 +146,10 @@ def test_cli_table_json_and_output(files, tmp_path, capsys) -> None:
     assert main(["jats", "--json", *map(str, files)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["file"] for line in lines] == [str(p) for p in files]
-    target = tmp_path / "out" / "articles.jsonl"
+    inside = tmp_path / "out" / "articles.jsonl"  # inside the input folder: refused
+    assert main(["jats", "--json", "-o", str(inside), "--workers", "2", str(files[0].parent)]) == 2
+    assert "inside the input folder" in capsys.readouterr().err and not inside.parent.exists()
+    target = tmp_path.with_name(tmp_path.name + "-out") / "articles.jsonl"
     assert main(["jats", "--json", "-o", str(target), "--workers", "2", str(files[0].parent)]) == 0
     assert len(target.read_text().splitlines()) == 5
 

@@ -33,11 +33,20 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if not p.name.startswith(".")}
 
 
+def _identity() -> dict:
+    """The identity of a build of 10 articles per shard (what a journal's header holds)."""
+    from chemref.questions.settings import BuildSettings
+
+    return {"chemref_version": "0", "settings": BuildSettings().to_dict(),
+            "layout": {"format": "jsonl", "shard_articles": 10}, "inputs": [], "files_from": None}
+
+
 def _summary(index: int) -> dict:
     """A small made-up shard summary of fixed width (its index aside)."""
-    totals = BuildTotals(articles=10, read=10, questions=3, sources=[[f"art{index:06d}.xml", 3]],
-                         errors=[[f"art{index:06d}.xml", "unreadable"]])
-    files = {f"{kind}-{index:05d}.jsonl": {"sha256": "0" * 64, "bytes": 1000, "rows": 3}
+    totals = BuildTotals(articles=10, read=9, unreadable=1, candidates=3, questions=3,
+                         sources=[[f"art{index:06d}.xml", None, None, 3]], errors=[[f"art{index:06d}.xml", "unreadable"]])
+    rows = {"questions": 3, "rejected": 0, "articles": 10}
+    files = {f"{kind}-{index:05d}.jsonl": {"sha256": "0" * 64, "bytes": 1000, "rows": rows[kind]}
              for kind in ("questions", "rejected", "articles")}
     return {"index": index, "articles": 10, "first": f"art{index:06d}.xml", "last": f"art{index:06d}.xml",
             "files": files, "totals": totals.to_dict()}
@@ -74,7 +83,7 @@ def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_pa
 
 def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
     path = tmp_path / "progress.jsonl"
-    checkpoint = run._Checkpoint(path, {"x": 1})
+    checkpoint = run._Checkpoint(path, _identity())
     checkpoint.start()
     checkpoint.add(_summary(0))
     checkpoint.add(_summary(1))
@@ -83,7 +92,7 @@ def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
     lines[1] = lines[1][:20]
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(InputError, match="line 2 of the checkpoint is damaged"):
-        run._Checkpoint(path, {"x": 1}).load("the build")
+        run._Checkpoint(path, _identity()).load("the build")
 
 
 @pytest.mark.slow
@@ -91,7 +100,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # the cost measured here is bytes, not the disk
     summaries = [_summary(k) for k in range(2000)]
     path = tmp_path / "bytes.jsonl"
-    checkpoint = run._Checkpoint(path, {"settings": {"seed": 1}})
+    checkpoint = run._Checkpoint(path, _identity())
     checkpoint.start()
     sizes = [path.stat().st_size]
     for summary in summaries:
@@ -105,7 +114,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
     assert checkpoint.prefix_end == 2000 and not checkpoint.pending
     assert checkpoint.totals().articles == 20_000 and len(checkpoint.totals().sources) == 200
 
-    checkpoint = run._Checkpoint(tmp_path / "memory.jsonl", {"settings": {"seed": 1}})
+    checkpoint = run._Checkpoint(tmp_path / "memory.jsonl", _identity())
     checkpoint.start()
     memory = {}
     tracemalloc.start()
@@ -123,7 +132,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
 def test_shards_done_out_of_order_fold_in_index_order_and_reload_the_same(tmp_path):
     path = tmp_path / "progress.jsonl"
     order = [1, 0, 3, 4, 2, 6, 5]
-    checkpoint = run._Checkpoint(path, {"x": 1})
+    checkpoint = run._Checkpoint(path, _identity())
     checkpoint.start()
     for k in order:
         checkpoint.add(_summary(k))
@@ -135,7 +144,7 @@ def test_shards_done_out_of_order_fold_in_index_order_and_reload_the_same(tmp_pa
     for k in range(7):
         expected.merge(BuildTotals.from_dict(_summary(k)["totals"]))
     assert checkpoint.totals().to_dict() == expected.to_dict()
-    again = run._Checkpoint(path, {"x": 1})
+    again = run._Checkpoint(path, _identity())
     again.load("the build")
     again.close()
     assert again.totals().to_dict() == expected.to_dict() and sorted(again.done) == list(range(7))
@@ -256,7 +265,7 @@ def test_a_full_disk_while_writing_a_shard_or_the_journal_is_one_error_naming_th
     writer.abort()  # the handle that could not be flushed does not stop the clean-up
     assert not list(tmp_path.iterdir())
 
-    checkpoint = run._Checkpoint(tmp_path / "progress.jsonl", {"x": 1})
+    checkpoint = run._Checkpoint(tmp_path / "progress.jsonl", _identity())
     checkpoint.start()
     checkpoint._handle.close()
     checkpoint._handle = open("/dev/full", "a", encoding="utf-8")
@@ -284,11 +293,11 @@ def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resum
 
 def test_a_whole_journal_line_that_is_not_a_shard_summary_is_an_error(tmp_path):
     path = tmp_path / "progress.jsonl"
-    path.write_text(json.dumps({"format": "chemref-questions-build", "identity": {"x": 1}}) + "\n"
+    path.write_text(json.dumps({"format": "chemref-questions-build", "identity": _identity()}) + "\n"
                     + json.dumps({"index": 0, "articles": 1, "first": "a.xml", "last": "a.xml"}) + "\n",
                     encoding="utf-8")
-    with pytest.raises(InputError, match="line 2 of the checkpoint is not a shard summary"):
-        run._Checkpoint(path, {"x": 1}).load("the build")
+    with pytest.raises(InputError, match=r"progress.jsonl:2: invalid checkpoint: \$ must contain \['files', 'totals'\] properties"):
+        run._Checkpoint(path, _identity()).load("the build")
 
 
 def _assert_same_build(whole, cut):

@@ -25,12 +25,13 @@ SAMPLE = CORPORA / "jats"
 
 
 def _corpus(folder: Path, copies: int) -> Path:
-    """``copies`` x the sample articles under new names (ids come from the file stem when no PMCID)."""
+    """``copies`` x the sample articles under new names, each copy with its own PMCID (so its own ids)."""
     folder.mkdir(parents=True, exist_ok=True)
     files = sorted(SAMPLE.glob("*.xml"))
     for n in range(copies):
         for f in files:
-            shutil.copy(f, folder / f"c{n:03d}_{f.name}")
+            text = f.read_text(encoding="utf-8").replace(">PMC00001", f">PMC{n:03d}001")
+            (folder / f"c{n:03d}_{f.name}").write_text(text, encoding="utf-8")
     return folder
 
 

@@ -147,3 +147,86 @@ def cited_paragraph(sentences: int) -> str:
 def forged_name() -> str:
     """A file name that would forge an error line and clear the screen if printed raw."""
     return "evil\nchemref: error: forged\x1b[2J.xml"
+
+
+def sample_corpus(folder: Path, copies: int = 1) -> Path:
+    """The sample articles, ``copies`` times over, each copy its own article (its own PMCID)."""
+    source = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(copies):
+        for f in sorted(source.glob("*.xml")):
+            text = f.read_text(encoding="utf-8").replace(">PMC00001", f">PMC{n:03d}001")
+            (folder / f"c{n:03d}_{f.name}").write_text(text, encoding="utf-8")
+    return folder
+
+
+def interrupted_build(corpus: Path, output: Path, *, shards_done: int = 2, shard_articles: int = 1) -> Path:
+    """A folder build of ``corpus`` stopped (as by ``kill -9``) after ``shards_done`` shards; its staging folder.
+    Run in this process; finish it with ``chemref questions build CORPUS -o OUTPUT/ --shard-articles N --resume``."""
+    from chemref.questions import run
+
+    original = run._Checkpoint.add
+    calls: list[int] = []
+
+    def stop_after(self, summary):  # type: ignore[no-untyped-def]
+        if len(calls) == shards_done:
+            raise KeyboardInterrupt
+        calls.append(summary["index"])
+        original(self, summary)
+
+    run._Checkpoint.add = stop_after  # type: ignore[method-assign]
+    try:
+        run.build_to_files([str(corpus)], str(output) + "/", shard_articles=shard_articles)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        run._Checkpoint.add = original  # type: ignore[method-assign]
+    return output / ".chemref-build"
+
+
+def edit_json_lines(path: Path, line: int, edit) -> None:  # type: ignore[no-untyped-def]
+    """Rewrite line ``line`` (1-based) of a JSON Lines file with ``edit(value)`` (which changes it in place)."""
+    import json
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    value = json.loads(lines[line - 1])
+    edit(value)
+    lines[line - 1] = json.dumps(value)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def package(path: Path, members: dict[str, bytes], links: dict[str, str] | None = None) -> Path:
+    """A ``.tar.gz`` package of ``members`` and hard links ``{name: target}``."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        for name, target in (links or {}).items():
+            info = tarfile.TarInfo(name)
+            info.type = tarfile.LNKTYPE
+            info.linkname = target
+            tar.addfile(info)
+    return path
+
+
+def labelled_build(folder: Path) -> tuple[Path, Path, Path]:
+    """Questions and rejected candidates of the sample corpus (``--min-score 0``) with a label for each of the
+    first 40 records, alternately good and not: ``(labels, questions, rejected)``."""
+    import json
+
+    from chemref.questions.run import build_to_files
+
+    corpus = sample_corpus(folder / "corpus", 2)
+    questions, rejected = folder / "q.jsonl", folder / "r.jsonl"
+    build_to_files([str(corpus)], str(questions), rejected=str(rejected), min_score=0.0)
+    records = [json.loads(line) for path in (questions, rejected) for line in path.read_text().splitlines()]
+    usable = [r for r in records if r.get("reason") in (None, "per_target_cap", "per_article_cap", "has_doi")]
+    labels = folder / "labels.jsonl"
+    labels.write_text("".join(json.dumps({"id": r["id"], "good_question": k % 2 == 0, "author_named": False,
+                                          "function": "CLAIM", "sentence_ok": True, "note": ""}) + "\n"
+                              for k, r in enumerate(usable[:40])), encoding="utf-8")
+    return labels, questions, rejected

@@ -201,8 +201,8 @@ def uniform_metavars(command: Any) -> None:
 
 
 def numbers_not_nan(command: Any) -> None:
-    """Make "nan" a usage error for every number option (click's ranges let it through: no comparison with
-    NaN is true)."""
+    """Make "nan" and "inf" usage errors for every number option (click's ranges let NaN through, since no
+    comparison with it is true, and infinity through any range without a maximum; no option means either)."""
     import copy
     import math
 
@@ -215,6 +215,9 @@ def numbers_not_nan(command: Any) -> None:
             number = _convert(value, param, ctx)
             if isinstance(number, float) and math.isnan(number):
                 _type.fail(f"{value!r} is not a number.", param, ctx)
+            if isinstance(number, float) and math.isinf(number):
+                _type.fail(f"{value!r} is not a finite number (a limit cannot be infinite: give a large "
+                           "number).", param, ctx)
             return number
 
         checked.convert = convert  # type: ignore[method-assign]

@@ -124,22 +124,40 @@ def typed_command_errors(command: Any) -> Any:
 def emit(text: str, output: Path | None) -> None:
     """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing) and say so
     on stderr."""
-    if output is None:
+    from chemref._io import is_stdout, write_text
+
+    if output is None or is_stdout(output):
         typer.echo(text, nl=not text.endswith("\n"))
         return
-    from chemref._io import write_text
 
     guarded(lambda: write_text(output, text if text.endswith("\n") else text + "\n"))
     typer.echo(f"wrote {printable(str(output))}", err=True)
 
 
 def checked_output(value: Path | None) -> Path | None:
-    """Option callback: stop before any work when the output path can never be written."""
+    """Option callback: stop before any work when the output path can never be written (a regular file only:
+    a device, FIFO or socket is refused)."""
     if value is not None:
         from chemref._io import check_output
 
         guarded(lambda: check_output(value))
     return value
+
+
+def checked_report_output(value: Path | None) -> Path | None:
+    """Option callback of ``-o`` for a report: a file as :func:`checked_output` has it, or ``-`` (stdout)."""
+    if value is not None:
+        from chemref._io import check_output
+
+        guarded(lambda: check_output(value, stdout=True))
+    return value
+
+
+def refuse_shared_outputs(outputs: dict[str, Path | None]) -> None:
+    """Stop (exit 2) before any work when two of a command's outputs (``{option: path}``) are one file."""
+    from chemref._io import check_distinct_outputs
+
+    guarded(lambda: check_distinct_outputs(outputs))
 
 
 def refuse_overwriting_inputs(output: Path | None, *inputs: Any) -> None:
@@ -152,7 +170,7 @@ def refuse_overwriting_inputs(output: Path | None, *inputs: Any) -> None:
 
 def output_option() -> Any:
     """The ``-o/--output`` option every command that prints a report shares."""
-    return typer.Option(None, "-o", "--output", callback=checked_output,
+    return typer.Option(None, "-o", "--output", callback=checked_report_output,
                         help="Write the output to this file (atomically: complete or not at all) "
-                             "instead of standard output.")
+                             "instead of standard output (- is standard output).")
 

@@ -36,7 +36,7 @@ def jats_command(
                                  sub_articles=sub_articles))
     for exc in errors:
         error(str(exc))
-    if output is not None and not errors:  # a failed run leaves the previous output as it was
+    if output is not None and str(output) != "-" and not errors:  # a failed run leaves the previous output as it was
         typer.echo(f"wrote {printable(str(output))}", err=True)
     if errors:
         raise typer.Exit(EXIT_INPUT)

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
-                             refuse_overwriting_inputs, warn)
+                             refuse_overwriting_inputs, refuse_shared_outputs, warn)
 from chemref.errors import printable
 
 
@@ -143,16 +143,9 @@ def _records(path: Optional[Path]) -> list[dict]:
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
-    from chemref.errors import InputError
-    from chemref.jsonl import read_jsonl
+    from chemref.questions.evaluate import read_scores
 
-    scores: dict[str, float] = {}
-    for number, row in read_jsonl(path):
-        value = row.get("score")
-        if not isinstance(row.get("id"), str) or isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError("expected {\"id\": ..., \"score\": number}", path=str(path), line=number)
-        scores[row["id"]] = float(value)
-    return scores
+    return read_scores(path)
 
 
 @questions_app.command("evaluate")
@@ -200,7 +193,7 @@ def train_selector_command(
     cv_scores: Optional[Path] = typer.Option(None, "--cv-scores", callback=checked_output, help="Write the "
                                              "cross-validated score of every labelled record (JSON Lines {id, score})."),
     folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds (grouped by article)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the fold assignment."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the fold assignment."),
     l2: float = typer.Option(30.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
     min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
                                         "lowest with at least this cross-validated good share..."),
@@ -218,6 +211,7 @@ def train_selector_command(
     from chemref.questions.labels import good_labels, read_labels
     from chemref.questions.selector import train_selector
 
+    refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
     refuse_overwriting_inputs(output, labels, questions, rejected)
     refuse_overwriting_inputs(cv_scores, labels, questions, rejected)
 

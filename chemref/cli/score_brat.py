@@ -8,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, refuse_shared_outputs, \
+    score_app, warn
 from chemref.cli.pages import checked_page, write_error_page
 from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
                                             split_names, test_option, trials_option)
@@ -73,6 +74,7 @@ def score_brat_command(
     """Score BRAT standoff predictions against gold (ChEMU 2021 definition by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
+    refuse_shared_outputs({"-o": output, "--html": html})
     refuse_overwriting_inputs(output, gold, *preds)
     refuse_overwriting_inputs(html, gold, *preds)
     from chemref.scoring.sources import ZipLimits

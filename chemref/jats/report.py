@@ -71,7 +71,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     ``output`` is then left as it was, since the run failed). What a folder leaves out (links out of it,
     looping links) is a :class:`UserWarning` each.
     """
-    from chemref._io import atomic_write, check_not_input
+    from chemref._io import atomic_write, check_not_input, is_stdout
     from chemref.inputs import check_inputs, count_sources, read_file_list
     from chemref.jats.reader import map_articles
 
@@ -79,6 +79,8 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     check_inputs(inputs)
     if files_from is not None:
         read_file_list(files_from)  # every listed file exists, before any work
+    if is_stdout(output):
+        output = None
     if output is not None:
         check_not_input(output, inputs)
     errors: list[JatsError] = []

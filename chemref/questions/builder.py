@@ -8,6 +8,7 @@ in this process or a process pool. Same inputs and settings give the same output
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,7 @@ from chemref.questions.records import ArticleResult, BuildResult, Record
 from chemref.questions.settings import BuildSettings
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
-           "warm_up", "JATS_SUFFIXES"]
+           "warm_up", "JATS_SUFFIXES", "UniqueIds", "duplicate_message"]
 
 #: articles sent to a pool worker at a time (one round trip per article costs the parent's core time)
 ARTICLES_PER_TASK = 4
@@ -74,15 +75,18 @@ def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str
 
 def article_questions(article: Article, settings: BuildSettings | None = None, *,
                       components: Components | None = None, label: str | None = None,
-                      selector: Selector | None = None) -> ArticleResult:
-    """Apply the whole funnel to one article: questions and rejections in document order."""
+                      selector: Selector | None = None, key: str | None = None) -> ArticleResult:
+    """Apply the whole funnel to one article: questions and rejections in document order (``key``: the
+    prefix of the question ids instead of the PMCID or file name, see :class:`UniqueIds`)."""
     settings = settings or BuildSettings()
     ctx = FilterContext(settings, components or default_components())
     info = article_info(article)
     if label is not None:
-        key = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
+        natural = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
             with_part(Path(label).stem, article)
-        info = replace(info, source_file=label, key=key)
+        info = replace(info, source_file=label, key=natural)
+    if key is not None:
+        info = replace(info, key=key)
     counts = {reason: 0 for reason in REASONS}
     rejected: list[tuple[int, Record]] = []
     survivors: list[tuple[int, Record]] = []
@@ -127,7 +131,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
 
 
 def build_article(source: Source | str | os.PathLike[str] | bytes, settings: BuildSettings | None = None,
-                  *, components: Components | None = None) -> ArticleResult:
+                  *, components: Components | None = None, key: str | None = None) -> ArticleResult:
     """Read one article and build its questions; an unreadable file becomes ``ArticleResult.error``.
 
     A pure function of the file's bytes and the settings (picklable), so processes and Dask run it as is.
@@ -141,15 +145,20 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     if source.skip is not None:
         return ArticleResult(source=source.label, key=None, cc_by=False, skipped=source.skip)
     if source.error is not None:
-        return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=True)
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=source.stops)
     try:
         if source.data is not None:
-            articles = read_articles(source.data, name=source.label)
+            data, name = source.data, source.label
         else:
-            articles = read_articles(source.path)
-        results = [article_questions(article, settings, components=components, label=source.label)
-                   for article in articles]
-        return results[0] if len(results) == 1 else _merge(results)
+            data, name = _article_bytes(source.path), source.path
+        articles = read_articles(data, name=name)
+        # a new id prefix (UniqueIds) for a file of several articles: one per article, numbered
+        keys = [key] * len(articles) if key is None or len(articles) == 1 else \
+            [f"{key}-a{i}" for i in range(1, len(articles) + 1)]
+        results = [article_questions(article, settings, components=components, label=source.label, key=k)
+                   for article, k in zip(articles, keys)]
+        result = results[0] if len(results) == 1 else _merge(results)
+        return replace(result, digest=hashlib.sha1(data).hexdigest())
     except ChemrefError as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
     except UNEXPECTED as exc:
@@ -174,6 +183,87 @@ def _merge(results: list[ArticleResult]) -> ArticleResult:
         diagnostics=sum(r.diagnostics for r in results))
 
 
+def _article_bytes(path: str) -> bytes:
+    """The bytes of an article file, with the reader's errors (missing, not a regular file, too large)."""
+    from chemref._io import read_limited
+    from chemref.errors import JatsError
+
+    try:
+        return read_limited(path, error=JatsError)
+    except InputError as exc:
+        raise JatsError(exc.message, path=path, hint=exc.hint) from None
+
+
+def _name(label: str) -> str:
+    """The file name of an input's label (``corpus/PMC1.nxml``, ``pkg.tar.gz:dir/PMC1.nxml`` -> ``PMC1.nxml``)."""
+    return label.rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+
+
+class UniqueIds:
+    """Question ids unique in a build, whatever the inputs: articles are admitted in input order, and
+
+    - the same article given twice (the same file name and the same bytes under the same id: a file listed
+      twice, or inside a folder also given) is skipped the second time (``skipped="duplicate"``,
+      ``duplicate_of`` naming the first), with a diagnostic;
+    - a different article whose id prefix (PMCID, else file name) is already taken gets the first free
+      ``<prefix>-2``, ``<prefix>-3``, ... (so the same inputs always get the same ids).
+
+    Holds one entry per article (its id prefix, file name and SHA-1).
+    """
+
+    def __init__(self) -> None:
+        self.taken: dict[str, tuple[str | None, str, str]] = {}  # id prefix -> (SHA-1, file name, label)
+
+    def add_row(self, row: dict) -> None:
+        """Count an article already built (an ``articles-*.jsonl`` row of a shard done before a resume)."""
+        key, label = row.get("id_prefix"), str(row.get("source_file"))
+        if isinstance(key, str) and row.get("skipped") is None:
+            self.taken.setdefault(key, (row.get("sha1"), _name(label), label))
+
+    def admit(self, result: ArticleResult) -> tuple[str, str] | None:
+        """None when ``result`` keeps its ids; else ``("duplicate", first label)`` or ``("rekey", new prefix)``."""
+        key = result.key
+        if key is None or result.error is not None or result.skipped is not None:
+            return None
+        entry = (result.digest, _name(result.source), result.source)
+        held = self.taken.get(key)
+        if held is None:
+            self.taken[key] = entry
+            return None
+        if held[0] is not None and held[:2] == entry[:2]:
+            return "duplicate", held[2]
+        n = 2
+        while f"{key}-{n}" in self.taken:
+            n += 1
+        fresh = f"{key}-{n}"
+        self.taken[fresh] = entry
+        return "rekey", fresh
+
+    def resolve(self, result: ArticleResult, source: Source, settings: BuildSettings,
+                components: Components | None = None) -> ArticleResult:
+        """``result`` as :meth:`admit` decides: as it is, skipped as a duplicate, or built again with a new id
+        prefix (in this process)."""
+        decision = self.admit(result)
+        if decision is None:
+            return result
+        kind, value = decision
+        if kind == "duplicate":
+            return ArticleResult(source=result.source, key=None, cc_by=result.cc_by, skipped="duplicate",
+                                 digest=result.digest, duplicate_of=value)
+        first = self.taken[result.key][2] if result.key is not None else None
+        return replace(build_article(source, settings, components=components, key=value), duplicate_of=first)
+
+
+def duplicate_message(result: ArticleResult) -> str | None:
+    """The diagnostic of an article :class:`UniqueIds` skipped or gave another id, else None."""
+    if result.duplicate_of is None:
+        return None
+    if result.skipped == "duplicate":
+        return f"{result.source}: the same article as {result.duplicate_of} (given twice); skipped"
+    return (f"{result.source}: shares its id with {result.duplicate_of}, a different article; its questions "
+            f"have the ids {result.key}-...")
+
+
 def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
     import chemref.jats
@@ -196,6 +286,13 @@ class _BuildTask:
         return build_article(source, self.settings)
 
 
+class _NumberedTask(_BuildTask):
+    """``(n, build_article(source, settings))`` for ``(n, source)``."""
+
+    def __call__(self, item: tuple[int, Source]) -> tuple[int, ArticleResult]:  # type: ignore[override]
+        return item[0], build_article(item[1], self.settings)
+
+
 def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settings: BuildSettings | None = None,
                *, workers: int = 1, components: Components | None = None,
                files_from: str | os.PathLike[str] | None = None) -> Iterator[ArticleResult]:
@@ -210,15 +307,24 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
     if workers < 1:
         raise InputError(f"workers must be at least 1, got {workers}")
     sources = iter_sources(inputs, files_from=files_from)
+    ids = UniqueIds()
     if workers == 1:
         for source in sources:
-            yield build_article(source, settings, components=components)
+            yield ids.resolve(build_article(source, settings, components=components), source, settings, components)
         return
     if components is not None:
         raise InputError("custom components run with workers=1 only")
     warm_up()
-    yield from ordered_map(_BuildTask(settings), sources, workers=workers, initializer=warm_up,
-                           chunk=ARTICLES_PER_TASK)
+    held: dict[int, Source] = {}
+
+    def numbered() -> Iterator[tuple[int, Source]]:
+        for n, source in enumerate(sources):
+            held[n] = source
+            yield n, source
+
+    for n, result in ordered_map(_NumberedTask(settings), numbered(), workers=workers, initializer=warm_up,
+                                 chunk=ARTICLES_PER_TASK):
+        yield ids.resolve(result, held.pop(n), settings)
 
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,

@@ -68,7 +68,7 @@ def card_path(output: str | os.PathLike[str]) -> Path:
     """Where the card of ``output`` goes: README.md beside it, unless that is a README chemref did not write."""
     out = Path(output)
     readme = out.with_name("README.md")
-    if readme.exists():
+    if readme.is_file():  # a FIFO or device there is never read (the card's output check refuses it)
         with readme.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
         if CARD_MARKER not in head:
@@ -139,6 +139,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"({totals.articles} given, {totals.unreadable} unreadable"
              + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
                 else "")
+             + (f", {totals.skipped['duplicate']} given twice" if totals.skipped.get("duplicate") else "")
              + f"), built by chemref {__version__} "
              f"from {totals.candidates} candidate sentences (body sentences with at least one citation): "
              f"survival rate {totals.survival_rate:.1%}.",

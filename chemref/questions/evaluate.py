@@ -24,6 +24,7 @@ from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels import Label, excerpt_sha1
 
 __all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+           "read_scores",
            "ranking_auc"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
@@ -248,6 +249,29 @@ def _score(value: Any, ident: str) -> float:
                          hint="give the questions.jsonl and rejected.jsonl of a build (or --scores of "
                               "train-selector), whose scores are numbers from 0 to 1")
     return number
+
+
+def read_scores(path: Any) -> dict[str, float]:
+    """``{id: score}`` from a JSON Lines file of ``{"id": ..., "score": number}`` (train-selector's
+    ``--cv-scores``): a regular file, each score a finite number from 0 to 1, each id once."""
+    from chemref.jsonl import read_jsonl
+
+    hint = "one JSON object per line, {\"id\": \"...\", \"score\": a number from 0 to 1}, each id once"
+    scores: dict[str, float] = {}
+    lines: dict[str, int] = {}
+    for number, row in read_jsonl(path):
+        ident, value = row.get("id"), row.get("score")
+        if not isinstance(ident, str) or not ident:
+            raise InputError(f"id must be a non-empty string, got {ident!r}", path=str(path), line=number, hint=hint)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            raise InputError(f"score of {ident!r} must be a finite number from 0 to 1, got {value!r}",
+                             path=str(path), line=number, hint=hint)
+        if ident in scores:
+            raise InputError(f"id {ident!r} is given twice (first on line {lines[ident]})", path=str(path),
+                             line=number, hint=hint)
+        scores[ident] = float(value)
+        lines[ident] = number
+    return scores
 
 
 def _funnel_order(reasons: Iterable[str]) -> list[str]:

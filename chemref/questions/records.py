@@ -87,6 +87,11 @@ class ArticleResult:
     skipped: str | None = None
     #: the input stopped at this point (a damaged or truncated package): ``error`` says where
     stopped: bool = False
+    #: SHA-1 of the article's bytes (what tells the same article given twice from two sharing an id)
+    digest: str | None = None
+    #: the label of the article this one repeats (``skipped == "duplicate"``), or whose id it shared
+    #: (given another id)
+    duplicate_of: str | None = None
 
     def row(self) -> dict[str, Any]:
         """The article's funnel row (the report's ``per_article`` entry, one ``articles-*.jsonl`` line)."""
@@ -96,6 +101,10 @@ class ArticleResult:
                "error": self.error}
         if self.skipped is not None:
             row["skipped"] = self.skipped
+        if self.digest is not None:
+            row["sha1"] = self.digest
+        if self.duplicate_of is not None:
+            row["duplicate_of"] = self.duplicate_of
         return row
 
     @property

@@ -58,6 +58,8 @@ def funnel_table(result: BuildResult | BuildTotals, settings: BuildSettings | No
     ]
     if totals.skipped.get("cc_by"):
         lines.append(f"  {totals.skipped['cc_by']} skipped before reading: not CC BY in the package file list (cc_by)")
+    if totals.skipped.get("duplicate"):
+        lines.append(f"  {totals.skipped['duplicate']} skipped: the same article given twice (duplicate)")
     lines += [
         f"{'filter':<20}{'rejected':>10}{'remaining':>11}  description",
         f"{'candidates':<20}{'':>10}{totals.candidates:>11}  body sentences with at least one citation",

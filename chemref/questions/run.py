@@ -23,12 +23,13 @@ import json
 import os
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from chemref._io import RunLock, atomic_write, check_not_input, check_output, commit_renames, \
-    remove_stale_temporaries, staged_file
+from chemref._io import RunLock, atomic_write, check_distinct_outputs, is_stdout, check_not_input, check_output, \
+    commit_renames, discard_staged, remove_stale_temporaries, staged_file
 from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
@@ -36,14 +37,14 @@ from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, i
 from chemref.jsonl import json_line, write_json_streaming
 from chemref.questions.settings import BuildSettings
 from chemref.questions.shards import FORMATS, EncodedArticle, shard_name
+from chemref.questions.state import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_shard, \
+    is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
 from chemref.questions.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
 
 #: the name of a complete build's manifest in an output folder
 MANIFEST = "manifest.json"
-#: what marks a manifest (and a checkpoint) as chemref's
-MANIFEST_FORMAT = "chemref-questions-build"
 #: articles per shard by default (a resumed run redoes at most one shard per worker)
 SHARD_ARTICLES = 1000
 _STAGING = ".chemref-build"
@@ -51,7 +52,7 @@ _LOCK = ".chemref.lock"
 _CHECKPOINT = "progress.jsonl"
 #: the manifest of the build being replaced, kept in the staging folder while the new one is put in place
 _PREVIOUS_MANIFEST = "previous-manifest.json"
-_FOLDER_FILES = ("report.json", "report.png", "README.md")
+_FOLDER_FILES = FOLDER_FILES
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ class _Layout:
 
     def __init__(self, output: str | os.PathLike[str], *, report: Any, rejected: Any) -> None:
         given = os.fspath(output)
+        if is_stdout(given):
+            raise InputError("a build's output cannot be standard output ('-')", path=given,
+                             hint="give -o a .jsonl file or a folder (out/)")
         self.output = Path(output)
         self.folder = _is_folder_output(self.output, given)
         if self.folder:
@@ -107,20 +111,11 @@ class _Layout:
         if not names or _STAGING in names:
             return
         manifest = self.output / MANIFEST
-        if manifest.is_file() and _read_json(manifest).get("format") == MANIFEST_FORMAT:
+        if is_chemref_manifest(manifest):
+            read_manifest(manifest)  # a damaged or tampered manifest is refused before anything is touched
             return
         raise InputError("the output folder is not empty and holds no chemref build (no chemref manifest.json)",
                          path=str(self.output), hint="give a new or empty folder")
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            value = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read: {exc}", path=str(path),
-                         hint="remove it to start the build again") from None
-    return value if isinstance(value, dict) else {}
 
 
 def _differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -151,6 +146,8 @@ class _Checkpoint:
         self.done: dict[int, dict[str, Any]] = {}  # shards done before a resume: articles, first, last
         self.articles = 0
         self.questions = 0
+        #: the digest of each shard's inputs (names, sizes, modification times), by index, until recorded
+        self.stamps: dict[int, str] = {}
         self._handle: Any = None
 
     def _header(self) -> dict[str, Any]:
@@ -165,37 +162,45 @@ class _Checkpoint:
         self._append(self._header())
 
     def load(self, what: str) -> None:
-        """Read the journal of an interrupted build and open it for appending. A torn last line (a kill
-        part-way through writing it) is cut off: the shard it describes is simply redone."""
+        """Read the journal of an interrupted build, checking every line against its schema, and open it for
+        appending. A torn last line (a kill part-way through writing it) is cut off: the shard it describes
+        is simply redone."""
         good = 0  # the byte offset after the last whole line
         ended = True  # whether that line has its newline
         header: dict[str, Any] | None = None
+        layout = self.identity["layout"]
         with open(self.path, "rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                entry = _journal_entry(raw)
-                if entry is None:
+            for number, raw in enumerate(iter(lambda: handle.readline(MAX_JOURNAL_LINE + 1), b""), 1):
+                if len(raw) > MAX_JOURNAL_LINE:
+                    raise self._damaged(f"line {number} of the checkpoint is longer than any shard summary")
+                if _journal_entry(raw) is None:
                     if handle.read(1):  # not the last line: the journal was damaged, not torn
                         raise self._damaged(f"line {number} of the checkpoint is damaged")
                     break
                 if header is None:
-                    header = entry
-                    if header.get("format") != MANIFEST_FORMAT:
+                    first = _journal_entry(raw)
+                    if first.get("format") != MANIFEST_FORMAT:
                         raise InputError(f"{what} is not a chemref build", path=str(self.path))
-                    diffs = _differences(header.get("identity", {}), self.identity)
-                    if diffs:
+                    saved = first.get("identity")
+                    diffs = _differences(saved, self.identity) if isinstance(saved, dict) else []
+                    if not diffs:
+                        header = journal_header(raw, path=self.path, line=number)
+                    else:
                         raise InputError(f"cannot resume {what}: it was started with other settings or inputs ("
                                          + "; ".join(diffs) + ")", path=str(self.path.parent),
                                          hint="resume with the same command, or start again without --resume "
                                          "elsewhere")
                     self.started = header.get("started", self.started)
                 else:
-                    try:
-                        index = int(entry["index"])
-                        self.done[index] = {"articles": int(entry["articles"]), "first": entry["first"],
-                                            "last": entry["last"], "labels": entry.get("labels")}
-                        self._record(entry)
-                    except (KeyError, TypeError, ValueError):
-                        raise self._damaged(f"line {number} of the checkpoint is not a shard summary") from None
+                    entry = journal_shard(raw, path=self.path, line=number, fmt=layout["format"],
+                                          shard_articles=layout["shard_articles"])
+                    index = entry["index"]
+                    if index in self.done:
+                        raise self._damaged(f"line {number} of the checkpoint records shard {index} again")
+                    self.done[index] = {"articles": entry["articles"], "first": entry["first"],
+                                        "last": entry["last"], "labels": entry.get("labels"),
+                                        "inputs": entry.get("inputs")}
+                    self._record(entry)
                 good += len(raw)
                 ended = raw.endswith(b"\n")
         with open(self.path, "r+b") as handle:
@@ -209,11 +214,19 @@ class _Checkpoint:
         if header is None:  # killed while writing the header: nothing was done
             self._append(self._header())
 
+    def verify(self, folders: tuple[Path, ...]) -> None:
+        """Every shard file the journal lists must be on disk as the journal has it (size, SHA-256, rows),
+        in the staging folder or (an interrupted finish) the output folder: checked before any is used."""
+        for shard in self.shards():
+            check_shard(shard, folders)
+
     def _damaged(self, message: str) -> InputError:
         return InputError(message, path=str(self.path), hint="remove the staging folder to start the build again")
 
     def add(self, summary: dict[str, Any]) -> None:
-        """Record a finished shard: one line appended to the journal."""
+        """Record a finished shard: one line appended to the journal (with the digest of its inputs' names,
+        sizes and modification times, from :attr:`stamps`)."""
+        summary = {**summary, "inputs": self.stamps.pop(int(summary["index"]), None)}
         if len(self.prefix.sources) >= MAX_SOURCES and summary["totals"]["sources"]:
             summary = {**summary, "totals": {**summary["totals"], "sources": []}}  # past the sample: unused
         if len(self.prefix.errors) >= MAX_ERRORS and summary["totals"]["errors"]:
@@ -262,11 +275,13 @@ class _Checkpoint:
         out-of-order ones held at a time)."""
         waiting: dict[int, dict[str, Any]] = {}
         following = 0
-        with open(self.path, encoding="utf-8") as handle:
+        layout = self.identity["layout"]
+        with open(self.path, "rb") as handle:
             next(handle, None)  # the header
-            for line in handle:
-                entry = json.loads(line)
-                index = int(entry["index"])
+            for number, line in enumerate(handle, 2):
+                entry = journal_shard(line, path=self.path, line=number, fmt=layout["format"],
+                                      shard_articles=layout["shard_articles"])
+                index = entry["index"]
                 if index < following:
                     continue
                 waiting[index] = entry
@@ -278,10 +293,10 @@ class _Checkpoint:
 
 
 def _journal_entry(raw: bytes) -> dict[str, Any] | None:
-    """One journal line's entry, or None for a torn line (its JSON cut off part-way)."""
+    """One journal line's entry, or None for a torn line (its JSON cut off part-way); checked by the caller."""
     try:
         entry = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return entry if isinstance(entry, dict) else None
 
@@ -291,13 +306,44 @@ def _inputs_differ(detail: str) -> InputError:
                       hint="resume with the same inputs, or start again without --resume")
 
 
+def _stamp(digest: Any, source: Source) -> None:
+    """Add what says whether an input article changed to ``digest``: its name and, for a file, its size and
+    modification time; for a package member, a digest of its bytes."""
+    import hashlib
+
+    from chemref.questions.shards import add_label
+
+    add_label(digest, source.label)
+    if source.data is not None:
+        digest.update(hashlib.sha1(source.data).digest())
+    elif source.path is not None:
+        try:
+            info = os.stat(source.path)
+            digest.update(f"{info.st_size}:{info.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(b"-\n")
+    else:
+        digest.update(f"{source.skip}:{source.error}\n".encode("utf-8", "surrogatepass"))
+
+
 class _Inputs:
     """The articles of the run, grouped by shard, checking on resume that the shards already done still
-    hold the same articles (by name)."""
+    hold the same articles (by name, size and modification time); ``stamps`` receives the digest of the
+    inputs of each shard to build."""
 
     def __init__(self, sources: Callable[[], Iterator[Source]], shard_articles: int,
-                 done: dict[int, dict[str, Any]]) -> None:
+                 done: dict[int, dict[str, Any]], stamps: dict[int, str] | None = None) -> None:
         self.sources, self.size, self.done = sources, shard_articles, done
+        self.stamps = {} if stamps is None else stamps
+
+    def _stamped(self, k: int, digest: Any, first: int, last: int) -> None:
+        """Shard ``k`` (articles ``first`` to ``last``, 1-based) has been read whole: record or check its digest."""
+        shard = self.done.get(k)
+        if shard is None:
+            self.stamps[k] = digest.hexdigest()
+        elif shard.get("inputs") not in (None, digest.hexdigest()):
+            raise _inputs_differ(f"articles {first} to {last} ({shard['first']!r} to {shard['last']!r}) have "
+                                 "changed since they were built (size or modification time)")
 
     def todo(self) -> Iterator[tuple[int, Source]]:
         """``(position, source)`` of every article whose shard is not done yet, in input order."""
@@ -307,14 +353,20 @@ class _Inputs:
 
         count = 0
         labels: Any = None  # the digest of the labels of the done shard being read
+        stamp: Any = None  # the digest of the inputs of the shard being read
         for i, source in enumerate(self.sources()):
             count = i + 1
             k = i // self.size
+            offset = i - k * self.size
+            if offset == 0:
+                stamp = hashlib.sha256()
+            _stamp(stamp, source)
             shard = self.done.get(k)
             if shard is None:
+                if offset == self.size - 1:
+                    self._stamped(k, stamp, i + 1 - offset, i + 1)
                 yield i, source
                 continue
-            offset = i - k * self.size
             expected = shard["first"] if offset == 0 else shard["last"] if offset == shard["articles"] - 1 else None
             if offset >= shard["articles"] or (expected is not None and expected != source.label):
                 raise _inputs_differ(f"article {i + 1} is {source.label!r}, was {expected!r}" if expected else
@@ -322,9 +374,14 @@ class _Inputs:
             if offset == 0:
                 labels = hashlib.sha256()
             add_label(labels, source.label)
-            if offset == shard["articles"] - 1 and shard.get("labels") not in (None, labels.hexdigest()):
-                raise _inputs_differ(f"articles {i + 1 - offset} to {i + 1} ({shard['first']!r} to "
-                                     f"{source.label!r}) are not the same articles")
+            if offset == shard["articles"] - 1:
+                if shard.get("labels") not in (None, labels.hexdigest()):
+                    raise _inputs_differ(f"articles {i + 1 - offset} to {i + 1} ({shard['first']!r} to "
+                                         f"{source.label!r}) are not the same articles")
+                self._stamped(k, stamp, i + 1 - offset, i + 1)
+        if count and (count - 1) % self.size != self.size - 1:  # the last shard, not full
+            last = (count - 1) // self.size
+            self._stamped(last, stamp, last * self.size + 1, count)
         for k, shard in self.done.items():
             if k * self.size + shard["articles"] > count:
                 raise _inputs_differ(f"{count} article(s) now, at least {k * self.size + shard['articles']} then")
@@ -372,15 +429,27 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
 def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                   workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
-    from chemref.questions.builder import ARTICLES_PER_TASK, warm_up
-    from chemref.questions.shards import ShardWriter
+    from chemref.questions.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
+    from chemref.questions.shards import ShardWriter, encode
 
     if workers > 1:
         warm_up()
+    ids = _unique_ids(staging, checkpoint, fmt)
+    held: dict[int, Source] = {}
+
+    def todo() -> Iterator[tuple[int, Source]]:
+        for i, source in inputs.todo():
+            held[i] = source
+            yield i, source
+
     writer: ShardWriter | None = None
     try:
-        for i, encoded in ordered_map(_IndexedTask(settings, fmt), inputs.todo(), workers=workers,
+        for i, encoded in ordered_map(_IndexedTask(settings, fmt), todo(), workers=workers,
                                       initializer=warm_up, chunk=ARTICLES_PER_TASK):
+            source = held.pop(i)
+            resolved = ids.resolve(encoded.result, source, settings)
+            if resolved is not encoded.result:
+                encoded = encode(resolved, fmt)
             k = i // inputs.size
             if writer is None or writer.index != k:
                 if writer is not None:
@@ -390,6 +459,9 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
             article = encoded.result
             if article.error is not None and on_error is not None:
                 on_error(article.source, article.error)
+            note = duplicate_message(article)
+            if note is not None:
+                warnings.warn(note, UserWarning, stacklevel=1)
             progress.update(1, len(article.questions))
         if writer is not None:
             checkpoint.add(writer.close())
@@ -397,6 +469,33 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
     finally:
         if writer is not None:
             writer.abort()
+
+
+def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
+    """The :class:`~chemref.questions.builder.UniqueIds` of a run, holding the articles of the shards done
+    before a resume (their verified ``articles-*.jsonl`` rows)."""
+    from chemref.questions.builder import UniqueIds
+
+    ids = UniqueIds()
+    for row in _per_article_rows(staging, sorted(checkpoint.done), fmt, placed=staging.parent):
+        ids.add_row(row)
+    return ids
+
+
+def _check_unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> None:
+    """On Dask, where workers write whole shards: refuse a build whose articles share question ids (a local
+    build gives them distinct ids, or skips an article given twice)."""
+    from chemref.questions.builder import UniqueIds
+
+    ids = UniqueIds()
+    for row in _per_article_rows(staging, range(checkpoint.prefix_end), fmt, placed=staging.parent):
+        key = row.get("id_prefix")
+        if isinstance(key, str) and row.get("skipped") is None and key in ids.taken:
+            raise InputError(f"{row.get('source_file')!r} and {ids.taken[key][2]!r} share the question ids "
+                             f"{key}-...: a Dask build cannot give them distinct ids", path=str(staging),
+                             hint="remove the staging folder and build without --dask (each article then gets its "
+                                  "own ids, and one given twice is skipped)")
+        ids.add_row(row)
 
 
 def _clear_temporaries(staging: Path) -> None:
@@ -480,7 +579,8 @@ def _check_file_format(layout: _Layout) -> None:
 
 
 def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
-    """No two outputs on one file, and no output over an input article."""
+    """No two outputs on one file, every output a regular file (or new), and no output over an input article
+    or inside an input folder (nor an input inside the output folder)."""
     from chemref.questions.card import card_path
 
     if layout.folder:
@@ -489,23 +589,23 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
         targets = {"output (questions)": layout.output, "dataset card": card_path(layout.output),
                    "rejected": layout.rejected, "report": layout.report,
                    "report chart": None if layout.report is None else layout.report.with_suffix(".png")}
-    seen: dict[Path, str] = {}
-    for label, path in targets.items():
-        if path is None:
-            continue
-        key = path.resolve()
-        if key in seen:
-            raise InputError(f"the {label} and the {seen[key]} would be the same file", path=str(path),
-                             hint="give each output its own file name; the chart is the report's name with .png")
-        seen[key] = label
+        for path in targets.values():
+            if path is not None:
+                check_output(path)
+    try:
+        check_distinct_outputs(targets)
+    except InputError as exc:
+        raise InputError(exc.message, path=exc.path, hint="give each output its own file name; the chart is the "
+                         "report's name with .png") from None
+    listed = [] if files_from is None else [os.fspath(files_from)]
     for label, target in targets.items():
-        check_not_input(target, given, label=label)
+        check_not_input(target, [*given, *listed], label=label)
     if layout.folder:
         folder = layout.output.resolve()
         for item in given:
             path = Path(item).resolve()
-            if path.is_file() and folder in path.parents:
-                raise InputError("the output folder holds an input article", path=str(layout.output),
+            if path == folder or folder in path.parents:
+                raise InputError(f"the output folder holds the input {item!r}", path=str(layout.output),
                                  hint="write the outputs outside the input folders")
 
 
@@ -520,10 +620,11 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
     if resume:
         if (staging / _CHECKPOINT).is_file():
             checkpoint.load(f"the interrupted build in {staging}")
+            checkpoint.verify((staging, layout.output) if layout.folder else (staging,))
             _clear_temporaries(staging)
         elif layout.folder and (layout.output / MANIFEST).is_file():
-            manifest = _read_json(layout.output / MANIFEST)
-            diffs = _differences(manifest.get("identity", {}), identity)
+            manifest = read_manifest(layout.output / MANIFEST)
+            diffs = _differences(manifest["identity"], identity)
             if diffs:
                 raise InputError("cannot resume: the build in this folder was made with other settings or inputs ("
                                  + "; ".join(diffs) + ")", path=str(layout.output),
@@ -543,7 +644,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
         except OSError as exc:
             raise InputError(f"cannot create the staging folder: {exc.strerror or exc}", path=str(staging)) from None
         checkpoint.start()
-    plan = _Inputs(sources, shard_articles, checkpoint.done)
+    plan = _Inputs(sources, shard_articles, checkpoint.done, checkpoint.stamps)
     total = count_sources(given, files_from=files_from) if show and (given or files_from) else None
     if show and not (given or files_from):
         total = sum(1 for _ in sources())
@@ -554,6 +655,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             from chemref.questions.dask import build_shards_on
 
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
+            _check_unique_ids(staging, checkpoint, fmt)
         else:
             _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error)
     finally:
@@ -604,7 +706,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
             commit_renames(pairs)
         except BaseException:
             for tmp, _ in pairs:
-                tmp.unlink(missing_ok=True)
+                discard_staged(tmp)
             raise
         _remove_staging(staging)
         outputs = BuildOutputs(totals, options, layout.output, card, layout.report, chart, layout.rejected)
@@ -678,10 +780,10 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
         # is kept in the staging folder, so a finish interrupted from here on knows the old build's files
         os.replace(old, kept)
     if kept.is_file():
-        saved = _read_json(kept)
-        previous = [n for s in saved.get("shards", []) for n in s.get("files", {})] + list(_FOLDER_FILES)
+        saved = read_manifest(kept)
+        previous = [n for s in saved["shards"] for n in s["files"]] + list(_FOLDER_FILES)
         for name in previous:
-            if not _in_build(name, count, fmt):
+            if is_build_name(name) and not _in_build(name, count, fmt):  # never a name the build does not write
                 (out / name).unlink(missing_ok=True)
     commit_renames((staging / name, out / name) for name in names()  # type: ignore[arg-type]
                    if (staging / name).exists())  # an interrupted finish put the others in place
@@ -729,7 +831,7 @@ def _in_build(name: str, count: int, fmt: str) -> bool:
 
 def _outputs_of_complete(layout: _Layout, manifest: dict[str, Any]) -> BuildOutputs:
     out = layout.output
-    totals = BuildTotals.from_dict({**manifest.get("totals", {})})
+    totals = BuildTotals.from_dict(manifest["totals"])
     return BuildOutputs(totals, BuildSettings(**manifest["settings"]), out, out / "README.md",
                         out / "report.json", out / "report.png", None, out / MANIFEST)
 

@@ -412,21 +412,27 @@ class Selector:
                 "bias": self.bias, "threshold": self.threshold, "meta": dict(self.meta)}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, path: str | None = None) -> "Selector":
-        try:
-            if data.get("format") != "chemref-selector":
-                raise ValueError("not a chemref selector file (format != 'chemref-selector')")
-            weights = {str(k): float(v) for k, v in data["weights"].items()}
-            unknown = sorted(set(weights) - set(FEATURES))
-            if unknown:
-                raise ValueError(f"unknown features {', '.join(unknown)}")
-            return cls(weights=weights, means={k: float(v) for k, v in data["means"].items()},
-                       scales={k: float(v) for k, v in data["scales"].items()}, bias=float(data["bias"]),
-                       threshold=float(data["threshold"]), version=str(data["version"]),
-                       meta=dict(data.get("meta") or {}))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InputError(f"invalid selector weights: {exc}", path=path,
-                             hint="write it with `chemref questions train-selector`") from None
+    def from_dict(cls, data: Mapping[str, Any], *, path: str | None = None, checked: bool = False) -> "Selector":
+        """A selector from :meth:`to_dict`'s form, checked against :func:`selector_schema` (types, finite
+        numbers in range, known feature names) and for agreement between its tables (``checked``: the data is
+        known to match the schema already)."""
+        hint = "write it with `chemref questions train-selector`"
+        if not checked:
+            from chemref.jsonl import check_schema
+
+            check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
+        numbers = [data["bias"], data["threshold"], *(v for k in ("weights", "means", "scales") for v in data[k].values())]
+        if not all(math.isfinite(v) for v in numbers):
+            raise InputError("invalid selector weights: every number must be finite", path=path, hint=hint)
+        weights = dict(data["weights"])
+        if list(data["features"]) != list(weights) or set(data["means"]) != set(weights) \
+                or set(data["scales"]) != set(weights):
+            raise InputError("invalid selector weights: features, weights, means and scales must name the same "
+                             "features", path=path, hint=hint)
+        return cls(weights={k: float(v) for k, v in weights.items()},
+                   means={k: float(v) for k, v in data["means"].items()},
+                   scales={k: float(v) for k, v in data["scales"].items()}, bias=float(data["bias"]),
+                   threshold=float(data["threshold"]), version=data["version"], meta=dict(data.get("meta") or {}))
 
     def save(self, path: str | Path) -> None:
         from chemref._io import atomic_write
@@ -436,15 +442,38 @@ class Selector:
             handle.write("\n")
 
 
+#: largest selector weights file read (the shipped one is 3 kB)
+MAX_SELECTOR_BYTES = 1 << 20
+#: largest magnitude of a weight, a mean or the bias (fitted ones are below 10; the scales are positive)
+MAX_WEIGHT = 1e6
+
+
+@lru_cache(maxsize=1)
+def selector_schema() -> dict[str, Any]:
+    """The JSON Schema of a selector weights file (:meth:`Selector.save`)."""
+    name = {"enum": list(FEATURES)}
+    number = {"type": "number", "minimum": -MAX_WEIGHT, "maximum": MAX_WEIGHT}
+    table = {"type": "object", "propertyNames": name, "additionalProperties": number, "minProperties": 1}
+    properties = {
+        "format": {"const": "chemref-selector"}, "version": {"type": "string", "minLength": 1, "maxLength": 200},
+        "features": {"type": "array", "items": name, "uniqueItems": True, "minItems": 1},
+        "weights": table, "means": table,
+        "scales": {**table, "additionalProperties": {"type": "number", "exclusiveMinimum": 0,
+                                                     "maximum": MAX_WEIGHT}},
+        "bias": number, "threshold": {"type": "number", "minimum": 0, "maximum": 1},
+        "meta": {"type": "object"},
+    }
+    return {"type": "object", "additionalProperties": False, "required": [k for k in properties if k != "meta"],
+            "properties": properties}
+
+
 def load_selector(path: str | Path) -> Selector:
-    """Read selector weights written by :meth:`Selector.save`."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise InputError(f"cannot read the selector weights: {exc.strerror or exc}", path=str(path)) from None
-    except ValueError as exc:
-        raise InputError(f"selector weights are not JSON: {exc}", path=str(path)) from None
+    """Read selector weights written by :meth:`Selector.save`: a regular file of at most 1 MB, strict JSON
+    (finite numbers), checked by :meth:`Selector.from_dict`."""
+    from chemref.jsonl import read_json
+
+    data = read_json(path, what="invalid selector weights", limit=MAX_SELECTOR_BYTES,
+                     hint="write it with `chemref questions train-selector`")
     return Selector.from_dict(data, path=str(path))
 
 
@@ -456,8 +485,10 @@ def load_selector_cached(path: str) -> Selector:
 
 @lru_cache(maxsize=1)
 def default_selector() -> Selector:
-    """The selector shipped with chemref (``chemref/questions/data/selector.json``)."""
-    return load_selector(Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE)))
+    """The selector shipped with chemref (``chemref/questions/data/selector.json``: package data, checked
+    against :func:`selector_schema` by the tests rather than on every run, which would compile the schema)."""
+    path = Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE))
+    return Selector.from_dict(json.loads(path.read_text(encoding="utf-8")), path=str(path), checked=True)
 
 
 # -------------------------------------------------------------------------------------------------- training
@@ -590,6 +621,8 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         raise InputError(f"the share of good ones the fallback threshold keeps must be from 0 to 1, got "
                          f"{fallback_good_kept!r}", hint="--fallback-good-kept 0.33 (the default), or 0 for the F0.5 "
                                                          "maximum")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"the seed must be a whole number from 0, got {seed!r}", hint="--seed 0 (the default)")
     rows = [r for r in records if labels.get(str(r.get("id"))) is not None and r.get("reason") in TRAINED_ON]
     if len(rows) < 20:
         raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")

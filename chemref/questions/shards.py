@@ -24,7 +24,7 @@ from chemref.questions.records import QUESTION_FIELDS, ArticleResult
 from chemref.questions.totals import BuildTotals
 
 __all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256",
-           "add_label"]
+           "file_digest", "add_label"]
 
 #: data formats of the question and rejection shards (per-article rows are always JSON Lines)
 FORMATS = ("jsonl", "parquet")
@@ -43,6 +43,17 @@ def sha256(path: str | os.PathLike[str]) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def file_digest(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """The SHA-256 of a file and its count of newlines (the rows of a JSON Lines file), in one pass."""
+    digest = hashlib.sha256()
+    lines = 0
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            lines += block.count(b"\n")
+    return digest.hexdigest(), lines
 
 
 def add_label(digest: Any, label: str) -> None:
