@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref
 
 SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"
 

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes
+from tests.hostile.cli_runner import assert_refused, chemref
 
 
 def _build(tmp: Path, *extra: str) -> Path:
@@ -147,7 +145,7 @@ def test_two_outputs_on_one_path_are_refused_before_any_work(tmp_path: Path, arg
     import os
     import shutil
 
-    from cli_runner import CORPORA
+    from tests.hostile.cli_runner import CORPORA
 
     shutil.copytree(CORPORA / "brat" / "gold", tmp_path / "gold")
     shutil.copytree(CORPORA / "brat" / "pred", tmp_path / "pred")
