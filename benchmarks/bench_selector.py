@@ -12,8 +12,16 @@ good-kept share at the threshold :func:`~chemref.questions.selector.choose_thres
 and the AUC gain over the shipped set with a 95% interval from resampling articles (fold seed 0), the
 figure that says whether a gain is more than noise. The candidate features live here, not in the
 package: none of the families beat the shipped set by more than that noise (see corpora/labels/README.md).
+Each row also gives the acceptance figure: the good share of the questions a build keeps at the threshold that
+keeps a third of the good candidates, after the per-target (1) and per-article (4) caps, as
+``questions evaluate --scores cv.jsonl --reselect`` counts it (mean and range over the fold seeds).
 A second table is the shipped model's learning curve (trained on a quarter, half, three quarters and all of each
-fold's training articles) with the good share at the strict end of the precision-yield curve.
+fold's training articles) with the good share at the strict end of the precision-yield curve; a third, the
+shipped model's kept set under other threshold rules and per-article caps.
+
+The embedding family needs ``wordllama`` (``pip install wordllama``: MIT, its 16 MB of weights in the wheel); it
+is loaded from the package's own files (:func:`wordllama_embedder`), so nothing is downloaded, and is left out
+with a note when the package is absent.
 """
 
 from __future__ import annotations
@@ -134,6 +142,116 @@ FAMILIES: dict[str, dict[str, Callable[[dict[str, Any]], float]]] = {
     },
 }
 
+#: Review venues beyond the shipped ``venue_review`` list (which already has Rev, Trends, Curr. Opin., Annu. Rev.,
+#: Acc. Chem. Res., Prog., Crit.): seminar series, expert opinions and reviews, essays, perspectives, review
+#: series of books and societies.
+LONGER_REVIEW_VENUES = re.compile(
+    r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|Acc\.?\s+Chem|Accounts|Prog|"
+    r"Progress|Crit|Semin|Seminars|Expert\s+Opin|Expert\s+Rev|Essays|Perspect|Perspectives|Biochem\.?\s+Soc\.?\s+"
+    r"Trans|Drug\s+Discov\.?\s+Today|Mol\.?\s+Aspects\s+Med|Molecular\s+Aspects|Phys\.?\s+Rep|Physics\s+Reports|"
+    r"Surf\.?\s+Sci\.?\s+Rep|Rep\.?\s+Prog|Cold\s+Spring\s+Harb|Advances\s+in|Handb|Handbook|Methods\s+Enzymol|"
+    r"Methods\s+in\s+Enzymology|Encyclopedia|Compr|Comprehensive|Overview|Highlights)\b", _I)
+
+#: Families measured beside the shipped features that need the whole build (the source article's type, its
+#: number of candidates) or replace a shipped column: name -> function of the record.
+ARTICLE_FAMILIES: dict[str, dict[str, Callable[[dict[str, Any]], float]]] = {
+    "source article is a review (JATS article-type)": {
+        "source_review": lambda r: 1.0 if r["ctx"]["article_type"] == "review-article" else 0.0,
+    },
+    "source article's size (log candidates passing the other filters)": {
+        "source_candidates": lambda r: math.log1p(r["ctx"]["article_candidates"]),
+    },
+    "the cited reference's age": {
+        "ref_age": lambda r: math.log1p(min(max(r["ctx"]["age"], 0), 40)),
+    },
+    "how often and where the article cites it (times cited, sections)": {
+        "ref_citations": lambda r: math.log1p(min(r["ctx"]["cites"], 10)),
+        "ref_sections": lambda r: float(min(r["ctx"]["sections"], 4)),
+    },
+    "the cited work is not a journal article": {
+        "not_journal": lambda r: 1.0 if (r.get("target_type") or "journal") != "journal" else 0.0,
+    },
+}
+
+_ARTICLE_TYPE = re.compile(r"<article\b[^>]*?\barticle-type\s*=\s*[\"']([^\"']*)")
+
+
+def article_type(path: str) -> str:
+    """The root ``<article article-type>`` of a JATS file ("none" when absent)."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        match = _ARTICLE_TYPE.search(handle.read(50_000))
+    return match.group(1) if match else "none"
+
+
+def wordllama_embedder() -> Callable[[list[str]], Any] | None:
+    """WordLlama's embedding (256 dimensions, MIT), built from the weight and tokenizer files inside the installed
+    package, so that nothing is fetched (``WordLlama.load()`` looks for its tokenizer in a folder the wheel does
+    not have and then downloads it). None when the package is absent."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("wordllama")
+    if spec is None or spec.origin is None:
+        return None
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+    from wordllama.inference import WordLlamaInference
+
+    root = Path(spec.origin).parent
+    with safe_open(str(root / "weights" / "l2_supercat_256.safetensors"), framework="np") as handle:
+        weights = handle.get_tensor("embedding.weight")
+    model = WordLlamaInference(weights, Tokenizer.from_file(str(root / "tokenizers" / "l2_supercat_tokenizer_config.json")))
+    return lambda texts: model.embed(texts, norm=True, batch_size=256)
+
+
+def _cv_embedding(x: Any, y: Any, folds: Any, embedding: Any, dims: int, l2: float = 30.0) -> Any:
+    """Cross-validated scores of the features ``x`` plus the first ``dims`` principal components of ``embedding``,
+    the components fitted on each fold's training rows only."""
+    scores = np.zeros(len(y))
+    for k in range(int(folds.max()) + 1):
+        test = folds == k
+        centre = embedding[~test].mean(axis=0)
+        _, _, axes = np.linalg.svd(embedding[~test] - centre, full_matrices=False)
+        xx = np.hstack([x, (embedding - centre) @ axes[:dims].T])
+        means, scales = _standardise(xx[~test])
+        w, b = _fit((xx[~test] - means) / scales, y[~test], l2)
+        scores[test] = 1.0 / (1.0 + np.exp(-(b + ((xx[test] - means) / scales) @ w)))
+    return scores
+
+
+def kept_after_caps(scores: Any, rows: list[dict[str, Any]], candidates: Any, threshold: float,
+                    per_target: int = 1, per_article: int = 4, seed: int = 0) -> Any:
+    """The rows a build keeps at ``threshold`` after the per-target and per-article caps (as
+    ``questions evaluate --reselect``): ``candidates`` marks the rows that pass the other filters."""
+    from chemref.questions.filters import tiebreak
+
+    kept = np.zeros(len(rows), dtype=bool)
+    by_article: dict[str, list[int]] = collections.defaultdict(list)
+    for i, r in enumerate(rows):
+        if candidates[i] and scores[i] >= threshold:
+            by_article[article_of(r["id"])].append(i)
+    for items in by_article.values():
+        items.sort(key=lambda i: (-scores[i], tiebreak(seed, rows[i]["id"])))
+        per: collections.Counter[str] = collections.Counter()
+        chosen = []
+        for i in items:
+            key = str(rows[i].get("target_doi") or rows[i].get("ref_id") or rows[i]["id"])
+            per[key] += 1
+            if per[key] <= per_target:
+                chosen.append(i)
+        kept[chosen[:per_article]] = True
+    return kept
+
+
+def acceptance(scores: Any, y: Any, rows: list[dict[str, Any]], candidates: Any, share: float = 0.33,
+               per_article: int = 4) -> dict[str, float]:
+    """The kept set at the highest threshold keeping ``share`` of the good candidates, after the caps."""
+    rounded = np.round(scores, 4)
+    threshold = choose_threshold(rounded[candidates].tolist(), (y[candidates] > 0).tolist(), fallback_good_kept=share)
+    kept = kept_after_caps(rounded, rows, candidates, threshold, per_article=per_article)
+    return {"threshold": threshold, "kept": int(kept.sum()), "good_share": float(y[kept].mean()) if kept.any() else 0.0,
+            "good_kept": float(y[kept].sum() / y[candidates].sum())}
+
+
 #: Section x cue products (a linear model cannot learn them from the two features alone).
 INTERACTIONS = (("section_introduction", "background"), ("section_introduction", "venue_review"),
                 ("section_results", "comparison"), ("section_results", "own_result"),
@@ -171,6 +289,8 @@ def article_context(path: str, records: list[dict[str, Any]]) -> None:
     title = set(_words(article.title or ""))
     abstract = {w for s in article.abstracts for _, p in s.walk() for w in _words(p.text)}
     n_paragraphs = max(sum(counters.values()) + 2, 1)
+    kind = article_type(path)
+    n_candidates = sum(1 for r in records if r.get("reason") != "has_doi")
     for record in records:
         rid = record.get("ref_id") or ""
         paragraph = paragraphs[re.match(r".+-([pc]\d+)-s\d+$", record["id"]).group(1)]
@@ -192,6 +312,7 @@ def article_context(path: str, records: list[dict[str, Any]]) -> None:
             "in_abstract": sum(w in abstract for w in words) / len(words),
             "topic_share": sum(in_paragraphs[w] / n_paragraphs >= 0.2 for w in words) / len(words),
             "new_share": sum(in_paragraphs[w] <= 1 for w in words) / len(words),
+            "article_type": kind, "article_candidates": n_candidates,
         }
 
 
@@ -301,6 +422,26 @@ def main() -> None:
     sets.append(("+ all of the above", everything.shape[1] - shipped.shape[1], everything))
     single = np.array([[1.0 if re.match(r"The\s+[a-z]", r["excerpt"]) else 0.0] for r in rows])
     sets.append(("+ the_noun_opening alone (best single)", 1, np.hstack([shipped, single])))
+    for family, funcs in ARTICLE_FAMILIES.items():
+        extra = np.array([[f(r) for f in funcs.values()] for r in rows])
+        sets.append((f"+ {family}", len(funcs), np.hstack([shipped, extra])))
+        tried += len(funcs)
+    longer = shipped.copy()
+    longer[:, list(DEFAULT_FEATURES).index("venue_review")] = [
+        1.0 if LONGER_REVIEW_VENUES.search(r.get("target_container") or "") else 0.0 for r in rows]
+    sets.append(("venue_review with a longer list of review venues", 0, longer))
+    tried += 1
+    scorers: dict[str, Callable[[Any], Any]] = {}
+    embed = wordllama_embedder()
+    if embed is None:
+        print("bench_selector: wordllama is not installed; the embedding rows are left out (pip install wordllama)")
+    else:
+        excerpts = embed([r["excerpt"].replace("[CITATION]", " ") for r in rows]).astype(float)
+        for dims in (8, 32):
+            name = f"+ excerpt embedding (WordLlama, {dims} PCA components per fold)"
+            sets.append((name, dims, shipped))
+            scorers[name] = lambda f, dims=dims: _cv_embedding(shipped, y, f, excerpts, dims)
+            tried += dims
 
     fold_sets = [_folds(ids, seed) for seed in range(args.seeds)]
     base0 = _cv(shipped, y, fold_sets[0])
@@ -309,9 +450,11 @@ def main() -> None:
     rng = np.random.default_rng(0)
     resamples = [np.concatenate([groups[j] for j in rng.integers(0, len(groups), len(groups))])
                  for _ in range(args.boot)]
+    candidates = np.array([r.get("reason") != "has_doi" for r in rows])  # those a build's score stages see
     table = []
     for name, added, x in sets:
-        runs = [_cv(x, y, f) for f in fold_sets]
+        runs = [scorers[name](f) if name in scorers else _cv(x, y, f) for f in fold_sets]
+        accepted = [acceptance(s, y, rows, candidates) for s in runs]
         aucs = [_auc(s, y) for s in runs]
         at = {share: float(np.mean([_precision_at(s, y, share) for s in runs])) for share in (0.6, 0.4, 0.25)}
         s0 = runs[0]
@@ -326,20 +469,28 @@ def main() -> None:
             "good_kept_at_threshold": round(float(y[kept].sum() / y.sum()), 4),
             "auc_gain": round(float(np.mean(gains)), 4),
             "auc_gain_95": [round(float(v), 4) for v in np.percentile(gains, [2.5, 97.5])],
+            "after_caps": {"good_share_mean": round(float(np.mean([a["good_share"] for a in accepted])), 4),
+                           "good_share_range": [round(min(a["good_share"] for a in accepted), 4),
+                                                round(max(a["good_share"] for a in accepted), 4)],
+                           "kept_mean": round(float(np.mean([a["kept"] for a in accepted])), 1),
+                           "good_kept_mean": round(float(np.mean([a["good_kept"] for a in accepted])), 4),
+                           "seed0": accepted[0]},
         })
 
     print(f"{len(rows)} labelled candidates ({int(y.sum())} good) from {len(groups)} articles; "
-          f"{tried} candidate features in {len(FAMILIES) + 2} families; {args.seeds} fold seeds, "
+          f"{tried} candidate features in {len(FAMILIES) + len(ARTICLE_FAMILIES) + 4} families; {args.seeds} fold seeds, "
           f"{args.boot} article resamples")
     head = (f"{'features':<40}{'+n':>4}{'AUC':>8}{'±sd':>7}{'P@60%':>7}{'P@40%':>7}{'P@25%':>7}"
-            f"{'thr':>8}{'P@thr':>7}{'kept':>7}{'ΔAUC [95%]':>24}")
+            f"{'thr':>8}{'P@thr':>7}{'kept':>7}{'ΔAUC [95%]':>24}{'capped good [range]':>23}{'n':>5}")
     print(head)
     for row in table:
         at = row["good_share_at_good_kept"]
         low, high = row["auc_gain_95"]
         print(f"{row['features']:<40}{row['added']:>4}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}{at['0.60']:>7.3f}"
               f"{at['0.40']:>7.3f}{at['0.25']:>7.3f}{row['threshold']:>8.4f}{row['good_share_at_threshold']:>7.3f}"
-              f"{row['good_kept_at_threshold']:>7.3f}{row['auc_gain']:>+9.4f} [{low:+.4f}, {high:+.4f}]")
+              f"{row['good_kept_at_threshold']:>7.3f}{row['auc_gain']:>+9.4f} [{low:+.4f}, {high:+.4f}]"
+              f"{row['after_caps']['good_share_mean']:>9.3f} [{row['after_caps']['good_share_range'][0]:.3f}, "
+              f"{row['after_caps']['good_share_range'][1]:.3f}]{row['after_caps']['kept_mean']:>5.0f}")
     curve = learning_curve(shipped, y, ids, args.seeds)
     print("\nLearning curve of the shipped features (share of each fold's training articles used; good share when "
           "keeping the given share of the good candidates)")
@@ -348,9 +499,28 @@ def main() -> None:
         at = row["good_share_at_good_kept"]
         print(f"{row['training_share']:<16.2f}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}"
               + "".join(f"{at[f'{k:.2f}']:>7.3f}" for k in KEPT_SHARES))
+    shipped_runs = [_cv(shipped, y, f) for f in fold_sets]
+    rules = []
+    for share, per_article in ((0.33, 1), (0.33, 2), (0.33, 4), (0.33, 8), (0.33, 10**6), (0.10, 4), (0.20, 4),
+                               (0.25, 4)):
+        accepted = [acceptance(s, y, rows, candidates, share=share, per_article=per_article) for s in shipped_runs]
+        rules.append({"keep_share_of_good": share, "per_article": per_article,
+                      "good_share_mean": round(float(np.mean([a["good_share"] for a in accepted])), 4),
+                      "good_share_range": [round(min(a["good_share"] for a in accepted), 4),
+                                           round(max(a["good_share"] for a in accepted), 4)],
+                      "kept_mean": round(float(np.mean([a["kept"] for a in accepted])), 1),
+                      "good_kept_mean": round(float(np.mean([a["good_kept"] for a in accepted])), 4)})
+    print("\nThe shipped model's kept set after the caps under other threshold rules and per-article caps "
+          "(per-target 1; mean over the fold seeds)")
+    print(f"{'threshold keeps':<18}{'per article':>12}{'kept':>7}{'good [range]':>22}{'good kept':>11}")
+    for rule in rules:
+        cap = "none" if rule["per_article"] >= 10**6 else str(rule["per_article"])
+        print(f"{rule['keep_share_of_good']:<18.2f}{cap:>12}{rule['kept_mean']:>7.0f}{rule['good_share_mean']:>8.3f} "
+              f"[{rule['good_share_range'][0]:.3f}, {rule['good_share_range'][1]:.3f}]{rule['good_kept_mean']:>11.3f}")
     with atomic_write(OUT) as handle:
         json.dump({"labelled": len(rows), "good": int(y.sum()), "articles": len(groups), "seeds": args.seeds,
-                   "resamples": args.boot, "features_tried": tried, "rows": table, "learning_curve": curve},
+                   "resamples": args.boot, "features_tried": tried, "rows": table, "learning_curve": curve,
+                   "threshold_rules_and_caps": rules},
                   handle, indent=1)
         handle.write("\n")
     print(f"wrote {OUT}")

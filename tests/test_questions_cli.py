@@ -27,7 +27,9 @@ def test_no_input_builds_the_sample(tmp_path, monkeypatch, capsys):
     assert rejected and all(list(row) == [*QUESTION_FIELDS, "reason"] for row in rejected)
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["questions"] == len(rows) and report["candidates"] == len(rows) + len(rejected)
-    assert [r["filter"] for r in report["funnel"]][:4] == ["cc_by", "section", "no_display_formula", "one_citation"]
+    assert [r["filter"] for r in report["funnel"]][:7] == ["cc_by", "no_table_row", "no_caption_fragment",
+                                                           "no_glued_sentences", "section", "no_display_formula",
+                                                           "one_citation"]
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     card = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert card.startswith("---\n") and CARD_MARKER in card and "path: questions.jsonl" in card

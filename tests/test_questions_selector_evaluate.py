@@ -301,7 +301,8 @@ def test_evaluate_hand_computed():
     assert (kept.author_named, kept.author_named_share) == (1, 0.25)
     assert (kept.passing, kept.passing_share, kept.broken, kept.broken_share) == (1, 0.25, 1, 0.25)
     rows = {row.filter: row for row in result.filters}
-    assert list(rows)[:3] == ["cc_by", "section", "no_display_formula"]  # funnel order
+    assert list(rows)[:5] == ["cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences",
+                              "section"]  # funnel order
     assert (rows["section"].removed, rows["section"].removed_good, rows["section"].bad_let_through) == (1, 1, 4)
     assert (rows["is_claim"].removed, rows["is_claim"].removed_good, rows["is_claim"].removed_bad) == (2, 1, 1)
     # bad ones past is_claim: B-p3-s0 (min_score), A-p0-s1 and B-p0-s0 (kept)
@@ -372,7 +373,7 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
     assert "good            0.333  (1 of 3)" in out and "<- threshold" in out
     assert main(["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["kept"]["good"] == 1 and data["filters"][1]["filter"] == "section"
+    assert data["kept"]["good"] == 1 and data["filters"][4]["filter"] == "section"
     assert data["selector"]["auc"] == round(5 / 9, 4) and len(data["selector"]["at_good_kept"]) == 3
 
 

@@ -22,7 +22,8 @@ from chemref.questions.settings import BuildSettings
 
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "SCORE_STAGES", "SELECTOR_STAGES", "EXCLUDED_SECTIONS",
-    "cc_by", "section", "no_display_formula", "one_citation", "has_doi", "has_title", "no_author_named",
+    "cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences", "section", "no_display_formula",
+    "one_citation", "has_doi", "has_title", "no_author_named",
     "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
     "tiebreak", "description",
 ]
@@ -56,6 +57,94 @@ def section(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     Sentences of those sections (:data:`EXCLUDED_SECTIONS`) and of figure/table captions are protocol text.
     """
     return "section" if cand.section in EXCLUDED_SECTIONS else None
+
+
+#: Cells of a table row flattened into one line: two cell separators ("A | B | [4]"), or a list bullet
+#: ("2005 •Retinal biosynthesis ..."). Each check starts with a plain substring test (linear and cheap on
+#: any text; the patterns run only where they can match).
+_BULLETS = "•▪●◦■▸►"
+_TABLE_CELLS = re.compile(r"\S\s*\|\s*\S[^|]*\|")
+
+
+def no_table_row(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """Not a table row or list item flattened into text.
+
+    A "sentence" whose cells are joined by " | " (two separators or more), or that holds a list bullet
+    ("•", "▪", "●"), is a table row or a list entry read as running text: it states no claim a reader can
+    follow.
+    """
+    text = cand.sentence
+    if any(bullet in text for bullet in _BULLETS):
+        return "no_table_row"
+    return "no_table_row" if text.count("|") >= 2 and _TABLE_CELLS.search(text) else None
+
+
+#: What figure legends say and body text does not, each with the word that must be in the lower-cased
+#: sentence before its pattern runs: a picture credit ("Adapted with permission from", "Reproduced from" at
+#: the start, "Copyright 2014", "©"), "This figure is adapted", scale and error bars, or a colour key given
+#: twice ("Wt1 (red) and Cited1 (green)").
+_COLOURS = tuple(f"({colour})" for colour in ("red", "green", "blue", "magenta", "cyan", "yellow", "white", "grey",
+                                              "gray", "black", "orange", "purple", "pink", "brown"))
+_COLOUR = "(?:" + "|".join(re.escape(colour) for colour in _COLOURS) + ")"
+_CAPTION_CUES: tuple[tuple[str, "re.Pattern[str]"], ...] = (
+    ("", re.compile(r"(?:adapted|reprinted|reproduced|modified|redrawn)\b")),  # at the start (match)
+    ("permission", re.compile(r"(?:adapted|reprinted|reproduced)\s+with\s+permission\b")),
+    ("copyright", re.compile(r"copyright\s+(?:©\s*)?(?:\d{4}|\(c\))")),
+    ("©", re.compile(r"©\s*\d{4}")),
+    ("th", re.compile(r"th(?:is|e)\s+(?:figure|table|image|panel|scheme)\s+(?:is|was|has\s+been)\s+"
+                      r"(?:adapted|reprinted|reproduced|modified|redrawn)\b")),
+    (" bar", re.compile(r"(?:scale|error)\s+bars?\b")),
+)
+_ONE_COLOUR = re.compile(r"\((?:" + "|".join(re.escape(colour[1:-1]) for colour in _COLOURS) + r")\)")
+_COLOUR_KEY = re.compile(_COLOUR + r"[^.;]{0,80}?" + _COLOUR)
+
+
+def no_caption_fragment(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """Not a figure or table legend read as body text.
+
+    Legend text (a picture credit, "This figure is adapted from", scale or error bars, a colour key such as
+    "Wt1 (red) and Cited1 (red)") describes a picture the question does not show.
+    """
+    text = cand.sentence.lower()
+    if _CAPTION_CUES[0][1].match(text):
+        return "no_caption_fragment"
+    for word, pattern in _CAPTION_CUES[1:]:
+        if word in text and pattern.search(text):
+            return "no_caption_fragment"
+    first = _ONE_COLOUR.search(text)
+    if first and _COLOUR_KEY.search(text, first.start()):
+        return "no_caption_fragment"
+    return None
+
+
+#: Two sentences run together: a sentence adverb with a capital after a comma ("... GTPase, However, ..."),
+#: or a full stop with no space before the next sentence ("... was measured.The ...").
+_GLUED_ADVERBS = ("However", "Therefore", "Moreover", "Furthermore", "Thus", "Hence", "In addition", "Additionally",
+                  "Nevertheless", "Nonetheless", "Consequently", "Finally", "Interestingly", "Notably", "Importantly",
+                  "In contrast", "Meanwhile", "Similarly", "Indeed", "Overall", "Taken together")
+_GLUED_ADVERB = re.compile(r"[,;]\s+(?:" + "|".join(_GLUED_ADVERBS).replace(" ", r"\s+") + r")\s*,")
+_STOP_NO_SPACE = re.compile(r"[.!?](?=[A-Z][a-z]{2})")
+_WORD_AFTER_STOP = re.compile(r"[A-Z][a-z]{2,}\b")
+
+
+def no_glued_sentences(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """Not two sentences glued together.
+
+    A capitalised sentence adverb after a comma (", However, ...") or a full stop followed by the next
+    sentence with no space ("measured.The") marks two sentences read as one (a typo of the source or a
+    missing break): the excerpt mixes two claims.
+    """
+    text = cand.sentence
+    if any(adverb.split()[0] in text for adverb in _GLUED_ADVERBS) and _GLUED_ADVERB.search(text):
+        return "no_glued_sentences"
+    for stop in _STOP_NO_SPACE.finditer(text):  # a lower-case word of three letters or more, then the next sentence
+        at = start = stop.start()
+        while start > 0 and at - start < 40 and "a" <= text[start - 1] <= "z":
+            start -= 1
+        if (at - start >= 3 and (start == 0 or not text[start - 1].isalpha())
+                and _WORD_AFTER_STOP.match(text, at + 1)):
+            return "no_glued_sentences"
+    return None
 
 
 def no_display_formula(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
@@ -154,6 +243,9 @@ def no_dangling_opening(cand: Candidate, excerpt: str, ctx: FilterContext) -> st
 #: The per-sentence filters in funnel order.
 FILTERS: tuple[tuple[str, Filter], ...] = (
     ("cc_by", cc_by),
+    ("no_table_row", no_table_row),
+    ("no_caption_fragment", no_caption_fragment),
+    ("no_glued_sentences", no_glued_sentences),
     ("section", section),
     ("no_display_formula", no_display_formula),
     ("one_citation", one_citation),

@@ -60,6 +60,9 @@ Sixty-two further candidates (generic-statement cues, specific-result cues, open
 article cites the target, paragraph context, the citing article's vocabulary, the cited title's form, section ×
 cue products) and shallow tree ensembles did not beat these features beyond the noise of article-grouped
 cross-validation; ``benchmarks/bench_selector.py`` measures them and ``corpora/labels/README.md`` has the table.
+Nor did the source article's type (JATS ``article-type``), its number of candidates, the cited reference's age
+and citations, a longer list of review venues, or sentence embeddings of the excerpt (WordLlama, as principal
+components fitted in each fold or as a second model).
 """
 
 from __future__ import annotations
