@@ -22,10 +22,12 @@ SAMPLE = CORPORA / "jats"
 
 
 def _corpus(folder: Path, copies: int) -> Path:
+    """``copies`` x the sample articles under new names, each copy with its own PMCID (so its own ids)."""
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(copies):
         for f in sorted(SAMPLE.glob("*.xml")):
-            shutil.copy(f, folder / f"k{n:03d}_{f.name}")
+            text = f.read_text(encoding="utf-8").replace(">PMC00001", f">PMC{n:03d}001")
+            (folder / f"k{n:03d}_{f.name}").write_text(text, encoding="utf-8")
     return folder
 
 

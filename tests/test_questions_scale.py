@@ -132,6 +132,22 @@ def test_resume_with_other_settings_or_on_another_run_is_an_error(tmp_path, caps
     assert "seed" in capsys.readouterr().err
 
 
+def test_resume_notices_a_selector_file_changed_in_place(tmp_path, capsys):
+    corpus = _corpus(tmp_path / "in", 1)
+    selector = tmp_path / "selector.json"
+    weights = json.loads((Path(__file__).parents[1] / "chemref" / "questions" / "data" / "selector.json").read_text())
+    selector.write_text(json.dumps(weights), encoding="utf-8")
+    out = str(tmp_path / "out")
+    args = ["questions", "build", str(corpus), "-o", out, "--selector", str(selector), "--no-progress"]
+    assert main(args) == 0
+    capsys.readouterr()
+    weights["bias"] += 1.0  # the same path, other weights
+    selector.write_text(json.dumps(weights), encoding="utf-8")
+    assert main([*args, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "selector_sha256" in err
+
+
 def _package(path: Path, members: dict[str, bytes]) -> Path:
     with tarfile.open(path, "w:gz") as archive:
         for name, data in members.items():

@@ -118,6 +118,17 @@ class _Layout:
                          path=str(self.output), hint="give a new or empty folder")
 
 
+def _selector_sha256(options: BuildSettings) -> str:
+    """The SHA-256 of the selector weights the build scores with (a file changed in place between a crash and
+    ``--resume`` is a difference, like a changed setting)."""
+    import hashlib
+
+    from chemref._io import read_limited
+
+    path = options.selector or Path(__file__).resolve().parent / "data" / "selector.json"
+    return hashlib.sha256(read_limited(path)).hexdigest()
+
+
 def _differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
     out = []
     for key in sorted(set(saved) | set(current)):
@@ -555,6 +566,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     _check_targets(layout, given, files_from)
     _check_file_format(layout)
     identity = {"chemref_version": __version__, "settings": options.to_dict(),
+                "selector_sha256": _selector_sha256(options),
                 "layout": {"format": format, "shard_articles": shard_articles},
                 "inputs": [path_text(g) for g in given],
                 "files_from": None if files_from is None else path_text(os.fspath(files_from))}

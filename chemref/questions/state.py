@@ -81,14 +81,15 @@ def _identity_schema() -> dict[str, Any]:
     from chemref.questions.shards import FORMATS
 
     properties = {
-        "chemref_version": _TEXT, "settings": _settings_schema(),
+        "chemref_version": _TEXT, "settings": _settings_schema(), "selector_sha256": _SHA256,
         "layout": {"type": "object", "additionalProperties": False, "required": ["format", "shard_articles"],
                    "properties": {"format": {"enum": list(FORMATS)},
                                   "shard_articles": {"type": "integer", "minimum": 1}}},
         "inputs": {"type": "array", "items": _TEXT}, "files_from": _OPTIONAL_TEXT,
     }
-    return {"type": "object", "additionalProperties": False, "required": list(properties),
-            "properties": properties}
+    # a build recorded before the selector's digest was has none: resuming it names the difference
+    required = [name for name in properties if name != "selector_sha256"]
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties}
 
 
 def _shard_schema(totals: bool) -> dict[str, Any]:
