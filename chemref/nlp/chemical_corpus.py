@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["TaggedSentence", "read_tagged", "spans_from_tags", "joined_text"]
+__all__ = ["TaggedSentence", "read_tagged", "spans_from_tags", "joined_text", "rarely_tagged", "group_documents",
+           "read_documents"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +83,29 @@ def joined_text(tokens: tuple[str, ...] | list[str]) -> tuple[str, list[tuple[in
         offsets.append((pos, pos + len(token)))
         pos += len(token) + 1
     return " ".join(tokens), offsets
+
+
+def rarely_tagged(names: Iterable[str], sentences: Iterable[TaggedSentence], *, min_share: float = 0.5) -> list[str]:
+    """The ``names`` (lower case, words separated by one space) that occur in ``sentences`` (as token
+    sequences, case-insensitive) but are tagged as a whole mention, or inside one, in less than ``min_share``
+    of their occurrences: the stoplist of a gazetteer rule ("saline", "selective" in BC5CDR)."""
+    by_tokens = {tuple(name.split(" ")): name for name in names}
+    if not by_tokens:
+        return []
+    longest = max(len(key) for key in by_tokens)
+    firsts = {key[0] for key in by_tokens}
+    seen: dict[str, int] = {}
+    inside: dict[str, int] = {}
+    for sentence in sentences:
+        tokens = [t.lower() for t in sentence.tokens]
+        covered = {i for start, end in sentence.spans() for i in range(start, end)}
+        for i, token in enumerate(tokens):
+            if token not in firsts:
+                continue
+            for n in range(1, min(longest, len(tokens) - i) + 1):
+                name = by_tokens.get(tuple(tokens[i:i + n]))
+                if name is not None:
+                    seen[name] = seen.get(name, 0) + 1
+                    if all(k in covered for k in range(i, i + n)):
+                        inside[name] = inside.get(name, 0) + 1
+    return sorted(name for name, count in seen.items() if inside.get(name, 0) < min_share * count)
