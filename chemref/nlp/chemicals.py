@@ -6,7 +6,9 @@ trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
 downloaded. After the model, seven rules (each can be switched off in the config):
 
-* ``formulas``: a token that can only be a formula ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+") is a chemical;
+* ``formulas``: a token that can only be a formula ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+"), or a one-token
+  systematic name ("1-[4-(benzyloxy)phenyl]ethan-1-one") or a drug code name ("WIN55,212-2", "SB203580"),
+  is a chemical;
 * ``gazetteer``: a word in ``data/chemicals_gazetteer.json`` (one-word drug and chemical names; see its
   ``source`` and ``license``), a common name in ``data/chemicals_common_names.json`` (solvents, reagents,
   salts, natural products, one to three words; see its ``source`` and ``license``) or in the
@@ -47,7 +49,7 @@ from spacy.util import ensure_path
 
 from chemref.errors import InputError
 from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
-                                           register_architectures, stereo_prefixes)
+                                           register_architectures, stereo_prefixes, token_classes)
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
            "make_chemicals", "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
@@ -179,12 +181,28 @@ def _set_ents(doc: Doc, ents: list[Span]) -> None:
     doc.ents = sorted(ents, key=lambda s: s.start)
 
 
+_CODE_NAME = re.compile(r"[A-Z]{1,5}-?(?:\d{4,}|\d{2,3}(?:,\d{3})+(?:-\d{1,2})?)\Z")
+_LOCANT_IN_NAME = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
+
+
+@lru_cache(maxsize=100_000)
+def is_systematic_name(text: str) -> bool:
+    """A one-token systematic (IUPAC-style) name: long, with locants, hyphens, balanced brackets and two
+    or more systematic fragments ("1-[4-(benzyloxy)phenyl]ethan-1-one", "(1R,2S)-2-(methylamino)-1-
+    phenylpropan-1-ol")."""
+    return (len(text) >= 12 and "-" in text and " " not in text and _balanced(text)
+            and bool(_LOCANT_IN_NAME.search(text)) and sum(c.isalpha() for c in text) >= len(text) / 2
+            and token_classes(text)[0].split("|").count("SYS2") == 1)
+
+
 def _add_formulas(doc: Doc) -> None:
-    """Tokens that can only be formulas become chemicals (where no entity is yet)."""
+    """Tokens that can only be formulas, one-token systematic names and drug code names ("WIN55,212-2",
+    "SB203580") become chemicals (where no entity is yet)."""
     ents = list(doc.ents)
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
     added = [Span(doc, t.i, t.i + 1, label=LABEL) for t in doc
-             if t.i not in taken and (t.text[0].isupper() or t.text[0] == "[") and is_strong_formula(t.text)]
+             if t.i not in taken and ((t.text[0].isupper() or t.text[0] == "[") and is_strong_formula(t.text)
+                                      or is_systematic_name(t.text) or _CODE_NAME.match(t.text))]
     if added:
         _set_ents(doc, ents + added)
 
@@ -399,7 +417,7 @@ _MUTATION = re.compile(r"(?:p\.|c\.)?(?:(?:Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|I
 _CELL_LINE = re.compile(r"(?:MDA-MB-\d+|HEK-?293T?|NIH-?3T3|HL-?60|K-?562|U-?\d{3}(?:MG)?|SK-[A-Z]+-?\d*|"
                         r"HT-?\d{2,4}|SW-?\d{3,4}|T-?47D|BT-?\d{3}|A\d{3,4}|PC-?\d{1,2}|DU-?145|LNCaP|HCT-?\d{2,3}|"
                         r"Caco-?2|THP-?1|RAW ?264\.7|COS-?[17]|CHO(?:-K1)?|MDCK|Vero|HeLa|HepG2|Jurkat|MCF-?\d+[A-Z]?|"
-                        r"SH-?SY5Y|U2OS|3T3(?:-L1)?)\Z")
+                        r"SH-?SY5Y|U2OS|3T3(?:-L1)?|L-?1210|P-?388|B16(?:-?F\d+)?|CT-?26|4T1)\Z")
 _PANEL_WORDS = frozenset({"fig", "figs", "figure", "figures", "table", "tables", "scheme", "panel", "panels",
                           "eq", "equation"})
 
