@@ -195,14 +195,48 @@ def is_systematic_name(text: str) -> bool:
             and token_classes(text)[0].split("|").count("SYS2") == 1)
 
 
+_CODE_PREFIX = re.compile(r"(?:[A-Z]{1,4}|[A-Z][a-z]\d{1,3})\Z")
+_CODE_NUMBER = re.compile(r"\d{3,6}\Z")
+_YEAR = re.compile(r"(?:19|20)\d\d\Z")
+_CAPITAL_WORDS = frozenset("a an at as by in is it of on or to up we and are for not the via per than from with "
+                           "into over under after words page pages vol no nr".split())
+_UNITS = frozenset("mg g kg µg ug mcg ng pg ml l µl ul dl mm µm um nm pm mol mmol µmol nmol m h hr hrs min s "
+                   "sec d days weeks wk iu u % mg/kg words patients subjects cases rats mice".split())
+
+
+def _code_name_end(doc: Doc, i: int) -> int:
+    """The end of a drug code name written in two or three tokens from doc[i] ("CB 3717", "SM - 5887",
+    "Ro15 - 1788"), or ``i`` when there is none; years ("WHO 2004") are not code numbers."""
+    if not _CODE_PREFIX.match(doc[i].text):
+        return i
+    j = i + 1
+    if j < len(doc) and doc[j].text in _HYPHENS and doc[j].whitespace_ == doc[i].whitespace_:
+        j += 1
+    if (j < len(doc) and _CODE_NUMBER.match(doc[j].text) and not _YEAR.match(doc[j].text)
+            and doc[i].lower_ not in _CAPITAL_WORDS
+            and not (j + 1 < len(doc) and doc[j + 1].lower_.rstrip(".") in _UNITS)):
+        return j + 1
+    return i
+
+
 def _add_formulas(doc: Doc) -> None:
     """Tokens that can only be formulas, one-token systematic names and drug code names ("WIN55,212-2",
-    "SB203580") become chemicals (where no entity is yet)."""
+    "SB203580", "CB 3717") become chemicals (where no entity is yet)."""
     ents = list(doc.ents)
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
-    added = [Span(doc, t.i, t.i + 1, label=LABEL) for t in doc
-             if t.i not in taken and ((t.text[0].isupper() or t.text[0] == "[") and is_strong_formula(t.text)
-                                      or is_systematic_name(t.text) or _CODE_NAME.match(t.text))]
+    added = []
+    for t in doc:
+        if t.i in taken:
+            continue
+        if ((t.text[0].isupper() or t.text[0] == "[") and is_strong_formula(t.text)
+                or is_systematic_name(t.text) or _CODE_NAME.match(t.text)):
+            added.append(Span(doc, t.i, t.i + 1, label=LABEL))
+            continue
+        end = _code_name_end(doc, t.i)
+        if end > t.i and not any(k in taken for k in range(t.i, end)) and (
+                not added or added[-1].end <= t.i):
+            added.append(Span(doc, t.i, end, label=LABEL))
+            taken.update(range(t.i, end))
     if added:
         _set_ents(doc, ents + added)
 
@@ -250,6 +284,12 @@ class _Rules:
             raise InputError(f"'gene_families' holds a bad regular expression: {exc}", path=str(path),
                              hint="fix the pattern") from exc
         self.not_chemical = frozenset(w.lower() for w in data["not_chemical"])
+        ambiguous = data.get("ambiguous_names", {})
+        if not isinstance(ambiguous, dict) or not all(
+                isinstance(v, list) and all(isinstance(w, str) for w in v) for v in ambiguous.values()):
+            raise InputError("'ambiguous_names' must map words to lists of the words that may follow them",
+                             path=str(path), hint="see the '_doc' of the shipped file")
+        self.ambiguous = {k.lower(): frozenset(w.lower() for w in v) for k, v in ambiguous.items()}
         self.common = frozenset(data["common_names"])
 
 
@@ -281,10 +321,18 @@ def _phrases() -> tuple[frozenset[str], dict[str, int], int]:
     return frozenset(one - _rules().not_chemical), firsts, max(firsts.values(), default=1)
 
 
+def _next_word(doc: Doc, i: int) -> str:
+    """The lower-case word after doc[i], past a hyphen ("lead - induced" -> "induced")."""
+    j = i + 2 if i + 1 < len(doc) and doc[i + 1].text in _HYPHENS else i + 1
+    return doc[j].lower_ if j < len(doc) else ""
+
+
 def _add_gazetteer_names(doc: Doc) -> None:
-    """Names of the gazetteer and common names become chemicals where no entity is yet (longest match)."""
+    """Names of the gazetteer and common names become chemicals where no entity is yet (longest match), and
+    so do ambiguous names ("lead") before a word that shows them as chemicals ("lead acetate")."""
     one, firsts, _ = _phrases()
     names = common_names()
+    ambiguous = _rules().ambiguous
     ents = list(doc.ents)
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
     added: list[Span] = []
@@ -297,7 +345,7 @@ def _add_gazetteer_names(doc: Doc) -> None:
             if " ".join(t.lower_ for t in doc[i:i + k]) in names:
                 hit = k
                 break
-        if not hit and lower in one:
+        if not hit and (lower in one or (lower in ambiguous and _next_word(doc, i) in ambiguous[lower])):
             hit = 1
         if hit and (not any(j in taken for j in range(i, i + hit))
                     or (hit > 1 and all(i <= e.start and e.end <= i + hit for e in ents
