@@ -76,6 +76,13 @@ COMMON_NAMES = [
     ("Cells were kept in dimethyl sulfoxide before use.", ["dimethyl sulfoxide"]),
     ("Then WIN55,212-2 was injected into the hippocampus.", ["WIN55,212-2"]),
     ("Pretreatment with SB203580 blocked the effect.", ["SB203580"]),
+    ("CB 3717 and BN 52021 were compared at 20 mg/kg.", ["CB 3717", "BN 52021"]),
+    ("The dose was CP 200 mg and the abstract was truncated AT 250 words.", []),
+    ("Rats were given lead acetate in their drinking water.", ["lead acetate"]),
+    ("These changes lead to lower blood pressure.", []),
+    ("Coenzyme Q10 lowered blood pressure.", ["Coenzyme Q10"]),
+    xfail("Rats with lead-induced hypertension were studied.", ["lead"],
+          "'lead-induced' is one token, so 'lead' inside it cannot be a mention"),
     xfail("The extract contained mangiferin and resveratrol.", ["mangiferin", "resveratrol"],
           "mangiferin is in none of the lists and the model misses it; 'extract' is tagged"),
 ]
