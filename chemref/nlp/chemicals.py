@@ -4,25 +4,26 @@ span group ``doc.spans["chemref_chemicals"]``.
 The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.chemical_features`)
 trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see the README and
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
-downloaded. After the model, seven rules (each can be switched off in the config):
+downloaded. After the model, seven rules run in this order (each can be switched off in the config):
 
 * ``formulas``: a token that can only be a formula ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+"), or a one-token
-  systematic name ("1-[4-(benzyloxy)phenyl]ethan-1-one") or a drug code name ("WIN55,212-2", "SB203580"),
-  is a chemical;
+  systematic name ("1-[4-(benzyloxy)phenyl]ethan-1-one") or a drug code name ("WIN55,212-2", "SB203580",
+  "CB 3717"), is a chemical;
 * ``gazetteer``: a word in ``data/chemicals_gazetteer.json`` (one-word drug and chemical names; see its
   ``source`` and ``license``), a common name in ``data/chemicals_common_names.json`` (solvents, reagents,
   salts, natural products, one to three words; see its ``source`` and ``license``) or in the
-  ``common_names`` of ``data/chemicals_rules.json`` is a chemical;
+  ``common_names`` of ``data/chemicals_rules.json`` is a chemical, and so is an ambiguous word of its
+  ``ambiguous_names`` before a word that shows it as one ("lead acetate", not "lead to");
 * ``boundaries``: a stereo or Greek-letter prefix written with a hyphen belongs to the name ("alpha -
   tocopherol", "cis - RA" when tokens are spaced), as does a one-letter (and digits) suffix after a
   lower-case name ("vitamin C", "mitomycin C", "coenzyme Q10");
-* ``authors``: a one-token mention that is an author's name ("Li et al.", or inside a
-  ``doc.spans["chemref_author_mentions"]`` span) is dropped;
 * ``genes``: a mention whose context shows a gene or protein ("VEGF expression", "anti-VEGF antibody",
   "p53 mutation", "PARP inhibitor": the inhibitor's target) or that is a gene, protein, cytokine or
   receptor family name ("IL-6", "TNF-alpha", "E-cadherin"), or an enzyme ("-ase"), is dropped;
 * ``traps``: mutation names ("Arg15Leu", "p.V600E"), cell lines ("HeLa", "MCF-7"), figure and table
   panels ("Fig. 2B") and country names are dropped;
+* ``authors``: a one-token mention that is an author's name ("Li et al.", or inside a
+  ``doc.spans["chemref_author_mentions"]`` span) is dropped;
 * ``abbreviations``: a defined abbreviation takes the label of its long form ("dimethyl sulfoxide (DMSO)":
   later "DMSO" mentions in the same Doc are chemicals too; "parathyroid hormone (PTH)": "PTH" is not).
   Over a document given as several Docs (one per sentence), :func:`link_abbreviations` applies the
