@@ -1,8 +1,8 @@
 """Chemical mentions: chemref_chemicals vs a dictionary tagger vs en-chem-ner on BC5CDR chemicals (devel split).
 
-Run from the project root:  python benchmarks/bench_chemicals.py [--save | --out FILE]
-Prints one table; ``--save`` writes benchmarks/results/chemicals.json, ``--out FILE`` writes FILE (nothing is
-written without one of them).
+Run from the project root:  python benchmarks/bench_chemicals.py
+Prints one table and writes it as JSON to --json (default benchmarks/results/local/chemicals.json, which git
+ignores); --record writes the tracked benchmarks/results/chemicals.json, the figures the README quotes.
 
 * Accuracy: exact spans on the corpus tokens. Each sentence's tokens are joined by single spaces, the
   system runs on that text, and each predicted character span is aligned back to the tokens; a prediction
@@ -34,9 +34,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = (ROOT / ".." / "shared" / "corpora" / "chemicals" / "bc5cdr_chem").resolve()
-OUT = ROOT / "benchmarks" / "results" / "chemicals.json"
 sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
+RECORD = ROOT / "benchmarks" / "results" / "chemicals.json"
+OUT = ROOT / "benchmarks" / "results" / "local" / "chemicals.json"
 
 from chemref._io import atomic_write  # noqa: E402
 from chemref.nlp.chemical_corpus import TaggedSentence, group_documents, joined_text, read_tagged  # noqa: E402
@@ -193,11 +195,14 @@ def load_seconds(code: str) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="only the first N devel sentences")
-    parser.add_argument("--save", action="store_true", help=f"write the results to {OUT.relative_to(ROOT)}")
-    parser.add_argument("--out", type=Path, default=None, help="write the results to this JSON file")
+    parser.add_argument("--json", type=Path, default=None, help=f"where to write the results (default {OUT})")
+    parser.add_argument("--record", action="store_true",
+                        help=f"write the tracked {RECORD.relative_to(ROOT)} (the figures the README quotes)")
     parser.add_argument("--no-peers", action="store_true", help="skip the dictionary tagger and en_chem_ner")
     args = parser.parse_args(argv)
-    out_path = args.out or (OUT if args.save else None)
+    if args.record and args.limit:
+        parser.error("--record writes the figures of the whole devel split: drop --limit")
+    out = args.json or (RECORD if args.record else OUT)
     if not (DATA / "devel.tsv").is_file():
         print(f"bench_chemicals: {DATA} is absent; nothing to measure")
         return 0
@@ -271,14 +276,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{speed_ratio:>10} {load:>7}")
     print(f"count_chemicals(text): {per_call * 1e3:.2f} ms per call on a {words:.0f}-word sentence "
           f"({per_call / words * 1e6:.0f} µs/word)")
-    if out_path is not None:
-        with atomic_write(out_path) as handle:
-            json.dump({"command": "python benchmarks/bench_chemicals.py --save", "data": "bc5cdr_chem/devel.tsv",
-                       "sentences": len(devel), "documents": len(documents), "model_meta": model_meta(),
-                       "protocols": protocols, "count_chemicals_ms_per_call": per_call * 1e3,
-                       "count_chemicals_words_per_call": words}, handle, indent=1)
-            handle.write("\n")
-        print(f"wrote {out_path}")
+    with atomic_write(out) as handle:
+        json.dump({"command": "python benchmarks/bench_chemicals.py --record", "data": "bc5cdr_chem/devel.tsv",
+                   "sentences": len(devel), "documents": len(documents), "model_meta": model_meta(),
+                   "protocols": protocols, "count_chemicals_ms_per_call": per_call * 1e3,
+                   "count_chemicals_words_per_call": words}, handle, indent=1)
+        handle.write("\n")
+    print(f"wrote {out}")
     return 0
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = (ROOT / ".." / "shared").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+SHARED = reference_path(project_root=ROOT)
 CF = SHARED / "corpora" / "citation_function"
 OUT = ROOT / "benchmarks" / "results" / "claims.json"
 
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from chemref._io import atomic_write  # noqa: E402
 from chemref.nlp.claims import classify_citation  # noqa: E402
@@ -93,7 +94,7 @@ def load_integrity() -> list[Example]:
 
 
 def load_golden() -> list[Example]:
-    from test_nlp_claims import CASES  # our own written examples (tests/test_nlp_claims.py)
+    from benchmarks.golden.claims import CASES  # our own written examples
 
     rows = []
     for case in CASES:
@@ -192,7 +193,7 @@ def main() -> int:
         json.dump({"command": "python benchmarks/bench_claims.py",
                    "classifiers": {"chemref rules": "chemref.nlp.claims.classify_citation",
                                    "naive cue regex": _NAIVE.pattern},
-                   "note": "golden = tests/test_nlp_claims.py CASES (our own sentences, xfail hard cases included); "
+                   "note": "golden = benchmarks/golden/claims.py CASES (our own sentences, xfail hard cases included); "
                            "the ../shared sets are used for measurement only",
                    "sets": results}, handle, indent=2)
     print(f"\nwrote {OUT.relative_to(ROOT)}")

@@ -1,5 +1,5 @@
 """JATS reading: articles/s over the dev corpus, chemref side by side with pubmed_parser, plus
-citation -> DOI recall of both against an independent lxml count (tests/jats_independent.py).
+citation -> DOI recall of both against an independent lxml count (benchmarks/golden/jats_independent.py).
 
 Run from the project root:  python benchmarks/bench_jats.py [--repeats 3] [--corpus DIR]
 Prints a table and writes benchmarks/results/jats.json. pubmed_parser is a benchmark-only peer
@@ -27,14 +27,15 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))  # the independent counter lives with the tests
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
 
-from jats_independent import count_file  # noqa: E402
+from benchmarks.golden.jats_independent import count_file  # noqa: E402
 
 import chemref.jats as jats  # noqa: E402
 from chemref.doi import normalize_doi  # noqa: E402
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "jats" / "dev"
+DEFAULT_CORPUS = reference_path("corpora", "jats", "dev", project_root=ROOT)
 
 
 def time_run(fn, files, wall_log: list[float], cpu_log: list[float]) -> None:

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "questions.json"
 
-sys.path.insert(0, str(ROOT))
 
 from chemref._io import atomic_write  # noqa: E402
 from chemref.jats import read  # noqa: E402

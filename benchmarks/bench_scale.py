@@ -4,7 +4,7 @@ Run from the project root:  python benchmarks/bench_scale.py [--sizes 500 5000 2
 Makes corpora by copying the dev JATS articles (../shared/corpora/jats/dev) under new names in a temporary
 folder, packs the middle one as a .tar.gz too, and runs ``chemref questions build -o OUT/`` on each in a fresh
 process (peak RSS from the child's rusage, as /usr/bin/time -v reports it). Prints one table and writes
-benchmarks/results/scale.json. Targets (issue 11): RSS at the largest size within 10% of the smallest and
+benchmarks/results/scale.json. Targets: RSS at the largest size within 10% of the smallest and
 under 250 MB; articles/s flat within +-10%; tar.gz at most 10% slower than the extracted folder;
 --workers 2 >= 1.7x and a 2-worker LocalCluster >= 1.5x one process (both on the middle size). The
 middle-size runs that are compared (one process, tar.gz, --workers 2, Dask) run back to back, and the
@@ -29,7 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "scale.json"
 
 _DASK_RUN = """

@@ -1,7 +1,7 @@
 """Benchmark ``chemref score brat`` as a whole process on ChEMU-Ref dev replicated to 2,250 documents.
 
 BRATEval v0.3.2 (Java) is not installed here; its figures for the same 2,250 documents on this machine
-type are quoted from the issue. Each configuration runs REPEATS times under ``/usr/bin/time -v``
+type are quoted, not measured here. Each configuration runs REPEATS times under ``/usr/bin/time -v``
 (Debian ``time``; ``apt-get install -y time``); the table shows the median wall time, the CPU time
 (user + sys, children included) and the peak RSS of the largest process. chemref runs in one process by
 default; the ``--workers 2`` rows split the documents over two forked processes. The ``--ci`` row adds
@@ -27,8 +27,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = (ROOT / ".." / "shared" / "chemu_ref" / "gold" / "dev").resolve()
-SYSTEMS = (ROOT / ".." / "shared" / "chemu_ref" / "systems").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DEV = reference_path("chemu_ref", "gold", "dev", project_root=ROOT)
+SYSTEMS = reference_path("chemu_ref", "systems", project_root=ROOT)
 LEADERBOARD_SYSTEMS = ("perfect", "mixed", "drop20")
 RESULTS = ROOT / "benchmarks" / "results" / "scoring.json"
 COPIES = 10
@@ -152,7 +154,6 @@ def main() -> int:
             ok = ok and met
             print(f"target for {r['run']}: < {TARGETS[r['run']]} s -> {'met' if met else 'NOT met'} "
                   f"(cpu {r['cpu_s_median']:.2f} s)")
-    sys.path.insert(0, str(ROOT))
     from chemref._io import atomic_write
 
     with atomic_write(RESULTS) as handle:

@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = (ROOT / ".." / "shared" / "corpora" / "jats" / "dev").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"
 OUT = ROOT / "benchmarks" / "results" / "selector.json"
 
-sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 

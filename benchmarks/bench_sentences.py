@@ -3,7 +3,7 @@
 Run from the project root: ``python benchmarks/bench_sentences.py [--quick]``. Every splitter is scored
 with ../shared/tools/sentence_f1.py (boundary P/R/F1 over non-space offsets, all boundaries and internal
 ones) on (1) the CRAFT gold (61 CC BY full texts, headings included, scored as is), (2) chemref's own
-golden tables (tests/test_nlp_sentences_golden.py, the chemistry development set, all tables) and (3) the three
+golden tables (benchmarks/golden/sentences.py, the chemistry development set, all tables) and (3) the three
 blind batches of hard chemistry sentences in those tables (each written before the splitter was run on it;
 the figures before the fixes they led to are in the tables' comments). Speed is characters
 per second over all of CRAFT in this run (best of 3 passes for splitters that take under 5 s, else one
@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = (ROOT / ".." / "shared").resolve()
+sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
+SHARED = reference_path(project_root=ROOT)
 CRAFT = SHARED / "corpora" / "sentences" / "craft_v5_ccby_sentences.jsonl"
 RESULTS = ROOT / "benchmarks" / "results" / "sentences.json"
 
@@ -131,11 +133,8 @@ PEERS: dict[str, tuple[Callable[[], Split], str | None]] = {
 def golden_jsonl(path: Path, tables: tuple[str, ...] | None = None) -> int:
     """Write chemref's golden tables (all, or the named ones) as gold JSONL (sentences located left to right);
     returns the case count."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        import test_nlp_sentences_golden as golden
-    finally:
-        sys.path.pop(0)
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.golden import sentences as golden
     n = 0
     with open(path, "w", encoding="utf-8") as f:
         for name, table in golden.ALL_TABLES.items():

@@ -38,6 +38,8 @@ _CLOSE_TAG = re.compile(r"</[A-Za-z][\w:\-]*>")
 def _cut_unbalanced(doi: str) -> str:
     """Cut at the first closing bracket that no bracket inside the DOI opened ("10.1/x)/S/URI,": PDF link
     debris), keeping balanced ones ("10.1016/S0140-6736(20)30183-5", SICI "(SICI)... <...>")."""
+    if ")" not in doi and "]" not in doi and "}" not in doi:
+        return doi
     depth = {")": 0, "]": 0, "}": 0}
     for i, c in enumerate(doi):
         if c in "([{":
@@ -75,10 +77,16 @@ def normalize_doi(text: str | None) -> str | None:
     debris (``)/S/URI``); the first DOI in
     ``text`` is returned. Lower case is canonical because DOIs are case-insensitive (ASCII).
     """
+    return _normalize(text, decode=True)
+
+
+def _normalize(text: str | None, *, decode: bool) -> str | None:
+    """:func:`normalize_doi`; ``decode=False`` for text whose percent escapes are already decoded (an escape is
+    decoded once: ``10.1000/a%2541b`` is ``10.1000/a%41b``)."""
     if not text:
         return None
     candidate = _INVISIBLE.sub("", text).strip()
-    if "%" in candidate:
+    if decode and "%" in candidate:
         candidate = unquote(candidate)
     if "&" in candidate:  # HTML-escaped SICI DOIs: "&lt;231::AID-JBM12&gt;"
         candidate = html.unescape(candidate)
@@ -106,7 +114,7 @@ def find_dois(text: str) -> list[str]:
     seen: dict[str, None] = {}
     text = _INVISIBLE.sub("", text)
     for match in DOI_PATTERN.finditer(unquote(text) if "%" in text else text):
-        doi = normalize_doi(match.group(0))
+        doi = _normalize(match.group(0), decode=False)
         if doi:
             seen.setdefault(doi, None)
     return list(seen)

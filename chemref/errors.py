@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+#: The exceptions that mean a chemref bug met on one input (not bad input): a run records them as that input's
+#: error and goes on, so one article never takes down a run of millions.
+UNEXPECTED: tuple[type[BaseException], ...] = (RecursionError, MemoryError, ValueError, TypeError, KeyError,
+                                               IndexError, AttributeError, UnicodeError, AssertionError)
+
+
 def printable(text: str) -> str:
     """``text`` with every non-printable character escaped as ``repr`` escapes it (``\\n``, ``\\x1b``,
     ``\\udcff``), so a file name holding a newline or a terminal escape cannot forge or recolour lines."""

@@ -66,12 +66,14 @@ def is_package(path: str | os.PathLike[str]) -> bool:
 
 
 def walk_jats(folder: str | os.PathLike[str], _root: str | None = None) -> Iterator[Path]:
-    """Every ``*.nxml`` / ``*.xml`` file under ``folder`` (subfolders included), in sorted path order.
+    """Every ``*.nxml`` / ``*.xml`` file under ``folder`` (subfolders included), in sorted path order: the one
+    folder walk of every command that takes folders.
 
     One folder's entries are held at a time (the order equals ``sorted(Path(folder).rglob(...))``).
     Symbolic links never lead out of ``folder``: a link to a folder, a link to a file outside it, a broken or
-    looping link and a FIFO, socket or device named like an article are left out with a
-    :class:`UserWarning` each (the CLI prints them as warning lines).
+    looping link, a FIFO, socket or device named like an article and a subfolder that cannot be listed are
+    left out with a :class:`UserWarning` each (the CLI prints them as warning lines). ``folder`` itself that
+    cannot be listed is an :class:`InputError`.
     """
     import stat
     import warnings
@@ -81,7 +83,10 @@ def walk_jats(folder: str | os.PathLike[str], _root: str | None = None) -> Itera
         with os.scandir(folder) as it:
             entries = sorted(((e.name, e.is_dir(follow_symlinks=False), e.is_symlink()) for e in it))
     except OSError as exc:
-        raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=str(folder)) from None
+        if _root is None:
+            raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=str(folder)) from None
+        warnings.warn(f"{os.fspath(folder)!r}: cannot list the folder ({exc.strerror or exc}); skipped", UserWarning)
+        return
     base = Path(folder)
     for name, is_dir, is_link in entries:
         path = base / name
@@ -259,14 +264,14 @@ def _read_ahead(items: Iterator[Source], depth: int = READ_AHEAD) -> Iterator[So
 _READER_JOIN = 5.0
 
 
-def _package_sources(package: Path, label: str) -> Iterator[Source]:
+def _package_sources(package: Path, label: str, licences: bool = True) -> Iterator[Source]:
     """Stream a tar archive's JATS members (read ahead in a thread); a damaged archive ends with one error
     Source saying where."""
-    return _read_ahead(_package_members(package, label))
+    return _read_ahead(_package_members(package, label, licences))
 
 
-def _package_members(package: Path, label: str) -> Iterator[Source]:
-    licences = _package_licences(package)
+def _package_members(package: Path, label: str, use_licences: bool = True) -> Iterator[Source]:
+    licences = _package_licences(package) if use_licences else None
     last = None
     done = 0
     try:
@@ -297,8 +302,9 @@ def _package_members(package: Path, label: str) -> Iterator[Source]:
 
 
 def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
-                 files_from: str | os.PathLike[str] | None = None) -> Iterator[Source]:
-    """One :class:`Source` per article of ``inputs`` (then of ``files_from``), in order; see the module doc.
+                 files_from: str | os.PathLike[str] | None = None, licences: bool = True) -> Iterator[Source]:
+    """One :class:`Source` per input file of ``inputs`` (then of ``files_from``), in order; see the module doc.
+    ``licences=False`` reads every package member whatever its file list says (``chemref jats``).
 
     Missing paths and folders without articles raise :class:`InputError` when they are reached; call
     :func:`check_inputs` first to fail before any work.
@@ -323,7 +329,7 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                     raise InputError("folder holds no .nxml or .xml files", path=given,
                                      hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
             elif path.is_file() and is_package(path):
-                yield from _package_sources(path, _label(given))
+                yield from _package_sources(path, _label(given), licences)
             elif path.is_file():
                 yield Source(given, _label(given))
             else:

@@ -17,8 +17,12 @@ __all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows", "write_json_s
 
 
 def json_line(row: Any) -> str:
-    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is)."""
-    return json.dumps(row, ensure_ascii=False) + "\n"
+    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is, except the line and paragraph
+    separators U+2028 and U+2029, escaped so that ``str.splitlines()`` keeps one row per line)."""
+    text = json.dumps(row, ensure_ascii=False)
+    if "\u2028" in text or "\u2029" in text:
+        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return text + "\n"
 
 
 def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:

@@ -17,24 +17,26 @@ def _duration(seconds: float) -> str:
 
 
 class Progress:
-    """Articles done, articles/s, questions so far and the ETA (when the total is known).
+    """Articles done, articles/s, questions so far and the ETA (when the total is known); ``unit`` and
+    ``counted`` name other work (``"request"``, ``"failed"``).
 
     On a terminal it is a tqdm bar; when ``stream`` is not a terminal (a log file, a batch job) it prints
     one plain line every ``every`` seconds instead of carriage-return frames, and a last line at the end.
     """
 
     def __init__(self, total: int | None, *, done: int = 0, stream: IO[str] | None = None, every: float = 30.0,
-                 desc: str = "building", enabled: bool = True) -> None:
+                 desc: str = "building", enabled: bool = True, unit: str = "article",
+                 counted: str = "questions") -> None:
         self.stream = stream or sys.stderr
         self.total, self.done, self.questions, self.every, self.desc = total, done, 0, every, desc
-        self.enabled = enabled
+        self.enabled, self.unit, self.counted = enabled, unit, counted
         self.start = self.last = time.monotonic()
         self.start_done = done
         self.bar = None
         if enabled and self._tty():
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=done, unit="article", file=self.stream, desc=desc,
+            self.bar = tqdm(total=total, initial=done, unit=unit, file=self.stream, desc=desc,
                             dynamic_ncols=True, smoothing=0.05)
 
     def _tty(self) -> bool:
@@ -49,7 +51,7 @@ class Progress:
         if not self.enabled:
             return
         if self.bar is not None:
-            self.bar.set_postfix_str(f"{self.questions} questions", refresh=False)
+            self.bar.set_postfix_str(f"{self.questions} {self.counted}", refresh=False)
             self.bar.update(articles)
             return
         now = time.monotonic()
@@ -65,8 +67,8 @@ class Progress:
         eta = ""
         if self.total and rate > 0 and self.done < self.total:
             eta = f", ETA {_duration((self.total - self.done) / rate)}"
-        print(f"chemref: {self.desc}: {self.done}{of} articles{pct}, {rate:.1f} articles/s, "
-              f"{self.questions} questions, {_duration(elapsed)} elapsed{eta}", file=self.stream, flush=True)
+        print(f"chemref: {self.desc}: {self.done}{of} {self.unit}s{pct}, {rate:.1f} {self.unit}s/s, "
+              f"{self.questions} {self.counted}, {_duration(elapsed)} elapsed{eta}", file=self.stream, flush=True)
 
     def close(self) -> None:
         if not self.enabled:

@@ -1,22 +1,14 @@
-"""Shared fixtures: where the reference data in ../shared lives, skipping cleanly when absent."""
+"""Shared fixtures: the reference data ($CHEMREF_REFERENCE_DATA, default ../shared; skipping cleanly when
+absent) and the one chemref pipeline."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = (ROOT / ".." / "shared").resolve()
-CORPORA = ROOT / "corpora"
-
-
-def shared_path(*parts: str) -> Path:
-    """Path inside ../shared; skips the calling test with a reason when it is absent."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"reference data not available: {path} (../shared is not beside this checkout)")
-    return path
+from tests.helpers import pipeline, shared_path
 
 
 @pytest.fixture(scope="session")
@@ -25,10 +17,19 @@ def shared() -> Path:
     return shared_path()
 
 
+@pytest.fixture
+def nlp(request: pytest.FixtureRequest):
+    """``chemref.load()``, built once per session; in a module or test marked ``chemicals``,
+    ``chemref.load(chemicals=True)``. Shared: a test that changes a pipeline builds its own."""
+    return pipeline(chemicals=request.node.get_closest_marker("chemicals") is not None)
+
+
 try:  # hypothesis is a test dependency; keep property tests free of flaky time limits on a loaded CI box
     from hypothesis import HealthCheck, settings
 
-    settings.register_profile("chemref", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    # the nlp fixture is function-scoped but returns one cached pipeline, so reusing it across examples is safe
+    settings.register_profile("chemref", deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
     settings.load_profile("chemref")
 except ImportError:  # pragma: no cover - the test extra installs it
     pass

@@ -176,12 +176,14 @@ def documents(draw) -> Document:
     return Document(name="d", entities=ents, relations=rels)
 
 
+@pytest.mark.slow
 @given(documents())
 def test_format_then_parse_is_identity(doc: Document) -> None:
     again = parse_ann(format_ann(doc), name="d")
     assert _summary(again) == _summary(doc)
 
 
+@pytest.mark.slow
 @given(documents())
 def test_lean_scoring_reader_agrees_with_the_reader(doc: Document) -> None:
     from chemref.brat.reader import scan_ann
@@ -199,6 +201,7 @@ _lines = st.sampled_from(["T1\tentity 0 5\tx", "T2\tentity 3 9;12 15\ty", "T3\te
                           "R4\tX Arg1:T1 Arg2:T99", "R5\tX Arg1:T1 Arg3:T2", "A1\tNeg", "X1\tjunk", "", "  ", "T1\tChem 1 2\t"])
 
 
+@pytest.mark.slow
 @given(st.lists(_lines, max_size=6))
 def test_lean_scoring_reader_agrees_on_any_lines(lines) -> None:
     from chemref.scoring.chemu import document_items

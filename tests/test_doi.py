@@ -138,6 +138,7 @@ _SUFFIX = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
                   max_size=30).filter(lambda s: not s.endswith("/"))
 
 
+@pytest.mark.slow
 @given(registrant=st.integers(1000, 99999), suffix=_SUFFIX,
        wrap=st.sampled_from(["{}", "doi:{}", "https://doi.org/{}", " {}. ", "({})", "DOI: {},"]))
 def test_normalize_is_idempotent_and_wrapper_free(registrant: int, suffix: str, wrap: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from jats_helpers import paragraph_article, x
+from tests.jats_helpers import paragraph_article, x
 
 import chemref.jats as jats
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import csv
 
 import pytest
-from conftest import shared_path
-from jats_independent import count_file
+from tests.helpers import shared_path
+from benchmarks.golden.jats_independent import count_file
 
 import chemref.jats as jats
 
@@ -32,6 +32,7 @@ def reader_pairs(article: jats.Article) -> set[tuple[str, str]]:
     return {(p.path, ref) for _, p in article.paragraphs() for a in p.citations for ref in a.ref_ids}
 
 
+@pytest.mark.slow
 def test_corpus_size(corpus) -> None:
     assert len(corpus) == 108
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import shared_path
+from tests.helpers import shared_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jats_helpers import paragraph_article
+from tests.jats_helpers import paragraph_article
 from lxml import etree
 
 import chemref.jats as jats
@@ -42,6 +42,7 @@ def check(data: bytes) -> None:
     article.to_dict()
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data())
 def test_byte_mutations(sources, data) -> None:
@@ -63,6 +64,7 @@ def test_byte_mutations(sources, data) -> None:
     check(bytes(raw))
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data())
 def test_tree_mutations(sources, data) -> None:
@@ -97,6 +99,7 @@ _PIECES = ["[", "]", "(", ")", "–", "-", ", ", "; ", " ", ".", "Smith et al., 
            "<bold>", "</bold>"]
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(st.lists(st.one_of(
     st.sampled_from(_PIECES),

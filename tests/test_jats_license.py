@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from jats_helpers import article
+from tests.jats_helpers import article
 
 import chemref.jats as jats
 
@@ -68,8 +68,9 @@ def test_license_text_is_kept() -> None:
     assert jats.read(article("<p>x</p>", meta=meta)).license.text == "Open access under CC BY."
 
 
+@pytest.mark.slow
 def test_every_dev_article_is_cc_by() -> None:
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     folder = shared_path("corpora", "jats", "dev")
     not_cc_by = [p.name for p in sorted(folder.glob("*.nxml")) if not jats.read(p).license.cc_by]

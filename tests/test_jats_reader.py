@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from jats_helpers import article, numbered_refs, paragraph_article, x
+from tests.jats_helpers import article, numbered_refs, paragraph_article, x
 
 import chemref.jats as jats
 from chemref.cli import main
@@ -106,7 +106,8 @@ def test_article_pickles_and_serialises() -> None:
     data = json.loads(json.dumps(art.to_dict()))
     assert data["file"] == "good.nxml"
     assert data["sections"][0]["paragraphs"][0]["citations"][0] == {
-        "start": 7, "end": 10, "text": "1–3", "ref_ids": ["B1", "B2", "B3"]}
+        "start": 7, "end": 10, "text": "1–3", "ref_ids": ["B1", "B2", "B3"], "expanded": ["B2"]}
+    assert jats.Article.from_dict(data) == art
     assert set(data) >= {"file", "pmcid", "pmid", "doi", "title", "journal", "year", "license", "sections",
                          "references", "diagnostics"}
 
@@ -131,6 +132,7 @@ def test_read_many_errors(files, tmp_path) -> None:
         list(jats.read_many(paths, on_error="skip"))
 
 
+@pytest.mark.slow
 def test_no_spacy_import() -> None:
     code = ("import sys, chemref.jats as j; j.read(" + repr(GOOD) + "); import chemref.cli.jats; "
             "assert 'spacy' not in sys.modules, 'spacy imported'")
@@ -165,8 +167,8 @@ def test_cli_errors(files, tmp_path, capsys) -> None:
 
 
 def test_hand_written_article_with_every_form() -> None:
-    from conftest import ROOT
-    from jats_independent import count_file
+    from tests.helpers import ROOT
+    from benchmarks.golden.jats_independent import count_file
 
     path = ROOT / "tests" / "data" / "jats" / "citation_forms.nxml"
     art = jats.read(path)
@@ -200,3 +202,36 @@ def test_cli_progress_bar(files, tmp_path) -> None:
         assert run(files, as_json=True, output=str(target), progress=False) == []
     assert quiet.getvalue() == ""
     assert len(target.read_text().splitlines()) == len(files)
+
+
+# -- Article.to_dict / from_dict: every field, through JSON ---------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_text = st.text(max_size=12)
+_maybe_text = st.none() | _text
+_maybe_int = st.none() | st.integers(min_value=0, max_value=10**6)
+_ids = st.lists(_text, max_size=3).map(tuple)
+_anchor = st.builds(jats.CitationAnchor, st.integers(0, 99), st.integers(0, 99), _text, _ids, _ids)
+_format = st.builds(jats.FormatRange, st.integers(0, 99), st.integers(0, 99), _text)
+_paragraph = st.builds(jats.Paragraph, _text, st.lists(_anchor, max_size=2).map(tuple),
+                       st.lists(_format, max_size=2).map(tuple), st.booleans(), _maybe_int, _text, _maybe_text)
+_section = st.recursive(
+    st.builds(jats.Section, _text, _text, st.lists(_paragraph, max_size=2).map(tuple)),
+    lambda inner: st.builds(jats.Section, _text, _text, st.lists(_paragraph, max_size=2).map(tuple),
+                            st.lists(inner, max_size=2).map(tuple)),
+    max_leaves=4)
+_reference = st.builds(jats.Reference, _text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _ids, _maybe_int,
+                       st.booleans(), _ids, _maybe_text, _maybe_int, _maybe_text, _maybe_text)
+_sections = st.lists(_section, max_size=2).map(tuple)
+_article = st.builds(
+    jats.Article, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_int,
+    st.builds(jats.License, _maybe_text, _maybe_text, st.booleans()), _sections,
+    st.lists(_reference, max_size=3).map(tuple),
+    st.lists(st.builds(jats.Diagnostic, _text, _text, _maybe_int), max_size=2).map(tuple), _sections, _sections,
+    _maybe_text)
+
+
+@settings(max_examples=60)
+@given(_article)
+def test_to_dict_and_from_dict_round_trip_every_field(article: jats.Article) -> None:
+    assert jats.Article.from_dict(json.loads(json.dumps(article.to_dict()))) == article

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from jats_helpers import article
+from tests.jats_helpers import article
 
 import chemref.jats as jats
 

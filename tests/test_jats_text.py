@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from jats_helpers import article, numbered_refs, x
+from tests.jats_helpers import article, numbered_refs, x
 
 import chemref.jats as jats
 
@@ -64,12 +64,21 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
     assert not [d for d in art.diagnostics if d.code == "citation-outside-paragraph"]
 
 
-def test_citation_in_a_section_title_is_diagnosed() -> None:
+def test_citation_in_a_section_title_is_a_title_paragraph() -> None:
     art = jats.read(article("<sec><title>On X " + x("B1", "1") + "</title><p>Text.</p></sec>", numbered_refs(1)))
-    assert [d.code for d in art.diagnostics] == ["citation-outside-paragraph"]
+    assert art.diagnostics == ()
+    assert [(s.title, p.context, p.text, p.path, [a.ref_ids for a in p.citations]) for s, p in art.paragraphs()] == [
+        ("On X 1", "title", "On X 1", "/article/body/sec/title", [("B1",)]),
+        ("On X 1", "p", "Text.", "/article/body/sec/p", [])]
 
 
 def test_paragraph_path_and_line() -> None:
     art = jats.read(article("<sec><title>T</title><p>one</p><p>two</p></sec>"))
     assert [p.path for _, p in art.paragraphs()] == ["/article/body/sec/p[1]", "/article/body/sec/p[2]"]
     assert all(p.line == 1 for _, p in art.paragraphs())
+
+
+def test_a_skipped_paragraph_is_named_with_where_it_sits() -> None:
+    art = jats.read(article("<sec><title>T</title><p>Read.</p><label><p>Not read.</p></label></sec>"))
+    assert [(d.code, d.message) for d in art.diagnostics] == [
+        ("paragraph-skipped", "1 <p> element(s) of the body sit where no paragraph is read: inside <label> (1)")]

@@ -8,7 +8,7 @@ for :func:`find_author_mentions` without a reference list.
 from __future__ import annotations
 
 import pytest
-from nlp_helpers import blank_with, doc_with_citations
+from tests.nlp_helpers import blank_with, doc_with_citations
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -260,6 +260,7 @@ _texts = st.lists(st.sampled_from(list("abc XYZ.,'&[]()-–") + ["Smith", " et a
                   max_size=30).map("".join)
 
 
+@pytest.mark.slow
 @given(text=_texts, surnames=st.lists(_names, max_size=3))
 def test_offsets_and_mask_properties(text: str, surnames: list[str]) -> None:
     found = find_author_mentions(text, surnames)
@@ -279,6 +280,7 @@ def test_offsets_and_mask_properties(text: str, surnames: list[str]) -> None:
 
 
 # --- the spaCy component ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_component_flags_cited_eponym_and_patterns() -> None:
     from chemref.jats.model import Reference
 
@@ -292,6 +294,7 @@ def test_component_flags_cited_eponym_and_patterns() -> None:
     assert got == [("Li et al.", "et_al", "Li"), ("Bradford", "surname", "Bradford")]
 
 
+@pytest.mark.slow
 def test_component_skips_names_inside_the_citation_span() -> None:
     from chemref.jats.model import Reference
 
@@ -307,6 +310,7 @@ def test_component_skips_names_inside_the_citation_span() -> None:
     assert [s.text for s in doc.spans["chemref_author_mentions"]] == ["Kim"]
 
 
+@pytest.mark.slow
 def test_component_uses_surnames_of_the_same_sentence_only() -> None:
     from chemref.jats.model import Reference
 
@@ -319,6 +323,7 @@ def test_component_uses_surnames_of_the_same_sentence_only() -> None:
     assert got == [("Miller", 0), ("Young", text.index("Young"))]  # the last "Miller" has no citation of a
 
 
+@pytest.mark.slow
 def test_component_without_references_or_citations() -> None:
     nlp = blank_with("chemref_author_mentions")
     doc = nlp("Zhang and co-workers reported the structure.")
@@ -326,6 +331,7 @@ def test_component_without_references_or_citations() -> None:
         ("Zhang and co-workers", "coworkers")]
 
 
+@pytest.mark.slow
 def test_component_serialisation_roundtrip(tmp_path) -> None:
     spacy = pytest.importorskip("spacy")
     nlp = blank_with("chemref_author_mentions")
@@ -338,13 +344,6 @@ def test_component_serialisation_roundtrip(tmp_path) -> None:
     again.add_pipe("chemref_author_mentions")
     again.from_bytes(nlp.to_bytes())
     assert again.get_pipe("chemref_author_mentions").rules.tables == nlp.get_pipe("chemref_author_mentions").rules.tables
-
-
-def test_factory_entry_point_path() -> None:
-    from chemref.nlp.authors import make_author_mentions
-    from chemref.nlp.author_component import make_author_mentions as direct
-
-    assert make_author_mentions is direct
 
 
 def test_one_string_of_surnames_is_an_error() -> None:
@@ -451,6 +450,7 @@ def _non_overlapping_plain(mentions):
     return sorted(kept, key=lambda m: (m.start, m.end))
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 9), st.sampled_from(["et_al", "and", "surname"])),
                 max_size=25))
 def test_overlap_resolution_equals_the_plain_rule(spans) -> None:
@@ -460,6 +460,7 @@ def test_overlap_resolution_equals_the_plain_rule(spans) -> None:
     assert _non_overlapping(list(mentions)) == _non_overlapping_plain(mentions)
 
 
+@pytest.mark.slow
 def test_long_text_full_of_mentions_is_handled_in_linear_time() -> None:
     """Overlaps were resolved by scanning every kept mention (O(n^2)): 18 s for 200 kB of "Smith et al.".
     No timing assert: a quadratic regression shows up as a hung test."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 spacy = pytest.importorskip("spacy")
+pytestmark = pytest.mark.chemicals  # the nlp fixture is chemref.load(chemicals=True)
 
 import chemref  # noqa: E402
 from chemref.nlp.chemical_corpus import joined_text, read_tagged, spans_from_tags  # noqa: E402
@@ -23,9 +24,6 @@ def xfail(text, expected, reason):
     return pytest.param(text, expected, marks=pytest.mark.xfail(reason=reason, strict=True))
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    return chemref.load(chemicals=True)
 
 
 def mentions(nlp, text: str) -> list[str]:
@@ -63,6 +61,7 @@ GOLDEN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), GOLDEN)
 def test_golden_mentions(nlp, text, expected):
     assert mentions(nlp, text) == expected
@@ -81,6 +80,7 @@ def test_tokenizer_keeps_formulas_whole(nlp):
         assert word in texts
 
 
+@pytest.mark.slow
 def test_add_pipe_on_blank_pipeline():
     import chemref.nlp.chemicals  # noqa: F401  (registers the factory without the entry point)
 
@@ -117,6 +117,7 @@ def test_gazetteer_rule_adds_known_names():
     assert [e.text for e in doc.ents] == ["Metformin", "aspirin"]
 
 
+@pytest.mark.slow
 def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
     text = "Cells in dimethyl sulfoxide (DMSO) took up NaCl, cisplatin and 5-fluorouracil."
     nlp.get_pipe("chemref_chemicals").formulas = True
@@ -129,6 +130,7 @@ def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
     assert (tmp_path / "pipeline" / "chemref_chemicals" / "meta.json").is_file()
 
 
+@pytest.mark.slow
 def test_settings_survive_serialisation(tmp_path):
     import chemref.nlp.chemicals  # noqa: F401
 
@@ -167,6 +169,7 @@ def test_count_chemicals():
     assert count_chemicals("No compounds are named here.") == 0
 
 
+@pytest.mark.slow
 def test_no_network_while_loading_and_running():
     code = textwrap.dedent("""
         import socket

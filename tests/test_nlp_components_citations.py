@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from nlp_helpers import stripped_sentence_spans
+from tests.nlp_helpers import stripped_sentence_spans
 
 spacy = pytest.importorskip("spacy")
 
@@ -11,7 +11,7 @@ import chemref  # noqa: E402
 from chemref.errors import InputError  # noqa: E402
 from chemref.jats.model import CitationAnchor, Paragraph, Reference  # noqa: E402
 from chemref.nlp import make_doc  # noqa: E402
-from chemref.nlp.citations import find_citation_markers  # noqa: E402
+from chemref.nlp.citation_markers import find_citation_markers  # noqa: E402
 
 KEY = "chemref_citations"
 
@@ -43,9 +43,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    return chemref.load(exclude=["chemref_author_mentions", "chemref_claim_classifier"])
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)
@@ -159,6 +156,7 @@ _PIECES = ["a", "Z", "7", "12", ".", ",", " ", "\n", "(", ")", "[", "]", "–", 
            "diffusion"]
 
 
+@pytest.mark.slow
 @given(data=st.data())
 def test_make_doc_property_any_anchors(nlp, data) -> None:
     """Any anchors inside the text: the text is unchanged, every anchor is a span with its ids, sentences
@@ -188,7 +186,7 @@ def test_make_doc_property_any_anchors(nlp, data) -> None:
 def test_make_doc_on_every_dev_jats_paragraph(nlp) -> None:
     """Every paragraph of the dev JATS articles: text unchanged, each anchor a span with its ids and text,
     sentences equal to split_sentences with the anchors protected."""
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     from chemref.nlp.sentences import split_sentences
 

@@ -6,21 +6,19 @@ import json
 import subprocess
 import sys
 import textwrap
-from importlib.util import find_spec
 
 import pytest
-from nlp_helpers import stripped_sentence_spans
+from tests.nlp_helpers import stripped_sentence_spans
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 spacy = pytest.importorskip("spacy")
 
 import chemref  # noqa: E402
-from chemref.errors import InputError  # noqa: E402
-from chemref.nlp.pipeline import COMPONENTS, OPTIONAL_COMPONENTS  # noqa: E402
+from chemref.nlp.components.factories import CHEMICALS, COMPONENTS, DEFAULT_PIPELINE  # noqa: E402
 
 KEY = "chemref_citations"
-OPTIONAL = list(OPTIONAL_COMPONENTS)
+OPTIONAL = ["chemref_author_mentions", "chemref_claim_classifier"]
 
 TEXTS = [
     "Pd(PPh3)4 (5 mol%) and [Ru(bpy)3]2+ were stirred at 50°C in H2O. The yield was 85% [12].",
@@ -36,22 +34,10 @@ def summary(docs) -> list[dict]:
              "cites": [s.text for s in doc.spans[KEY]]} for doc in docs]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    return chemref.load(exclude=OPTIONAL)
-
-
-def test_component_order() -> None:
-    nlp = chemref.load()
-    expected = list(COMPONENTS) + [name for name, (module, _) in OPTIONAL_COMPONENTS.items()
-                                   if find_spec(module) is not None]
-    assert nlp.pipe_names == expected
+def test_component_order(nlp) -> None:
+    assert nlp.pipe_names == list(DEFAULT_PIPELINE) == [name for name in COMPONENTS if name != CHEMICALS]
     assert nlp.config["nlp"]["tokenizer"]["@tokenizers"] == "chemref.Tokenizer.v1"
-
-
-def test_exclude_unknown_component_is_a_clear_error() -> None:
-    with pytest.raises(InputError, match="chemref_parser"):
-        chemref.load(exclude=["chemref_parser"])
+    assert chemref.load(chemicals=True).pipe_names == [*DEFAULT_PIPELINE, CHEMICALS]
 
 
 def test_public_api() -> None:
@@ -63,9 +49,10 @@ def test_public_api() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exclude", [OPTIONAL, []], ids=["sentences-only", "full"])
 def test_round_trip_in_a_fresh_process(tmp_path, exclude) -> None:
-    """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself (acceptance 3)."""
+    """nlp.to_disk, then spacy.load in a new interpreter that never imports chemref itself."""
     nlp = chemref.load(exclude=exclude)
     nlp.get_pipe("chemref_sentencizer").add_abbreviations(["Note"], kind="never")
     expected = summary(nlp.pipe(TEXTS))
@@ -91,6 +78,7 @@ def test_round_trip_in_a_fresh_process(tmp_path, exclude) -> None:
     assert "Note." in next(t for t in saved["tables"] if t["name"] == "user")["abbreviations"]["never"]
 
 
+@pytest.mark.slow
 def test_config_abbreviations_saved_and_reloaded(tmp_path) -> None:
     nlp = spacy.blank("en")
     nlp.add_pipe("chemref_sentencizer", config={"abbreviations": ["Note"], "abbreviation_kind": "never",
@@ -102,8 +90,9 @@ def test_config_abbreviations_saved_and_reloaded(tmp_path) -> None:
     assert [s.text for s in again("Read Note. The end.").sents] == ["Read Note. The end."]
 
 
+@pytest.mark.slow
 def test_to_bytes_round_trip(nlp) -> None:
-    again = chemref.load(exclude=OPTIONAL).from_bytes(nlp.to_bytes())
+    again = chemref.load().from_bytes(nlp.to_bytes())
     assert summary(again.pipe(TEXTS)) == summary(nlp.pipe(TEXTS))
 
 
@@ -112,6 +101,7 @@ def test_pipe_with_two_processes(nlp) -> None:
     assert summary(nlp.pipe(texts, n_process=2, batch_size=2)) == summary(nlp.pipe(texts))
 
 
+@pytest.mark.slow
 def test_full_pipeline_with_two_processes() -> None:
     """Every component keeps doc.user_data msgpack-safe, so the whole pipeline runs in worker processes."""
     full = chemref.load()
@@ -133,6 +123,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_adversarial_input_is_handled_in_linear_time(nlp, name: str) -> None:
     """Runs of affix characters used to make spaCy's tokenizer quadratic (a 20 k ")" chunk took 80 s with
@@ -148,6 +139,7 @@ def test_adversarial_input_is_handled_in_linear_time(nlp, name: str) -> None:
     assert got == split_sentences(text, protected=prot)
 
 
+@pytest.mark.slow
 def test_components_on_many_cited_sentences_are_linear() -> None:
     """The author-mention and claim components group citations by sentence with a bisect, not a scan of every
     citation per sentence (that was O(sentences x citations): 27 s for 16 000 cited sentences). No timing
@@ -166,30 +158,17 @@ def _spans_within_brute(windows, spans):
     return [[s for s in spans if s.start_char >= a and s.end_char <= b] for a, b in windows]
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=12),
        st.lists(st.tuples(st.integers(0, 40), st.integers(0, 12)), max_size=8))
 @settings(max_examples=200)
 def test_spans_within_equals_the_plain_scan(spans, windows) -> None:
     from types import SimpleNamespace
 
-    from chemref.nlp.extensions import spans_within
+    from chemref.nlp.components.extensions import spans_within
 
     items = [SimpleNamespace(start_char=s, end_char=s + n) for s, n in spans]
     wins = [(a, a + n) for a, n in windows]
     got = spans_within(wins, items)
     want = _spans_within_brute(wins, items)
     assert [sorted(map(id, g)) for g in got] == [sorted(map(id, w)) for w in want]
-
-
-def test_one_registry_for_entry_points_load_and_names():
-    import tomllib
-    from pathlib import Path
-
-    from chemref.nlp import COMPONENT_NAMES, COMPONENTS
-    from chemref.nlp.pipeline import CHEMICALS, OPTIONAL_COMPONENTS
-    from chemref.nlp.pipeline import COMPONENTS as ALWAYS
-
-    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
-    entry_points = project["project"]["entry-points"]["spacy_factories"]
-    assert entry_points == {name: f"{module}:{factory}" for name, (module, factory) in COMPONENTS.items()}
-    assert COMPONENT_NAMES == tuple(COMPONENTS) == ALWAYS + tuple(OPTIONAL_COMPONENTS) + (CHEMICALS,)

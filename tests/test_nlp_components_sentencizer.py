@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from nlp_helpers import stripped_sentence_spans
+from tests.nlp_helpers import stripped_sentence_spans
 
 spacy = pytest.importorskip("spacy")
 
@@ -13,7 +13,7 @@ import chemref  # noqa: E402
 from chemref.jats.model import CitationAnchor, Paragraph  # noqa: E402
 from chemref.nlp import make_doc  # noqa: E402
 from chemref.nlp.sentences import split_sentences  # noqa: E402
-from chemref.nlp.sentencizer import set_sentence_starts  # noqa: E402
+from chemref.nlp.components.sentencizer import set_sentence_starts  # noqa: E402
 
 KEY = "chemref_citations"
 
@@ -24,9 +24,6 @@ def protected(doc) -> list[tuple[int, int]]:
     return [(s.start_char, s.end_char) for s in doc.spans[KEY] if s.end_char > s.start_char]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    return chemref.load(exclude=["chemref_author_mentions", "chemref_claim_classifier"])
 
 
 #: text -> sentences the pipeline gives
@@ -109,8 +106,9 @@ def test_many_starts_inside_tokens_rebuild_the_doc(nlp) -> None:
     assert new.user_data["mine"] == 1
 
 
+@pytest.mark.slow
 def test_equals_split_sentences_on_craft(nlp) -> None:
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
     with path.open(encoding="utf-8") as lines:
@@ -120,6 +118,7 @@ def test_equals_split_sentences_on_craft(nlp) -> None:
         assert stripped_sentence_spans(doc) == split_sentences(text, protected=protected(doc))
 
 
+@pytest.mark.slow
 def test_user_abbreviations_and_no_split_via_config() -> None:
     text = "Read Note. The end."
     plain = spacy.blank("en")
@@ -133,6 +132,7 @@ def test_user_abbreviations_and_no_split_via_config() -> None:
     assert len(list(nlp(text).sents)) == 1
 
 
+@pytest.mark.slow
 def test_bad_abbreviation_kind_is_a_clear_error() -> None:
     from chemref.errors import InputError
 
@@ -141,6 +141,7 @@ def test_bad_abbreviation_kind_is_a_clear_error() -> None:
         nlp.add_pipe("chemref_sentencizer", config={"abbreviation_kind": "sometimes"})
 
 
+@pytest.mark.slow
 def test_rules_serialise_as_json(nlp) -> None:
     pipe = nlp.get_pipe("chemref_sentencizer")
     data = pipe.to_bytes()

@@ -41,6 +41,7 @@ def _pieces(pattern: "re.Pattern[str]") -> list[str]:
     return words + [" ", " ", "-", ".", ",", "(", ")", "[CITATION]", "1", "e.g.", "A", "al", "ſ", "θ", "ϑ", "İ"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,pattern,lowered", SEARCHED, ids=[s[0] for s in SEARCHED])
 def test_a_prefilter_never_rules_out_a_match(name: str, pattern: "re.Pattern[str]", lowered: bool) -> None:
     plan = prefilter(pattern, lowered)
@@ -134,6 +135,7 @@ def _adversarial_text(rng: random.Random, words: list[str], length: int) -> str:
 _SELECTOR_PATTERNS = [(name, value) for name, value in vars(selector_module).items() if isinstance(value, re.Pattern)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("length", [300, 2100], ids=["short", "long"])
 def test_selector_counts_equal_plain_regex_counts_on_the_original_text(length: int) -> None:
     """Every selector pattern counted as the features count it (case-free on the lower-cased view, behind

@@ -38,18 +38,21 @@ ALPHABET = st.sampled_from(list("aAbZ.!?…\"')]([ \n\t 1290,;:-–ε•*†") +
                                                                      "(Smith et al., 2019)", ".7 ", "U.S."])
 
 
+@pytest.mark.slow
 @given(st.lists(ALPHABET, max_size=200).map("".join))
 @settings(max_examples=400)
 def test_spans_cover_any_text(text):
     assert_covers(text, split_sentences(text))
 
 
+@pytest.mark.slow
 @given(st.text(max_size=300))
 @settings(max_examples=300)
 def test_spans_cover_arbitrary_unicode(text):
     assert_covers(text, split_sentences(text))
 
 
+@pytest.mark.slow
 @given(st.lists(ALPHABET, min_size=1, max_size=120).map("".join), st.data())
 @settings(max_examples=300)
 def test_protected_spans_never_hold_a_boundary(text, data):
@@ -95,6 +98,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_adversarial_megabyte_inputs_are_covered(name):
     """Bounded worst case: every 1 MB input finishes (the timings are in benchmarks/bench_sentences.py)."""
@@ -120,9 +124,10 @@ def test_module_does_not_import_spacy():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_craft_spans_cover_text():
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
     with open(path, encoding="utf-8") as f:
@@ -131,10 +136,11 @@ def test_craft_spans_cover_text():
             assert_covers(doc["text"], split_sentences(doc["text"]))
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_craft_boundary_f1_floor():
     """A regression floor well under the measured figure (see benchmarks/bench_sentences.py)."""
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     path = shared_path("corpora", "sentences", "craft_v5_ccby_sentences.jsonl")
     tools = shared_path("tools")
@@ -148,9 +154,10 @@ def test_craft_boundary_f1_floor():
     assert result["internal"]["f1"] >= 0.985
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_jats_dev_paragraphs_are_covered_and_anchors_kept_whole():
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     reader = pytest.importorskip("chemref.jats.reader", reason="the JATS reader is not available")
     folder = shared_path("corpora", "jats", "dev")
@@ -169,6 +176,7 @@ _LOWER_PIECES = st.sampled_from(list("abcikmpstxz.-\u2010(),: =1A") + ["kcat ", 
                                                                   "i.p. ", "cis-", "bis(", "vs. ", "ca. ", "no, "])
 
 
+@pytest.mark.slow
 @given(st.lists(_LOWER_PIECES, min_size=1, max_size=12).map(lambda parts: "abc"[len(parts) % 3] + "".join(parts)))
 @settings(max_examples=500)
 def test_lower_case_word_kind_read_in_one_match(text):

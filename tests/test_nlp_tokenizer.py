@@ -1,4 +1,4 @@
-"""Golden rules for chemref's chemistry-aware tokenizer (chemref.nlp.tokenizer)."""
+"""Golden rules for chemref's chemistry-aware tokenizer (chemref.nlp.tokenizer_rules, chemref.nlp.components.tokenizer)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ spacy = pytest.importorskip("spacy")
 
 from hypothesis import given, strategies as st  # noqa: E402
 
-from chemref.nlp.tokenizer import chemical_tokenizer  # noqa: E402
 
 XFAIL = pytest.mark.xfail
 
@@ -102,29 +101,24 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.tokenizer = chemical_tokenizer(nlp.vocab)
-    return nlp
-
-
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_tokens(nlp, text: str, expected: list[str]) -> None:
-    assert [t.text for t in nlp(text)] == expected
+    assert [t.text for t in nlp.make_doc(text)] == expected
 
 
+@pytest.mark.slow
 @given(st.lists(st.sampled_from(list("aZ09 .,;:()[]{}-–+%°/=<>'\"\n") + ["et al.", "Pd(PPh3)4", "°C"]),
                 max_size=60).map("".join))
 def test_tokens_cover_text(nlp, text: str) -> None:
-    doc = nlp(text)
+    doc = nlp.make_doc(text)
     assert doc.text == text
     assert all(t.text for t in doc)
 
 
+@pytest.mark.slow
 def test_sentence_starts_are_token_starts_on_craft(nlp) -> None:
     """The tokenizer splits wherever split_sentences puts a boundary in real text (no in-token starts)."""
-    from conftest import shared_path
+    from tests.helpers import shared_path
 
     from chemref.nlp.sentences import split_sentences
 
@@ -133,7 +127,7 @@ def test_sentence_starts_are_token_starts_on_craft(nlp) -> None:
     with path.open(encoding="utf-8") as lines:
         for line in list(lines)[:12]:
             text = json.loads(line)["text"]
-            doc = nlp(text)
+            doc = nlp.make_doc(text)
             starts = {t.idx for t in doc}
             inside.extend(text[max(s - 20, 0):s + 20] for s, _ in split_sentences(text) if s not in starts)
     assert inside == []

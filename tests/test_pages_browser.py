@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_path
+from tests.helpers import shared_path
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
@@ -143,6 +143,10 @@ def test_error_page_filters_hide_exactly_the_expected_items(browser, error_page)
     page = opened.page
     try:
         ent, rel = "entities/exact", "relations/exact/coref_not_expanded"
+        # the page opens on the primary figure's view (COREFERENCE expanded): judge by the other one here
+        assert page.evaluate("() => { const s = document.getElementById('rel-view'); "
+                             "return s.options[s.selectedIndex].text; }") == "relations/exact/coref_expanded"
+        page.select_option("#rel-view", label=rel)
         with_errors = sorted(d for d, c in report["per_doc"].items()
                              if c[ent]["fp"] + c[ent]["fn"] + c[rel]["fp"] + c[rel]["fn"] > 0)
         page.check("#errors-only")
@@ -287,6 +291,10 @@ def test_review_page_labels_three_cards_and_exports_guide_lines(browser, review_
             {"id": kept[2]["id"], "good_question": None, "author_named": True, "function": "CLAIM",
              "sentence_ok": True, "note": ""},
         ]
+        from chemref.questions.labels import excerpt_sha1
+
+        for row, record in zip(expected, kept):  # the fingerprint of the excerpt judged, as the label files have
+            row["excerpt_sha1"] = excerpt_sha1(record["excerpt"])
         assert out.read_text(encoding="utf-8") == "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in expected)
         assert "1 incomplete left out" in page.text_content("#export-status")
         try:  # the reader of 'chemref questions evaluate', where this checkout has it

@@ -20,6 +20,7 @@ def _slow(n: int) -> int:
     return n
 
 
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_during_a_pool_raises_keyboard_interrupt_and_restores_the_handler():
     before = signal.getsignal(signal.SIGINT)
     seen: list[int] = []
@@ -34,6 +35,7 @@ def test_ctrl_c_during_a_pool_raises_keyboard_interrupt_and_restores_the_handler
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_while_waiting_for_a_result_is_acted_on():
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
@@ -85,6 +87,7 @@ with RunLock(sys.argv[1], "to out"):
 """
 
 
+@pytest.mark.slow
 def test_workers_of_a_parent_killed_with_sigkill_leave_and_do_not_hold_its_lock(tmp_path):
     import subprocess
     import sys
@@ -132,6 +135,7 @@ def test_a_task_longer_than_the_interrupt_poll_returns_its_result(monkeypatch):
     assert list(ordered_map(time.sleep, [0.2, 0.1], workers=2)) == [None, None]
 
 
+@pytest.mark.slow
 def test_workers_started_by_a_fork_server_stay_while_their_parent_runs(tmp_path):
     import subprocess
     import sys

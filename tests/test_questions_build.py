@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, shared_path
+from tests.helpers import CORPORA, shared_path
 
 from chemref.jats import read
 from chemref.questions import BuildResult, build
@@ -92,7 +92,7 @@ def _dump(result):
 
 
 def named_surnames(excerpt: str, surnames) -> list[str]:
-    """Issue 5's rule, independently: >= 3 letters anywhere as a whole word (case-sensitive); 1-2 letters
+    """The no-author-named rule, independently: >= 3 letters anywhere as a whole word (case-sensitive); 1-2 letters
     only in an author-mention pattern."""
     hits = []
     for name in surnames:
@@ -177,6 +177,7 @@ def test_same_seed_same_output_and_workers_2_equal(sample_result):
     assert _dump(build([SAMPLE], workers=2)) == _dump(sample_result)
 
 
+@pytest.mark.slow
 def test_dask_bag_equals_single_process(sample_result):
     pytest.importorskip("dask.bag")
     from chemref.questions import build_bag
@@ -218,9 +219,9 @@ def test_dev_corpus_mask_mode_invariants():
 
 
 def test_sentence_with_a_display_formula_is_rejected_not_flattened():
-    from jats_helpers import numbered_refs, x
+    from tests.jats_helpers import numbered_refs, x
 
-    from jats_helpers import article as jats_article
+    from tests.jats_helpers import article as jats_article
 
     formula = ('<disp-formula id="e1"><label>(4)</label><mml:math><mml:mi>ΔG</mml:mi><mml:mo>=</mml:mo>'
                '<mml:mo>−</mml:mo><mml:mi>RT</mml:mi><mml:mi>ln</mml:mi><mml:mi>K</mml:mi></mml:math></disp-formula>')
@@ -239,6 +240,7 @@ def test_sentence_with_a_display_formula_is_rejected_not_flattened():
 
 
 # --- source_file is the path as given, so `chemref baseline bm25 questions.jsonl` reopens it from here -------
+@pytest.mark.slow
 def test_source_file_is_the_path_as_given(tmp_path, monkeypatch):
     import shutil
 

@@ -170,6 +170,7 @@ _WORDS = st.sampled_from(["LiFePO4", "carbon", "shell.", "raised", "(see", "Fig.
                           "capacity", "at", "10", "C.", "Okafor", "and", "Kim,", "2010", "cells."])
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.lists(_WORDS, min_size=1, max_size=8), st.booleans()), min_size=1, max_size=12))
 def test_every_anchor_lands_in_one_candidate_and_excerpts_rebuild(chunks):
     text, anchors = "", []
@@ -191,7 +192,7 @@ def test_every_anchor_lands_in_one_candidate_and_excerpts_rebuild(chunks):
 
 
 def test_bytes_input_gives_the_same_questions():
-    from conftest import CORPORA
+    from tests.helpers import CORPORA
 
     from chemref.questions import build
 

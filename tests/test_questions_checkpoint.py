@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.errors import InputError
 from chemref.jsonl import write_json_streaming
@@ -43,6 +43,7 @@ def _summary(index: int) -> dict:
             "files": files, "totals": totals.to_dict()}
 
 
+@pytest.mark.slow
 def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 6)  # 30 articles, 6 shards
     options = {"shard_articles": 5}
@@ -85,6 +86,7 @@ def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
         run._Checkpoint(path, {"x": 1}).load("the build")
 
 
+@pytest.mark.slow
 def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # the cost measured here is bytes, not the disk
     summaries = [_summary(k) for k in range(2000)]
@@ -150,6 +152,7 @@ def test_the_streamed_manifest_is_json_dump_byte_for_byte(tmp_path, count):
     assert (tmp_path / "m.json").read_text(encoding="utf-8") == json.dumps(value, indent=1, ensure_ascii=False)
 
 
+@pytest.mark.slow
 def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_folder(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 2)  # 10 articles, 4 shards
     options = {"shard_articles": 3}
@@ -169,9 +172,10 @@ def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_fol
         assert not (tmp_path / target / "manifest.json").exists()
         run.build_to_files([str(corpus)], str(tmp_path / target), resume=True, **options)
     _assert_same_build(tmp_path / "whole", tmp_path / "cut")
-    assert sorted(p.name for p in (tmp_path / "cut").iterdir() if p.name.startswith(".")) == [".chemref.lock"]
+    assert sorted(p.name for p in (tmp_path / "cut").iterdir() if p.name.startswith(".")) == []  # no lock left
 
 
+@pytest.mark.slow
 def test_a_staging_folder_removal_cut_short_leaves_nothing_to_resume(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 2)
     target = tmp_path / "q.jsonl"
@@ -202,6 +206,7 @@ def _dies_on_the_sixth(self, item):
 _DIES_ORIGINAL = run._IndexedTask.__call__
 
 
+@pytest.mark.slow
 def test_a_worker_killed_is_one_error_line_and_the_build_resumes(tmp_path, monkeypatch, capsys):
     from chemref.cli import main
 
@@ -260,6 +265,7 @@ def test_a_full_disk_while_writing_a_shard_or_the_journal_is_one_error_naming_th
     checkpoint.close()  # what it still buffers is a torn line, redone on resume: no second error
 
 
+@pytest.mark.slow
 def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resume(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 2)
     target = tmp_path / "q.jsonl"
@@ -273,7 +279,7 @@ def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resum
         run.build_to_files([str(corpus)], str(target), shard_articles=3)
     monkeypatch.undo()
     run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".q.jsonl.chemref.lock", "README.md", "in", "q.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "in", "q.jsonl"]
 
 
 def test_a_whole_journal_line_that_is_not_a_shard_summary_is_an_error(tmp_path):

@@ -6,13 +6,14 @@ import json
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.cli import main
 from chemref.questions.card import CARD_MARKER
 from chemref.questions.records import QUESTION_FIELDS
 
 
+@pytest.mark.slow
 def test_no_input_builds_the_sample(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     status = main(["questions", "build", "-o", "questions.jsonl", "--report", "report.json",
@@ -33,6 +34,7 @@ def test_no_input_builds_the_sample(tmp_path, monkeypatch, capsys):
     assert not list(tmp_path.glob(".*.tmp"))  # atomic writes leave nothing behind
 
 
+@pytest.mark.slow
 def test_existing_readme_is_never_overwritten(tmp_path, capsys):
     (tmp_path / "README.md").write_text("# my project\n", encoding="utf-8")
     status = main(["questions", "build", str(CORPORA / "jats" / "sample_laccase_kinetics.xml"),
@@ -42,6 +44,7 @@ def test_existing_readme_is_never_overwritten(tmp_path, capsys):
     assert CARD_MARKER in (tmp_path / "questions.README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_malformed_file_is_a_warning_and_the_run_goes_on(tmp_path, capsys):
     bad = tmp_path / "bad.nxml"
     bad.write_text("<article><body><p>unclosed</body></article>", encoding="utf-8")
@@ -79,6 +82,7 @@ def test_only_unreadable_input_fails(tmp_path, capsys):
     assert not (tmp_path / "q.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_output_loads_with_hugging_face_datasets(tmp_path):
     datasets = pytest.importorskip("datasets", reason="datasets is optional (not a chemref dependency)")
     status = main(["questions", "build", "-o", str(tmp_path / "questions.jsonl"), "--no-progress"])
@@ -90,6 +94,7 @@ def test_output_loads_with_hugging_face_datasets(tmp_path):
     assert card["test"].num_rows == ds.num_rows
 
 
+@pytest.mark.slow
 def test_workers_2_writes_the_same_file(tmp_path):
     one, two = tmp_path / "one" / "q.jsonl", tmp_path / "two" / "q.jsonl"
     assert main(["questions", "build", "-o", str(one), "--no-progress"]) == 0

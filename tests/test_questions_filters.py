@@ -216,6 +216,7 @@ def test_per_target_cap(survivors, per_target, kept, capped):
     assert [s[0] for s in got_capped] == capped
 
 
+@pytest.mark.slow
 def test_funnel_descriptions_survive_python_oo():
     # ``python -OO`` (PYTHONOPTIMIZE=2) drops docstrings: the descriptions are read from the source instead
     # (importing the report module used to raise IndexError there, so no build could run)

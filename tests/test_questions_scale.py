@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.cli import main
 
@@ -51,6 +51,7 @@ def _without_timings(manifest: bytes) -> dict:
     return data
 
 
+@pytest.mark.slow
 def test_folder_output_has_shards_manifest_and_card(tmp_path):
     corpus = _corpus(tmp_path / "in", 2)
     assert main(["questions", "build", str(corpus), "-o", str(tmp_path / "out"), "--shard-articles", "4",
@@ -77,6 +78,7 @@ def test_folder_output_has_shards_manifest_and_card(tmp_path):
     assert "questions-*.jsonl" in (out / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_is_byte_identical(tmp_path):
     corpus = _corpus(tmp_path / "in", 30)  # 150 articles, 15 shards
     args = [str(corpus), "--shard-articles", "10", "--no-progress"]
@@ -107,6 +109,7 @@ def test_resume_after_sigkill_is_byte_identical(tmp_path):
     assert not (tmp_path / "cut" / ".chemref-build").exists()
 
 
+@pytest.mark.slow
 def test_resume_with_other_settings_or_on_another_run_is_an_error(tmp_path, capsys):
     corpus = _corpus(tmp_path / "in", 1)
     out = str(tmp_path / "out")
@@ -137,6 +140,7 @@ def _package(path: Path, members: dict[str, bytes]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_pmc_package_is_streamed_with_licence_filter(tmp_path):
     files = sorted(SAMPLE.glob("*.xml"))
     package = _package(tmp_path / "oa_comm_xml.PMC000xxxxxx.baseline.tar.gz",
@@ -154,6 +158,7 @@ def test_pmc_package_is_streamed_with_licence_filter(tmp_path):
     assert not any(r["source_file"].endswith(files[0].name) for r in rows)
 
 
+@pytest.mark.slow
 def test_truncated_package_counts_what_was_complete_and_says_where_it_stopped(tmp_path, capsys):
     files = sorted(SAMPLE.glob("*.xml"))
     package = _package(tmp_path / "p.tar.gz", {f"d/{f.name}": f.read_bytes() for f in files})
@@ -169,6 +174,7 @@ def test_truncated_package_counts_what_was_complete_and_says_where_it_stopped(tm
     assert report["articles_read"] >= 1  # the complete members stay counted
 
 
+@pytest.mark.slow
 def test_file_list_naming_missing_files_is_one_error(tmp_path, capsys):
     listing = tmp_path / "list.txt"
     listing.write_text(f"{SAMPLE / 'sample_zinc_knuckle.xml'}\n# a comment\nnot/here.xml\ngone.nxml\n",
@@ -184,6 +190,7 @@ def test_file_list_naming_missing_files_is_one_error(tmp_path, capsys):
                  "--no-progress"]) == 0
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused(tmp_path):
     from chemref._io import RunLock
     from chemref.errors import InputError
@@ -198,6 +205,7 @@ def test_a_second_writer_is_refused(tmp_path):
     assert (out / "manifest.json").is_file()
 
 
+@pytest.mark.slow
 def test_parquet_shards_load_with_hugging_face_datasets(tmp_path):
     pytest.importorskip("pyarrow")
     datasets = pytest.importorskip("datasets")
@@ -225,6 +233,7 @@ def test_progress_prints_plain_lines_off_a_terminal():
     assert "ETA" in lines[0]
 
 
+@pytest.mark.slow
 def test_dask_workers_write_the_shards_identical_to_a_local_build(tmp_path):
     distributed = pytest.importorskip("distributed")
     from chemref.questions import build_dask
@@ -259,6 +268,7 @@ def test_ordered_map_in_chunks_keeps_input_order():
     assert list(ordered_map(_double, iter(range(23)), workers=2, chunk=4, window=2)) == [2 * n for n in range(23)]
 
 
+@pytest.mark.slow
 def test_workers_2_write_every_shard_file_identical_to_one_process(tmp_path):
     corpus = _corpus(tmp_path / "in", 2)
     (corpus / "c000_zz_broken.xml").write_text("<article><front><article-meta></front></article>",
@@ -298,6 +308,7 @@ def test_package_read_ahead_stops_with_its_reader(tmp_path):
                                                               for f in files]
 
 
+@pytest.mark.slow
 def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -313,6 +324,7 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
         assert [r["source_file"] for r in rows] == [label]
 
 
+@pytest.mark.slow
 def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
     import tracemalloc
 
@@ -335,6 +347,7 @@ def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
     assert err.count("\n") == 1 and "list.txt:3001:4: the file list is not UTF-8 text" in err
 
 
+@pytest.mark.slow
 def test_an_input_path_that_is_not_utf8_is_recorded_escaped(tmp_path):
     try:
         folder = Path(os.fsdecode(bytes(tmp_path) + b"/in\xe9"))

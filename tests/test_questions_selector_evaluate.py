@@ -436,6 +436,7 @@ _OWN_REGEX_FEATURES = ("attribution", "first_described", "background", "pointer"
                        "title_review", "title_resource", "venue_review")
 
 
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("unit", ["a", "was ", "these ", "(see ", "x1", "Ab, ", "Ab'", "a previous ", "has been ", "[1"])
 def test_selector_patterns_are_linear_on_hostile_text(unit):
     import time
@@ -450,7 +451,9 @@ def test_selector_patterns_are_linear_on_hostile_text(unit):
 def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
     from chemref.questions import card, selector as selector_module
 
-    shipped = card._selector_lines()[0]
+    from chemref.questions.settings import BuildSettings
+
+    shipped = card._selector_lines(BuildSettings())[0]
     assert "version 2" in shipped and "5-fold cross-validation grouped by article" in shipped
     trained = Selector(weights={"hedge": 1.0}, means={}, scales={}, bias=0.0, threshold=0.5, version="t",
                        meta={"trained_on": 40, "articles": 4, "good": 12, "folds": 5, "seed": 0, "l2": 30.0,
@@ -458,8 +461,8 @@ def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
                              "cv": {"threshold": 0.5, "good_share": 0.7, "good_kept_share": 0.5,
                                     "kept_share": 0.2, "auc": 0.81}})
     monkeypatch.setattr(selector_module, "default_selector", lambda: trained)
-    line = card._selector_lines()[0]
-    assert "trained on 40 candidates from 4 articles" in line and "0.7 of them good" in line
+    line = card._selector_lines(BuildSettings())[0]
+    assert "trained on 40 labelled candidates from 4 articles (12 good)" in line and "0.7 of them good" in line
     assert line.endswith("(ranking AUC 0.81).")
 
 
@@ -497,3 +500,14 @@ def test_fallback_good_kept_outside_0_1_is_an_error(share):
         train_selector(records, labels, folds=3, fallback_good_kept=share)
     with pytest.raises(ValueError, match="fallback_good_kept must be a share"):
         choose_threshold([0.5, 0.2], [True, False], fallback_good_kept=share)
+
+
+@pytest.mark.parametrize(("scores", "good", "share", "expected"), [
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [True, False, True, True, False, True], 0.9, 0.4, id="all-four"),
+    pytest.param([0.9, 0.8, 0.7, 0.6, 0.5, 0.4], [True, False, True, True, False, True], 0.75, 0.6, id="three"),
+    pytest.param([0.9, 0.8], [False, False], 0.9, 0.0, id="no-good-one"),
+])
+def test_cascade_threshold_keeps_the_share_of_the_good_ones(scores, good, share, expected):
+    from chemref.questions.selector import cascade_threshold
+
+    assert cascade_threshold(scores, good, share) == expected

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.errors import ChemrefError, InputError, ScoringError
 from chemref.scoring import score_brat
@@ -30,6 +30,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_default_table_on_the_sample() -> None:
     p = run(GOLD, PRED)
     assert p.returncode == 0, p.stderr
@@ -37,6 +38,7 @@ def test_default_table_on_the_sample() -> None:
     assert p.stderr == ""
 
 
+@pytest.mark.slow
 def test_json_has_the_paper_structure() -> None:
     p = run(GOLD, PRED, "--json")
     got = json.loads(p.stdout)
@@ -49,12 +51,16 @@ def test_json_has_the_paper_structure() -> None:
     assert got == json.loads(score_brat(GOLD, PRED).to_json())
 
 
+@pytest.mark.slow
 def test_csv_markdown_per_doc_and_errors() -> None:
     csv_out = run(GOLD, PRED, "--csv", "--per-doc").stdout.splitlines()
     assert csv_out[0] == "document,report,type,tp,fp,fn,precision,recall,f1"
     assert any(line.startswith("r001,") for line in csv_out)
     md = run(GOLD, PRED, "--markdown").stdout
-    assert md.startswith("| document | report | type |")
+    assert md.startswith("**chemref ") and "primary: relations/exact/coref_expanded f1 = 0.8293" in md.splitlines()[0]
+    assert "\n| report | type |" in md  # no document column without per-document rows
+    md_doc = run(GOLD, PRED, "--markdown", "--per-doc").stdout
+    assert "\n| document | report | type |" in md_doc and "| (all) | relations/exact/coref_expanded | all |" in md_doc
     err = run(GOLD, PRED, "--errors", "--level", "entities", "--span", "exact")
     assert err.returncode == 0
     assert "entities/exact" in err.stdout and "relations/" not in err.stdout
@@ -64,6 +70,7 @@ def test_csv_markdown_per_doc_and_errors() -> None:
     assert set(report["per_doc"]) == {"r001", "r002", "r003"}
 
 
+@pytest.mark.slow
 def test_errors_reach_csv_and_markdown() -> None:
     """--errors with --csv/--markdown is not silently dropped: one row per FP/FN with its mention text."""
     import csv
@@ -75,7 +82,7 @@ def test_errors_reach_csv_and_markdown() -> None:
     assert len(error_rows) == len(report["errors"]) > 0
     assert any("'4-Chloro-2-nitrophenol'" in r["error"] and r["error"].startswith("FP: ") for r in error_rows)
     assert all(r["tp"] == "" for r in error_rows)
-    md = report.to_markdown().splitlines()
+    md = report.to_markdown().splitlines()[2:]  # after the headline and a blank line
     assert md[0].endswith("| error |") and sum("FP: " in line or "FN: " in line for line in md) == len(error_rows)
     assert "error" not in score_brat(GOLD, PRED).to_csv().splitlines()[0]     # no column without --errors
     cli = run(GOLD, PRED, "--csv", "--errors")
@@ -99,7 +106,7 @@ def test_errors_without_txt_files_warn_once(tmp_path: Path) -> None:
 
 def test_markdown_escapes_brateval_relation_keys() -> None:
     """BRATEval's ``REL|TYPE1|TYPE2`` keys must not split a Markdown row into extra cells."""
-    md = score_brat(GOLD, PRED, mode="brateval", level="relations").to_markdown().splitlines()
+    md = score_brat(GOLD, PRED, mode="brateval", level="relations").to_markdown().splitlines()[2:]
     width = md[0].count(" | ")
     assert all(line.replace("\\|", "").count(" | ") == width for line in md[2:])
     assert any("WORK_UP\\|entity\\|entity" in line for line in md)
@@ -125,6 +132,7 @@ def _partial_pred(tmp_path: Path) -> Path:
     return pred
 
 
+@pytest.mark.slow
 def test_missing_prediction_file_chemu_warns_strict_fails(tmp_path: Path) -> None:
     pred = _partial_pred(tmp_path)
     p = run(GOLD, pred)
@@ -137,6 +145,7 @@ def test_missing_prediction_file_chemu_warns_strict_fails(tmp_path: Path) -> Non
         score_brat(GOLD, pred, strict=True)
 
 
+@pytest.mark.slow
 def test_missing_prediction_file_brateval_aborts(tmp_path: Path) -> None:
     p = run(GOLD, _partial_pred(tmp_path), "--brateval")
     assert p.returncode == 2 and p.stdout == ""
@@ -150,6 +159,7 @@ BAD_ANN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, words", BAD_ANN)
 @pytest.mark.parametrize("mode", [[], ["--brateval"]])
 def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mode: list[str]) -> None:
@@ -166,6 +176,7 @@ def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mo
     assert f"{tmp_path / 'p' / 'd.ann'}:" in p.stderr and (words in p.stderr or mode)
 
 
+@pytest.mark.slow
 def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
     for d in ("g", "p"):
         (tmp_path / d).mkdir()
@@ -175,6 +186,7 @@ def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
         assert p.returncode == 0 and f"{tmp_path / 'g' / 'd.ann'}:2:" in p.stderr
 
 
+@pytest.mark.slow
 def test_bad_arguments(tmp_path: Path) -> None:
     assert run(GOLD, tmp_path / "nope").returncode == 2
     assert run(GOLD, PRED, "--similarity", "0.8").returncode == 2        # a BRATEval option
@@ -256,6 +268,7 @@ def test_closure() -> None:
     assert transitive_closure([(1, 2), (2, 1)]) == {(1, 2), (2, 1)}
 
 
+@pytest.mark.slow
 def test_scoring_imports_stay_small() -> None:
     code = ("import sys; from chemref.scoring import score_brat; import chemref.brat, chemref.cli.score_brat; "
             f"score_brat({str(GOLD)!r}, {str(PRED)!r}); score_brat({str(GOLD)!r}, {str(PRED)!r}, mode='brateval'); "

@@ -60,6 +60,7 @@ def _key_sets(rnd: random.Random) -> list[list[str]]:
     return sets
 
 
+@pytest.mark.slow
 def test_hashmap_iteration_order_matches_the_jvm(oracle) -> None:
     sets = _key_sets(random.Random(7))
     got = oracle(["order\t" + " ".join(keys) for keys in sets])
@@ -74,6 +75,7 @@ def test_hashmap_iteration_order_matches_the_jvm(oracle) -> None:
     assert 0 < trees < 20
 
 
+@pytest.mark.slow
 def test_half_up_format_matches_the_jvm(oracle) -> None:
     rnd = random.Random(11)
     values = [tp / (tp + fp) for tp in range(0, 200) for fp in range(1, 40, 3)]
@@ -93,6 +95,7 @@ def test_string_order_matches_the_jvm(oracle) -> None:
         assert mine == int(j), (a, b)
 
 
+@pytest.mark.slow
 def test_similarity_matches_the_jvm(oracle) -> None:
     rnd = random.Random(5)
     alphabet = "abcde xyz-\u00e9\U0001F600"

@@ -6,7 +6,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.scoring import score_brat
 

@@ -6,14 +6,16 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chemref.errors import ChemrefError
 from chemref.scoring import score_brat
 from chemref.scoring.chemu import BLOCKS, document_items, expand_coref, score_document
-from chemref.scoring.matching import greedy_matching, max_matching
+from chemref.scoring.matching import max_matching
 
 LABELS = ["entity", "Chem"]
 TYPES = ["COREFERENCE", "WORK_UP", "REACTION_ASSOCIATED"]
@@ -50,6 +52,7 @@ def totals(pairs) -> dict:
     return {b: {t: tuple(v) for t, v in c.items()} for b, c in acc.items()}
 
 
+@pytest.mark.slow
 @given(ann_docs())
 def test_perfect_prediction_scores_one(doc) -> None:
     text = render(doc)
@@ -93,6 +96,22 @@ def brute_force(adj, n_right, i: int = 0, used: frozenset = frozenset()) -> int:
     return best
 
 
+def greedy_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[int]]:
+    """Left items in order take their first free right neighbour (what BRATEval does): the comparison."""
+    taken = [False] * n_right
+    match_l = [-1] * len(adj)
+    size = 0
+    for i, row in enumerate(adj):
+        for j in row:
+            if not taken[j]:
+                taken[j] = True
+                match_l[i] = j
+                size += 1
+                break
+    return size, match_l
+
+
+@pytest.mark.slow
 @given(graphs)
 def test_maximum_matching_is_a_matching_and_beats_greedy(graph) -> None:
     adj, n_right = graph
@@ -112,6 +131,7 @@ def test_paper_greedy_example() -> None:
     assert max_matching(adj, 4)[0] == 4
 
 
+@pytest.mark.slow
 @given(ann_docs(), ann_docs(), st.randoms(use_true_random=False))
 def test_chemu_invariant_to_ids_and_line_order(gold, pred, rnd) -> None:
     base = totals([(render(gold), render(pred))])
@@ -121,6 +141,7 @@ def test_chemu_invariant_to_ids_and_line_order(gold, pred, rnd) -> None:
     assert moved == base
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(ann_docs(), ann_docs()), min_size=1, max_size=4), st.randoms(use_true_random=False))
 def test_chemu_invariant_to_document_order(pairs, rnd) -> None:
     texts = [(render(g), render(p)) for g, p in pairs]
@@ -129,6 +150,7 @@ def test_chemu_invariant_to_document_order(pairs, rnd) -> None:
     assert totals(texts) == totals(shuffled)
 
 
+@pytest.mark.slow
 @given(ann_docs(), ann_docs())
 def test_counts_are_consistent(gold, pred) -> None:
     g, p = document_items(render(gold))[:2], document_items(render(pred))[:2]
@@ -145,6 +167,7 @@ def test_counts_are_consistent(gold, pred) -> None:
     assert sum(v[0] for v in relaxed.values()) >= sum(v[0] for v in exact.values())
 
 
+@pytest.mark.slow
 @given(ann_docs())
 def test_expansion_never_lowers_the_gold_count(doc) -> None:
     _, rels, _ = document_items(render(doc))
@@ -163,6 +186,7 @@ junk_lines = st.one_of(
                      "R4\tCOREFERENCE Arg1:T1 Arg2:T77", "\ufeffT6\tentity 1 2\tw", "T7\tentity 99999999999 1\tw"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.lists(junk_lines, max_size=8), st.lists(junk_lines, max_size=8), st.binary(max_size=6))
 def test_api_raises_typed_errors_never_exits(gold_lines, pred_lines, raw) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, shared_path
+from tests.helpers import SHARED, shared_path
 
 from chemref.errors import ChemrefError
 from chemref.scoring import score_brat
@@ -44,6 +44,7 @@ def _load(name: str) -> dict:
     return json.loads(shared_path("chemu_ref", "expected", f"{name}.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 @pytest.mark.parametrize("name", _expected_files())
 def test_chemu_mode_equals_paper_numbers(name: str) -> None:
@@ -62,6 +63,7 @@ def test_chemu_mode_equals_paper_numbers(name: str) -> None:
         paper["relations"]["relaxed_bipartite"]["coref_expanded"]["overall"]["f1"])
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 @pytest.mark.parametrize("name", _expected_files())
 @pytest.mark.parametrize("level", ["relations", "entities"])
@@ -96,6 +98,7 @@ def test_brateval_own_sample(filename: str) -> None:
     assert _summary(str(report)) == _summary(expected)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_perfect_renumbered_shows_brateval_id_order_dependence() -> None:
     """SCORING.md: a perfect copy with permuted ids scores 3203/3204 in BRATEval entity overlap mode."""
@@ -143,6 +146,7 @@ def test_crafted_cases_without_expected_files(case: str, brateval: tuple, chemu:
     assert (c["tp"], c["fp"], c["fn"]) == chemu
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 @pytest.mark.parametrize("kwargs", [{}, {"mode": "brateval", "span": "overlap"},
                                     {"mode": "brateval", "level": "entities", "span": "approx"},
@@ -154,6 +158,7 @@ def test_two_worker_processes_give_the_same_report(kwargs: dict) -> None:
     assert one == two and str(one) == str(two)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_an_error_in_a_worker_process_is_raised_with_its_file_and_line(tmp_path: Path) -> None:
     gold = shared_path("chemu_ref", "gold", "dev")

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from tests.helpers import shared_path
 
 from chemref.cli import main
 from chemref.errors import InputError, ScoringError
@@ -74,6 +74,7 @@ def test_citeme_shuffled_single_titles_score_only_shared_targets(citeme: Path, c
     assert report["accuracy@1"] < 0.05
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_citeme_shuffled_rankings_score_one_over_n(citeme: Path, citeme_rows, tmp_path: Path) -> None:
     """Every distinct gold title, in a random order per question: accuracy@1 ≈ 1/N, Recall@10 ≈ 10/N."""

@@ -1,5 +1,5 @@
 """Bad input through every ``chemref`` command: one ``chemref: error: ...`` line, exit status 2, no traceback
-and no output file left behind (the review table of issue 2/3/6; ``questions build`` has its own tests)."""
+and no output file left behind (``questions build`` has its own tests)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref._io import atomic_write
 from chemref.cli import main
@@ -110,6 +110,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", CASES, ids=[" ".join(a[:3]) + f" [{w}]" for a, w in CASES])
 def test_bad_input_is_one_error_line_and_status_2(bad: Path, capsys: pytest.CaptureFixture,
                                                   args: list[str], words: str) -> None:
@@ -204,6 +205,7 @@ def test_output_option_writes_what_stdout_shows(tmp_path: Path, capsys: pytest.C
     assert out.read_text(encoding="utf-8") == shown
 
 
+@pytest.mark.slow
 def test_help_and_version_exit_0(capsys: pytest.CaptureFixture) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("chemref ")
@@ -233,6 +235,7 @@ def test_every_command_has_help_for_every_option() -> None:
             assert getattr(param, "help", None), (path, param.name)
 
 
+@pytest.mark.slow
 def test_nan_for_any_number_option_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
     import typer.main
 
@@ -261,6 +264,7 @@ def test_nan_for_any_number_option_is_a_usage_error(capsys: pytest.CaptureFixtur
 HEAVY = ("spacy", "lxml", "numpy", "bm25s", "tqdm", "dask", "matplotlib", "rich", "scipy", "pandas")
 
 
+@pytest.mark.slow
 def test_cli_and_score_commands_import_nothing_heavy(tmp_path: Path) -> None:
     import subprocess
     import sys
@@ -297,6 +301,7 @@ def test_library_raises_typed_errors_for_bad_settings_and_values() -> None:
         score_brat(GOLD, GOLD, jobs=-2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig, status, word", [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_signal_midway_leaves_no_output(tmp_path: Path, sig: str, status: int, word: str, workers: str) -> None:

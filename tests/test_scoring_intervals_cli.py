@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+from tests.helpers import CORPORA
 
 from chemref.scoring import score_brat, score_pubmedqa, score_ranking
 from chemref.scoring.leaderboard import compare_brat, compare_questions, compare_ranking
@@ -69,6 +69,7 @@ def test_the_text_report_starts_with_the_headline() -> None:
     assert lines[5].startswith("matching: exact = ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, marker", [("--json", '"ci"'), ("--csv", "f1_low"), ("--markdown", "| f1_low |"),
                                          (None, "F1 95% CI")])
 def test_cli_shows_the_interval_in_every_format(fmt, marker) -> None:
@@ -77,6 +78,7 @@ def test_cli_shows_the_interval_in_every_format(fmt, marker) -> None:
     assert marker in p.stdout
 
 
+@pytest.mark.slow
 def test_leaderboard_from_the_cli_with_names_and_a_footnote(tmp_path: Path) -> None:
     p = run("brat", GOLD, PRED, GOLD, "--names", "sys,oracle", "--markdown", "--trials", "999")
     assert p.returncode == 0, p.stderr
@@ -89,6 +91,7 @@ def test_leaderboard_from_the_cli_with_names_and_a_footnote(tmp_path: Path) -> N
     assert f"wrote {out}" in p.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["--names", "a"], "1 name(s) for 2 prediction(s)"),
     (["--names", "a,a"], "distinct"),
@@ -99,6 +102,7 @@ def test_leaderboard_settings_are_checked(args, message) -> None:
     assert p.returncode == 2 and message in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.slow
 def test_strict_error_does_not_say_counted_as_empty(tmp_path: Path) -> None:
     pred = tmp_path / "pred"
     shutil.copytree(PRED, pred)
@@ -133,6 +137,7 @@ def _questions_and_predictions(tmp_path: Path) -> tuple[Path, Path, Path]:
     return gold, good, bad
 
 
+@pytest.mark.slow
 def test_questions_leaderboard_and_csv(tmp_path: Path) -> None:
     gold, good, bad = _questions_and_predictions(tmp_path)
     board = compare_questions(gold, [bad, good], trials=999)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from tests.helpers import shared_path
 
 from chemref.cli import main
 from chemref.errors import ScoringError

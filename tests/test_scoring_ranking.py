@@ -180,6 +180,7 @@ def _ours(qrels, run, ks):
     return score_ranking(gold, pred, k=ks, per_query=True)["per_query"]
 
 
+@pytest.mark.slow
 @given(data=_collections(distinct_scores=False), k=st.integers(1, 13))
 def test_agrees_with_trec_eval(data, k: int) -> None:
     pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval (pytrec-eval-terrier) not installed")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import shared_path
+from tests.helpers import shared_path
 
 from chemref.scoring.statistics import (Resampling, bootstrap_totals, f1_of, mean_of, micro_intervals,
                                         paired_bootstrap_test, percentile_interval, prf_arrays,
@@ -44,6 +44,7 @@ def test_randomization_p_is_within_monte_carlo_error_of_the_exact_permutation_p(
     assert abs(p - exact) <= 4 * error + 2 / trials, (p, exact)
 
 
+@pytest.mark.slow
 def test_bootstrap_interval_equals_scipy_percentile_bootstrap_with_the_same_indices() -> None:
     scipy_stats = pytest.importorskip("scipy.stats")
     rng = np.random.default_rng(7)
@@ -104,6 +105,7 @@ def test_mean_statistic_and_resampling_settings_are_checked() -> None:
             Resampling(**bad)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_perfect_against_noisy_system_is_significant_on_the_dev_gold() -> None:
     from chemref.scoring.leaderboard import compare_brat

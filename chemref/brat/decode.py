@@ -3,10 +3,49 @@
 from __future__ import annotations
 
 from chemref._io import line_and_column
+from chemref.errors import BratError
+
+#: what the first bytes of a file that is not UTF-8 text most likely are
+_SIGNATURES = ((b"\x1f\x8b", "a gzip file"), (b"\xff\xfe", "UTF-16 (little-endian, with a byte order mark)"),
+               (b"\xfe\xff", "UTF-16 (big-endian, with a byte order mark)"), (b"PK\x03\x04", "a zip file"))
 
 
-def decode_ann(data: bytes, *, path: str | None = None) -> tuple[str, list[str]]:
-    """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line."""
+def not_text(data: bytes) -> str | None:
+    """Why ``data`` cannot be read as a BRAT text file (gzip, zip, UTF-16, NUL bytes, bytes that are not UTF-8
+    outside the text field of a line), or None when it can (bad bytes only in text fields are replaced)."""
+    for magic, what in _SIGNATURES:
+        if data.startswith(magic):
+            return f"the file is {what}, not UTF-8 text"
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, _ = line_and_column(data, nul)
+        return f"the file holds NUL bytes (first on line {line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return None
+    # bytes that are not UTF-8 in a mention's text field (a Latin-1 "é") leave the annotations readable;
+    # anywhere else (ids, types, offsets) the file is not BRAT text
+    for lineno, line in enumerate(data.decode("utf-8-sig", errors="replace").split("\n"), 1):
+        if "\ufffd" in line:
+            head = line.split("\t", 2)[:2] if line[:1] in "TN#" else [line]
+            if any("\ufffd" in part for part in head):
+                return f"the file is not UTF-8 text (bytes that are not UTF-8 on line {lineno}, outside a text field)"
+    return None
+
+
+def decode_ann(data: bytes, *, path: str | None = None, strict: bool = False) -> tuple[str, list[str]]:
+    """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line.
+
+    ``strict``: a file that is not UTF-8 text (see :func:`not_text`) raises :class:`BratError` naming it.
+    """
+    if strict:
+        why = not_text(data)
+        if why is not None:
+            raise BratError(why, path=path, hint="re-save it as UTF-8, or pass --unreadable-as-empty "
+                                                 "(unreadable_as_empty=True) to score it as an empty prediction")
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:

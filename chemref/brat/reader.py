@@ -56,8 +56,9 @@ def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, 
             raise BratError(f"cannot read the offsets {field.strip()!r}: each fragment must be 'START END'",
                             path=path, line=lineno, hint="fragments of a discontinuous span are separated by ';'")
         a, b = se
-        if not (a.isdecimal() and b.isdecimal()):
-            raise BratError(f"offsets must be non-negative integers, got {frag.strip()!r}", path=path, line=lineno)
+        if not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
+            raise BratError(f"offsets must be non-negative integers written with the digits 0-9, got "
+                            f"{frag.strip()!r}", path=path, line=lineno)
         start, end = int(a), int(b)
         if end < start:
             raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
@@ -121,6 +122,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     rels: list[tuple[str, str, str, int]] = []
     diags: list[str] = []
     n_t = 0
+    r_ids: list[str] = []
     lineno = 0
     for line in text.split("\n"):
         lineno += 1
@@ -130,7 +132,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
             parts = line.split("\t", 2)
             if len(parts) > 1:
                 sp = parts[1].split()
-                if len(sp) == 3 and sp[1].isdecimal() and sp[2].isdecimal():
+                if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit():
                     start, end = int(sp[1]), int(sp[2])
                     if start <= end:
                         ments[parts[0]] = (sp[0], ((start, end),))
@@ -145,25 +147,31 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
                     typ, x, y = sp
                     if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
                         rels.append((typ, x[5:], y[5:], lineno))
+                        r_ids.append(parts[0])
                         continue
             typ, a, b = read_r_line(line, path, lineno)
             rels.append((typ, a, b, lineno))
+            r_ids.append(line.split("\t", 1)[0])
         elif c and c not in "EAMN#*" and not line.isspace():
             diags.append(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
     if len(ments) != n_t:
-        diags.extend(_duplicates(text, path))
+        diags.extend(_duplicates(text, path, "T"))
+    if len(set(r_ids)) != len(r_ids):
+        diags.extend(_duplicates(text, path, "R"))
     return ments, rels, diags
 
 
-def _duplicates(text: str, path: str | None) -> list[str]:
+def _duplicates(text: str, path: str | None, kind: str) -> list[str]:
+    """One line per reused ``kind`` (T or R) id: a T line replaces the earlier one, both R lines are kept."""
     first: dict[str, int] = {}
     out = []
+    outcome = "the later line wins" if kind == "T" else "both relations are scored (ids must be unique)"
     for lineno, line in enumerate(text.split("\n"), 1):
-        if line[:1] == "T":
-            tid = line.split("\t", 1)[0]
-            if tid in first:
-                out.append(f"{path}:{lineno}: duplicate id {tid} (line {first[tid]}); the later line wins")
-            first[tid] = lineno
+        if line[:1] == kind:
+            xid = line.split("\t", 1)[0]
+            if xid in first:
+                out.append(f"{path}:{lineno}: duplicate id {xid} (line {first[xid]}); {outcome}")
+            first[xid] = lineno
     return out
 
 
@@ -178,6 +186,7 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
     notes: list[Note] = []
     equivs: list[Equiv] = []
     diags: list[str] = []
+    r_lines: dict[str, int] = {}
     where = path or name or "<ann>"
     lineno = 0
     for line in text.split("\n"):
@@ -209,6 +218,10 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
             if "Arg1" not in args or "Arg2" not in args:
                 raise BratError(f"relation roles must be Arg1 and Arg2, got {' '.join(args)}",
                                 path=path, line=lineno)
+            if fields[0] in r_lines:
+                diags.append(f"{where}:{lineno}: duplicate id {fields[0]} (line {r_lines[fields[0]]}); both "
+                             "relations are kept (ids must be unique)")
+            r_lines.setdefault(fields[0], lineno)
             relations.append(Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno))
         elif kind not in kinds:
             if kind not in ALL_KINDS:

@@ -20,6 +20,7 @@ _COMMAND_MODULES = (
     "chemref.cli.score_benchmarks", # chemref score questions|ranking|pubmedqa
     "chemref.cli.jats",             # chemref jats
     "chemref.cli.questions",        # chemref questions build
+    "chemref.cli.judge",            # chemref questions judge prepare|run|apply
     "chemref.cli.baseline",         # chemref baseline bm25
 )
 

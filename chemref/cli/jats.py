@@ -1,4 +1,4 @@
-"""``chemref jats FILE... [--json]``: read JATS articles; a summary table or JSON Lines in input order."""
+"""``chemref jats INPUT... [--json]``: read JATS articles; a summary table or JSON Lines in input order."""
 
 from __future__ import annotations
 
@@ -7,28 +7,33 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option, warn
+from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option
 from chemref.errors import printable
 
 
 @app.command("jats")
 def jats_command(
-    files: List[Path] = typer.Argument(..., metavar="FILE",
-                                       help="JATS .nxml/.xml files, or folders of them (subfolders included)."),
+    files: Optional[List[Path]] = typer.Argument(
+        None, metavar="INPUT",
+        help="JATS .nxml/.xml files, folders of them (subfolders included) or PMC .tar.gz packages."),
+    files_from: Optional[Path] = typer.Option(None, "--files-from", help="A text file naming one input per line."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: one object per article, in input order."),
     output: Optional[Path] = output_option(),
     workers: int = typer.Option(1, "-w", "--workers", min=1, help="Worker processes that read the articles."),
+    sub_articles: bool = typer.Option(False, "--sub-articles",
+                                      help="Read each <sub-article> (translations, replies) as an article of its own."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress bar on stderr (default: from 10 files on)."),
 ) -> None:
     """Read JATS articles: citations resolved to references and DOIs, sections, licence, diagnostics."""
     from chemref.jats.report import run
 
-    notes: list[str] = []
-    errors = guarded(lambda: run(files, as_json=as_json, output=str(output) if output else None,
-                                 workers=workers, progress=progress, notes=notes))
-    for note in notes:
-        warn(note)
+    if not files and files_from is None:
+        error("no input given: name JATS files, folders or PMC packages, or --files-from LIST")
+        raise typer.Exit(EXIT_INPUT)
+    errors = guarded(lambda: run(files or [], as_json=as_json, output=str(output) if output else None,
+                                 workers=workers, progress=progress, files_from=files_from,
+                                 sub_articles=sub_articles))
     for exc in errors:
         error(str(exc))
     if output is not None and not errors:  # a failed run leaves the previous output as it was

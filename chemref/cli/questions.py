@@ -25,6 +25,18 @@ def _answer_key(value: str) -> str:
     return value
 
 
+def _shipped_threshold() -> str:
+    """The shipped selector's threshold, for the help text (read from its file: importing the selector would
+    slow every command down)."""
+    import json
+
+    try:
+        path = Path(__file__).resolve().parents[1] / "questions" / "data" / "selector.json"
+        return str(json.loads(path.read_text(encoding="utf-8"))["threshold"])
+    except (OSError, ValueError, KeyError):
+        return "the shipped selector's threshold"
+
+
 @questions_app.command("build")
 def build_command(
     inputs: Optional[List[Path]] = typer.Argument(
@@ -46,7 +58,8 @@ def build_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
                                             "reason (JSON Lines)."),
     workers: int = typer.Option(1, "-w", "--workers", min=1, help="Processes (one article per task)."),
-    per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article."),
+    per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article "
+                                       "(the highest selector scores)."),
     min_chars: int = typer.Option(120, "--min-chars", min=0, help="Shortest excerpt kept (characters)."),
     max_chars: int = typer.Option(600, "--max-chars", min=1, help="Longest excerpt kept (characters)."),
     seed: int = typer.Option(0, "--seed", help="Tie-break seed of the per-article cap."),
@@ -56,15 +69,25 @@ def build_command(
                                                     help="Reject excerpts scoring below this findability."),
     min_score: Optional[float] = typer.Option(
         None, "--min-score", min=0.0, max=1.0,
-        help="Reject excerpts whose selector score is below this (default: the selector's recommended "
-             "threshold; 0 keeps all)."),
+        help=f"Reject excerpts whose selector score is below this (default: {_shipped_threshold()}, the "
+             "threshold recommended with the selector's weights; 0 keeps all)."),
     per_target: int = typer.Option(1, "--per-target", min=1, help="At most this many questions per cited "
-                                   "work in one article."),
+                                   "work in one article (the highest selector scores)."),
     answer_key: str = typer.Option("doi", "--answer-key", callback=_answer_key, metavar="doi|doi-or-pmid",
                                    help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
     selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
                                             "train-selector` (default: the ones shipped with chemref)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+    judge_endpoint: Optional[str] = typer.Option(None, "--judge-endpoint", metavar="URL", help="Then judge the "
+                                                 "candidates with a language model on this OpenAI-compatible "
+                                                 "server (prepare, run and apply in one run; see 'questions judge'; "
+                                                 "the API key, if any, from OPENAI_API_KEY)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", metavar="NAME", help="The judge's model name."),
+    judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1, max=1024, help="Judge requests in "
+                                          "flight at once."),
+    judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
+                                                    "from this selector score go to the judge (default: the "
+                                                    "selector's cascade start, its judge_threshold; 0: all)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.report import funnel_table
@@ -74,6 +97,15 @@ def build_command(
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
     if max_chars < min_chars:
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
+    if (judge_endpoint is None) != (judge_model is None):
+        fail("--judge-endpoint and --judge-model go together")
+    judged = None
+    if judge_endpoint is not None:
+        from chemref.cli.judge import judge_paths
+
+        judged = judge_paths(output, fmt, report, rejected)
+        final_output, final_report, final_rejected = output, report, rejected
+        output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
@@ -94,6 +126,12 @@ def build_command(
     if outputs.manifest:
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
+    if judged is not None:
+        from chemref.cli.judge import judge_build
+
+        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
+                    concurrency=judge_concurrency, progress=progress, selector=selector,
+                    min_score=judge_min_score)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
@@ -120,7 +158,8 @@ def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
 @questions_app.command("evaluate")
 def evaluate_command(
     labels: Path = typer.Argument(..., metavar="LABELS", help="Labels, JSON Lines in the format of "
-                                  "QUESTION_GUIDE.md (id, good_question, author_named, function, sentence_ok, note)."),
+                                  "corpora/labels/QUESTION_GUIDE.md of the chemref repository (id, good_question, "
+                                  "author_named, function, sentence_ok, note)."),
     questions: Path = typer.Option(..., "--questions", help="questions.jsonl of the build to evaluate."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build (needed "
                                             "for labels of rejected candidates and for the filter rows)."),
@@ -154,7 +193,7 @@ def evaluate_command(
 
 @questions_app.command("train-selector")
 def train_selector_command(
-    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of QUESTION_GUIDE.md."),
+    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of corpora/labels/QUESTION_GUIDE.md."),
     questions: Path = typer.Option(..., "--questions", help="questions.jsonl holding labelled records."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl holding labelled records."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="Selector weights (JSON)."),

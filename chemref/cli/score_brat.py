@@ -35,6 +35,10 @@ def score_brat_command(
     as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
     per_doc: bool = typer.Option(False, "--per-doc", help="Add a per-document breakdown."),
     errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
+    unreadable_as_empty: bool = typer.Option(False, "--unreadable-as-empty",
+                                             help="ChEMU mode: score a prediction file that is not UTF-8 text "
+                                                  "(UTF-16, gzip, binary) as empty, with a warning, instead of "
+                                                  "stopping with an error naming it."),
     strict: bool = typer.Option(False, "--strict", help="ChEMU mode: a missing or extra prediction file is an "
                                                          "error (exit 2) instead of a warning."),
     ci: Optional[float] = ci_option(),
@@ -49,6 +53,10 @@ def score_brat_command(
     max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
                                         help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
                                              "to more links than this (gold or prediction)."),
+    max_match_edges: int = typer.Option(1_000_000, "--max-match-edges", min=0,
+                                        help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
+                                             "(relations) that overlap the same ones merged, still has more "
+                                             "edges than this."),
     max_member_mb: float = typer.Option(50.0, "--max-member-mb", min=0.001,
                                         help="Refuse a .ann/.txt (zip member or file) larger than this "
                                              "(MB, uncompressed)."),
@@ -74,6 +82,12 @@ def score_brat_command(
     options = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
+    if max_match_edges != 1_000_000 and not brateval:
+        options["max_match_edges"] = max_match_edges
+    if unreadable_as_empty:
+        if brateval:
+            fail("--unreadable-as-empty is a ChEMU mode option (BRATEval mode reads files as BRATEval does)")
+        options["unreadable_as_empty"] = True
     if len(preds) > 1:
         if per_doc or errors or html is not None:
             fail("--per-doc, --errors and --html describe one system; give one prediction with them")

@@ -8,14 +8,14 @@ from chemref.jats.model import (
 from chemref.errors import JatsError
 
 __all__ = [
-    "read", "read_many", "JatsError", "SECTION_KINDS", "Article", "CitationAnchor", "Diagnostic",
+    "read", "read_articles", "read_many", "JatsError", "SECTION_KINDS", "Article", "CitationAnchor", "Diagnostic",
     "FormatRange", "License", "Paragraph", "Reference", "Section",
 ]
 
 
 def __getattr__(name: str):
-    # read/read_many live in chemref.jats.reader (written by the JATS reader issue); imported lazily.
-    if name in ("read", "read_many"):
+    # the readers live in chemref.jats.reader (which imports lxml): imported on first use.
+    if name in ("read", "read_articles", "read_many"):
         from chemref.jats import reader
         return getattr(reader, name)
     raise AttributeError(name)

@@ -15,12 +15,13 @@ import re
 from chemref.jats.model import CitationAnchor, Diagnostic
 from chemref.jats.references import ReferenceList
 from chemref.jats.text import XrefEvent
-from chemref.nlp.wordlists import particle_pattern
+from chemref.names import particle_pattern
 
 __all__ = ["resolve_anchors"]
 
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _DASH_SET = frozenset(_DASHES)
+_BRACKETS = str.maketrans("", "", " \t()[]")
 _NUMERIC = re.compile(r"^[\s\[\(]*\d{1,3}[a-z]?[\s\]\),;]*$")
 _RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d+[a-z]?)\s*[{_DASHES}]\s*(\d+[a-z]?)[\s\]\)]*$")
 _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
@@ -62,7 +63,8 @@ def _joins_range(text: str, left: XrefEvent, right: XrefEvent) -> str | None:
     """'range' if a dash joins two numeric xrefs, 'hidden' for an empty xref glued on, else None."""
     if left.end == right.start:
         return "hidden" if left.start == left.end or right.start == right.end else None
-    if right.start - left.end > 8 or text[left.end:right.start].strip() not in _DASH_SET:
+    # the dash may sit among brackets written around each number: "5)- (7", "[5]–[7]"
+    if right.start - left.end > 8 or text[left.end:right.start].translate(_BRACKETS) not in _DASH_SET:
         return None
     left_text = text[left.start:left.end]
     right_text = text[right.start:right.end]
@@ -90,7 +92,20 @@ def _text_range(label_text: str, ids: list[str], refs: ReferenceList, line: int 
     if not match:
         return []
     if len(ids) >= 2:
-        return _expand(ids[0], ids[-1], refs, line, diagnostics)
+        # the rids are the cited references; they are the ends of the range only when two rids span as
+        # many references as the printed numbers do
+        first, end = match.group(1), match.group(2)
+        if not (first.isdigit() and end.isdigit()):
+            return _expand(ids[0], ids[-1], refs, line, diagnostics) if len(ids) == 2 else []
+        printed = int(end) - int(first) + 1
+        if len(ids) >= printed:
+            return []
+        if len(ids) == 2 and refs.position[ids[1]] - refs.position[ids[0]] + 1 == printed:
+            return _expand(ids[0], ids[1], refs, line, diagnostics)
+        diagnostics.append(Diagnostic("range-rids-mismatch", f"citation {label_text!r} prints a range of {printed} "
+                                      f"references but lists {len(ids)} rids that do not span it; only its rids "
+                                      "are cited", line))
+        return []
     if len(ids) == 1:
         first, end = match.group(1), match.group(2)
         last = refs.label_to_id.get(end)

@@ -40,6 +40,18 @@ def _kind(url: str) -> str | None:
     return kind  # by, by-nc, by-nd, by-sa, by-nc-nd, zero, mark, ...
 
 
+def _license_text(element: etree._Element) -> str:
+    """The words of a ``<license>``: its parts (``ali:license_ref``, each ``license-p``) each as a block, so a
+    URL and the sentence after it stay apart ("…/by/4.0/ This is an Open Access article")."""
+    parts = [" ".join(element.text.split())] if element.text and element.text.strip() else []
+    for child in element:
+        if isinstance(child.tag, str):
+            parts.append(plain_text(child))
+        if child.tail and child.tail.strip():
+            parts.append(" ".join(child.tail.split()))
+    return " ".join(part for part in parts if part)
+
+
 def read_license(meta: etree._Element | None) -> License:
     """Classify the licence of an ``<article-meta>`` element (None gives an empty, non-CC-BY licence)."""
     if meta is None:
@@ -56,7 +68,7 @@ def read_license(meta: etree._Element | None) -> License:
                 if href:
                     urls.append(href.strip())
                 types.append((element.get("license-type") or "").strip().lower())
-                text = plain_text(element)
+                text = _license_text(element)
                 if text:
                     texts.append(text)
             elif tag == _ALI_REF:

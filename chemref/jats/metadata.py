@@ -13,7 +13,7 @@ from chemref.jats.text import plain_text
 if TYPE_CHECKING:  # annotations only: lxml is imported where XML is parsed
     from lxml import etree
 
-__all__ = ["Metadata", "read_metadata"]
+__all__ = ["Metadata", "read_metadata", "read_meta"]
 
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _DATE_PREFERENCE = ("epub", "ppub", "collection", "pub", "epub-ppub", "nihms-submitted", "pmc-release")
@@ -55,6 +55,12 @@ def read_metadata(front: etree._Element | None, diagnostics: list[Diagnostic]) -
     """Read ``<front>`` (None gives empty metadata)."""
     meta = front.find("article-meta") if front is not None else None
     journal_meta = front.find("journal-meta") if front is not None else None
+    return read_meta(meta, journal_meta, diagnostics)
+
+
+def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
+              diagnostics: list[Diagnostic]) -> Metadata:
+    """Read an ``<article-meta>`` (or a sub-article's ``<front-stub>``) and a ``<journal-meta>`` (either None)."""
     pmcid = pmid = doi = None
     title = journal = None
     year = None

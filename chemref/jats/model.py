@@ -6,7 +6,7 @@ can see what was not resolved instead of losing it silently.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator
 
@@ -74,7 +74,8 @@ class Paragraph:
     is_caption: bool = False
     line: int | None = None
     #: Where the paragraph sits: ``p`` (running text), ``caption``, ``table`` (a table cell), ``table-foot``,
-    #: ``list``, ``boxed-text``, ``disp-quote``, ``footnote``, ``statement``, ``def-list`` or ``other``.
+    #: ``list``, ``boxed-text``, ``disp-quote``, ``footnote``, ``statement``, ``def-list``, ``title`` (a section,
+    #: appendix or box title that cites), ``attrib`` (the source line of a quote, figure or table) or ``other``.
     #: ``is_caption`` is true for everything in a figure or table (caption, cell, table footnote).
     context: str = "p"
     #: XPath of the source element (``/article/body/sec[2]/p[3]``): locates it even in one-line files.
@@ -144,6 +145,10 @@ class Article:
     #: Back matter and floating material outside ``<body>``: appendices, acknowledgements, notes and
     #: figures/tables in ``<floats-group>``; not part of :meth:`paragraphs` unless asked for.
     back: tuple[Section, ...] = field(default=())
+    #: Where the article sits in its file when it is not the file's only one: the XPath of its element
+    #: (``/articles/article[2]`` in a PMC ``<articles>`` file, ``/article/sub-article[1]`` for a sub-article
+    #: read as an article of its own); None for the file's only article.
+    part: str | None = None
 
     @cached_property
     def references_by_id(self) -> dict[str, Reference]:
@@ -163,26 +168,8 @@ class Article:
                 yield from section.walk()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of ``chemref jats --json`` (one object per article)."""
-        def section(sec: Section) -> dict[str, Any]:
-            return {
-                "title": sec.title,
-                "kind": sec.kind,
-                "paragraphs": [
-                    {
-                        "text": p.text,
-                        "is_caption": p.is_caption,
-                        "citations": [
-                            {"start": c.start, "end": c.end, "text": c.text, "ref_ids": list(c.ref_ids)}
-                            for c in p.citations
-                        ],
-                        "formatting": [asdict(f) for f in p.formatting],
-                    }
-                    for p in sec.paragraphs
-                ],
-                "sections": [section(s) for s in sec.sections],
-            }
-
+        """The JSON shape of ``chemref jats --json`` (one object per article): every field, so that
+        :meth:`from_dict` gives the same Article back."""
         return {
             "file": self.file,
             "pmcid": self.pmcid,
@@ -192,17 +179,78 @@ class Article:
             "journal": self.journal,
             "year": self.year,
             "license": {"url": self.license.url, "text": self.license.text, "cc_by": self.license.cc_by},
-            "abstracts": [section(s) for s in self.abstracts],
-            "sections": [section(s) for s in self.sections],
-            "back": [section(s) for s in self.back],
+            "abstracts": [_section_dict(s) for s in self.abstracts],
+            "sections": [_section_dict(s) for s in self.sections],
+            "back": [_section_dict(s) for s in self.back],
             "references": [
                 {"id": r.id, "doi": r.doi, "doi_source": r.doi_source, "pmid": r.pmid, "title": r.title,
                  "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous,
-                 "container_title": r.container_title, "publication_type": r.publication_type}
+                 "container_title": r.container_title, "publication_type": r.publication_type,
+                 "dois": list(r.dois), "label": r.label, "line": r.line}
                 for r in self.references
             ],
-            "diagnostics": [asdict(d) for d in self.diagnostics],
+            "diagnostics": [{"code": d.code, "message": d.message, "line": d.line} for d in self.diagnostics],
+            "part": self.part,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Article":
+        """The Article of a :meth:`to_dict` object (a ``chemref jats --json`` line); keys that a record
+        written before a field existed lacks take that field's default."""
+        lic = data.get("license") or {}
+        return cls(
+            file=data.get("file"), pmcid=data.get("pmcid"), pmid=data.get("pmid"), doi=data.get("doi"),
+            title=data.get("title"), journal=data.get("journal"), year=data.get("year"),
+            license=License(lic.get("url"), lic.get("text"), bool(lic.get("cc_by"))),
+            sections=tuple(_section_from(s) for s in data.get("sections", ())),
+            references=tuple(
+                Reference(r["id"], r.get("doi"), r.get("doi_source"), r.get("pmid"), r.get("title"),
+                          tuple(r.get("authors", ())), r.get("year"), bool(r.get("ambiguous")),
+                          tuple(r.get("dois", ())), r.get("label"), r.get("line"), r.get("container_title"),
+                          r.get("publication_type"))
+                for r in data.get("references", ())),
+            diagnostics=tuple(Diagnostic(d["code"], d["message"], d.get("line")) for d in data.get("diagnostics", ())),
+            abstracts=tuple(_section_from(s) for s in data.get("abstracts", ())),
+            back=tuple(_section_from(s) for s in data.get("back", ())),
+            part=data.get("part"),
+        )
+
+
+def _section_dict(sec: Section) -> dict[str, Any]:
+    return {
+        "title": sec.title,
+        "kind": sec.kind,
+        "paragraphs": [
+            {
+                "text": p.text,
+                "is_caption": p.is_caption,
+                "citations": [
+                    {"start": c.start, "end": c.end, "text": c.text, "ref_ids": list(c.ref_ids),
+                     "expanded": list(c.expanded)}
+                    for c in p.citations
+                ],
+                "formatting": [{"start": f.start, "end": f.end, "style": f.style} for f in p.formatting],
+                "line": p.line,
+                "context": p.context,
+                "path": p.path,
+            }
+            for p in sec.paragraphs
+        ],
+        "sections": [_section_dict(s) for s in sec.sections],
+    }
+
+
+def _section_from(data: dict[str, Any]) -> Section:
+    return Section(
+        data.get("title", ""), data.get("kind", "other"),
+        tuple(Paragraph(p["text"],
+                        tuple(CitationAnchor(c["start"], c["end"], c["text"], tuple(c.get("ref_ids", ())),
+                                             tuple(c.get("expanded", ()))) for c in p.get("citations", ())),
+                        tuple(FormatRange(f["start"], f["end"], f["style"]) for f in p.get("formatting", ())),
+                        bool(p.get("is_caption")), p.get("line"), p.get("context", "p"), p.get("path"))
+              for p in data.get("paragraphs", ())),
+        tuple(_section_from(s) for s in data.get("sections", ())),
+    )
 
 
 def _reduce_positional(self: Any) -> tuple[type, tuple[Any, ...]]:

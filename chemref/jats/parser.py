@@ -10,7 +10,7 @@ from lxml import etree
 
 from chemref.errors import JatsError
 
-__all__ = ["parse_article"]
+__all__ = ["parse_article", "parse_articles"]
 
 _HINT = "the file is not well-formed XML; re-download it or check it with `xmllint --noout FILE`"
 
@@ -25,8 +25,9 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def parse_article(data: bytes, path: str | None = None) -> etree._Element:
-    """Parse ``data`` and return its ``<article>`` element (the root, or the first one inside a wrapper)."""
+def parse_articles(data: bytes, path: str | None = None) -> list[etree._Element]:
+    """Parse ``data`` and return its ``<article>`` elements: the root, or every one inside a wrapper such as
+    PMC's ``<articles>`` (in document order)."""
     if not data or not data.strip():
         raise JatsError("empty file, expected a JATS <article>", path=path)
     try:
@@ -43,12 +44,17 @@ def parse_article(data: bytes, path: str | None = None) -> etree._Element:
     if root is None:
         raise JatsError("no XML element found", path=path, hint=_HINT)
     if root.tag == "article":
-        return root
-    article = next(root.iter("article"), None)
-    if article is None:
+        return [root]
+    articles = list(root.iter("article"))
+    if not articles:
         raise JatsError(f"no <article> element (root element is <{_name(root.tag)}>)", path=path,
                         line=root.sourceline, hint="is this a JATS / PMC .nxml file?")
-    return article
+    return articles
+
+
+def parse_article(data: bytes, path: str | None = None) -> etree._Element:
+    """Parse ``data`` and return its ``<article>`` element (the root, or the first one inside a wrapper)."""
+    return parse_articles(data, path)[0]
 
 
 def _name(tag: object) -> str:

@@ -7,22 +7,26 @@ One article is one pure task (bytes in, Article out). Nothing is lost: every bod
 from __future__ import annotations
 
 import os
+import re
 import warnings
-from pathlib import Path
+from dataclasses import replace
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
+from lxml import etree
+
 from chemref._io import read_limited
-from chemref.errors import InputError, JatsError
+from chemref.errors import UNEXPECTED, InputError, JatsError
+from chemref.inputs import Source, iter_sources
 from chemref.jats.citations import resolve_anchors
 from chemref.jats.license import read_license
-from chemref.jats.metadata import read_metadata
+from chemref.jats.metadata import read_meta, read_metadata
 from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Section
-from chemref.jats.parser import parse_article
+from chemref.jats.parser import parse_articles
 from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
-from chemref.jats.text import TextBuilder, plain_text
+from chemref.jats.text import BLOCK_TAGS, TextBuilder, plain_text
 
-__all__ = ["read", "read_many", "map_articles"]
+__all__ = ["read", "read_articles", "read_many", "map_articles"]
 
 _CITATION_TYPES = frozenset({"bibr", "ref"})
 _SECTION_TAGS = frozenset({"sec", "app", "ack", "notes", "bio"})
@@ -34,9 +38,13 @@ _CONTEXTS = {
 }
 _FLOATS = frozenset({"fig", "fig-group", "table-wrap", "table-wrap-group", "chem-struct-wrap",
                      "supplementary-material", "media", "table", "array"})
-# Block-level elements with nothing to read as paragraphs (their titles are read with the section).
-_IGNORED = frozenset({"title", "label", "sec-meta", "object-id", "alt-text", "long-desc", "graphic",
-                      "ref-list", "permissions", "attrib", "kwd-group", "subtitle"})
+# Block-level elements with nothing to read as paragraphs (a title is read as one only when it holds a citation).
+_IGNORED = frozenset({"label", "sec-meta", "object-id", "alt-text", "long-desc", "graphic",
+                      "ref-list", "permissions", "kwd-group", "subtitle"})
+_MATHML = "{http://www.w3.org/1998/Math/MathML}"
+# Foreign-namespace containers read as sections (TaxPub's treatment sections); other foreign elements that
+# hold JATS markup (TaxPub's taxon treatments, nomenclature) are read through.
+_FOREIGN_SECTIONS = frozenset({"{http://www.plazi.org/taxpub}treatment-sec"})
 
 
 def _children(element, path: str) -> list[tuple[object, str]]:
@@ -44,22 +52,30 @@ def _children(element, path: str) -> list[tuple[object, str]]:
     the same strings lxml's ``getpath`` gives, without its per-call walk up the tree."""
     tags: dict[str, int] = {}
     kids = []
+    foreign = False
     for child in element:
         tag = child.tag
-        if tag.__class__ is str and tag[0] != "{":
+        if tag.__class__ is str:
+            if tag[0] == "{":
+                if tag.startswith(_MATHML):
+                    continue
+                foreign = True
             tags[tag] = tags.get(tag, 0) + 1
             kids.append(child)
-    if len(tags) == len(kids):
+    if len(tags) == len(kids) and not foreign:
         return [(child, f"{path}/{child.tag}") for child in kids]
     seen: dict[str, int] = {}
     out = []
     for child in kids:
         tag = child.tag
-        if tags[tag] == 1:
-            out.append((child, f"{path}/{tag}"))
+        name = tag if tag[0] != "{" or not child.prefix else f"{child.prefix}:{tag.partition('}')[2]}"
+        if tag[0] == "{" and not child.prefix:
+            out.append((child, child.getroottree().getpath(child)))
+        elif tags[tag] == 1:
+            out.append((child, f"{path}/{name}"))
         else:
             n = seen[tag] = seen.get(tag, 0) + 1
-            out.append((child, f"{path}/{tag}[{n}]"))
+            out.append((child, f"{path}/{name}[{n}]"))
     return out
 
 
@@ -70,7 +86,7 @@ class _ArticleReader:
         self.refs = refs
         self.diagnostics = diagnostics
         self.consumed: list = []        # citation xref elements placed in paragraphs
-        self.visited_p = 0
+        self.visited_p: list = []       # the <p> elements read as paragraphs
         self.getpath = None
 
     def is_citation(self, xref) -> bool:
@@ -86,7 +102,7 @@ class _ArticleReader:
         builder = TextBuilder(self.is_citation)
         builder.walk(element)
         if element.tag == "p":
-            self.visited_p += 1
+            self.visited_p.append(element)
         return self._finish(builder, element, context, is_caption, out, path)
 
     def _finish(self, builder: TextBuilder, element, context: str, is_caption: bool, out: list[Paragraph],
@@ -118,10 +134,26 @@ class _ArticleReader:
                 builder.formatting = [f for f in builder.formatting if f[0] < pos]
         return self._finish(builder, row, "table", True, out, path)
 
+    def has_citation(self, element) -> bool:
+        """True when a citation xref sits anywhere inside ``element``."""
+        return len(element) > 0 and any(self.is_citation(x) for x in element.iter("xref"))
+
     def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
               context: str, is_caption: bool, path: str) -> None:
         tag = element.tag
-        if tag.__class__ is not str or tag[0] == "{" or tag in _IGNORED:
+        if tag.__class__ is not str or tag in _IGNORED:
+            return
+        if tag[0] == "{":
+            self.foreign(element, kind, paragraphs, sections, context, is_caption, path)
+            return
+        if tag == "title":  # a title is text of its own only when it cites (section and appendix titles)
+            if self.has_citation(element):
+                for nested in self.paragraph(element, "title", is_caption, paragraphs, path):
+                    self.block(nested, kind, paragraphs, sections, "title", is_caption, self.getpath(nested))
+            return
+        if tag == "attrib":  # the source line of a quote, figure or table
+            for nested in self.paragraph(element, "attrib", is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "attrib", is_caption, self.getpath(nested))
             return
         if tag == "p":
             for nested in self.paragraph(element, context, is_caption, paragraphs, path):
@@ -154,6 +186,25 @@ class _ArticleReader:
             context = _CONTEXTS[tag] if not is_caption or tag == "table-wrap-foot" else context
         for child, child_path in _children(element, path):
             self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+
+    def foreign(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
+                context: str, is_caption: bool, path: str) -> None:
+        """A foreign-namespace element among blocks (TaxPub): a section, a container read through, or, when it
+        holds only inline content with a citation, a paragraph of its own (context ``other``)."""
+        tag = element.tag
+        if tag.startswith(_MATHML):
+            return
+        if tag in _FOREIGN_SECTIONS:
+            sections.append(self.section(element, kind, path))
+            return
+        children = [c for c in element if c.tag.__class__ is str]
+        if any(c.tag in BLOCK_TAGS or c.tag == "title" or (c.tag[0] == "{" and not c.tag.startswith(_MATHML))
+               for c in children):
+            for child, child_path in _children(element, path):
+                self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+        elif self.has_citation(element):
+            for nested in self.paragraph(element, "other", is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
 
     def section(self, element, parent_kind: str | None, path: str) -> Section:
         title_el = element.find("title")
@@ -204,12 +255,33 @@ class _ArticleReader:
                         "citation-outside-paragraph",
                         f"citation xref rid={xref.get('rid')!r} inside <{parent.tag}> is not in any paragraph",
                         xref.sourceline))
-        n_p = sum(1 for _ in body.iter("p"))
-        if n_p != self.visited_p:
+        n_p = int(_COUNT_P(body))
+        if n_p != len(self.visited_p):
+            visited = set(self.visited_p)
+            skipped = [p for p in body.iter("p") if p not in visited]
+            where: dict[str, int] = {}
+            for p in skipped:
+                parent = p.getparent()
+                name = _prefixed(parent) if parent is not None else "?"
+                where[name] = where.get(name, 0) + 1
+            shown = ", ".join(f"<{name}> ({n})" for name, n in sorted(where.items(), key=lambda kv: -kv[1])[:4])
             self.diagnostics.append(Diagnostic(
-                "paragraph-skipped", f"{n_p - self.visited_p} <p> element(s) of the body sit where no "
-                "paragraph is read (e.g. inside a title or label)", body.sourceline))
+                "paragraph-skipped", f"{len(skipped)} <p> element(s) of the body sit where no paragraph is read: "
+                f"inside {shown}", skipped[0].sourceline if skipped else body.sourceline))
         return len(xrefs)
+
+
+_COUNT_P = etree.XPath("count(.//p)")
+
+
+def _prefixed(element) -> str:
+    """``tp:nomenclature`` for a namespaced element, its tag otherwise."""
+    tag = element.tag
+    if tag.__class__ is not str:
+        return "?"
+    if tag[0] == "{":
+        return f"{element.prefix}:{tag.partition('}')[2]}" if element.prefix else tag.partition("}")[2]
+    return tag
 
 
 def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
@@ -270,7 +342,32 @@ def _check_entities(article, diagnostics: list[Diagnostic]) -> None:
             unexpanded[0].sourceline))
 
 
-def _read_tree(article, file: str | None) -> Article:
+def _sub_articles(article) -> list:
+    """Every ``<sub-article>`` / ``<response>`` inside ``article`` (nested ones too), in document order."""
+    return [e for e in article.iter("sub-article", "response") if e is not article]
+
+
+def _read_body(reader: _ArticleReader, body, refs: ReferenceList, diagnostics: list[Diagnostic],
+               where) -> tuple[Section, ...]:
+    if body is None:
+        diagnostics.append(Diagnostic("no-body", "the article has no <body> (metadata or abstract only)",
+                                      where.sourceline))
+        return ()
+    reader.consumed = []
+    reader.visited_p = []
+    sections = reader.body(body)
+    n_citations = reader.check_body(body)
+    if refs.references and not n_citations:
+        diagnostics.append(Diagnostic(
+            "no-citation-markup", f"{len(refs.references)} references but no citation <xref> in the body; "
+            "the citations are probably plain text (e.g. '(Gibson et al., 2009)') and are not resolved",
+            body.sourceline))
+    return sections
+
+
+def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False,
+               entities: bool = True) -> list[Article]:
+    """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
     diagnostics: list[Diagnostic] = []
     front = article.find("front")
     back = article.find("back")
@@ -279,80 +376,186 @@ def _read_tree(article, file: str | None) -> Article:
     meta = front.find("article-meta") if front is not None else None
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
-    reader.getpath = article.getroottree().getpath
+    getpath = reader.getpath = article.getroottree().getpath
     abstracts = _abstracts(reader, meta)
-    sections: tuple[Section, ...] = ()
-    if body is not None:
-        reader.consumed = []
-        reader.visited_p = 0
-        sections = reader.body(body)
-        n_citations = reader.check_body(body)
-        if refs.references and not n_citations:
-            diagnostics.append(Diagnostic(
-                "no-citation-markup", f"{len(refs.references)} references but no citation <xref> in the body; "
-                "the citations are probably plain text (e.g. '(Gibson et al., 2009)') and are not resolved",
-                body.sourceline))
-    else:
-        diagnostics.append(Diagnostic("no-body", "the article has no <body> (metadata or abstract only)",
-                                      article.sourceline))
-    _check_entities(article, diagnostics)
+    sections = _read_body(reader, body, refs, diagnostics, article)
+    if entities:
+        _check_entities(article, diagnostics)
     back_sections = _back(reader, back, article.find("floats-group"))
-    sub_articles = article.findall("sub-article") + article.findall("response")
-    if sub_articles:
-        diagnostics.append(Diagnostic("sub-article-ignored", f"{len(sub_articles)} <sub-article>/<response> "
-                                      "element(s) (e.g. decision letters) are not read", sub_articles[0].sourceline))
-    return Article(
+    subs = _sub_articles(article)
+    if subs and not sub_articles:
+        diagnostics.append(Diagnostic("sub-article-ignored", f"{len(subs)} <sub-article>/<response> "
+                                      "element(s) (e.g. decision letters) are not read (read each as an article "
+                                      "of its own with sub_articles=True, or --sub-articles)", subs[0].sourceline))
+    licence = read_license(meta)
+    main = Article(
         file=file, pmcid=metadata.pmcid, pmid=metadata.pmid, doi=metadata.doi, title=metadata.title,
-        journal=metadata.journal, year=metadata.year, license=read_license(meta), sections=sections,
+        journal=metadata.journal, year=metadata.year, license=licence, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections,
+        back=back_sections, part=part,
     )
+    out = [main]
+    if sub_articles:
+        out.extend(_read_sub_article(sub, main, refs, getpath) for sub in subs)
+    return out
+
+
+def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath) -> Article:
+    """A sub-article as an article of its own: its own front (or front-stub), body, back and references
+    (the parent's when it has none); the parent's PMCID, journal, year and licence where it gives none."""
+    diagnostics: list[Diagnostic] = []
+    front = sub.find("front")
+    meta = front.find("article-meta") if front is not None else sub.find("front-stub")
+    metadata = read_meta(meta, front.find("journal-meta") if front is not None else None, diagnostics)
+    body = sub.find("body")
+    back = sub.find("back")
+    refs = read_references((body, back), diagnostics)
+    if not refs.references:
+        refs = parent_refs
+    reader = _ArticleReader(refs, diagnostics)
+    reader.getpath = getpath
+    abstracts = _abstracts(reader, meta)
+    sections = _read_body(reader, body, refs, diagnostics, sub)
+    back_sections = _back(reader, back, sub.find("floats-group"))
+    has_licence = meta is not None and meta.find("permissions") is not None
+    return Article(
+        file=parent.file, pmcid=metadata.pmcid or parent.pmcid, pmid=metadata.pmid, doi=metadata.doi,
+        title=metadata.title, journal=metadata.journal or parent.journal, year=metadata.year or parent.year,
+        license=read_license(meta) if has_licence else parent.license, sections=sections,
+        references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
+        back=back_sections, part=getpath(sub),
+    )
+
+
+# an entity reference other than the five XML ones and character references: only then can one be left unexpanded
+_ENTITY_REF = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);|#)")
+
+
+def _may_hold_entities(data: bytes) -> bool:
+    return _ENTITY_REF.search(data) is not None
+
+
+def _load(source: str | os.PathLike[str] | bytes, name: str | None) -> tuple[bytes, str | None]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), name
+    file = name or str(source)
+    try:
+        return read_limited(source, error=JatsError), file
+    except InputError as exc:  # missing, a folder, not a regular file, too large: one JatsError
+        raise JatsError(exc.message, path=file, hint=exc.hint) from None
+
+
+def read_articles(source: str | os.PathLike[str] | bytes, *, name: str | None = None,
+                  sub_articles: bool = False) -> tuple[Article, ...]:
+    """Every article of one JATS file (or its bytes): the ``<article>`` itself, or each ``<article>`` of a
+    PMC ``<articles>`` file, in document order; with ``sub_articles`` each ``<sub-article>`` / ``<response>``
+    follows its article as an article of its own. ``Article.part`` tells them apart (see :class:`Article`).
+
+    Raises :class:`~chemref.errors.JatsError` as :func:`read` does.
+    """
+    data, file = _load(source, name)
+    elements = parse_articles(data, file)
+    out: list[Article] = []
+    try:
+        for element in elements:
+            part = element.getroottree().getpath(element) if len(elements) > 1 else None
+            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles,
+                                  entities=_may_hold_entities(data)))
+    except RecursionError:
+        raise JatsError("XML nested too deeply to read", path=file) from None
+    return tuple(out)
 
 
 def read(source: str | os.PathLike[str] | bytes, *, name: str | None = None) -> Article:
     """Read one JATS article from a path or from its bytes (``name`` labels bytes in errors and ``Article.file``).
 
     Raises :class:`~chemref.errors.JatsError` when the file cannot be read or is not well-formed XML;
-    everything recoverable is an entry of ``Article.diagnostics``.
+    everything recoverable is an entry of ``Article.diagnostics``. A file holding several articles (PMC's
+    ``<articles>``) gives its first, with an ``articles-more`` diagnostic: :func:`read_articles` gives each.
     """
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        file = name
-    else:
-        file = name or str(source)
-        try:
-            data = read_limited(source, error=JatsError)
-        except InputError as exc:  # missing, a folder, not a regular file, too large: one JatsError
-            raise JatsError(exc.message, path=file, hint=exc.hint) from None
-    article = parse_article(data, file)
+    data, file = _load(source, name)
+    elements = parse_articles(data, file)
     try:
-        return _read_tree(article, file)
+        article = _read_tree(elements[0], file, part=elements[0].getroottree().getpath(elements[0])
+                             if len(elements) > 1 else None, entities=_may_hold_entities(data))[0]
     except RecursionError:
         raise JatsError("XML nested too deeply to read", path=file) from None
+    if len(elements) > 1:
+        extra = Diagnostic("articles-more", f"the file holds {len(elements)} <article> elements; this is the "
+                           "first (read_articles() gives each)", elements[1].sourceline)
+        article = replace(article, diagnostics=article.diagnostics + (extra,))
+    return article
 
 
 T = TypeVar("T")
 
 
+def _unexpected(label: str, exc: BaseException) -> JatsError:
+    return JatsError(f"could not be read ({type(exc).__name__}: {exc}); this is a chemref bug, please report it "
+                     "with the file", path=label)
+
+
 class _Task:
-    """A picklable per-file task: ``(convert(read(path)), None)``, or ``(None, JatsError)`` on failure."""
+    """A picklable per-input task: ``[(convert(article), None), ...]`` for each article of one input file, or
+    ``[(None, JatsError)]`` when it cannot be read (an unexpected exception is that file's error too)."""
 
-    def __init__(self, convert: Callable[[Article], T] | None = None) -> None:
+    def __init__(self, convert: Callable[[Article], T] | None = None, sub_articles: bool = False) -> None:
         self.convert = convert
+        self.sub_articles = sub_articles
 
-    def __call__(self, path: str) -> tuple[object, JatsError | None]:
+    def __call__(self, source: Source) -> list[tuple[object, JatsError | None]]:
+        if source.error is not None:
+            return [(None, JatsError(source.error))]
         try:
-            article = read(path)
+            if source.data is not None:
+                articles = read_articles(source.data, name=source.label, sub_articles=self.sub_articles)
+            else:
+                articles = read_articles(source.path, sub_articles=self.sub_articles)
         except JatsError as exc:
-            return None, exc
-        return (article if self.convert is None else self.convert(article)), None
+            return [(None, exc)]
+        except MemoryError:
+            raise  # the CLI names the input that ran out of memory
+        except UNEXPECTED as exc:
+            return [(None, _unexpected(source.label, exc))]
+        if self.convert is None:
+            return [(article, None) for article in articles]
+        out: list[tuple[object, JatsError | None]] = []
+        for article in articles:
+            try:
+                out.append((self.convert(article), None))
+            except MemoryError:
+                raise
+            except UNEXPECTED as exc:
+                out.append((None, _unexpected(source.label, exc)))
+        return out
 
 
-def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Article], T] | None = None, *,
+def _checked(inputs: Iterable) -> Iterator:
+    """Inputs, with a path that does not exist, or is neither a folder nor a regular file (a FIFO, a device),
+    turned into that input's error (reading goes on)."""
+    for item in inputs:
+        if isinstance(item, (str, os.PathLike)) and not os.path.isdir(item) and not os.path.isfile(item):
+            name = os.fspath(item)
+            if not os.path.exists(item):
+                yield Source(None, name, error=str(JatsError("no such file or folder", path=name)))
+                continue
+            try:
+                _load(item, None)
+            except JatsError as exc:
+                yield Source(None, name, error=str(exc))
+                continue
+        yield item
+
+
+def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
+                 convert: Callable[[Article], T] | None = None, *,
                  workers: int = 1, on_error: Literal["raise", "skip"] = "raise",
-                 errors: list[JatsError] | None = None) -> Iterator[T]:
-    """Yield ``convert(article)`` for each path in input order (the Article itself when ``convert`` is
-    None); with ``workers > 1`` both reading and ``convert`` run in worker processes
+                 errors: list[JatsError] | None = None, sub_articles: bool = False,
+                 files_from: str | os.PathLike[str] | None = None) -> Iterator[T]:
+    """Yield ``convert(article)`` for each article of ``inputs`` in input order (the Article itself when
+    ``convert`` is None). Inputs are read by :func:`chemref.inputs.iter_sources`: files, folders (subfolders
+    included), PMC ``.tar.gz`` packages (every member, whatever a file list says) and ``files_from``.
+    With ``workers > 1`` both reading and ``convert`` run in worker processes
     (:func:`chemref.pool.ordered_map`), so only the converted value (a JSON line, a summary) crosses the
     process boundary. ``convert`` must be picklable (a module-level function). Errors are handled as in
     :func:`read_many`."""
@@ -360,25 +563,27 @@ def map_articles(paths: Iterable[str | os.PathLike[str]], convert: Callable[[Art
 
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
-    names = (os.fspath(p) for p in paths)
-    for value, exc in ordered_map(_Task(convert), names, workers=workers):
-        if exc is None:
-            yield value
-        elif on_error == "raise":
-            raise exc
-        elif errors is not None:
-            errors.append(exc)
-        else:
-            warnings.warn(f"skipped {exc}", UserWarning, stacklevel=2)
+    sources = iter_sources(_checked(inputs), files_from=files_from, licences=False)
+    for results in ordered_map(_Task(convert, sub_articles), sources, workers=workers):
+        for value, exc in results:
+            if exc is None:
+                yield value
+            elif on_error == "raise":
+                raise exc
+            elif errors is not None:
+                errors.append(exc)
+            else:
+                warnings.warn(f"skipped {exc}", UserWarning, stacklevel=2)
 
 
-def read_many(paths: Iterable[str | os.PathLike[str]], *, workers: int = 1,
-              on_error: Literal["raise", "skip"] = "raise",
-              errors: list[JatsError] | None = None) -> Iterator[Article]:
-    """Yield one Article per path, in input order; ``workers > 1`` reads in that many processes.
+def read_many(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *, workers: int = 1,
+              on_error: Literal["raise", "skip"] = "raise", errors: list[JatsError] | None = None,
+              sub_articles: bool = False) -> Iterator[Article]:
+    """Yield every article of ``inputs`` (files, folders, PMC packages, bytes), in input order; ``workers > 1``
+    reads in that many processes. A file of several articles gives each (see :func:`read_articles`).
 
     ``on_error="raise"`` raises the first file's :class:`JatsError` when its turn comes;
     ``on_error="skip"`` yields nothing for a bad file and appends its error to ``errors``
     (or, with no list given, issues a :class:`UserWarning` naming it), so no file is dropped silently.
     """
-    return map_articles(paths, None, workers=workers, on_error=on_error, errors=errors)
+    return map_articles(inputs, None, workers=workers, on_error=on_error, errors=errors, sub_articles=sub_articles)

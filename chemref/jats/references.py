@@ -16,7 +16,7 @@ from lxml import etree
 from chemref.doi import find_dois, normalize_doi
 from chemref.jats.model import Diagnostic, Reference
 from chemref.jats.text import plain_text
-from chemref.nlp.wordlists import particle_pattern
+from chemref.names import particle_pattern
 
 __all__ = ["ReferenceList", "read_references"]
 
@@ -101,6 +101,13 @@ class _Work:
         self.notes: list[tuple[str, str]] = []     # (diagnostic code, message)
         link_doi = link_source = None
         any_surname = False
+        group = by_author = None  # the person-group of the last surname, and whether it names authors
+
+        def _group_by_author(name) -> bool:
+            nonlocal group, by_author
+            group = name.getparent()
+            by_author = _by_author(name)
+            return by_author
         self.text_title: str | None = None
         for element in elements:
             book = (element.get("publication-type") or "journal") != "journal"
@@ -110,7 +117,7 @@ class _Work:
                     kind = (field.get("pub-id-type") or "").lower()
                     if kind == "doi" and self.doi is None:
                         raw = "".join(field.itertext()).strip()
-                        if any(c.isspace() for c in raw):
+                        if (" " in raw or not raw.isprintable()) and any(c.isspace() for c in raw):
                             # a DOI never holds white space: a line break or space inside the element's value
                             # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
                             joined = "".join(raw.split())
@@ -126,7 +133,8 @@ class _Work:
                             self.pmid = match.group(0)
                 elif tag == "surname":
                     name = field.getparent()
-                    if name is not None and name.tag in ("name", "string-name") and _by_author(name):
+                    if name is not None and name.tag in ("name", "string-name") and (
+                            by_author if name.getparent() is group else _group_by_author(name)):
                         text = field.text
                         if len(field) or not text or "\n" in text or "  " in text:
                             text = plain_text(field)
@@ -189,9 +197,10 @@ class _Work:
             pieces = list(element.itertext())
             text = "".join(pieces)
             if "10." in text:
-                # as printed ("DOI <fpage>10</fpage>.1021/x"), then with element edges as spaces
-                # ("<bold>145</bold>10.1242/x" must not read as "14510.1242/x")
-                found = find_dois(text) or find_dois(" ".join(pieces))
+                # as printed ("DOI <fpage>10</fpage>.1021/x"), but a text node that opens with a capitalised word
+                # or a URL starts a new token ("10.1/x" + "Available from" is not "10.1/xavailable"); then with
+                # element edges as spaces ("<bold>145</bold>10.1242/x" must not read as "14510.1242/x")
+                found = find_dois(_edges_apart(pieces)) or find_dois(" ".join(pieces))
                 if found:
                     self.doi, self.source = found[0], "text"
                     broken = _BROKEN_DOI.search(" ".join(text.split()))
@@ -199,6 +208,23 @@ class _Work:
                         self.notes.append(("ref-doi-maybe-truncated", f"the DOI in {broken.group(0)!r} may go on "
                                            f"after a space; {found[0]!r} is used as printed"))
                     return
+
+    def title_text(self) -> str | None:
+        """The work's title as text (marked up, else read from an unstructured citation)."""
+        for tag in _TITLE_TAGS:
+            found = self.titles.get(tag)
+            if found is not None:
+                return plain_text(found) or None
+        if self.book_source is not None:
+            return plain_text(self.book_source) or None
+        return self.text_title
+
+    def year_text(self) -> str | None:
+        if self.year is not None:
+            match = _YEAR.search("".join(self.year.itertext()))
+            return match.group(1) if match else None
+        match = _YEAR.search(" ".join("".join(e.itertext()) for e in self.elements))
+        return match.group(1) if match else None
 
     def _unstructured(self) -> None:
         """Surnames and title from the text of a citation without ``<surname>`` and title markup (an
@@ -293,12 +319,20 @@ def _title(works: list[_Work]) -> str | None:
 
 
 def _container(works: list[_Work]) -> tuple[str | None, str | None]:
-    """The journal or book title (``<source>``) and the ``publication-type`` of the first work."""
+    """The journal or book title (``<source>``) and the ``publication-type`` of the first work (the first
+    description of it that gives them)."""
     first = works[0] if works else None
     if first is None:
         return None, None
     kind = next((e.get("publication-type") for e in first.elements if e.get("publication-type")), None)
     container = plain_text(first.container) if first.container is not None else None
+    for other in works[1:]:  # a second description of the same work (not a continuation: it has a title)
+        if other.is_continuation:
+            continue
+        if kind is None:
+            kind = next((e.get("publication-type") for e in other.elements if e.get("publication-type")), None)
+        if not container and other.container is not None:
+            container = plain_text(other.container)
     return container or None, kind
 
 
@@ -317,8 +351,48 @@ def _year(works: list[_Work], ref_id: str, diagnostics: list[Diagnostic]) -> int
     return int(match.group(1)) if match else None
 
 
+_GLUE = re.compile(r"(?:[A-Z][a-z]|https?:|www\.)")
+
+
+def _edges_apart(pieces: list[str]) -> str:
+    """The text nodes joined, with a space before a node that opens with a capitalised word or a URL right
+    after a node that does not end in white space."""
+    out = [pieces[0]] if pieces else []
+    for previous, piece in zip(pieces, pieces[1:]):
+        if piece and previous and not previous[-1].isspace() and _GLUE.match(piece):
+            out.append(" ")
+        out.append(piece)
+    return "".join(out)
+
+
+def _words(text: str | None) -> str:
+    return " ".join(re.findall(r"\w+", text.lower())) if text else ""
+
+
+def _same_work(a: _Work, b: _Work) -> bool:
+    """True when two citation elements of one ``<ref>`` describe the same work (SciELO writes a
+    ``<mixed-citation>`` and an ``<element-citation>`` of it): their DOIs agree, or with no two DOIs, their
+    titles agree (one title found in the other's text), or with no title, the first author and the year."""
+    if a.doi and b.doi:
+        return a.doi == b.doi
+    ta, tb = _words(a.title_text()), _words(b.title_text())
+    if ta and tb:
+        return ta == tb or (min(len(ta), len(tb)) >= 12 and (ta in tb or tb in ta))
+    title, other = (ta, b) if ta else (tb, a)
+    if len(title) >= 12:
+        return title in _words(" ".join("".join(e.itertext()) for e in other.elements))
+    year = a.year_text()
+    return bool(a.names and b.names and a.names[0] == b.names[0] and year and year == b.year_text())
+
+
+def _richest(group: list[_Work]) -> _Work:
+    """The description with the most structure (marked-up names and title) among those of one work."""
+    return max(group, key=lambda w: (bool(w.titles), len(w.names)))
+
+
 def _works(ref) -> list[list[_Work]]:
-    """The works of a ``<ref>``: citation elements (alternatives grouped), continuations merged."""
+    """The works of a ``<ref>``: citation elements (alternatives grouped), continuations and second
+    descriptions of the same work merged."""
     works: list[_Work] = []
     for child in ref:
         tag = child.tag
@@ -333,11 +407,39 @@ def _works(ref) -> list[list[_Work]]:
         works = [_Work([nested if nested is not None else ref])]
     merged = [[works[0]]]
     for work in works[1:]:
-        if work.is_continuation:
+        if work.is_continuation or (len(merged) == 1 and len(merged[0]) == 1 and _same_work(merged[0][0], work)):
             merged[-1].append(work)
         else:
             merged.append([work])
     return merged
+
+
+def _doi_beside(ref) -> tuple[str | None, str | None]:
+    """A DOI in the ``<ref>`` but outside its citation elements (a link or a note after the citation)."""
+    for child in ref:
+        tag = child.tag
+        if tag in CITATION_TAGS or tag in ("label", "citation-alternatives") or tag.__class__ is not str:
+            continue
+        if tag in ("ext-link", "uri"):
+            for text in ("".join(child.itertext()), child.get(_XLINK) or ""):
+                doi = normalize_doi(text) if "10." in text else None
+                if doi:
+                    return doi, "ext-link"
+        elif tag == "pub-id" and (child.get("pub-id-type") or "").lower() == "doi":
+            doi = normalize_doi("".join(child.itertext()))
+            if doi:
+                return doi, "pub-id"
+        else:
+            text = "".join(child.itertext())
+            found = find_dois(text) if "10." in text else None
+            if found:
+                return found[0], "text"
+    for text in (ref.text, *(c.tail for c in ref)):
+        if text and "10." in text:
+            found = find_dois(text)
+            if found:
+                return found[0], "text"
+    return None, None
 
 
 def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
@@ -388,15 +490,19 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
                     "ref-ambiguous", f"reference {ref_id} bundles {len(groups)} works; no single DOI is given "
                     f"(found: {', '.join(distinct) or 'none'})", line))
             doi, source = (None, None) if ambiguous or not dois else dois[0]
+        if doi is None and not ambiguous and flat[0].elements[0] is not ref:
+            doi, source = _doi_beside(ref)
+            distinct = (doi,) if doi else ()
         for work in flat:
             for code, message in work.notes:
                 diagnostics.append(Diagnostic(code, f"reference {ref_id}: {message}", line))
             for conflict in work.conflicts:
                 diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
                                               "the link text is used", line))
-        authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for work in flat for n in work.names)
+        authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for group in groups
+                                                                     for n in _richest(group).names)
         reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
-                              ambiguous, distinct, label or None, line, *_container(flat))
+                              ambiguous, distinct, label or None, line, *_container(groups[0]))
         result.position[ref_id] = len(result.order)
         result.order.append(ref_id)
         result._elements.append(ref)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from pathlib import Path
 from typing import IO, Iterable
 
 from chemref.errors import JatsError, printable
-from chemref.jats.files import jats_files
 from chemref.jats.model import Article
+from chemref.jsonl import json_line as _json_line
 
-__all__ = ["summarize", "format_table", "expand_paths", "json_line", "run"]
+__all__ = ["summarize", "format_table", "json_line", "run"]
 
 _COLUMNS = ("file", "refs", "refs_doi", "citations", "resolved", "with_doi", "ranges", "diagnostics")
 
@@ -31,7 +29,7 @@ def summarize(article: Article) -> dict:
             if anchor.expanded:
                 ranges += 1
     return {
-        "file": article.file, "refs": len(article.references),
+        "file": article.file, "part": article.part, "refs": len(article.references),
         "refs_doi": sum(1 for r in article.references if r.doi), "citations": citations,
         "resolved": resolved, "with_doi": with_doi, "ranges": ranges, "diagnostics": len(article.diagnostics),
     }
@@ -44,7 +42,8 @@ def format_table(rows: list[dict]) -> str:
     total = {c: sum(r[c] for r in rows) for c in _COLUMNS[1:]}
     total["file"] = f"total ({len(rows)} articles)"
     shown = rows + [total] if len(rows) > 1 else rows
-    names = [printable(os.path.basename(str(r["file"]))) if r is not total else r["file"] for r in shown]
+    names = [printable(os.path.basename(str(r["file"])) + (r.get("part") or "")) if r is not total else r["file"]
+             for r in shown]
     width = max(len("file"), *(len(n) for n in names))
     widths = [max(len(c), *(len(f"{r[c]:,}") for r in shown)) for c in _COLUMNS[1:]]
     lines = ["  ".join(["file".ljust(width)] + [c.rjust(w) for c, w in zip(_COLUMNS[1:], widths)])]
@@ -56,53 +55,44 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def expand_paths(paths: Iterable[str | os.PathLike[str]], notes: list[str] | None = None) -> list[str]:
-    """Files as given; a folder stands for its ``*.nxml`` and ``*.xml`` files, subfolders included, sorted
-    (the same rule as ``chemref questions build``; what a folder leaves out is described in ``notes``,
-    see :func:`~chemref.jats.files.jats_files`)."""
-    out: list[str] = []
-    for path in paths:
-        p = Path(path)
-        if p.is_dir():
-            found = [str(f) for f in jats_files(p, notes)]
-            if not found:
-                raise JatsError("folder holds no .nxml or .xml files", path=str(p))
-            out.extend(found)
-        else:
-            out.append(os.fspath(path))
-    return out
-
-
 class _Abandon(Exception):
     """Raised inside an atomic write to drop it (the run failed; the previous output stays)."""
 
 
-def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
+def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
         workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None,
-        notes: list[str] | None = None) -> list[JatsError]:
-    """Read every file and print (or write to ``output`` atomically) the table or JSON Lines.
+        files_from: str | os.PathLike[str] | None = None, sub_articles: bool = False) -> list[JatsError]:
+    """Read every article of ``inputs`` and print (or write to ``output`` atomically) the table or JSON Lines.
 
-    Returns the errors of files that could not be read (the others are still printed, in input order;
-    ``output`` is then left as it was, since the run failed). Files a folder leaves out (links out of it,
-    looping links) are described in ``notes`` (warnings when None).
+    Inputs are those of every command (:func:`chemref.inputs.iter_sources`): JATS files, folders (subfolders
+    included), PMC ``.tar.gz`` packages and the inputs listed in ``files_from``; every article of an
+    ``<articles>`` file, and with ``sub_articles`` every sub-article, is one row. Returns the errors of inputs
+    that could not be read, an unexpected exception included (the others are still printed, in input order;
+    ``output`` is then left as it was, since the run failed). What a folder leaves out (links out of it,
+    looping links) is a :class:`UserWarning` each.
     """
     from chemref._io import atomic_write, check_not_input
+    from chemref.inputs import check_inputs, count_sources, read_file_list
     from chemref.jats.reader import map_articles
 
-    files = expand_paths(paths, notes)
+    inputs = [os.fspath(p) for p in inputs]
+    check_inputs(inputs)
+    if files_from is not None:
+        read_file_list(files_from)  # every listed file exists, before any work
     if output is not None:
-        check_not_input(output, files)
+        check_not_input(output, inputs)
     errors: list[JatsError] = []
-    results = map_articles(files, json_line if as_json else summarize, workers=workers, on_error="skip",
-                           errors=errors)
+    results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
+                           errors=errors, sub_articles=sub_articles, files_from=files_from)
     auto = progress is None
+    total = count_sources(inputs, files_from=files_from) if progress is not False else None
     if auto:
-        progress = len(files) >= 10
+        progress = total is None or total >= 10
     if progress:
         from tqdm import tqdm
 
         # automatic: only on a terminal (disable=None); an explicit --progress shows it on any stderr
-        results = tqdm(results, total=len(files), unit="article", file=sys.stderr, disable=None if auto else False,
+        results = tqdm(results, total=total, unit="article", file=sys.stderr, disable=None if auto else False,
                        leave=False)
 
     def emit(handle: IO[str]) -> None:
@@ -127,4 +117,4 @@ def run(paths: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outpu
 
 def json_line(article: Article) -> str:
     """One JSON Lines record (``Article.to_dict()``), newline included."""
-    return json.dumps(article.to_dict(), ensure_ascii=False) + "\n"
+    return _json_line(article.to_dict())

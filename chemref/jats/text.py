@@ -21,12 +21,12 @@ __all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_t
 BLOCK_TAGS = frozenset({
     "p", "sec", "fig", "fig-group", "table-wrap", "table-wrap-group", "list", "boxed-text", "disp-quote",
     "def-list", "statement", "supplementary-material", "media", "chem-struct-wrap", "speech", "verse-group",
-    "array", "table", "glossary", "fn-group", "fn", "question-wrap", "ref-list", "app", "app-group",
+    "array", "table", "glossary", "fn-group", "fn", "question-wrap", "ref-list", "app", "app-group", "attrib",
 })
 #: Inline elements whose content is not running text.
 SKIP_TAGS = frozenset({
     "alt-text", "long-desc", "object-id", "inline-graphic", "graphic", "private-char", "processing-meta",
-    "attrib", "permissions", "related-object",
+    "permissions", "related-object",
 })
 #: The formatting style of a ``<disp-formula>`` flattened into a paragraph.
 DISPLAY_FORMULA = "display_formula"
@@ -140,8 +140,11 @@ class TextBuilder:
                 elif tag == "break":
                     parts.append(" ")
                     self.pos += 1
-                elif tag[0] == "{":  # MathML and other foreign markup: its text, read in C
-                    self.add("".join(child.itertext()))
+                elif tag[0] == "{":
+                    if tag.startswith(_MATHML) or not len(child):  # MathML, foreign leaves: the text, read in C
+                        self.add("".join(child.itertext()))
+                    else:  # foreign markup holding JATS (TaxPub's taxon names, nomenclature): walked
+                        self.walk(child)
                 elif len(child):
                     self.walk(child)
                 else:

@@ -1,39 +1,31 @@
-"""spaCy components for scientific and chemical text.
+"""chemref's natural-language processing: pure-Python rule engines and the spaCy components built on them.
 
-``load()`` builds the pipeline, ``split_sentences()`` is the fast path without spaCy, ``make_doc()``
-turns a JATS paragraph into a processed Doc. Names are imported lazily, so importing this package (or a
-pure-Python submodule such as :mod:`chemref.nlp.rules`) does not import spaCy.
+The modules directly in this package are rule engines that never import spaCy (``sentences``, ``rules``,
+``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``), apart from
+the chemical-mention modules (``chemicals``, ``chemical_features``, ``chemical_corpus``). The spaCy components
+and their one registry are in :mod:`chemref.nlp.components`.
+
+``load()`` builds the pipeline, ``split_sentences()`` is the fast path without spaCy, ``make_doc()`` turns a
+JATS paragraph into a processed Doc. Names are imported lazily, so importing this package (or a rule engine
+such as :mod:`chemref.nlp.rules`) does not import spaCy.
 """
 
 from __future__ import annotations
 
 from chemref._lazy import lazy_exports
 
-
-#: The one registry of chemref's spaCy components, in pipeline order: name -> (module, factory function).
-#: ``load()`` builds the pipeline from it and the ``spacy_factories`` entry points in pyproject.toml list
-#: exactly these (a test checks that they agree).
-COMPONENTS = {
-    "chemref_citations": ("chemref.nlp.citations", "make_citations"),
-    "chemref_sentencizer": ("chemref.nlp.sentencizer", "make_sentencizer"),
-    "chemref_author_mentions": ("chemref.nlp.authors", "make_author_mentions"),
-    "chemref_claim_classifier": ("chemref.nlp.claims", "make_claim_classifier"),
-    "chemref_chemicals": ("chemref.nlp.chemicals", "make_chemicals"),
-}
-#: The component names chemref registers with spaCy (``nlp.add_pipe(name)``), in pipeline order.
-COMPONENT_NAMES = tuple(COMPONENTS)
-#: The span group holding citation markers.
-SPANS_KEY = "chemref_citations"
-
 _LAZY = {
-    "load": "chemref.nlp.pipeline",
+    "load": "chemref.nlp.components.pipeline",
     "split_sentences": "chemref.nlp.sentences",
-    "make_doc": "chemref.nlp.bridge",
+    "make_doc": "chemref.nlp.components.bridge",
     "SentenceRules": "chemref.nlp.rules",
-    "chemical_tokenizer": "chemref.nlp.tokenizer",
+    "chemical_tokenizer": "chemref.nlp.components.tokenizer",
     "count_chemicals": "chemref.nlp.chemicals",
+    # the component names chemref registers with spaCy, in pipeline order (from the one registry)
+    "COMPONENTS": "chemref.nlp.components.factories",
+    "CITATIONS_KEY": "chemref.nlp.components.factories",
 }
 
-__all__ = ["COMPONENTS", "COMPONENT_NAMES", "SPANS_KEY", *_LAZY]
+__all__ = [*_LAZY]
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY)

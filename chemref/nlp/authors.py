@@ -1,8 +1,7 @@
 """Author-mention detection in citing sentences ("Li et al.", "the group of X", a cited surname left in the text).
 
-Pure functions (no spaCy at import) for the question builder's fast path; the spaCy factory
-``chemref_author_mentions`` lives in :mod:`chemref.nlp.author_component` and is re-exported here
-lazily as :data:`make_author_mentions` so the declared entry point keeps working.
+Pure functions (no spaCy) for the question builder's fast path; the spaCy component
+``chemref_author_mentions`` is :mod:`chemref.nlp.components.author_mentions`.
 """
 
 from __future__ import annotations
@@ -311,7 +310,7 @@ class AuthorRules:
         return _kept_mentions(self._candidates(text, cited), self._surname_hits(text, search), text)
 
     def cited(self, text: str, surnames: Iterable[str]) -> list[AuthorMention]:
-        """Only the mentions that name an author of the cited work (the issue's matching rule)."""
+        """Only the mentions that name an author of the cited work (checked against the cited reference's author list)."""
         cited, search = _surname_variants(_as_names(surnames))
         if not cited:
             return []
@@ -546,12 +545,3 @@ def mask_author_mentions(text: str, mentions: Sequence[AuthorMention], mask: str
         cursor = end
     pieces.append(text[cursor:])
     return "".join(pieces)
-
-
-def __getattr__(name: str) -> Any:
-    """Lazy access to the spaCy factory, so importing this module never imports spaCy."""
-    if name in ("make_author_mentions", "AuthorMentionsComponent"):
-        from chemref.nlp import author_component
-
-        return getattr(author_component, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

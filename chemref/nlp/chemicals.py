@@ -49,11 +49,12 @@ from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from chemref.errors import InputError
+from chemref.nlp.components.base import ChemrefPipe
 from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
                                            register_architectures, stereo_prefixes, token_classes)
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
-           "make_chemicals", "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
+           "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
            "common_names", "model_meta", "link_abbreviations", "abbreviation_definitions"]
 
 LABEL = "CHEMICAL"
@@ -96,8 +97,9 @@ def _ner_from_config(nlp: Language, config: Any, name: str) -> Any:
     return nlp.create_pipe(factory, name=name + ".ner", config=block)
 
 
-class ChemicalsComponent:
-    """Chemical-mention recognizer: runs the packaged NER, then the rules named in the module docstring."""
+class ChemicalsComponent(ChemrefPipe):
+    """Chemical-mention recognizer: runs the packaged NER, then the rules named in the module docstring.
+    Registered as ``chemref_chemicals`` in :mod:`chemref.nlp.components.factories`."""
 
     def __init__(self, nlp: Language, name: str = "chemref_chemicals", *, spans_key: str = SPANS_KEY,
                  model: str | None = None, abbreviations: bool = True, formulas: bool = True,
@@ -121,8 +123,21 @@ class ChemicalsComponent:
         return self._finish(self.ner(doc))
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
-        for doc in self.ner.pipe(stream, batch_size=batch_size):
-            yield self._finish(doc)
+        # the NER runs a batch at a time, the rules a Doc at a time, both under spaCy's error handler
+        from spacy.util import minibatch
+
+        handler = self.get_error_handler()
+        for batch in minibatch(stream, size=batch_size):
+            try:
+                tagged = list(self.ner.pipe(batch, batch_size=batch_size))
+            except Exception as exc:
+                handler(self.name, self, batch, exc)
+                continue
+            for doc in tagged:
+                try:
+                    yield self._finish(doc)
+                except Exception as exc:
+                    handler(self.name, self, [doc], exc)
 
     def _finish(self, doc: Doc) -> Doc:
         for rule in RULES:
@@ -606,27 +621,11 @@ _STEPS = {"formulas": _add_formulas, "gazetteer": _add_gazetteer_names, "boundar
           "abbreviations": _propagate_abbreviations}
 
 
-@Language.factory(
-    "chemref_chemicals",
-    assigns=["doc.ents", "doc.spans"],
-    default_config={"spans_key": SPANS_KEY, "model": None, "abbreviations": True, "formulas": True,
-                    "authors": True, "gazetteer": True, "boundaries": True, "genes": True, "traps": True},
-)
-def make_chemicals(nlp: Language, name: str, spans_key: str, model: str | None, abbreviations: bool,
-                   formulas: bool, authors: bool, gazetteer: bool, boundaries: bool, genes: bool = True,
-                   traps: bool = True) -> ChemicalsComponent:
-    """Factory for ``nlp.add_pipe("chemref_chemicals")``; ``model`` is a folder written by
-    ``training/chemicals/train.py`` (default: the packaged model)."""
-    return ChemicalsComponent(nlp, name, spans_key=spans_key, model=model, abbreviations=abbreviations,
-                              formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries,
-                              genes=genes, traps=traps)
-
-
 @lru_cache(maxsize=1)
 def _counter() -> Language:
     import spacy
 
-    import chemref.nlp.tokenizer  # noqa: F401  (registers chemref.Tokenizer.v1)
+    import chemref.nlp.components.factories  # noqa: F401  (registers chemref_chemicals, chemref.Tokenizer.v1)
 
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     nlp.add_pipe("chemref_chemicals")

@@ -2,8 +2,8 @@
 
 A citation is PASSING when it points at a supplier, reagent, kit, instrument, software, data source
 or protocol ("as described previously [12]"); otherwise the sentence makes a CLAIM the cited work
-supports. The spaCy factory ``chemref_claim_classifier`` lives in :mod:`chemref.nlp.claim_component`
-and is re-exported lazily here as :data:`make_claim_classifier`.
+supports. The spaCy component ``chemref_claim_classifier`` is
+:mod:`chemref.nlp.components.claim_classifier`.
 """
 
 from __future__ import annotations
@@ -371,12 +371,3 @@ def classify_citation(sentence: str, citation: tuple[int, int] | None = None) ->
     """CLAIM when the sentence makes a claim the cited work supports; PASSING for supplier / reagent /
     kit / instrument / software / data-source / protocol / "as described previously" citations."""
     return DEFAULT_RULES.classify(sentence, citation)
-
-
-def __getattr__(name: str) -> Any:
-    """Lazy access to the spaCy factory, so importing this module never imports spaCy."""
-    if name in ("make_claim_classifier", "ClaimClassifierComponent"):
-        from chemref.nlp import claim_component
-
-        return getattr(claim_component, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

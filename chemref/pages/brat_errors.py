@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from chemref.scoring.report_formats import format4
 
-__all__ = ["brat_error_page", "segments", "write_brat_error_page"]
+__all__ = ["brat_error_page", "page_segments", "segments", "write_brat_error_page"]
 
 PathLike = str | os.PathLike[str]
 
@@ -49,6 +49,32 @@ def segments(length: int, mentions: Sequence[dict[str, Any]]) -> list[tuple[int,
     return out
 
 
+def page_segments(length: int, mentions: Sequence[dict[str, Any]]) -> list[tuple[int, int, bool, list[int]]]:
+    """What the page draws of :func:`segments`, in time and size linear in the fragments: ``(start, end,
+    covered by some mention, mentions whose first fragment starts here)``. The page's script works out which
+    mentions cover a segment from the mentions' own fragments, so no segment lists them (a list per segment
+    is quadratic when mentions nest)."""
+    delta: dict[int, int] = {}
+    first_at: dict[int, list[int]] = {}
+    for i, m in enumerate(mentions):
+        first = None
+        for s, e in m["fragments"]:
+            s, e = max(0, min(s, length)), max(0, min(e, length))
+            if s < e:
+                delta[s] = delta.get(s, 0) + 1
+                delta[e] = delta.get(e, 0) - 1
+                first = s if first is None else min(first, s)
+        if first is not None:
+            first_at.setdefault(first, []).append(i)
+    cuts = sorted({0, length, *delta})
+    out = []
+    active = 0
+    for a, b in zip(cuts, cuts[1:]):
+        active += delta.get(a, 0)
+        out.append((a, b, active > 0, first_at.get(a, [])))
+    return out
+
+
 def _summary(report: dict[str, Any]) -> list[dict[str, Any]]:
     tables = []
     for label, per_type, overall in report.sections():
@@ -83,8 +109,8 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
         text = doc["text"]
         segs = []
         if text is not None:
-            for a, b, cover, first in segments(len(text), mentions):
-                segs.append({"text": text[a:b], "m": " ".join(map(str, cover)), "first": first})
+            for a, b, covered, first in page_segments(len(text), mentions):
+                segs.append({"text": text[a:b], "o": a if covered else None, "first": first})
         ends = set()
         for r in doc["relations"]:
             ends.update((r["arg1"], r["arg2"]))
@@ -103,7 +129,13 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
     title = report.get("title") or f"BRATEval scores ({report.get('label', '')})"
     heading = ("Scoring errors: ChEMU 2021 definition" if not brateval
                else f"Scoring errors: BRATEval v0.3.2 ({report.get('label', '')})")
+    primary = str((report.get("meta") or {}).get("primary", "")).split(" ")[0]
+    value = report.primary_value() if hasattr(report, "primary_value") else None
+    relation_view = next((i for i, v in enumerate(views["relations"]) if v == primary),
+                         next((i for i, v in enumerate(views["relations"]) if v.endswith("/coref_expanded")), 0))
     return {"title": title, "heading": heading, "mode": report.get("mode", "chemu"), "gold": str(report.get("gold", "")),
+            "primary": primary, "primary_value": None if value is None else format4(value),
+            "relation_view": relation_view,
             "pred": str(report.get("pred", "")), "tables": _summary(report), "warnings": details["warnings"],
             "views": views, "entity_types": sorted(entity_types), "relation_types": sorted(relation_types),
             "documents": docs, "data": {"views": views, "docs": script_docs}}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from chemref.errors import InputError
+from chemref.questions.labels import GUIDE, excerpt_sha1
 
 __all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
 
@@ -26,7 +27,7 @@ _HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questi
 
 def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
     """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     out = []
     for line, rec in read_jsonl(path):
@@ -53,7 +54,8 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _compact(rec: dict[str, Any], article: int) -> dict[str, Any]:
+def _compact(rec: dict[str, Any], article: int,
+             references: dict[str, dict[str, tuple[str, str]]] | None = None) -> dict[str, Any]:
     """The fields a card shows, under short keys (the page holds thousands of them)."""
     excerpt = rec["excerpt"]
     cite = rec.get("citation_text") if isinstance(rec.get("citation_text"), str) else None
@@ -69,6 +71,11 @@ def _compact(rec: dict[str, Any], article: int) -> dict[str, Any]:
             row["cs"], row["ce"] = start, end
     if cite is not None:
         row["c"] = cite
+    row["h"] = excerpt_sha1(excerpt)
+    ref_ids = rec.get("ref_id").split() if isinstance(rec.get("ref_id"), str) else []
+    if len(ref_ids) > 1 and not rec.get("target_title"):  # a range or several citations (one_citation)
+        known = (references or {}).get(str(rec.get("source_file")), {})
+        row["rf"] = [[rid, *known.get(rid, ("", ""))] for rid in ref_ids]  # [id, title, doi] each
     authors = rec.get("target_authors")
     fields = {"t": rec.get("target_title"), "d": rec.get("target_doi"), "p": rec.get("target_pmid"),
               "y": rec.get("target_year"), "sec": rec.get("section"),
@@ -80,8 +87,10 @@ def _compact(rec: dict[str, Any], article: int) -> dict[str, Any]:
 
 
 def review_page(questions: Iterable[dict[str, Any]], rejected: Iterable[dict[str, Any]] = (), *,
-                source: str = "questions", storage_key: str | None = None) -> dict[str, Any]:
-    """The template context of the review page for ``questions`` (kept) and ``rejected`` candidates."""
+                source: str = "questions", storage_key: str | None = None,
+                references: dict[str, dict[str, tuple[str, str]]] | None = None) -> dict[str, Any]:
+    """The template context of the review page for ``questions`` (kept) and ``rejected`` candidates;
+    ``references`` (source_file -> ref id -> (title, DOI)) names the works a multi-reference citation cites."""
     articles: dict[str, int] = {}
     records = []
     reasons: dict[str, int] = {}
@@ -101,12 +110,35 @@ def review_page(questions: Iterable[dict[str, Any]], rejected: Iterable[dict[str
             section = rec.get("section")
             if section:
                 sections[str(section)] = sections.get(str(section), 0) + 1
-            records.append(_compact(rec, art))
+            records.append(_compact(rec, art, references))
     key = storage_key or hashlib.sha1(f"{source}:{len(records)}".encode()).hexdigest()[:12]
     return {"title": f"Question review: {source}", "source": source, "n_kept": n_kept,
             "n_rejected": len(records) - n_kept, "reasons": sorted(reasons.items(), key=lambda kv: -kv[1]),
             "sections": sorted(sections.items()), "articles": list(articles), "label_keys": list(LABEL_KEYS),
+            "guide": GUIDE,
             "data": {"records": records, "articles": list(articles), "key": "chemref-review:" + key}}
+
+
+def _cited_references(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, tuple[str, str]]]:
+    """For the candidates citing several references, their source articles' references (title, DOI) by id,
+    read from the articles where ``source_file`` names a readable file (relative to the current folder);
+    others are left out, and the page names those references by id only."""
+    from chemref.errors import ChemrefError
+    from chemref.jats import read
+
+    wanted = {str(r.get("source_file")) for r in records
+              if isinstance(r.get("ref_id"), str) and len(r["ref_id"].split()) > 1 and not r.get("target_title")}
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for source in sorted(wanted):
+        path = Path(source)
+        if ".tar" in source or not path.is_file():
+            continue
+        try:
+            article = read(path)
+        except (ChemrefError, OSError):
+            continue
+        out[source] = {ref.id: (ref.title or "", ref.doi or "") for ref in article.references}
+    return out
 
 
 def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None) -> tuple[int, int]:
@@ -116,7 +148,7 @@ def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | 
     check_page_path(path)
     kept = read_review_records(questions)
     dropped = read_review_records(rejected, rejected=True) if rejected is not None else []
-    context = review_page(kept, dropped, source=Path(questions).name,
+    context = review_page(kept, dropped, source=Path(questions).name, references=_cited_references(dropped),
                           storage_key=hashlib.sha1(f"{Path(questions).resolve()}:{len(kept)}:{len(dropped)}"
                                                    .encode()).hexdigest()[:12])
     size = write_page(path, "question_review.html", **context)

@@ -1,4 +1,4 @@
-"""Citation-prediction question building from JATS articles (issue 5).
+"""Citation-prediction question building from JATS articles.
 
 ``build(inputs, ...) -> BuildResult`` is the entry point; ``build_dask`` / ``build_bag`` run the same
 per-article function on Dask; ``build_to_files`` is what ``chemref questions build`` calls;

@@ -13,10 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from chemref.errors import ChemrefError, InputError
+from chemref.errors import UNEXPECTED, ChemrefError, InputError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation
+from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
 from chemref.questions.components import Components, default_components
 from chemref.questions.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
                                        per_article_cap, per_target_cap)
@@ -80,7 +80,8 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     ctx = FilterContext(settings, components or default_components())
     info = article_info(article)
     if label is not None:
-        key = info.key if article.pmcid or label.startswith("<") else (Path(label).stem or info.key)
+        key = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
+            with_part(Path(label).stem, article)
         info = replace(info, source_file=label, key=key)
     counts = {reason: 0 for reason in REASONS}
     rejected: list[tuple[int, Record]] = []
@@ -133,7 +134,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     An unexpected exception inside one article is that article's error row too (the message says it is
     a chemref bug), so one article never takes down a run of millions.
     """
-    from chemref.jats import read
+    from chemref.jats.reader import read_articles
 
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
@@ -143,17 +144,34 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         return ArticleResult(source=source.label, key=None, cc_by=None, error=source.error, stopped=True)
     try:
         if source.data is not None:
-            article = read(source.data, name=source.label)
+            articles = read_articles(source.data, name=source.label)
         else:
-            article = read(source.path)
-        return article_questions(article, settings, components=components, label=source.label)
+            articles = read_articles(source.path)
+        results = [article_questions(article, settings, components=components, label=source.label)
+                   for article in articles]
+        return results[0] if len(results) == 1 else _merge(results)
     except ChemrefError as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
-    except (RecursionError, MemoryError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            UnicodeError, AssertionError) as exc:
+    except UNEXPECTED as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None,
                              error=f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
                                    "this is a chemref bug, please report it with the file")
+
+
+def _merge(results: list[ArticleResult]) -> ArticleResult:
+    """One file's row for the articles of an ``<articles>`` file: each article's records (with its own id
+    prefix) in document order, the counts summed, the id prefixes joined by spaces."""
+    counts: dict[str, int] = {}
+    for result in results:
+        for reason, n in result.counts:
+            counts[reason] = counts.get(reason, 0) + n
+    return ArticleResult(
+        source=results[0].source, key=" ".join(r.key for r in results if r.key),
+        cc_by=any(r.cc_by for r in results),
+        questions=tuple(q for r in results for q in r.questions),
+        rejected=tuple(q for r in results for q in r.rejected),
+        candidates=sum(r.candidates for r in results), counts=tuple(counts.items()),
+        diagnostics=sum(r.diagnostics for r in results))
 
 
 def warm_up() -> None:

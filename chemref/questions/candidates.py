@@ -21,7 +21,7 @@ __all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "repla
 #: What replaces the one citation of a question in its excerpt.
 CITATION_MARK = "[CITATION]"
 
-#: ``split(text, protected=[(start, end), ...]) -> [(start, end), ...]`` (issue 4's fast path).
+#: ``split(text, protected=[(start, end), ...]) -> [(start, end), ...]`` (:func:`chemref.nlp.sentences.split_sentences`).
 Splitter = Callable[..., Sequence[tuple[int, int]]]
 
 _OPEN_FOR = {"]": "[", ")": "("}
@@ -90,6 +90,7 @@ def article_info(article: Article) -> ArticleInfo:
         key = re.sub(r"[^A-Za-z0-9._-]", "_", article.doi)
     else:
         key = "article"
+    key = with_part(key, article)
     return ArticleInfo(
         source_file=article.file,
         source_pmcid=article.pmcid or None,
@@ -98,6 +99,29 @@ def article_info(article: Article) -> ArticleInfo:
         cc_by=bool(article.license.cc_by),
         key=key,
     )
+
+
+_PART_STEP = re.compile(r"(sub-article|response|article)(?:\[(\d+)\])?$")
+
+
+def with_part(key: str, article: Article) -> str:
+    """``key`` for an article that is not its file's only one (``Article.part``): the n-th article of an
+    ``<articles>`` file adds ``-a<n>`` unless it has a PMCID of its own, a sub-article ``-s<n>`` (its place
+    among the sub-articles of its article), so every article of a file has ids of its own."""
+    if not article.part:
+        return key
+    suffix = []
+    for step in article.part.strip("/").split("/"):
+        match = _PART_STEP.match(step)
+        if match is None:
+            continue
+        kind, n = match.group(1), match.group(2)
+        if kind == "article":
+            if n and not article.pmcid:  # an article of an <articles> file has its own PMCID, else its place
+                suffix.append(f"a{n}")
+        else:
+            suffix.append(f"{'s' if kind == 'sub-article' else 'r'}{n or 1}")
+    return "-".join([key, *suffix])
 
 
 def widen_anchor(text: str, start: int, end: int) -> tuple[int, int]:
@@ -134,6 +158,17 @@ def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# Paragraphs counted apart (their own id letter), so reading them never moves the ids of running text.
+_COUNTERS = {"title": "t", "attrib": "a"}
+_SECTIONS = {"c": "caption", "t": "title", "a": "attrib"}
+
+
+def _in_foreign_markup(path: str | None) -> bool:
+    """True for a paragraph inside foreign-namespace markup (TaxPub's ``tp:`` treatments): its XPath has a
+    prefixed step (``tp:nomenclature``) or an unprefixed foreign one (``*``)."""
+    return path is not None and (":" in path or "*" in path)
+
+
 def iter_candidates(article: Article, split: Splitter, *,
                     info: ArticleInfo | None = None) -> Iterator[Candidate]:
     """Yield every candidate sentence of ``article``'s body in document order.
@@ -141,14 +176,16 @@ def iter_candidates(article: Article, split: Splitter, *,
     ``split`` is :func:`chemref.nlp.sentences.split_sentences` (or a stand-in with its signature).
     Paragraphs without citations are never split. Ids are ``<key>-p<paragraph>-s<sentence>`` with the
     index of the running-text paragraph in the body and of the sentence in the paragraph; figure/table
-    captions and table text are counted apart, ``<key>-c<caption>-s<sentence>``, so ids of running
-    text do not move when tables are read differently.
+    captions and table text are counted apart, ``<key>-c<caption>-s<sentence>``, and so are titles that cite
+    (``t``), the source lines of quotes and figures (``<attrib>``, ``a``) and paragraphs inside foreign markup
+    such as TaxPub treatments (``x``), so ids of running text do not move when those are read differently.
     """
     info = info or article_info(article)
     refs = article.references_by_id
-    counters = {"p": -1, "c": -1}
+    counters = {"p": -1, "c": -1, "t": -1, "a": -1, "x": -1}
     for section, paragraph in article.paragraphs():
-        kind = "c" if paragraph.is_caption else "p"
+        kind = _COUNTERS.get(paragraph.context) or ("c" if paragraph.is_caption else
+                                                    "x" if _in_foreign_markup(paragraph.path) else "p")
         counters[kind] += 1
         if not paragraph.citations:
             continue
@@ -177,7 +214,7 @@ def iter_candidates(article: Article, split: Splitter, *,
             yield Candidate(
                 id=f"{info.key}-{kind}{p_index}-s{s_index}",
                 article=info,
-                section="caption" if paragraph.is_caption else section.kind,
+                section=_SECTIONS.get(kind) or section.kind,
                 section_title=section.title,
                 paragraph_index=p_index,
                 sentence_index=s_index,

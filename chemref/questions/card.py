@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any, Mapping
 
 from chemref._io import atomic_write
 from chemref._version import __version__
+from chemref.docs import caps_text
 from chemref.inputs import path_text
 from chemref.questions.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.settings import BuildSettings
@@ -52,34 +54,14 @@ _FIELD_DOCS = {
 }
 
 
-def _selector_lines() -> list[str]:
-    """How the selector behind ``score`` and ``--min-score`` was trained (from its weights file)."""
-    from chemref.questions.selector import default_selector
+def _selector_lines(settings: BuildSettings) -> list[str]:
+    """How the selector behind ``score`` and ``--min-score`` was trained, and how good it is (the paragraph the
+    README shows too: :func:`chemref.docs.selector_text`)."""
+    from chemref.docs import selector_text
+    from chemref.questions.selector import default_selector, load_selector_cached
 
-    sel = default_selector()
-    meta = sel.meta
-    features = f"{meta['features']} of the features" if meta.get("features") else "the features"
-    line = (f"Questions are ranked and thresholded by `score`, the question selector (version {sel.version}): "
-            f"{meta.get('model', 'logistic regression')} over {features} documented in "
-            f"`chemref.questions.selector`")
-    if meta.get("trained_on"):
-        line += (f", trained on {meta['trained_on']} candidates from {meta.get('articles', '?')} articles labelled "
-                 f"by two independent annotators ({meta.get('good', '?')} good), {meta.get('folds', '?')}-fold "
-                 f"cross-validation grouped by article, seed {meta.get('seed', 0)}")
-        if meta.get("l2") is not None:
-            line += f", L2 penalty {meta['l2']}"
-        if meta.get("threshold_rule"):
-            line += f"; the default `--min-score` {sel.threshold} is the {meta['threshold_rule']}"
-        cv = meta.get("cv")
-        if isinstance(cv, dict) and cv.get("good_share") is not None:
-            line += (f"; cross-validated at that threshold {cv.get('kept_share')} of the labelled candidates that "
-                     f"pass the other filters are kept, {cv['good_share']} of them good, "
-                     f"{cv.get('good_kept_share')} of the good ones kept")
-            if cv.get("auc") is not None:
-                line += f" (ranking AUC {cv['auc']})"
-        elif cv:
-            line += f"; cross-validated at the default threshold: {cv}"
-    return [line + "."]
+    sel = load_selector_cached(settings.selector) if settings.selector else default_selector()
+    return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]
 
 
 def card_path(output: str | os.PathLike[str]) -> Path:
@@ -117,11 +99,27 @@ def _short_license(text: str | None) -> str:
     return text.replace("|", "/")[:80]
 
 
+def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
+    """The card's section on the language-model judge (``judge``: a :class:`JudgeSummary` as a dict)."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in judge.get("kinds", {}).items() if n)
+    cost = judge.get("requests_per_kept")
+    return ["## Judge", "",
+            f"After the selector, a language model (`{judge.get('model')}`, prompt `{judge.get('prompt')}`, "
+            "`chemref questions judge`) judged each candidate against the labelling guide's criteria; a question "
+            "is kept when the judge calls it a good question that names no cited author, makes a claim and is a "
+            f"sound sentence, with confidence at least {judge.get('min_confidence')}, and the caps are then "
+            f"applied again. Answers of the {judge.get('candidates')} candidates: {kinds or 'none'}. "
+            f"Cost: {judge.get('requests')} requests, "
+            + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
-                settings: BuildSettings | None = None, data_files: str | None = None) -> str:
+                settings: BuildSettings | None = None, data_files: str | None = None,
+                judge: Mapping[str, Any] | None = None) -> str:
     """The card's Markdown text for ``result`` (or running totals and their ``settings``) written to
     ``output``; ``data_files`` is the questions' file name or glob relative to the card (default:
-    ``output``'s name)."""
+    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
+    the judge's section."""
     out = Path(output)
     totals = result.totals() if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
@@ -153,7 +151,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
              f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
-             "", *_selector_lines(), "",
+             "", *_selector_lines(s), "", *(_judge_lines(judge) if judge is not None else ()),
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
              f"| candidates | | {totals.candidates} | body sentences with at least one citation |"]
@@ -161,7 +159,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{FILTER_DESCRIPTIONS.get(row['filter'], '')} |")
+                     f"{FILTER_DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
@@ -169,11 +167,11 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "often truncated); eponyms such as \"Michaelis–Menten\" are kept unless they match the cited "
               "authors. With `--authors mask` these names are masked in `excerpt` instead "
               "(then `excerpt` differs from the sentence outside the "
-              "citation too; the citation offsets still refer to `sentence`). When more than "
-              f"{s.per_article} sentences of an article survive, the {s.per_article} with the highest "
-              f"findability are kept (ties broken by a hash of the seed and the id).", "",
+              "citation too; the citation offsets still refer to `sentence`). " + caps_text(s.per_target, s.per_article),
+              "",
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
+    lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
         lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")
@@ -187,9 +185,9 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
 
 def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                settings: BuildSettings | None = None, data_files: str | None = None,
-               path: str | os.PathLike[str] | None = None) -> Path:
+               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None) -> Path:
     """Write the card for ``output`` atomically (to ``path``, default :func:`card_path`); returns the path."""
     target = Path(path) if path is not None else card_path(output)
     with atomic_write(target) as handle:
-        handle.write(render_card(result, output, settings=settings, data_files=data_files))
+        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge))
     return target

@@ -16,7 +16,7 @@ __all__ = ["Components", "default_components"]
 @dataclass(frozen=True, slots=True)
 class Components:
     """``split(text, protected=...)``, ``mentions(text, surnames)``, ``mask(text, mentions)``,
-    ``classify(sentence, citation=(start, end))`` with the signatures of issue 4 / issue 5."""
+    ``classify(sentence, citation=(start, end))`` with the signatures of :mod:`chemref.nlp`'s rule engines."""
 
     split: Callable[..., Sequence[tuple[int, int]]]
     mentions: Callable[[str, Sequence[str]], Sequence[Any]]

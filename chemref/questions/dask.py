@@ -13,6 +13,7 @@ must be on a file system every worker sees (a LocalCluster always does).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -43,7 +44,7 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
     from chemref.questions.builder import build_article
 
     options = BuildSettings(**settings)
-    sources = expand_inputs(inputs)
+    sources = for_workers(expand_inputs(inputs))
     if not sources:
         raise InputError("no input articles")
     parts = npartitions or min(len(sources), 64)
@@ -57,6 +58,13 @@ def _write_shard_task(staging: str, index: int, sources: list[Source], settings:
     from chemref.questions.shards import write_shard
 
     return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
+
+
+def for_workers(sources: list[Source]) -> list[Source]:
+    """``sources`` with each relative path made absolute (the label, hence ``source_file``, unchanged): a
+    worker of a cluster does not run in this process's folder."""
+    return [replace(s, path=os.path.abspath(s.path)) if s.path is not None and not os.path.isabs(s.path) else s
+            for s in sources]
 
 
 def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settings: BuildSettings, fmt: str,
@@ -82,7 +90,8 @@ def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settin
             progress.update(summary["articles"], summary["totals"]["questions"])
 
         for index, sources in plan.shards():
-            pending.add(client.submit(_write_shard_task, folder, index, sources, settings, fmt, pure=False))
+            pending.add(client.submit(_write_shard_task, folder, index, for_workers(sources), settings, fmt,
+                                      pure=False))
             in_flight += 1
             if in_flight >= window:
                 collect(next(pending))

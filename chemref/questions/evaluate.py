@@ -20,9 +20,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 from chemref.questions.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels import Label, excerpt_sha1
 
-__all__ = ["Evaluation", "KeptQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+__all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "ranking_auc"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
@@ -77,6 +78,37 @@ class CurvePoint:
     good_kept_share: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """The judge's answers against the labels on one field, over the labelled candidates with an ``ok``
+    answer (both sides decided): raw agreement and Cohen's kappa (None when chance agreement is 1)."""
+
+    field: str
+    n: int
+    agree: int
+    raw: float | None
+    kappa: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeQuality:
+    """A judged build (records with ``judge_status``): the judge's agreement with the labels per field, and
+    how many of the labelled good candidates that reached the judge it keeps (after the caps, and before them).
+    ``model`` and ``prompt`` are the judge's (the most frequent in the records)."""
+
+    model: str | None
+    prompt: str | None
+    reached: int
+    reached_good: int
+    answered_ok: int
+    kept: int
+    kept_good: int
+    good_kept_share: float | None
+    kept_by_judge_good: int
+    good_kept_by_judge_share: float | None
+    agreement: tuple[Agreement, ...]
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The result of :func:`evaluate`."""
@@ -97,8 +129,20 @@ class Evaluation:
     auc: float | None = None
     #: for each of :data:`GOOD_KEPT_TARGETS`: the highest threshold keeping at least that share of the good ones
     at_good_kept: tuple[CurvePoint, ...] = ()
+    #: for a judged build (see :class:`JudgeQuality`), else None
+    judge: JudgeQuality | None = None
+    #: how many of the labels the shipped selector was trained on (its scores of them are in-sample), and then
+    #: its recorded cross-validated evaluation (:func:`chemref.docs.selector_evaluation`)
+    trained_on: int = 0
+    cross_validated: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        row = self._to_dict()
+        if self.judge is not None:
+            row["judge"] = asdict(self.judge)
+        return row
+
+    def _to_dict(self) -> dict[str, Any]:
         return {
             "labels": self.labels, "matched": self.matched, "matched_questions": self.matched_questions,
             "matched_rejected": self.matched_rejected, "stale": self.stale, "kept": asdict(self.kept),
@@ -106,8 +150,26 @@ class Evaluation:
             "selector": {"scored": self.scored, "scored_good": self.scored_good, "threshold": self.threshold,
                          "at_threshold": asdict(self.at_threshold) if self.at_threshold else None,
                          "auc": self.auc, "at_good_kept": [asdict(point) for point in self.at_good_kept],
-                         "curve": [asdict(point) for point in self.curve]},
+                         "curve": [asdict(point) for point in self.curve],
+                         "trained_on": self.trained_on,
+                         "cross_validated": None if self.cross_validated is None else {
+                             k: self.cross_validated[k] for k in ("scored", "auc", "at_threshold", "after_caps")}},
         }
+
+    def _in_sample_note(self) -> list[str]:
+        if not self.trained_on:
+            return []
+        lines = [f"note: {self.trained_on} of these labels are ones the shipped selector was trained on, so its "
+                 "scores of them, and the selector figures below, are in-sample (optimistic)."]
+        cv = self.cross_validated
+        if cv is not None:
+            caps = cv.get("after_caps") or {}
+            lines.append(f"  cross-validated on those labels (recorded with the selector): {cv['scored']} candidates, "
+                         f"AUC {cv['auc']:.3f}; at its threshold good share {cv['at_threshold']['good_share']:.3f}; "
+                         f"after the caps {caps.get('questions')} questions, good share {caps.get('good_share'):.3f}")
+        lines.append("  for cross-validated figures of your own: train-selector --cv-scores cv.jsonl, then "
+                     "evaluate --scores cv.jsonl --reselect")
+        return lines
 
     def to_text(self) -> str:
         def pct(value: float | None) -> str:
@@ -118,6 +180,7 @@ class Evaluation:
             f"labels: {self.labels} read, {self.matched} matched ({self.matched_questions} questions, "
             f"{self.matched_rejected} rejected candidates), {self.stale} stale (excerpt changed since labelling; "
             "left out)",
+            *self._in_sample_note(),
             "",
             f"kept questions: {k.questions}, labelled {k.labelled} ({k.decided} decided)",
             f"  good            {pct(k.good_share)}  ({k.good} of {k.decided})",
@@ -138,13 +201,39 @@ class Evaluation:
             mark = "  <- threshold" if self.threshold is not None and p.threshold == self.threshold else ""
             lines.append(f"{p.threshold:>9.4g}{p.kept:>7}{pct(p.kept_share):>12}{pct(p.good_share):>12}"
                          f"{pct(p.good_kept_share):>11}{mark}")
+        cv = self.cross_validated
+        if cv is not None and cv.get("at_threshold") and self.at_threshold is not None:
+            at = cv["at_threshold"]
+            lines.append(f"  at the threshold: good share {pct(self.at_threshold.good_share)} in-sample, "
+                         f"{pct(at['good_share'])} cross-validated (good kept {pct(self.at_threshold.good_kept_share)}"
+                         f" in-sample, {pct(at['good_kept_share'])} cross-validated)")
         if self.auc is not None:
-            lines += ["", f"ranking AUC {self.auc:.3f}; the highest thresholds keeping "
+            in_sample = f" in-sample, {cv['auc']:.3f} cross-validated" if cv is not None and cv.get("auc") else ""
+            lines += ["", f"ranking AUC {self.auc:.3f}{in_sample}; the highest thresholds keeping "
                           + ", ".join(f"{share:.0%}" for share in GOOD_KEPT_TARGETS) + " of the good ones:"]
             for p in self.at_good_kept:
                 lines.append(f"  threshold {p.threshold:<7.4g} keeps {pct(p.good_kept_share)} of the good ones: "
                              f"{p.kept} kept, good share {pct(p.good_share)}")
+        if self.judge is not None:
+            lines += ["", *self._judge_lines(pct)]
         return "\n".join(lines) + "\n"
+
+    def _judge_lines(self, pct: Any) -> list[str]:
+        j = self.judge
+        assert j is not None
+        at = self.at_threshold
+        lines = [f"judge {j.model or '?'} (prompt {j.prompt or '?'}): {j.reached} labelled candidates reached it "
+                 f"({j.reached_good} good), {j.answered_ok} answered ok",
+                 f"  good candidates kept   {pct(j.good_kept_share)}  ({j.kept_good} of {j.reached_good}; "
+                 f"{pct(j.good_kept_by_judge_share)} before the caps)",
+                 f"  kept questions good    {pct(self.kept.good_share)}  (the kept questions above)"]
+        if at is not None:
+            lines.append(f"  selector alone         good share {pct(at.good_share)}, keeps {pct(at.good_kept_share)} "
+                         f"of the good ones (threshold {at.threshold:g}, before the caps)")
+        lines += [f"  {'field':<15}{'n':>6}{'agree':>8}{'raw':>8}{'kappa':>8}"]
+        for a in j.agreement:
+            lines.append(f"  {a.field:<15}{a.n:>6}{a.agree:>8}{pct(a.raw):>8}{pct(a.kappa):>8}")
+        return lines
 
 
 def _score(value: Any, ident: str) -> float:
@@ -165,6 +254,10 @@ def _funnel_order(reasons: Iterable[str]) -> list[str]:
     from chemref.questions.filters import REASONS
 
     order = list(REASONS)
+    reasons = list(reasons)
+    if any(reason in JUDGE_STEPS for reason in reasons):  # a judged build: the caps come after the judge again
+        at = order.index("per_target_cap")
+        order[at:at] = list(JUDGE_STEPS)
     for reason in reasons:
         if reason not in order:
             order.append(reason)
@@ -322,7 +415,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
 
     scored: list[tuple[float, bool]] = []
     for label, record, reason in joined:
-        if label.good_question is None or not (reason is None or reason in SCORE_STAGES):
+        if label.good_question is None or not (reason is None or reason in SCORE_STAGES or reason in JUDGE_STEPS):
             continue
         value = scores.get(label.id) if scores is not None else None
         if value is None:
@@ -335,6 +428,12 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     curve = tuple(_curve_point(t, scored, total_good) for t in grid)
     at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
     reachable = (_at_good_kept(share, scored, total_good) for share in GOOD_KEPT_TARGETS) if total_good else ()
+    trained_on, cross_validated = 0, None
+    if scores is None:  # the records' own scores: in-sample for labels the shipped selector learnt from
+        from chemref.docs import selector_evaluation, training_overlap
+
+        trained_on = training_overlap(label.id for label, _, _ in joined)
+        cross_validated = selector_evaluation() if trained_on else None
     return Evaluation(
         labels=len(labels), matched=len(joined) + stale,
         matched_questions=sum(1 for i in labels if records[i][1] is None),
@@ -342,4 +441,60 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         filters=tuple(rows), scored=len(scored), scored_good=total_good, curve=curve,
         threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
         at_good_kept=tuple(p for p in reachable if p is not None),
+        judge=_judge_quality(joined),
+        trained_on=trained_on, cross_validated=cross_validated,
     )
+
+
+def cohen_kappa(pairs: Sequence[tuple[Any, Any]]) -> float | None:
+    """Cohen's kappa of two raters over ``pairs`` of categories; None when there are no pairs or chance
+    agreement is 1 (both raters always gave one and the same category)."""
+    n = len(pairs)
+    if not n:
+        return None
+    observed = sum(1 for a, b in pairs if a == b) / n
+    first: dict[Any, int] = {}
+    second: dict[Any, int] = {}
+    for a, b in pairs:
+        first[a] = first.get(a, 0) + 1
+        second[b] = second.get(b, 0) + 1
+    chance = sum(first[c] * second.get(c, 0) for c in first) / (n * n)
+    if chance >= 1.0:
+        return None
+    return round((observed - chance) / (1.0 - chance), 4)
+
+
+#: The label fields the judge answers too, with the record field holding its answer.
+_JUDGED_LABELS = tuple((name, f"judge_{name}") for name in ("good_question", "author_named", "function",
+                                                             "sentence_ok"))
+
+
+def _judge_quality(joined: Sequence[tuple[Label, Mapping[str, Any], str | None]]) -> JudgeQuality | None:
+    """:class:`JudgeQuality` over the labelled records that reached the judge (None when none did)."""
+    reached = [(label, record, reason) for label, record, reason in joined if record.get("judge_status")]
+    if not reached:
+        return None
+    ok = [(label, record) for label, record, _ in reached if record.get("judge_status") == "ok"]
+    agreement = []
+    for name, answer in _JUDGED_LABELS:
+        pairs = [(getattr(label, name), record.get(answer)) for label, record in ok
+                 if getattr(label, name) is not None and record.get(answer) is not None]
+        agree = sum(1 for a, b in pairs if a == b)
+        agreement.append(Agreement(name, len(pairs), agree, _share(agree, len(pairs)), cohen_kappa(pairs)))
+    good = [(record, reason) for label, record, reason in reached if label.good_question is True]
+    kept_good = sum(1 for _, reason in good if reason is None)
+    by_judge = sum(1 for _, reason in good if reason not in JUDGE_STEPS)
+
+    def most(field: str) -> str | None:
+        counts: dict[str, int] = {}
+        for _, record, _ in reached:
+            value = record.get(field)
+            if isinstance(value, str):
+                counts[value] = counts.get(value, 0) + 1
+        return max(counts, key=counts.get) if counts else None
+
+    return JudgeQuality(
+        model=most("judge_model"), prompt=most("judge_prompt"), reached=len(reached), reached_good=len(good),
+        answered_ok=len(ok), kept=sum(1 for _, _, reason in reached if reason is None), kept_good=kept_good,
+        good_kept_share=_share(kept_good, len(good)), kept_by_judge_good=by_judge,
+        good_kept_by_judge_share=_share(by_judge, len(good)), agreement=tuple(agreement))

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
-EXCLUDED_SECTIONS = frozenset({"methods", "materials", "protocol", "caption"})
+EXCLUDED_SECTIONS = frozenset({"methods", "materials", "protocol", "caption", "title", "attrib"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Question labels in the format of the labelling guide (``../shared/QUESTION_GUIDE.md``), one JSON line each:
+"""Question labels in the format of the labelling guide (``corpora/labels/QUESTION_GUIDE.md``), one JSON line each:
 
 ``{"id": ..., "good_question": true|false|null, "author_named": bool, "function": "CLAIM"|"PASSING",
 "sentence_ok": bool, "note": "..."}``
@@ -16,13 +16,16 @@ from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
 
-__all__ = ["Label", "FUNCTIONS", "LABEL_FIELDS", "read_labels", "parse_label", "excerpt_sha1"]
+__all__ = ["Label", "FUNCTIONS", "LABEL_FIELDS", "GUIDE", "read_labels", "parse_label", "excerpt_sha1"]
+
+#: The labelling guide: what each field means and how to decide it (a file of the chemref repository).
+GUIDE = "corpora/labels/QUESTION_GUIDE.md"
 
 FUNCTIONS = ("CLAIM", "PASSING")
 #: The fields of a label line, in the guide's order.
 LABEL_FIELDS = ("id", "good_question", "author_named", "function", "sentence_ok", "note")
 _HINT = "one JSON object per line with id, good_question (true/false/null), author_named, function " \
-        "(CLAIM/PASSING), sentence_ok and note, as in QUESTION_GUIDE.md"
+        f"(CLAIM/PASSING), sentence_ok and note, as in {GUIDE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ def parse_label(row: Mapping[str, Any], *, path: str | None = None, line: int | 
 
 def read_labels(path: str | os.PathLike[str]) -> dict[str, Label]:
     """Read a label file; bad JSON, a missing or invalid field, or an id labelled twice is an error."""
-    from chemref.scoring.benchmark_io import read_jsonl
+    from chemref.jsonl import read_jsonl
 
     labels: dict[str, Label] = {}
     lines: dict[str, int] = {}

@@ -454,6 +454,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
         sample_corpus()
         sources = sample_sources
     _check_targets(layout, given, files_from)
+    _check_file_format(layout)
     identity = {"chemref_version": __version__, "settings": options.to_dict(),
                 "layout": {"format": format, "shard_articles": shard_articles},
                 "inputs": [path_text(g) for g in given],
@@ -462,6 +463,20 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     with RunLock(layout.lock, f"to {layout.output}"):
         return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
                     resume, dask, progress_every, given, files_from)
+
+
+#: The names a single-file output may have: it is JSON Lines whatever its name.
+_QUESTION_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def _check_file_format(layout: _Layout) -> None:
+    """A single-file output is JSON Lines: a name that says otherwise (``q.csv``, ``q.json``) is an error."""
+    if layout.folder or layout.output.suffix.lower() in _QUESTION_SUFFIXES:
+        return
+    raise InputError(f"the questions are written as JSON Lines, which the name {layout.output.name!r} does not say",
+                     path=str(layout.output),
+                     hint="name the output .jsonl, or give -o a folder (out/) for shards, with --format parquet "
+                          "for Parquet")
 
 
 def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:

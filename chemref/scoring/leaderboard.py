@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from chemref._version import __version__
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
 from chemref.scoring.brat_report import format4, format_interval
 from chemref.scoring.resampling import plural
 from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
@@ -160,7 +160,8 @@ def _marker(p: float) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A table cell: control characters escaped (a newline would end the row), ``|`` escaped."""
+    return printable(text).replace("|", "\\|")
 
 
 def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list[str]:
@@ -170,6 +171,10 @@ def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list
         if len(names) != len(preds):
             raise InputError(f"{len(names)} name(s) for {len(preds)} prediction(s)",
                              hint="give one name per prediction, comma-separated, in the same order")
+        bad = next((n for n in names if not n.isprintable()), None)
+        if bad is not None:
+            raise InputError(f"system name {printable(bad)!r} holds a newline or another control character",
+                             hint="give each name as one line of printable text")
         if len(set(names)) != len(names) or not all(names):
             raise InputError(f"system names must be distinct and non-empty, got {','.join(names)}")
         return names

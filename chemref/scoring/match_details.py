@@ -47,7 +47,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat_scoring import read_prediction, score_brat
     from chemref.scoring.sources import AnnSource
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
@@ -66,10 +66,17 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     documents = []
     limits = options.get("zip_limits")
     max_links = options.get("max_coref_links", MAX_COREF_LINKS)
+    unreadable = bool(options.get("unreadable_as_empty"))
     with AnnSource(gold, limits=limits) as gsrc, AnnSource(pred, limits=limits) as psrc:
+        psrc.pair_with(gsrc)
         for name in sorted(gsrc.names):
             g_ent, g_rel = _items(gsrc, name)
-            p_ent, p_rel = _items(psrc, name) if name in psrc.names else (set(), set())
+            if name not in psrc.names:
+                p_ent, p_rel = set(), set()
+            elif mode == "brateval":
+                p_ent, p_rel = _items(psrc, name)
+            else:
+                p_ent, p_rel = read_prediction(psrc, name, [], unreadable)
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
                                        unmatched.get(name, {}), details["per_doc"].get(name, {}),

@@ -1,4 +1,4 @@
-"""Bipartite matching between gold and predicted items: Hopcroft–Karp (maximum) and greedy (first fit).
+"""Bipartite matching between gold and predicted items: Hopcroft–Karp (maximum).
 
 Graphs are adjacency lists ``adj[i] = [j, ...]`` from left item ``i`` to right items ``j`` in
 ``range(n_right)``. Pure Python: the graphs of one document and one type are small.
@@ -83,16 +83,126 @@ def _augment(root: int, adj: Sequence[Sequence[int]], match_l: list[int], match_
     return False
 
 
-def greedy_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[int]]:
-    """Left items in order take their first free right neighbour (what BRATEval does); for comparison."""
-    taken = [False] * n_right
-    match_l = [-1] * len(adj)
+def interval_matching(gold: Sequence[tuple[int, int]], pred: Sequence[tuple[int, int]]) -> tuple[int, list[int]]:
+    """Maximum matching between two sets of spans ``[start, end)``, an edge where two spans overlap as ChEMU's
+    relaxed test says (``s2 < e1 and s1 < e2``): ``(size, match)`` with ``match[i]`` the partner of ``gold[i]``
+    (or -1). A sweep in ``O(n log n)``, whatever the number of overlapping pairs.
+
+    The span that ends first takes, of the other side's spans that have started, the one that ends first (an
+    exchange argument shows some maximum matching does so). Spans are mapped to closed integer intervals,
+    ``[6s+2, 6e-2]``, and an empty span to a point (``6s`` on the gold side, ``6s+1`` on the prediction side,
+    so two empty spans never meet, while an empty span meets the spans that hold it strictly inside).
+    """
+    import heapq
+
+    sides: list[list[tuple[int, int]]] = [[], []]
+    for side, spans, point in ((0, gold, 0), (1, pred, 1)):
+        out = sides[side]
+        for s, e in spans:
+            out.append((6 * s + 2, 6 * e - 2) if e > s else (6 * s + point, 6 * s + point))
+    by_start = [sorted(range(len(sp)), key=lambda i, sp=sp: sp[i][0]) for sp in sides]
+    next_start = [0, 0]
+    heaps: list[list[tuple[int, int]]] = [[], []]
+    done = [[False] * len(sides[0]), [False] * len(sides[1])]
+    match_l = [-1] * len(gold)
+    order = sorted(((r, side, i) for side in (0, 1) for i, (_, r) in enumerate(sides[side])))
     size = 0
-    for i, row in enumerate(adj):
-        for j in row:
-            if not taken[j]:
-                taken[j] = True
+    for r, side, i in order:
+        if done[side][i]:
+            continue
+        done[side][i] = True
+        for t in (0, 1):  # every span that has started by r waits, by its end, for a partner
+            spans, starts, k, heap = sides[t], by_start[t], next_start[t], heaps[t]
+            while k < len(starts) and spans[starts[k]][0] <= r:
+                j = starts[k]
+                heapq.heappush(heap, (spans[j][1], j))
+                k += 1
+            next_start[t] = k
+        other = 1 - side
+        heap, finished = heaps[other], done[other]
+        while heap and finished[heap[0][1]]:
+            heapq.heappop(heap)
+        if heap:
+            _, j = heapq.heappop(heap)
+            finished[j] = True
+            size += 1
+            if side == 0:
                 match_l[i] = j
-                size += 1
-                break
+            else:
+                match_l[j] = i
     return size, match_l
+
+
+def capacity_matching(left: Sequence[int], right: Sequence[int],
+                      edges: Sequence[tuple[int, int]]) -> list[int]:
+    """Maximum b-matching: left node ``a`` may be used ``left[a]`` times, right node ``c`` ``right[c]`` times,
+    along ``edges`` ``(a, c)`` (unbounded). Returns the flow on each edge (Dinic's maximum flow).
+
+    What a maximum matching of items is when items with identical neighbourhoods are merged into one node
+    whose capacity is their number.
+    """
+    n_left = len(left)
+    source, sink = n_left + len(right), n_left + len(right) + 1
+    head: list[list[int]] = [[] for _ in range(sink + 1)]
+    to: list[int] = []
+    cap: list[int] = []
+
+    def arc(u: int, v: int, c: int) -> int:
+        head[u].append(len(to))
+        to.append(v)
+        cap.append(c)
+        head[v].append(len(to))
+        to.append(u)
+        cap.append(0)
+        return len(to) - 2
+
+    big = sum(left) + 1
+    edge_arcs = [arc(a, n_left + c, big) for a, c in edges]
+    for a, c in enumerate(left):
+        arc(source, a, c)
+    for c, k in enumerate(right):
+        arc(n_left + c, sink, k)
+    while True:
+        level = [-1] * (sink + 1)
+        level[source] = 0
+        queue = deque([source])
+        while queue:
+            u = queue.popleft()
+            for a in head[u]:
+                if cap[a] > 0 and level[to[a]] < 0:
+                    level[to[a]] = level[u] + 1
+                    queue.append(to[a])
+        if level[sink] < 0:
+            break
+        it = [0] * (sink + 1)
+        while True:  # blocking flow: iterative depth-first search along the levels
+            path: list[int] = []
+            u = source
+            pushed = 0
+            while True:
+                if u == sink:
+                    pushed = min(cap[a] for a in path)
+                    for a in path:
+                        cap[a] -= pushed
+                        cap[a ^ 1] += pushed
+                    break
+                arcs = head[u]
+                while it[u] < len(arcs):
+                    a = arcs[it[u]]
+                    if cap[a] > 0 and level[to[a]] == level[u] + 1:
+                        break
+                    it[u] += 1
+                if it[u] == len(arcs):
+                    if not path:
+                        break
+                    level[u] = -1  # dead end: never tried again in this phase
+                    a = path.pop()
+                    u = to[a ^ 1]
+                    it[u] += 1
+                    continue
+                a = arcs[it[u]]
+                path.append(a)
+                u = to[a]
+            if not pushed:
+                break
+    return [cap[a ^ 1] for a in edge_arcs]

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chemref.errors import ScoringError
+from chemref.errors import InputError, ScoringError
 from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
 from chemref.scoring.benchmark_report import MetricsReport, breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -95,11 +95,35 @@ def _dedupe(ranking: Sequence[str]) -> tuple[list[str], int]:
 
 # ----------------------------------------------------------------------------------------- readers
 
+def _looks_like_trec(path: PathLike, at: int | None, kind: str) -> bool:
+    """Whether line ``at`` of ``path`` has the columns of a TREC qrels (4) or run (6 or more) line."""
+    from chemref._io import iter_lines
+
+    for number, text in iter_lines(path):
+        if number == at:
+            fields = text.split()
+            if kind == "qrels":
+                return len(fields) == 4 and fields[3].lstrip("-").isdigit()
+            return len(fields) >= 6 and fields[3].isdigit()
+    return False
+
+
+def _read_jsonl_not_trec(path: PathLike, kind: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`read_jsonl`, naming the fix when the file is a TREC qrels or run file given as JSON Lines."""
+    try:
+        yield from read_jsonl(path)
+    except InputError as exc:
+        if not exc.message.startswith("not valid JSON") or not _looks_like_trec(path, exc.line, kind):
+            raise
+        raise ScoringError(f"this is a TREC {kind} file, read as JSON Lines", path=exc.path, line=exc.line,
+                           hint="add --format trec; in Python, score_ranking(..., format='trec')") from None
+
+
 def read_ranking_gold(path: PathLike) -> list[GoldQuery]:
     """GOLD JSONL: ``{"id", "relevant": [ids], optional context_length/position/field/year}``."""
     queries: list[GoldQuery] = []
     seen: dict[str, int] = {}
-    for line, record in read_jsonl(path):
+    for line, record in _read_jsonl_not_trec(path, "qrels"):
         qid = record_id(record, path=path, line=line)
         if qid in seen:
             raise ScoringError(f"query id {qid!r} repeated (first on line {seen[qid]})", path=str(path), line=line)
@@ -129,7 +153,7 @@ def read_ranking_predictions(path: PathLike) -> dict[str, list[str]]:
     """PRED JSONL: ``{"id", "ranking": [ids]}`` (optionally ``"scores"``: then trec_eval order applies)."""
     runs: dict[str, list[str]] = {}
     lines: dict[str, int] = {}
-    for line, record in read_jsonl(path):
+    for line, record in _read_jsonl_not_trec(path, "run"):
         qid = record_id(record, path=path, line=line)
         if qid in lines:
             raise ScoringError(f"predictions for {qid!r} given twice (first on line {lines[qid]})",

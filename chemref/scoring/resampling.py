@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from chemref.errors import InputError
 
-__all__ = ["DEFAULT_LEVEL", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TRIALS", "TESTS", "Resampling"]
+__all__ = ["DEFAULT_LEVEL", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TRIALS", "MAX_RESAMPLES", "TESTS",
+           "Resampling"]
 
 #: confidence level of an interval when none is given
 DEFAULT_LEVEL = 0.95
@@ -20,6 +21,9 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_TRIALS = 10000
 #: the fixed seed used when none is given (printed with every interval)
 DEFAULT_SEED = 12345
+#: the most bootstrap resamples accepted (the resampled totals are held in memory; a 95% interval settles
+#: to about 0.001 well before this)
+MAX_RESAMPLES = 100_000
 #: the paired tests ``--test`` accepts
 TESTS = ("randomization", "bootstrap")
 
@@ -37,6 +41,9 @@ class Resampling:
             raise InputError(f"confidence level must be between 0 and 1 (e.g. 0.95), got {self.level!r}")
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
             raise InputError(f"the number of resamples must be a positive integer, got {self.resamples!r}")
+        if self.resamples > MAX_RESAMPLES:
+            raise InputError(f"at most {MAX_RESAMPLES:,} resamples are drawn, got {self.resamples:,}",
+                             hint="10,000 resamples already fix a 95% interval to about 0.001")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise InputError(f"the seed must be a non-negative integer, got {self.seed!r}")
 

@@ -53,10 +53,11 @@ def _mb(size: float) -> str:
     return f"{size / _MB:,.1f} MB"
 
 
-def _read_file(path: str, limit: int) -> bytes:
+def _read_file(path: str, limit: int, follow: bool = True) -> bytes:
     """Whole file via ``os.read`` (cheaper than a buffered file object for thousands of small files);
-    :class:`TooLargeError` past ``limit`` bytes."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    :class:`TooLargeError` past ``limit`` bytes. ``follow=False``: a symbolic link is not opened (OSError)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -85,8 +86,10 @@ def _read_file(path: str, limit: int) -> bytes:
 class AnnSource:
     """Read access to the ``.ann`` (and ``.txt``) files of one folder or zip, by document name.
 
-    Only regular files are read; symbolic links to folders are not followed, and anything left out
-    (FIFOs, broken or looping links, linked folders) is listed in :attr:`notes`. A zip is checked
+    Only regular files are read, and never through a symbolic link that leads out of the folder given (an
+    ``.ann`` or ``.txt`` linked to a file outside it is left out, as are links to folders); anything left out
+    (FIFOs, broken or looping links, linked folders, links in a zip) is listed in :attr:`notes`, without
+    what a link points at. Zip member names are read without a leading ``/`` or ``./``. A zip is checked
     against ``limits`` (see :class:`ZipLimits`) before any member is read; a damaged, encrypted or
     oversized archive, or one holding a member twice, raises :class:`~chemref.errors.ArchiveError`.
     """
@@ -97,11 +100,14 @@ class AnnSource:
         self.limits = limits or ZipLimits()
         self.skipped: list[str] = []   # .ann files left out (subfolders in top-level mode)
         self.notes: list[str] = []     # entries that could not be used (not regular files, linked folders)
+        self._refused: set[str] = set()  # .txt paths (or members) never read: links out of the folder, zip links
+        self._recursive = recursive
         p = Path(path)
         self._zip: zipfile.ZipFile | None = None
         if not p.exists() and not p.is_symlink():
             raise InputError("no such file or folder", path=self.path)
         if p.is_dir():
+            self._root = os.path.realpath(p)
             self.names = self._scan_dir(p, recursive)
             return
         regular_file(p)  # a FIFO or device must not be opened (it would block)
@@ -131,6 +137,10 @@ class AnnSource:
                             self._note_subfolder(entry.path)
                     elif entry.is_symlink() and _is_dir(entry.path):
                         self.notes.append(f"{entry.path!r}: a symbolic link to a folder; not followed")
+                    elif name.endswith((".ann", ".txt")) and entry.is_symlink() and self._leads_out(entry.path):
+                        self.notes.append(f"{entry.path!r}: a symbolic link to a file outside {self.path!r}; "
+                                          "not followed")
+                        self._refused.add(entry.path)
                     elif name.endswith(".ann"):
                         if entry.is_file():
                             names[rel + name[:-4]] = entry.path
@@ -140,6 +150,14 @@ class AnnSource:
                 except OSError as exc:
                     self.notes.append(f"{entry.path!r}: cannot be read ({exc.strerror or exc}); skipped")
         return names
+
+    def _leads_out(self, path: str) -> bool:
+        """True when the symbolic link ``path`` resolves outside the folder given (or cannot be resolved)."""
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            return True
+        return not (real == self._root or real.startswith(self._root.rstrip(os.sep) + os.sep))
 
     def _note_subfolder(self, folder: str) -> None:
         for dirpath, _, files in os.walk(folder):
@@ -159,26 +177,56 @@ class AnnSource:
         except ArchiveError:
             zf.close()
             raise
-        members = [m for m in zf.namelist()
-                   if m.endswith(".ann") and not m.startswith("__MACOSX/")
-                   and not posixpath.basename(m).startswith("._")]
-        dirs = {posixpath.dirname(m) for m in members}
+        self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
+        for info in infos:
+            m = info.filename
+            if not m.endswith((".ann", ".txt")) or info.is_dir():
+                continue
+            if stat.S_ISLNK(info.external_attr >> 16):
+                self.notes.append(f"{self.path}:{m!r}: a symbolic link stored in the zip; not read")
+                self._refused.add(m)
+                continue
+            rel = _member_name(m)
+            if rel.endswith(".ann") and not rel.startswith("__MACOSX/") and not posixpath.basename(rel).startswith("._"):
+                self._members.append((rel, m))
+        self._txt_members = {_member_name(i.filename): i.filename for i in infos
+                             if i.filename.endswith(".txt") and i.filename not in self._refused}
+        dirs = {posixpath.dirname(rel) for rel, _ in self._members}
         prefix = posixpath.commonpath(list(dirs)) if dirs else ""
         self._zip_prefix = prefix + "/" if prefix else ""
+        return self._zip_names()
+
+    def _zip_names(self) -> dict[str, str]:
         names: dict[str, str] = {}
-        for m in members:
-            rel = m[len(self._zip_prefix):]
-            if not recursive and "/" in rel:
+        self.skipped = []
+        for norm, m in self._members:
+            rel = norm[len(self._zip_prefix):]
+            if not self._recursive and "/" in rel:
                 self.skipped.append(f"{self.path}:{m}")
                 continue
             names[rel[:-4]] = m
         return names
 
+    def pair_with(self, other: "AnnSource") -> None:
+        """Keep the folder that wraps every ``.ann`` of this zip in the document names when ``other`` (the
+        gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``."""
+        if self._zip is None or not self._zip_prefix:
+            return
+        wrapper = self._zip_prefix
+        stripped = len(self.names.keys() & other.names.keys())
+        self._zip_prefix = ""
+        kept = self._zip_names()
+        if len(kept.keys() & other.names.keys()) > stripped:
+            self.names = kept
+        else:
+            self._zip_prefix = wrapper
+            self.names = self._zip_names()
+
     def _check_zip(self, infos: list[zipfile.ZipInfo]) -> None:
         """Refuse, before reading anything, an archive whose members we read are duplicated, encrypted
         or beyond the limits (sizes from the central directory, which bounds what zipfile will read)."""
         wanted = [i for i in infos if i.filename.endswith((".ann", ".txt")) and not i.is_dir()]
-        twice = [n for n, c in Counter(i.filename for i in wanted).items() if c > 1]
+        twice = [n for n, c in Counter(_member_name(i.filename) for i in wanted).items() if c > 1]
         if twice:
             raise ArchiveError(f"the zip holds {len(twice)} member name(s) more than once, e.g. {twice[0]!r}; "
                                "which one to score is ambiguous", path=self.path,
@@ -231,26 +279,30 @@ class AnnSource:
         try:
             if self._zip is not None:
                 return self._zip_read(where)
-            return _read_file(where, self.limits.member)
+            return _read_file(where, self.limits.member, follow=os.path.islink(where))
         except (OSError, KeyError) as exc:
             raise InputError(f"cannot read the file: {exc}", path=self.display(name)) from None
 
     def _txt(self, name: str) -> str | None:
         """Path (or zip member) of the ``.txt`` beside document ``name``; None for an unknown document."""
         where = self.names.get(name)
-        return None if where is None else where[:-4] + ".txt"
+        if where is None:
+            return None
+        if self._zip is not None:  # the member beside the .ann, named as it is stored
+            return self._txt_members.get(_member_name(where)[:-4] + ".txt", where[:-4] + ".txt")
+        return where[:-4] + ".txt"
 
     def read_text(self, name: str, warnings: list[str] | None = None) -> str | None:
         """The ``.txt`` beside document ``name`` (UTF-8; bad bytes replaced, with a line appended to
         ``warnings`` saying where), or None when there is none."""
         txt = self._txt(name)
-        if txt is None:
+        if txt is None or txt in self._refused:
             return None
         try:
             if self._zip is not None:
                 data = self._zip_read(txt)
             else:
-                data = _read_file(txt, self.limits.member)
+                data = _read_file(txt, self.limits.member, follow=os.path.islink(txt))
         except (OSError, KeyError):
             return None
         except InputError as exc:  # not a regular file, too large
@@ -265,7 +317,7 @@ class AnnSource:
     def text_size(self, name: str) -> int | None:
         """Size in bytes of the ``.txt`` beside document ``name``, or None when there is none."""
         txt = self._txt(name)
-        if txt is None:
+        if txt is None or txt in self._refused:
             return None
         try:
             if self._zip is not None:
@@ -292,6 +344,13 @@ class AnnSource:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _member_name(member: str) -> str:
+    """A zip member's name without empty or ``.`` parts (a leading ``/``, ``./``, doubled slashes)."""
+    if not member.startswith(("/", "./")) and "//" not in member and "/./" not in member:
+        return member
+    return "/".join(part for part in member.split("/") if part not in ("", "."))
 
 
 def _is_dir(path: str) -> bool:

@@ -202,10 +202,16 @@ def micro_intervals(rows: list[dict], resampling: Resampling) -> dict:
         target = counts[d]
         for k, c in row.items():
             target[column[k]] = c
-    totals = bootstrap_totals(counts, resampling.resamples, resampling.seed)
-    bounds = [percentile_interval(m, resampling.level) for m in prf_arrays(totals)]
-    return {k: {name: [float(b[0, i]), float(b[1, i])] for name, b in zip(("precision", "recall", "f1"), bounds)}
-            for k, i in column.items()}
+    out: dict = {}
+    # keys in chunks, so that the resampled totals of one chunk stay near _CELLS cells whatever the number of
+    # resamples; every chunk draws the same indices from the same seed, so the intervals do not depend on it
+    step = max(1, _CELLS // (3 * resampling.resamples))
+    for first in range(0, len(keys), step):
+        totals = bootstrap_totals(counts[:, first:first + step], resampling.resamples, resampling.seed)
+        bounds = [percentile_interval(m, resampling.level) for m in prf_arrays(totals)]
+        for i, k in enumerate(keys[first:first + step]):
+            out[k] = {name: [float(b[0, i]), float(b[1, i])] for name, b in zip(("precision", "recall", "f1"), bounds)}
+    return out
 
 
 def mean_intervals(values: np.ndarray, names: list[str], resampling: Resampling) -> dict[str, list[float]]:

@@ -21,7 +21,7 @@ import unicodedata
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-__all__ = ["normalize_title", "title_similarity", "titles_match", "DEFAULT_THRESHOLD", "MIN_FUZZY_CHARS"]
+__all__ = ["normalize_title", "titles_match", "DEFAULT_THRESHOLD", "MIN_FUZZY_CHARS"]
 
 DEFAULT_THRESHOLD = 0.95
 #: Below this many normalised characters only exact (normalised) equality counts: short titles
@@ -73,16 +73,6 @@ def normalize_title(title: str) -> str:
         out.append(f" {name} " if name else ch)
     text = "".join(out).casefold()
     return " ".join(_NON_WORD.sub(" ", text).split())
-
-
-def title_similarity(a: str, b: str) -> float:
-    """Similarity in [0, 1] of two titles after normalisation (1.0 = same normalised title)."""
-    x, y = normalize_title(a), normalize_title(b)
-    if x == y:
-        return 1.0
-    if not x or not y:
-        return 0.0
-    return SequenceMatcher(None, x, y, autojunk=False).ratio()
 
 
 def titles_match(a: str, b: str, *, threshold: float = DEFAULT_THRESHOLD) -> bool:

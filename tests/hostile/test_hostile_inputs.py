@@ -1,5 +1,5 @@
 """Hostile inputs through the CLI: one ``chemref: error:`` line, exit 2, no traceback, earlier outputs
-untouched, within seconds and under a 1 GB address-space limit. Inputs come from recipes.py at run time."""
+untouched, within seconds and under a 1 GB address-space limit. Inputs come from benchmarks/golden/hostile_recipes.py at run time."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
 
 
 @pytest.fixture
@@ -29,6 +27,7 @@ def _brat_members() -> dict[str, str]:
 
 
 # -- 1. COREFERENCE chains
+@pytest.mark.slow
 def test_long_coref_chain_is_refused_naming_the_document(tmp_path: Path) -> None:
     gold, pred = recipes.coref_folders(tmp_path, 3000)  # 4.5 million links once expanded
     (tmp_path / "out.txt").write_text(PREVIOUS)
@@ -37,6 +36,7 @@ def test_long_coref_chain_is_refused_naming_the_document(tmp_path: Path) -> None
     assert (tmp_path / "out.txt").read_text() == PREVIOUS
 
 
+@pytest.mark.slow
 def test_coref_chain_within_the_limit_is_scored_quickly(tmp_path: Path) -> None:
     gold, pred = recipes.coref_folders(tmp_path, 300)  # 45,150 links per side
     proc = chemref("score", "brat", gold, pred, "--json", cwd=tmp_path)
@@ -45,6 +45,7 @@ def test_coref_chain_within_the_limit_is_scored_quickly(tmp_path: Path) -> None:
 
 
 # -- 2 and 4. zips
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, needle", [
     ("bomb", "limit"), ("flipped", "damaged"), ("encrypted", "encrypted"), ("duplicate", "more than once"),
 ])
@@ -64,6 +65,7 @@ def test_hostile_zips_are_refused(work: Path, kind: str, needle: str) -> None:
         assert (work / "out.txt").read_text() == PREVIOUS
 
 
+@pytest.mark.slow
 def test_zip_limits_can_be_raised(work: Path) -> None:
     recipes.zip_bomb(work / "big.zip", megabytes=60, name="r001.ann")
     proc = chemref("score", "brat", "gold", "big.zip", "--max-member-mb", "100", "--max-zip-ratio", "2000",
@@ -72,6 +74,7 @@ def test_zip_limits_can_be_raised(work: Path) -> None:
 
 
 # -- 3. outputs over inputs
+@pytest.mark.slow
 @pytest.mark.parametrize("args, victim", [
     (("score", "brat", "gold", "pred", "-o", "gold/r001.ann"), "gold/r001.ann"),
     (("score", "brat", "gold", "pred", "-o", "pred/r002.txt"), "pred/r002.txt"),
@@ -95,6 +98,7 @@ def test_an_output_never_replaces_an_input(work: Path, args: tuple, victim: str)
 
 
 # -- 5. super-linear rules
+@pytest.mark.slow  # asserts a timing
 def test_a_sentence_of_50k_digits_builds_in_seconds(tmp_path: Path) -> None:
     (tmp_path / "a.xml").write_text(recipes.jats_article(recipes.digits_sentence(50_000)))
     proc = chemref("questions", "build", "a.xml", "-o", "q.jsonl", "--no-progress", cwd=tmp_path)
@@ -103,6 +107,7 @@ def test_a_sentence_of_50k_digits_builds_in_seconds(tmp_path: Path) -> None:
 
 
 # -- 6. a failed run keeps the previous output
+@pytest.mark.slow
 def test_failed_jats_run_keeps_the_previous_output(work: Path) -> None:
     whole = (CORPORA / "jats" / "sample_zinc_knuckle.xml").read_bytes()
     (work / "cut.xml").write_bytes(whole[: len(whole) // 2])
@@ -112,6 +117,7 @@ def test_failed_jats_run_keeps_the_previous_output(work: Path) -> None:
 
 
 # -- 8. deep JSON, files larger than memory, long lines
+@pytest.mark.slow
 def test_deeply_nested_json_is_one_error(work: Path) -> None:
     (work / "g.json").write_text(recipes.deep_json())
     (work / "p.json").write_text("{}")
@@ -122,6 +128,7 @@ def test_deeply_nested_json_is_one_error(work: Path) -> None:
     assert (work / "out.txt").read_text() == PREVIOUS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, big", [
     (("score", "pubmedqa", "big", "p.json", "-o", "out.txt"), "big"),
     (("score", "ranking", "big", "P.jsonl", "-o", "out.txt"), "big"),
@@ -140,6 +147,7 @@ def test_a_file_larger_than_memory_is_named(work: Path, args: tuple, big: str) -
 
 
 # -- 9 and 10. FIFOs, symbolic links
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_fifos_never_hang(work: Path) -> None:
     recipes.fifo(work / "pipe.xml")
@@ -152,6 +160,7 @@ def test_fifos_never_hang(work: Path) -> None:
     assert proc.returncode == 0 and "r009.ann" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_symbolic_links_do_not_leave_the_input_folder(work: Path) -> None:
     os.symlink("/", work / "pred" / "root")
     os.symlink("loop.ann", work / "pred" / "loop.ann")

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import CORPORA, PREVIOUS, ROOT, _limit_memory, assert_refused, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import CORPORA, PREVIOUS, ROOT, _limit_memory, assert_refused, chemref  # noqa: E402
 
 SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"
 
 
 # -- a MemoryError anywhere becomes one line naming the input
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ("jats", "big.xml", "--json", "-o", "out.txt"),
     ("score", "pubmedqa", "big.xml", "p.json", "-o", "out.txt"),
@@ -38,6 +37,7 @@ def test_running_out_of_memory_names_the_input(tmp_path: Path, args: tuple) -> N
 
 
 # -- file names are printed escaped
+@pytest.mark.slow
 def test_control_characters_in_file_names_are_escaped(tmp_path: Path) -> None:
     name = recipes.forged_name()
     whole = SAMPLE.read_bytes()
@@ -65,6 +65,7 @@ def _closed_stdout(args: tuple, cwd: Path, how: str) -> subprocess.CompletedProc
     return subprocess.CompletedProcess(command, proc.returncode, None, err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["closed", "pipe"])
 @pytest.mark.parametrize("args", [
     ("score", "brat", CORPORA / "brat" / "gold", CORPORA / "brat" / "pred"),
@@ -74,6 +75,7 @@ def test_a_closed_stdout_is_an_error(tmp_path: Path, args: tuple, how: str) -> N
     assert_refused(_closed_stdout(args, tmp_path, how), "standard output was closed", "-o FILE")
 
 
+@pytest.mark.slow
 def test_with_stdout_closed_an_output_file_is_still_written(tmp_path: Path) -> None:
     proc = _closed_stdout(("score", "brat", CORPORA / "brat" / "gold", CORPORA / "brat" / "pred",
                            "-o", "out.txt"), tmp_path, "closed")
@@ -97,6 +99,7 @@ def tiny_disk(tmp_path: Path):
         subprocess.run(["umount", str(mount)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_names_the_output(tiny_disk: Path, tmp_path: Path) -> None:
     (tiny_disk / "out.txt").write_text(PREVIOUS)
     proc = chemref("jats", SAMPLE, SAMPLE, "--json", "-o", tiny_disk / "out.txt", cwd=tmp_path)
@@ -121,6 +124,7 @@ def test_a_full_disk_during_a_write_names_the_file(tmp_path: Path) -> None:
 
 
 # -- links never lead out of an input folder; loops are reported, not fatal
+@pytest.mark.slow
 def test_links_out_of_a_jats_folder_are_not_followed(tmp_path: Path) -> None:
     inside, outside = tmp_path / "in", tmp_path / "elsewhere"
     inside.mkdir()
@@ -147,6 +151,7 @@ def test_links_out_of_a_jats_folder_are_not_followed(tmp_path: Path) -> None:
 
 
 # -- Ctrl-C with worker processes
+@pytest.mark.slow  # asserts a timing
 def test_ctrl_c_with_workers_exits_at_once(tmp_path: Path) -> None:
     args = ("questions", "build", "many", "-o", "q/questions.jsonl", "-w", "2", "--no-progress")
     (tmp_path / "many").mkdir()
@@ -182,6 +187,7 @@ def test_ctrl_c_while_the_command_modules_are_imported_is_one_line(monkeypatch, 
 
 
 # -- one xref citing 40,000 references is read in linear time
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("range_text", [False, True])
 def test_one_xref_with_40000_rids_is_linear(tmp_path: Path, range_text: bool) -> None:
     (tmp_path / "many.xml").write_text(recipes.many_rids_article(40_000, range_text))
@@ -198,6 +204,7 @@ def _one_escaped_line(text: str, name: str, start: str) -> None:
     assert "\x1b" not in text and not any(line.startswith("chemref: error: forged") for line in text.splitlines())
 
 
+@pytest.mark.slow
 def test_wrote_lines_escape_the_output_name(tmp_path: Path) -> None:
     name = recipes.forged_name()
     proc = chemref("jats", SAMPLE, "--json", "-o", name, cwd=tmp_path)
@@ -217,6 +224,7 @@ def test_wrote_lines_escape_the_output_name(tmp_path: Path) -> None:
     _one_escaped_line(proc.stdout, str(folder / "q.jsonl"), "wrote ")
 
 
+@pytest.mark.slow
 def test_per_document_rows_escape_document_names(tmp_path: Path) -> None:
     name = recipes.forged_name().replace(".xml", "")
     gold, pred = tmp_path / "gold", tmp_path / "pred"

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import recipes  # noqa: E402
-from cli_runner import ROOT, _limit_memory, chemref  # noqa: E402
+from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
+from tests.hostile.cli_runner import ROOT, _limit_memory, chemref  # noqa: E402
 
 from chemref.errors import TextError  # noqa: E402
 
@@ -43,6 +41,7 @@ _ENGINE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("unit", UNITS)
 @pytest.mark.parametrize("engine", ["findability", "selector", "authors"])
 def test_rule_engines_are_linear_on_1mb(engine: str, unit: str) -> None:
@@ -95,6 +94,7 @@ def test_contradictory_qrels_warn_and_a_positive_judgement_wins(tmp_path: Path) 
     assert report.to_dict()["recall@1"] == 1.0  # d1 stays relevant (the positive judgement wins)
 
 
+@pytest.mark.slow  # asserts a timing
 @pytest.mark.parametrize("unit", ["e.g. ", "Smith et al. "])
 def test_questions_build_on_a_1mb_cited_sentence(tmp_path: Path, unit: str) -> None:
     # every step of the build (splitter, filters, claims, authors, findability, selector) on one sentence

@@ -25,11 +25,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from chemref.reference_data import reference_path  # noqa: E402
 
 from chemref._io import atomic_write  # noqa: E402
 from chemref.nlp.chemical_corpus import rarely_tagged, read_tagged  # noqa: E402
 
-TRAIN = ROOT.parent / "shared" / "corpora" / "chemicals" / "bc5cdr_chem" / "train.tsv"
+TRAIN = reference_path("corpora", "chemicals", "bc5cdr_chem", "train.tsv", project_root=ROOT)
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_gazetteer.json"
 _NOT_CHEMICAL = re.compile(r"(?:ase|ases|mab|cept|ins|ogen)\Z")
 PACKAGE_VERSION = "2.0.9"

@@ -2,19 +2,13 @@
 
     PYTHONPATH=. nice python training/chemicals/train.py            # from the repo root
 
-1. reads ``../shared/corpora/chemicals/bc5cdr_chem/{train,devel}.tsv`` (BC5CDR chemical mentions,
-   CC BY 4.0; the test split is never read);
-2. writes spaCy DocBins to ``--work`` (default: a temporary folder, removed at the end): the training
-   sentences on their own
+1. reads ``corpora/chemicals/bc5cdr_chem/{train,devel}.tsv`` of the reference data (``$CHEMREF_REFERENCE_DATA``,
+   default ``../shared``; BC5CDR chemical mentions, CC BY 4.0; the test split is never read);
+2. writes spaCy DocBins to ``--work`` (default: a temporary folder): the training sentences on their own
    tokens, plus the same sentences with natural spacing restored ("2 , 4 - D" -> "2,4-D") and re-tokenized by
    chemref's tokenizer, so the model also sees the whole-token forms chemref produces on running text;
 3. runs ``spacy train training/chemicals/config.cfg`` (fixed seed; selection on devel.tsv);
 4. copies ``model-best``'s NER component into ``chemref/nlp/data/chemicals_model`` with its meta.
-
-The ENTS_F that spaCy prints is the NER alone, scored on the corpus's own tokens: compare it with
-``devel_ner_only`` in the model's ``meta.json`` (0.880 for the shipped model), not with the pipeline's
-figure in the README (NER + rules on chemref's tokenization, from ``benchmarks/bench_chemicals.py``).
-Without the data it stops with a one-line error and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -30,10 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-
+from chemref.reference_data import REFERENCE_DATA_ENV, reference_path  # noqa: E402
 from chemref.nlp.chemical_corpus import TaggedSentence, joined_text, read_tagged  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "corpora" / "chemicals" / "bc5cdr_chem"
+DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
 CONFIG = Path(__file__).resolve().parent / "config.cfg"
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_model"
 LABEL = "CHEMICAL"
@@ -105,66 +99,54 @@ def _docbins(path: Path, nlp, augment: bool):
     return db, n_aug, n_skip
 
 
-def _missing_data(data: Path) -> str | None:
-    """A one-line reason when ``data`` lacks the train or devel split, else None."""
-    for split in ("train.tsv", "devel.tsv"):
-        if not (data / split).is_file():
-            return (f"{data / split} is absent (the BC5CDR chemical splits train.tsv and devel.tsv are needed: "
-                    f"--data DIR names the folder that holds them)")
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--work", type=Path, default=None,
-                        help="folder for DocBins and spaCy output (kept; default: a temporary folder, removed)")
+    parser.add_argument("--work", type=Path, default=None, help="folder for DocBins and spaCy output")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--no-export", action="store_true", help="train only; do not copy into the package")
     parser.add_argument("overrides", nargs="*", help="spaCy config overrides, e.g. --training.max_epochs=5")
     args, extra = parser.parse_known_args(argv)
-    problem = _missing_data(args.data)
-    if problem:
-        print(f"train.py: error: {problem}", file=sys.stderr)
+    missing = [args.data / name for name in ("train.tsv", "devel.tsv") if not (args.data / name).is_file()]
+    if missing:
+        print(f"train.py: error: {missing[0]}: not found (the BC5CDR chemical mentions of the reference data: set "
+              f"{REFERENCE_DATA_ENV} or --data; README, Reference data)", file=sys.stderr)
         return 2
     import spacy
 
-    import chemref.nlp.tokenizer  # noqa: F401  (registers chemref.Tokenizer.v1)
-    from chemref.errors import ChemrefError
+    import chemref.nlp.components.factories  # noqa: F401  (registers chemref.Tokenizer.v1)
     from chemref.nlp.chemical_features import register_architectures
 
     register_architectures()
+    own_work = args.work is None
     work = args.work or Path(tempfile.mkdtemp(prefix="chemref-chemicals-"))
+    work.mkdir(parents=True, exist_ok=True)
     try:
-        work.mkdir(parents=True, exist_ok=True)
-        nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
-        train, n_aug, n_skip = _docbins(args.data / "train.tsv", nlp, augment=True)
-        train.to_disk(work / "train.spacy")
-        dev, _, _ = _docbins(args.data / "devel.tsv", nlp, augment=False)
-        dev.to_disk(work / "dev.spacy")
-        print(f"train: {len(train)} docs ({n_aug} re-spaced copies, {n_skip} skipped); dev: {len(dev)} docs",
-              flush=True)
-        cmd = [sys.executable, "-m", "spacy", "train", str(CONFIG), "--output", str(work / "out"),
-               "--paths.train", str(work / "train.spacy"), "--paths.dev", str(work / "dev.spacy"),
-               "--code", str(Path(__file__).resolve().parent / "register.py"), *args.overrides, *extra]
-        print(" ".join(cmd), flush=True)
-        subprocess.run(cmd, check=True)
-        if not args.no_export:
-            export(work / "out" / "model-best", TARGET)
-        print("the ENTS_F above is the NER alone on the corpus's own tokens (meta.json's devel_ner_only); "
-              "python benchmarks/bench_chemicals.py gives the pipeline's figures (NER + rules, chemref's tokens)")
-    except ChemrefError as exc:
-        print(f"train.py: error: {exc}", file=sys.stderr)
-        return 2
+        return _train(args, extra, work)
     except subprocess.CalledProcessError as exc:
-        print(f"train.py: error: spacy train stopped with status {exc.returncode} (its messages are above)",
-              file=sys.stderr)
+        print(f"train.py: error: spacy train exited with status {exc.returncode}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("train.py: interrupted", file=sys.stderr)
-        return 130
     finally:
-        if args.work is None:
+        if own_work:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _train(args: argparse.Namespace, extra: list[str], work: Path) -> int:
+    """Write the DocBins into ``work``, train there, and export the best model (unless --no-export)."""
+    import spacy
+
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
+    train, n_aug, n_skip = _docbins(args.data / "train.tsv", nlp, augment=True)
+    train.to_disk(work / "train.spacy")
+    dev, _, _ = _docbins(args.data / "devel.tsv", nlp, augment=False)
+    dev.to_disk(work / "dev.spacy")
+    print(f"train: {len(train)} docs ({n_aug} re-spaced copies, {n_skip} skipped); dev: {len(dev)} docs", flush=True)
+    cmd = [sys.executable, "-m", "spacy", "train", str(CONFIG), "--output", str(work / "out"),
+           "--paths.train", str(work / "train.spacy"), "--paths.dev", str(work / "dev.spacy"),
+           "--code", str(Path(__file__).resolve().parent / "register.py"), *args.overrides, *extra]
+    print(" ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True)
+    if not args.no_export:
+        export(work / "out" / "model-best", TARGET)
     return 0
 
 

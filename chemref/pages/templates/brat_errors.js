@@ -41,6 +41,48 @@
     return parts.join("   |   ");
   }
 
+  function frags(m) {
+    return m[3] ? m[3].split(";").map(function (f) { var p = f.split("-"); return [+p[0], +p[1]]; }) : [];
+  }
+  /* a segment starting at o is covered by a fragment [s, e) when s <= o < e (segments are cut at every
+     boundary): one sweep over the fragments' ends per document, counting the visible kinds */
+  function colour(sec, d, mk) {
+    if (!d.spans) {
+      d.spans = Array.prototype.slice.call(sec.querySelectorAll(".txt span.m"));
+      d.ev = [];
+      d.m.forEach(function (m, i) {
+        frags(m).forEach(function (f) { if (f[0] < f[1]) { d.ev.push([f[0], 1, i], [f[1], -1, i]); } });
+      });
+      d.ev.sort(function (a, b) { return a[0] - b[0]; });
+    }
+    var ev = d.ev, count = {}, j = 0;
+    d.spans.forEach(function (span) {
+      var o = +span.getAttribute("data-o");
+      while (j < ev.length && ev[j][0] <= o) {
+        var ks = mk[ev[j][2]];
+        for (var q = 0; q < ks.length; q++) { count[ks[q]] = (count[ks[q]] || 0) + ev[j][1]; }
+        j++;
+      }
+      var cls = "m";
+      for (var k in count) { if (count[k] > 0) { cls += " k-" + k; } }
+      span.className = cls;
+    });
+  }
+  function covering(d, o) {
+    var out = [];
+    d.m.forEach(function (m, i) {
+      if (frags(m).some(function (f) { return f[0] <= o && o < f[1]; })) { out.push(i); }
+    });
+    return out;
+  }
+  function spansOf(sec, m) {
+    var fs = frags(m);
+    return Array.prototype.filter.call(sec.querySelectorAll(".txt span.m"), function (s) {
+      var o = +s.getAttribute("data-o");
+      return fs.some(function (f) { return f[0] <= o && o < f[1]; });
+    });
+  }
+
   function apply() {
     var st = state();
     var shown = 0, errDocs = 0;
@@ -49,11 +91,7 @@
       var mk = d.m.map(function (m) { return mentionKinds(m, st); });
       var errors = 0;
       mk.forEach(function (ks) { if (ks.indexOf("FP") >= 0 || ks.indexOf("FN") >= 0) { errors++; } });
-      sec.querySelectorAll(".txt span.m").forEach(function (span) {
-        var cls = {};
-        span.getAttribute("data-m").split(" ").forEach(function (j) { mk[+j].forEach(function (k) { cls[k] = 1; }); });
-        span.className = "m" + Object.keys(cls).map(function (k) { return " k-" + k; }).join("");
-      });
+      colour(sec, d, mk);
       sec.querySelectorAll(".mlist li").forEach(function (li) {
         var ks = mk[+li.getAttribute("data-mi")];
         var badge = li.querySelector(".badge");
@@ -86,8 +124,9 @@
   }
 
   function highlight(sec, ids, on) {
+    var d = DATA.docs[+sec.getAttribute("data-doc")];
     ids.forEach(function (j) {
-      sec.querySelectorAll('.txt span.m[data-m~="' + j + '"]').forEach(function (s) { s.classList.toggle("hl", on); });
+      spansOf(sec, d.m[+j]).forEach(function (s) { s.classList.toggle("hl", on); });
     });
   }
   document.addEventListener("mouseover", function (ev) {
@@ -96,8 +135,8 @@
       var sec = span.closest("section.doc");
       var d = DATA.docs[+sec.getAttribute("data-doc")];
       var st = state();
-      span.title = span.getAttribute("data-m").split(" ").map(function (j) {
-        var m = d.m[+j];
+      span.title = covering(d, +span.getAttribute("data-o")).map(function (j) {
+        var m = d.m[j];
         var k = st.ev >= 0 ? (m[2][st.ev] || "") : "";
         return (k ? k + " " : "") + m[0] + " [" + m[3] + "] in " + SIDES[m[1]];
       }).join("\n");
@@ -113,7 +152,7 @@
     var a = ev.target.closest ? ev.target.closest(".rels a[data-m]") : null;
     if (!a) { return; }
     var sec = a.closest("section.doc");
-    var spans = sec.querySelectorAll('.txt span.m[data-m~="' + a.getAttribute("data-m") + '"]');
+    var spans = spansOf(sec, DATA.docs[+sec.getAttribute("data-doc")].m[+a.getAttribute("data-m")]);
     spans.forEach(function (s) { s.classList.add("flash"); });
     setTimeout(function () { spans.forEach(function (s) { s.classList.remove("flash"); }); }, 1500);
   });
@@ -121,5 +160,11 @@
     var el = $(id);
     if (el) { el.addEventListener("change", function () { document.querySelectorAll(".txt span.m[title]").forEach(function (s) { s.removeAttribute("title"); }); apply(); }); }
   });
+  // the sticky controls bar: the index and the link targets start below it, whatever its height
+  function barHeight() {
+    document.documentElement.style.setProperty("--bar", $("controls").offsetHeight + "px");
+  }
+  window.addEventListener("resize", barHeight);
   apply();
+  window.requestAnimationFrame(barHeight);  // measured with the first layout, not in a forced one before it
 })();

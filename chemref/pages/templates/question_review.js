@@ -39,6 +39,14 @@
     return { text: r.s, cs: r.cs, ce: r.ce };
   }
   function fmt(x) { return typeof x === "number" ? x.toFixed(3) : "—"; }
+  // a DOI or PMID as a link to its resolver (opens in a new tab); "—" when there is none
+  function link(cls, id, base) {
+    if (!id) { return el("span", cls, "—"); }
+    var a = el("a", cls, String(id));
+    a.href = base + String(id).split("/").map(encodeURIComponent).join("/");
+    a.target = "_blank"; a.rel = "noopener noreferrer";
+    return a;
+  }
 
   function card(r) {
     var c = el("article", "card" + (r.r ? " rejected" : ""));
@@ -69,12 +77,29 @@
     }
     var t = el("div", "target");
     t.appendChild(el("span", "lbl", "target"));
-    t.appendChild(el("span", "ttl", r.t || "(no title)"));
+    if (r.t) {
+      t.appendChild(el("span", "ttl", r.t));
+    } else if (r.rf) {
+      t.appendChild(el("span", "refs", "cites " + r.rf.length + " references (" +
+                                       r.rf.map(function (x) { return x[0]; }).join(", ") + ")" +
+                                       (r.c ? " as “" + r.c + "”" : "") + ", not one work"));
+      var list = el("ol", "reflist");
+      r.rf.forEach(function (x) {
+        var li = el("li", "", x[0] + ": " + (x[1] || "(title not at hand)"));
+        if (x[2]) { li.appendChild(document.createTextNode(" · DOI ")); li.appendChild(link("doi", x[2], "https://doi.org/")); }
+        list.appendChild(li);
+      });
+      t.appendChild(list);
+    } else {
+      t.appendChild(el("span", "ttl", "(no title in the reference list)"));
+    }
     if (r.au) { t.appendChild(document.createTextNode(" — " + r.au + (r.y ? " (" + r.y + ")" : ""))); }
-    t.appendChild(document.createTextNode(" · DOI "));
-    t.appendChild(el("span", "doi", r.d || "—"));
-    t.appendChild(document.createTextNode(" · PMID "));
-    t.appendChild(el("span", "pmid", r.p || "—"));
+    if (!r.rf) {  // several references: each DOI is in the list above
+      t.appendChild(document.createTextNode(" · DOI "));
+      t.appendChild(link("doi", r.d, "https://doi.org/"));
+      t.appendChild(document.createTextNode(" · PMID "));
+      t.appendChild(link("pmid", r.p, "https://pubmed.ncbi.nlm.nih.gov/"));
+    }
     c.appendChild(t);
     var lab = el("div", "labels");
     var l = labels[r.i] || {};
@@ -191,9 +216,12 @@
     save(); paintState(c, id); showCounts();
   });
 
+  var SHA = {};
+  RECS.forEach(function (r) { if (r.h) { SHA[r.i] = r.h; } });
   function line(id, l) {
     var row = [["id", id], ["good_question", l.good_question], ["author_named", l.author_named],
                ["function", l["function"]], ["sentence_ok", l.sentence_ok], ["note", l.note || ""]];
+    if (SHA[id]) { row.push(["excerpt_sha1", SHA[id]]); }  // which excerpt text was judged (stale labels show)
     return "{" + row.map(function (kv) { return JSON.stringify(kv[0]) + ": " + JSON.stringify(kv[1]); }).join(", ") + "}";
   }
   $("export").addEventListener("click", function () {

@@ -209,7 +209,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read; ``details`` keeps the
     per-document counts and FP/FN records in ``report.details`` (as :func:`~chemref.scoring.score_brat`).
     """
-    from chemref.scoring.parallel import map_chunks, resolve_jobs as _jobs
+    from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
     threshold = similarity if span == "approx" else None
@@ -227,6 +227,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
+        psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
             warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")

@@ -1,4 +1,5 @@
-"""The custom attributes chemref puts on spaCy objects: ``Doc._.chemref_references`` and ``Span._.chemref_ref_ids``.
+"""The custom attributes chemref puts on spaCy objects: ``Doc._.chemref_references``, ``Span._.chemref_ref_ids``
+and ``Span._.chemref_claim``, registered in one place.
 
 Both are stored in ``doc.user_data`` in JSON-safe form (strings, tuples, plain dicts), so a Doc built by
 :func:`chemref.nlp.make_doc` still survives ``doc.to_bytes()``, ``DocBin`` and ``nlp.pipe(n_process=...)``;
@@ -13,17 +14,18 @@ from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from chemref.jats.model import Reference
+from chemref.nlp.claims import ClaimDecision
+from chemref.nlp.components.factories import CITATIONS_KEY
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span
 
-__all__ = ["SPANS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
+__all__ = ["CITATIONS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
 
-#: The span group holding citation markers (``doc.spans[SPANS_KEY]``).
-SPANS_KEY = "chemref_citations"
 
 _REFS_KEY = "chemref_references"
 _IDS_KEY = "chemref_ref_ids"
+_CLAIM_KEY = "chemref_claim"
 _REF_FIELDS = tuple(f.name for f in fields(Reference))
 
 
@@ -103,6 +105,24 @@ def _set_ref_ids(span: "Span", value: Iterable[str]) -> None:
     span.doc.user_data[(_IDS_KEY, span.start_char, span.end_char, span.id)] = tuple(str(v) for v in value)
 
 
+def _claim_key(span: "Span") -> tuple[str, str, int, int]:
+    return ("._.", _CLAIM_KEY, span.start_char, span.end_char)
+
+
+def _get_claim(span: "Span") -> ClaimDecision | None:
+    value = span.doc.user_data.get(_claim_key(span))
+    return None if value is None else ClaimDecision(*value)
+
+
+def _set_claim(span: "Span", decision: ClaimDecision | None) -> None:
+    # stored as a plain (label, score, rule) tuple so Docs stay msgpack-safe (DocBin, n_process > 1)
+    key = _claim_key(span)
+    if decision is None:
+        span.doc.user_data.pop(key, None)
+    else:
+        span.doc.user_data[key] = (decision.label, decision.score, decision.rule)
+
+
 def register_extensions() -> None:
     """Register the attributes once (idempotent: guarded with ``has_extension``)."""
     from spacy.tokens import Doc, Span
@@ -111,6 +131,8 @@ def register_extensions() -> None:
         Doc.set_extension(_REFS_KEY, getter=_get_references, setter=_set_references)
     if not Span.has_extension(_IDS_KEY):
         Span.set_extension(_IDS_KEY, getter=_get_ref_ids, setter=_set_ref_ids)
+    if not Span.has_extension(_CLAIM_KEY):
+        Span.set_extension(_CLAIM_KEY, getter=_get_claim, setter=_set_claim)
 
 
 register_extensions()

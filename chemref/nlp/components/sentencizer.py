@@ -1,6 +1,6 @@
 """The ``chemref_sentencizer`` component: :func:`chemref.nlp.sentences.split_sentences` on ``doc.text``.
 
-Citation spans (``doc.spans["chemref_citations"]``) are passed as protected spans, so no boundary falls
+Citation spans (``doc.spans[citations_key]``, by default ``doc.spans["chemref_citations"]``) are passed as protected spans, so no boundary falls
 inside a citation and a citation right after the period stays with the sentence before it. Sentence
 starts are written in one ``doc.from_array`` call. The rule tables are saved with the pipeline as JSON
 (``<pipeline dir>/chemref_sentencizer/rules.json``), never pickled.
@@ -9,22 +9,23 @@ starts are written in one ``doc.from_array`` call. The rule tables are saved wit
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, List, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import numpy
 import srsly
 from spacy.attrs import IDX, SENT_START
-from spacy.language import Language
 from spacy.util import ensure_path
 
 from chemref.errors import InputError
-from chemref.nlp.extensions import SPANS_KEY, doc_text, register_extensions
-from chemref.nlp.rules import KINDS, NAME, SentenceRules
+from chemref.nlp.components.base import ChemrefPipe
+from chemref.nlp.components.extensions import CITATIONS_KEY, doc_text, register_extensions
+from chemref.nlp.rules import NAME, SentenceRules
+from chemref.nlp.sentences import split_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
-__all__ = ["ChemrefSentencizer", "make_sentencizer", "split_tokens_at", "set_sentence_starts"]
+__all__ = ["ChemrefSentencizer", "split_tokens_at", "set_sentence_starts"]
 
 _RULES_FILE = "rules.json"
 
@@ -124,34 +125,25 @@ def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> "Doc":
     return doc
 
 
-class ChemrefSentencizer:
+class ChemrefSentencizer(ChemrefPipe):
     """Rule-based sentence boundaries from :class:`SentenceRules` (see the module docstring)."""
 
-    def __init__(self, name: str = "chemref_sentencizer", *, rules: SentenceRules | None = None) -> None:
-        # imported here: spaCy imports every entry-point module on each spacy.blank(), keep that import light
-        from chemref.nlp.sentences import split_sentences
-
+    def __init__(self, name: str = "chemref_sentencizer", *, rules: SentenceRules | None = None,
+                 citations_key: str = CITATIONS_KEY, scorer: Callable[..., dict[str, Any]] | None = None) -> None:
+        register_extensions()
         self.name = name
         self.rules = rules if rules is not None else SentenceRules.default()
-        self._split = split_sentences
+        self.citations_key = citations_key
+        self.scorer = scorer
 
     def __call__(self, doc: "Doc") -> "Doc":
-        group = doc.spans.get(SPANS_KEY) if doc.spans else None
+        group = doc.spans.get(self.citations_key) if doc.spans else None
         protected = [(s.start_char, s.end_char) for s in group if s.end_char > s.start_char] if group else ()
-        return set_sentence_starts(doc, self._split(doc_text(doc), protected=protected, rules=self.rules))
-
-    def pipe(self, docs: Iterable["Doc"], batch_size: int = 1000) -> Iterable["Doc"]:
-        """Split each Doc of a stream (spaCy's ``nlp.pipe`` calls this)."""
-        for doc in docs:
-            yield self(doc)
+        return set_sentence_starts(doc, split_sentences(doc_text(doc), protected=protected, rules=self.rules))
 
     def add_abbreviations(self, words: Iterable[str], *, kind: str = NAME) -> None:
         """Add user abbreviations (saved with the pipeline); see :meth:`SentenceRules.with_abbreviations`."""
         self.rules = self.rules.with_abbreviations(words, kind=kind)
-
-    def add_no_split(self, patterns: Iterable[str]) -> None:
-        """Add regular expressions whose matches never contain a boundary (saved with the pipeline)."""
-        self.rules = self.rules.with_no_split(patterns)
 
     # serialisation: JSON only
     def to_bytes(self, *, exclude: Sequence[str] = ()) -> bytes:
@@ -183,29 +175,3 @@ class ChemrefSentencizer:
         if not isinstance(data, dict) or "rules" not in data:
             raise InputError("serialised chemref_sentencizer data has no 'rules'", path=source)
         return SentenceRules.from_dict(data["rules"], source=source)
-
-
-@Language.factory(
-    "chemref_sentencizer",
-    assigns=["token.is_sent_start"],
-    requires=[],
-    default_config={"abbreviations": [], "abbreviation_kind": NAME, "no_split": []},
-)
-def make_sentencizer(nlp: Language, name: str, abbreviations: List[str], abbreviation_kind: str,
-                     no_split: List[str]) -> ChemrefSentencizer:
-    """spaCy factory, e.g. ``nlp.add_pipe("chemref_sentencizer", config={"abbreviations": ["Cmpd."],
-    "abbreviation_kind": "never", "no_split": [r"Ex\\. \\d+"]})``.
-
-    ``abbreviation_kind`` is one of "never", "name" (default), "either" (see :mod:`chemref.nlp.rules`).
-    Citation spans from ``chemref_citations`` (or :func:`chemref.nlp.make_doc`) are used when present.
-    """
-    if abbreviation_kind not in KINDS:
-        raise InputError(f"chemref_sentencizer: unknown abbreviation_kind {abbreviation_kind!r}",
-                         hint=f"use one of {', '.join(KINDS)}")
-    register_extensions()
-    rules = SentenceRules.default()
-    if abbreviations:
-        rules = rules.with_abbreviations(abbreviations, kind=abbreviation_kind)
-    if no_split:
-        rules = rules.with_no_split(no_split)
-    return ChemrefSentencizer(name, rules=rules)

@@ -1,9 +1,8 @@
-"""A chemistry-aware spaCy tokenizer: formulas and IUPAC names stay whole, units and citations split off.
+"""The chemistry-aware tokenizer's rules: prefix, suffix, infix and whole-token patterns, units, abbreviations.
 
-It is spaCy's own :class:`spacy.tokenizer.Tokenizer` with chemref's prefix/suffix/infix patterns,
-``token_match`` and special cases, so ``nlp.to_disk()`` stores every rule and ``spacy.load()`` restores
-it without chemref. The patterns are plain ``re`` expressions built once at import; spaCy caches the
-result per distinct whitespace-separated chunk, so their cost is paid once per word form.
+Pure Python and ``re`` (no spaCy): :mod:`chemref.nlp.components.tokenizer` builds spaCy's own tokenizer
+from them. The patterns are plain ``re`` expressions built once at import; spaCy caches the result per
+distinct whitespace-separated chunk, so their cost is paid once per word form.
 
 Design (spaCy's English rules and scispaCy's bracket lookaheads studied; written here; scispaCy itself
 does not earn a dependency: it pulls in nmslib/scikit-learn for rules that fit in this file):
@@ -21,19 +20,11 @@ does not earn a dependency: it pulls in nmslib/scikit-learn for rules that fit i
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
-
-import spacy
 
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 
-if TYPE_CHECKING:  # pragma: no cover
-    from spacy.language import Language
-    from spacy.tokenizer import Tokenizer
-    from spacy.vocab import Vocab
-
-__all__ = ["PREFIX_RE", "SUFFIX_RE", "INFIX_RE", "TOKEN_MATCH_RE", "UNITS", "special_cases",
-           "chemical_tokenizer", "create_tokenizer"]
+__all__ = ["PREFIX_RE", "SUFFIX_RE", "INFIX_RE", "TOKEN_MATCH_RE", "MAX_AFFIXES", "UNITS", "UNIT_LETTERS",
+           "ELEMENT_ABBREVIATIONS", "SCIENTIFIC_ABBREVIATIONS"]
 
 #: Units split from a number written directly before them ("50°C" -> "50", "°C"). Single letters other
 #: than M and K are left out on purpose: "2h", "3a", "Et3N", "H2S", "Fig. 2A" are labels and formulas.
@@ -116,12 +107,12 @@ TOKEN_MATCH_RE = re.compile(
     rf"(?:{_CHEM_BODY}))$"
 )
 
-# spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial).
-_UNIT_LETTERS = ("h.", "s.", "g.", "m.", "d.", "l.", "x.", "y.")
+#: spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial).
+UNIT_LETTERS = ("h.", "s.", "g.", "m.", "d.", "l.", "x.", "y.")
 
-# spaCy's English abbreviations that clash with element symbols ("Co." for Colorado, "Mo." ...): their period
-# is left to end a sentence after the element ("Ind." for Indiana reads as indium, "In.", too).
-_ELEMENT_ABBREVS = {symbol + "." for symbol in ELEMENT_SYMBOLS} | {"Ind."}
+#: spaCy's English abbreviations that clash with element symbols ("Co." for Colorado, "Mo." ...): their period
+#: is left to end a sentence after the element ("Ind." for Indiana reads as indium, "In.", too).
+ELEMENT_ABBREVIATIONS = {symbol + "." for symbol in ELEMENT_SYMBOLS} | {"Ind."}
 
 #: Scientific and chemical abbreviations kept as one token with their period.
 SCIENTIFIC_ABBREVIATIONS = (
@@ -132,54 +123,3 @@ SCIENTIFIC_ABBREVIATIONS = (
     "Chem.", "Soc.", "Lett.", "Phys.", "Biol.", "Proc.", "Natl.", "Acad.", "Sci.", "Rev.", "Int.", "Ed.",
     "Am.", "Org.", "Inorg.", "Commun.", "Angew.", "Nat.", "Med.", "Res.", "Eur.", "Mater.", "Catal.", "Synth.",
 )
-
-
-def special_cases(base: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """spaCy's English special cases minus emoticons, "°C." and element clashes, plus scientific ones."""
-    from spacy.symbols import ORTH
-
-    rules = {
-        key: value for key, value in base.items()
-        if (any(c.isalpha() for c in key) or key.isspace() or key in {"'", "''", "—", "’", "’’"})
-        and not key.startswith("°") and key not in _ELEMENT_ABBREVS
-        and not any(c in key for c in "()[]{}<>=:;_^")
-    }
-    for unit in _UNIT_LETTERS:
-        rules.pop(unit, None)
-    for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-        rules[letter + "."] = [{ORTH: letter + "."}]
-    for abbrev in SCIENTIFIC_ABBREVIATIONS:
-        rules[abbrev] = [{ORTH: abbrev}]
-    return rules
-
-
-def chemical_tokenizer(vocab: "Vocab", *, base_rules: dict[str, list[dict[str, Any]]] | None = None,
-                       url_match: Callable[[str], Any] | None = None) -> "Tokenizer":
-    """A spaCy ``Tokenizer`` over ``vocab`` with chemref's rules (English special cases as the base)."""
-    from spacy.lang.en import English
-    from spacy.tokenizer import Tokenizer
-
-    if base_rules is None:
-        base_rules = dict(English.Defaults.tokenizer_exceptions)
-    if url_match is None:
-        url_match = English.Defaults.url_match
-    return Tokenizer(
-        vocab,
-        rules=special_cases(base_rules),
-        prefix_search=PREFIX_RE.search,
-        suffix_search=SUFFIX_RE.search,
-        infix_finditer=INFIX_RE.finditer,
-        token_match=TOKEN_MATCH_RE.match,
-        url_match=url_match,
-    )
-
-
-@spacy.registry.tokenizers("chemref.Tokenizer.v1")
-def create_tokenizer() -> Callable[["Language"], "Tokenizer"]:
-    """Registered tokenizer factory: ``[nlp.tokenizer] @tokenizers = "chemref.Tokenizer.v1"``."""
-
-    def make(nlp: "Language") -> "Tokenizer":
-        return chemical_tokenizer(nlp.vocab, base_rules=dict(nlp.Defaults.tokenizer_exceptions),
-                                  url_match=nlp.Defaults.url_match)
-
-    return make

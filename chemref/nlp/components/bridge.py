@@ -6,27 +6,29 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from chemref.errors import InputError
 from chemref.jats.model import Paragraph, Reference
-from chemref.nlp.extensions import SPANS_KEY, doc_text, references_mapping, register_extensions
+from chemref.nlp.components.extensions import CITATIONS_KEY, doc_text, references_mapping, register_extensions
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["make_doc"]
+__all__ = ["make_doc", "citations_key"]
 
 
 def make_doc(nlp: "Language", paragraph: Paragraph | str,
              references: Mapping[str, Reference] | Iterable[Reference] | None = None) -> "Doc":
     """Tokenize ``paragraph.text`` with ``nlp``, attach its citation anchors, run the pipeline, return the Doc.
 
-    * every :class:`CitationAnchor` becomes a span in ``doc.spans["chemref_citations"]`` (label
+    * every :class:`CitationAnchor` becomes a span in the pipeline's citation group (the ``spans_key`` of its
+      ``chemref_citations``, by default ``doc.spans["chemref_citations"]``; label
       ``"citation"``, ``span.id_`` its index in ``paragraph.citations``; outer whitespace trimmed) whose
       ``span._.chemref_ref_ids`` are the anchor's ``ref_ids``; tokens are split where an anchor starts
       or ends inside one ("diffusion.7");
     * ``doc._.chemref_references`` maps every reference id to its :class:`Reference` (``references`` is
       a mapping id -> Reference, e.g. ``article.references_by_id``, or an iterable of Reference);
-    * then each enabled pipeline component runs in order, so ``chemref_citations`` keeps these anchors,
-      ``chemref_sentencizer`` never splits inside them and later components can read both attributes.
+    * then the pipeline runs (``nlp(doc)``: each enabled component in order, under the error handler), so
+      ``chemref_citations`` keeps these anchors, ``chemref_sentencizer`` never splits inside them and later
+      components can read both attributes.
 
     ``paragraph`` may also be a plain string: then there are no anchors and ``chemref_citations``
     recognises plain-text markers as for ``nlp(text)``. A Paragraph's anchors are authoritative: a
@@ -38,7 +40,7 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
     from spacy.attrs import IDX
     from spacy.tokens import Span
 
-    from chemref.nlp.sentencizer import split_tokens_at
+    from chemref.nlp.components.sentencizer import split_tokens_at
 
     register_extensions()
     from_jats = not isinstance(paragraph, str)
@@ -71,8 +73,17 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
         span._.chemref_ref_ids = ref_ids
         group.append(span)
     if from_jats:  # a plain string has no anchors: leave the group to chemref_citations' recogniser
-        doc.spans[SPANS_KEY] = group
+        doc.spans[citations_key(nlp)] = group
     doc._.chemref_references = references_mapping(references)
+    return nlp(doc)
+
+
+def citations_key(nlp: "Language") -> str:
+    """The span group the pipeline's citation markers go to: the ``spans_key`` of its ``chemref_citations``
+    component (whatever its name), else the default."""
+    from chemref.nlp.components.citations import CitationMarkers
+
     for _name, component in nlp.pipeline:
-        doc = component(doc)
-    return doc
+        if isinstance(component, CitationMarkers):
+            return component.spans_key
+    return CITATIONS_KEY

@@ -1,0 +1,1 @@
+"""chemref's benchmarks (run as scripts: ``python benchmarks/bench_<area>.py``)."""

@@ -1,0 +1,49 @@
+"""Recipes for hostile BRAT inputs (scoring), built at run time: long and many COREFERENCE chains, nested and
+mutually overlapping mentions. Used by tests/hostile/test_hostile_brat.py and benchmarks/bench_hostile.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def coref_chains(chains: int, links: int, shift: int = 0) -> str:
+    """``chains`` separate COREFERENCE chains of ``links`` links each (``links + 1`` mentions a chain, 4
+    characters apart), so the closure holds ``chains * links * (links + 1) / 2`` links."""
+    lines = []
+    t = 0
+    r = 0
+    for c in range(chains):
+        first = t + 1
+        for j in range(links + 1):
+            t += 1
+            start = 4 * (t - 1) + shift
+            lines.append(f"T{t}\tReaction_product {start} {start + 3}\tabc")
+        for j in range(links):
+            r += 1
+            lines.append(f"R{r}\tCOREFERENCE Arg1:T{first + j} Arg2:T{first + j + 1}")
+    return "\n".join(lines) + "\n"
+
+
+def nested_mentions(n: int, shift: int = 0) -> str:
+    """``n`` mentions nested in each other (``[i, 2n - i)``), every one overlapping every other."""
+    return "".join(f"T{i + 1}\tReaction_product {i + shift} {2 * n - i + shift}\tx\n" for i in range(n))
+
+
+def overlapping_chain(n: int, shift: int = 0) -> str:
+    """A COREFERENCE chain of ``n`` links over ``n + 1`` mentions whose spans all overlap (``[k, k + n + 2)``)."""
+    lines = [f"T{k + 1}\tReaction_product {k + shift} {k + n + 2 + shift}\tx" for k in range(n + 1)]
+    lines += [f"R{k + 1}\tCOREFERENCE Arg1:T{k + 1} Arg2:T{k + 2}" for k in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def folders(root: Path, gold: str, pred: str, text_chars: int = 0) -> tuple[Path, Path]:
+    """Gold and prediction folders of one document ``doc`` holding ``gold`` and ``pred`` (and a ``.txt``)."""
+    out = []
+    for side, ann in (("gold", gold), ("pred", pred)):
+        folder = root / side
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "doc.ann").write_text(ann, encoding="utf-8")
+        if text_chars:
+            (folder / "doc.txt").write_text("x" * text_chars, encoding="utf-8")
+        out.append(folder)
+    return out[0], out[1]

@@ -1,0 +1,224 @@
+"""``chemref questions judge prepare | run | apply``: a language model judges the candidate questions, through
+files in the OpenAI Batch format (a hosted batch, a local server, or any other way of answering them)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
+from chemref.errors import printable
+
+judge_app = typer.Typer(help="Judge candidate questions with a language model (OpenAI Batch format files).",
+                        no_args_is_help=True, pretty_exceptions_enable=False)
+questions_app.add_typer(judge_app, name="judge")
+
+#: Exit status of a run that wrote every answer it could but left requests failed (run it again to retry them).
+EXIT_FAILED_REQUESTS = 1
+
+
+def _shown(path: object) -> str:
+    return printable(str(path))
+
+
+def cascade_start(selector: Optional[Path]) -> Optional[float]:
+    """The selector score from which candidates go to the judge by default: the selector file's
+    ``judge_threshold`` (None, every candidate, when the file records none)."""
+    from chemref.questions.selector import default_selector, load_selector
+
+    chosen = default_selector() if selector is None else load_selector(selector)
+    value = chosen.meta.get("judge_threshold")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@judge_app.command("prepare")
+def prepare_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of a build."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build: its "
+                                            "candidates rejected by the selector threshold or the caps go to the "
+                                            "judge too (build with a low --min-score for a cascade)."),
+    min_score: Optional[float] = typer.Option(None, "--min-score", min=0.0, max=1.0, help="Only candidates whose "
+                                              "selector score is at least this (a record without a score is "
+                                              "left out, and counted). Default: where the selector's cascade "
+                                              "starts (its judge_threshold, which keeps 90% of the good "
+                                              "candidates, cross-validated); 0 sends every candidate."),
+    selector: Optional[Path] = typer.Option(None, "--selector", help="The selector weights the build used "
+                                            "(questions build --selector), for the default --min-score."),
+    model: str = typer.Option(..., "--model", metavar="NAME", help="The model name the server knows."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="requests.jsonl (OpenAI "
+                                "Batch input format)."),
+) -> None:
+    """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
+    import math
+
+    from chemref.jsonl import read_jsonl
+    from chemref.questions.judge.prepare import JUDGED_REASONS, judge_candidates, write_requests
+
+    refuse_overwriting_inputs(output, questions, rejected)
+    if not model.strip():
+        fail("--model must name a model")
+    if min_score is None:
+        min_score = guarded(lambda: cascade_start(selector))
+    counts = {"read": 0, "no_score": 0, "below": 0}
+
+    def records():
+        for path in (questions, rejected):
+            if path is None:
+                continue
+            for _, row in read_jsonl(path):
+                counts["read"] += 1
+                if path == questions:
+                    row.pop("reason", None)
+                if min_score is not None and (row.get("reason") is None or row.get("reason") in JUDGED_REASONS):
+                    score = row.get("score")
+                    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                        counts["no_score"] += 1
+                    elif score < min_score:
+                        counts["below"] += 1
+                yield row
+
+    written = guarded(lambda: write_requests(output, judge_candidates(records(), min_score=min_score),
+                                             model=model))
+    left = []
+    if min_score is not None:
+        left.append(f"{counts['below']} below --min-score {min_score:g}")
+        if counts["no_score"]:
+            left.append(f"{counts['no_score']} without a score")
+    typer.echo(f"wrote {_shown(output)} ({written} requests from {counts['read']} records"
+               + (f"; left out: {', '.join(left)}" if left else "") + ")")
+
+
+@judge_app.command("run")
+def run_command(
+    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' (OpenAI "
+                                    "Batch input format)."),
+    endpoint: str = typer.Option(..., "--endpoint", metavar="URL", help="The OpenAI-compatible server, with or "
+                                 "without /v1 (e.g. http://127.0.0.1:8000/v1). Nothing is sent anywhere else."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="responses.jsonl (Batch "
+                                "output format), appended as answers arrive; an existing one is resumed."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", metavar="VAR", help="Environment "
+                                    "variable holding the API key (unset or empty: no key, as local servers "
+                                    "need). The key is never written anywhere."),
+    concurrency: int = typer.Option(8, "--concurrency", min=1, max=1024, help="Requests in flight at once."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds one request may take "
+                                  "(the whole exchange) before it is tried again."),
+    max_retries: int = typer.Option(5, "--max-retries", min=0, help="Tries after the first, for a 429, a 5xx, "
+                                    "a connection error, a timeout or a body that is not JSON."),
+    retry_wait: float = typer.Option(1.0, "--retry-wait", min=0.0, help="Seconds before the first retry, "
+                                     "doubled for each next one, with jitter (at least the server's Retry-After)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+) -> None:
+    """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
+    from chemref.questions.judge.client import run_requests
+
+    refuse_overwriting_inputs(output, requests)
+    key = os.environ.get(api_key_env) or None
+    summary = guarded(lambda: run_requests(requests, output, endpoint=endpoint, api_key=key,
+                                           concurrency=concurrency, timeout=timeout, max_retries=max_retries,
+                                           first_wait=retry_wait, progress=progress))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {_shown(output)} ({summary.already + summary.answered} of {summary.requests} answered)")
+    if summary.failures:
+        fail(f"{summary.failures} request(s) failed after {max_retries} retries; their error lines are in "
+             f"{_shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+
+
+@judge_app.command("apply")
+def apply_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of the build."),
+    responses: Path = typer.Argument(..., metavar="RESPONSES", help="responses.jsonl (OpenAI Batch output "
+                                     "format) from 'judge run', a hosted batch, or any other answerer."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The judged questions "
+                                "(JSON Lines; a dataset card beside it when the build's report.json is beside "
+                                "QUESTIONS)."),
+    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build (needed "
+                                            "when its candidates were sent to the judge)."),
+    requests: Optional[Path] = typer.Option(None, "--requests", help="requests.jsonl the responses answer: "
+                                            "counts missing answers and stale requests."),
+    min_confidence: float = typer.Option(0.5, "--min-confidence", min=0.0, max=1.0, help="Keep only answers "
+                                         "with at least this confidence."),
+    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="Every "
+                                                "record not kept, with its reason (judge, judge_unanswered, "
+                                                "a cap, or the build's)."),
+    report: Optional[Path] = typer.Option(None, "--report", callback=checked_output, help="The funnel with the "
+                                          "judge's steps as JSON (default, when the build's report.json is "
+                                          "beside QUESTIONS: <output stem>.report.json)."),
+    per_target: Optional[int] = typer.Option(None, "--per-target", min=1, help="Caps applied again (default: "
+                                             "the build's, from its report, else 1)."),
+    per_article: Optional[int] = typer.Option(None, "--per-article", min=1, help="(default: the build's, "
+                                              "else 4)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
+) -> None:
+    """Parse every answer strictly, keep what the judge calls good, apply the caps again, write the questions."""
+    from chemref.questions.judge.apply import apply_to_files
+
+    for out in (output, rejected_out, report):
+        refuse_overwriting_inputs(out, questions, responses, rejected, requests)
+    outputs = guarded(lambda: apply_to_files(
+        str(questions), str(responses), str(output), rejected=None if rejected is None else str(rejected),
+        requests=None if requests is None else str(requests), min_confidence=min_confidence,
+        rejected_out=None if rejected_out is None else str(rejected_out),
+        report=None if report is None else str(report), per_target=per_target, per_article=per_article,
+        seed=seed))
+    _print_judged(outputs)
+
+
+def _print_judged(outputs) -> None:
+    typer.echo(outputs.judged.summary.to_text())
+    written = [f"{_shown(outputs.output)} ({len(outputs.judged.questions)} questions)"]
+    if outputs.rejected:
+        written.append(f"{_shown(outputs.rejected)} ({len(outputs.judged.rejected)} rejected)")
+    if outputs.report:
+        written.append(f"{_shown(outputs.report)} (report)")
+    if outputs.card:
+        written.append(f"{_shown(outputs.card)} (dataset card)")
+    typer.echo("wrote " + "; ".join(written))
+
+
+def judge_paths(output: Path, fmt: str, report: Optional[Path], rejected: Optional[Path]) -> dict[str, Path]:
+    """Where ``questions build --judge-endpoint`` puts the selector's files and the judge's requests and
+    responses: beside ``output``, named after it."""
+    if fmt != "jsonl" or output.suffix != ".jsonl":
+        fail("--judge-endpoint needs a .jsonl output file (for a folder build, run 'questions judge prepare', "
+             "'run' and 'apply' on its files)")
+    stem = output.with_suffix("")
+    return {"questions": Path(f"{stem}.selector.jsonl"), "rejected": Path(f"{stem}.selector.rejected.jsonl"),
+            "report": Path(f"{stem}.selector.report.json"), "requests": Path(f"{stem}.judge-requests.jsonl"),
+            "responses": Path(f"{stem}.judge-responses.jsonl")}
+
+
+def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], rejected: Optional[Path], *,
+                endpoint: str, model: str, concurrency: int, progress: bool,
+                selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
+    """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
+    ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
+    from chemref.jsonl import read_jsonl
+    from chemref.questions.judge.apply import apply_to_files
+    from chemref.questions.judge.client import run_requests
+    from chemref.questions.judge.prepare import judge_candidates, write_requests
+
+    def records():
+        for _, row in read_jsonl(paths["questions"]):
+            yield row
+        for _, row in read_jsonl(paths["rejected"]):
+            yield row
+
+    start = min_score if min_score is not None else guarded(lambda: cascade_start(selector))
+    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records(), min_score=start),
+                                          model=model))
+    typer.echo(f"wrote {_shown(paths['requests'])} ({sent} requests)")
+    summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
+                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           concurrency=concurrency, progress=progress))
+    typer.echo(summary.to_text())
+    if summary.failures:
+        fail(f"{summary.failures} judge request(s) failed after the retries; their error lines are in "
+             f"{_shown(paths['responses'])}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+    outputs = guarded(lambda: apply_to_files(
+        str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
+        requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
+        report=str(report) if report is not None else None, build_report=str(paths["report"])))
+    _print_judged(outputs)

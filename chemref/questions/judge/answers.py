@@ -1,0 +1,163 @@
+"""The judge's answers, read strictly from a Batch output file (what ``judge run`` writes, or a hosted batch).
+
+Each response line is one of these kinds (:data:`ANSWER_KINDS`); only ``ok`` carries an answer, and only an
+``ok`` answer can keep its candidate:
+
+- ``http_error``: an error object, or a status other than 200, or a body that is not a chat completion;
+- ``refused``: the message has a ``refusal``, or the finish reason is ``content_filter``;
+- ``truncated``: the finish reason is ``length`` (the answer was cut at ``max_tokens``);
+- ``not_json``: the content is not one JSON object (one ````` ```json ````` fenced block around it is accepted);
+- ``schema``: the object has other keys than the six, or a value of the wrong type or outside its values.
+
+``missing`` (a candidate without a response line) and ``stale`` (a request whose question changed since) are
+decided by :mod:`chemref.questions.judge.apply`. A file that is not JSON Lines, a line that is not a Batch
+output line, or a ``custom_id`` answered twice is an :class:`~chemref.errors.InputError` (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from chemref.errors import InputError
+
+__all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "parse_content", "classify", "read_responses"]
+
+#: Every kind of answer, in report order.
+ANSWER_KINDS = ("ok", "missing", "stale", "http_error", "refused", "truncated", "not_json", "schema")
+#: The keys of the answer object, exactly.
+ANSWER_KEYS = ("good_question", "author_named", "function", "sentence_ok", "note", "confidence")
+_FENCE = re.compile(r"\A```(?:json|JSON)?[ \t]*\n(.*)\n[ \t]*```\Z", re.DOTALL)
+_RESPONSES_HINT = "expected the OpenAI Batch output format: one {id, custom_id, response, error} object per line"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One candidate's answer: ``kind`` (:data:`ANSWER_KINDS`), the six fields when ``ok``, the model that
+    answered (from the response body) and, when not ``ok``, what was wrong (``detail``)."""
+
+    kind: str
+    good_question: bool | None = None
+    author_named: bool | None = None
+    function: str | None = None
+    sentence_ok: bool | None = None
+    note: str | None = None
+    confidence: float | None = None
+    model: str | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "ok"
+
+    def keeps(self, min_confidence: float) -> bool:
+        """The judge calls the candidate good: a good question, no author named, a claim, a sound sentence,
+        and a confidence of at least ``min_confidence``."""
+        return (self.kind == "ok" and self.good_question is True and self.author_named is False
+                and self.function == "CLAIM" and self.sentence_ok is True
+                and self.confidence is not None and self.confidence >= min_confidence)
+
+
+def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
+    return Answer(kind, model=model, detail=detail)
+
+
+def parse_content(content: Any, model: str | None = None) -> Answer:
+    """The answer in an assistant message's ``content``: ``ok``, ``not_json`` or ``schema``."""
+    if not isinstance(content, str) or not content.strip():
+        return _bad("not_json", "the answer is empty", model)
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return _bad("not_json", f"the answer is not one JSON object ({getattr(exc, 'msg', exc)})", model)
+    if not isinstance(value, dict):
+        return _bad("not_json", f"the answer is a JSON {type(value).__name__}, not an object", model)
+    keys = set(value)
+    if keys != set(ANSWER_KEYS):
+        extra = sorted(keys - set(ANSWER_KEYS))
+        missing = [k for k in ANSWER_KEYS if k not in keys]
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + ([f"extra {', '.join(extra)}"] if extra else [])
+        return _bad("schema", "; ".join(parts), model)
+    good = value["good_question"]
+    if good is not None and not isinstance(good, bool):
+        return _bad("schema", f"good_question must be true, false or null, got {good!r}", model)
+    for name in ("author_named", "sentence_ok"):
+        if not isinstance(value[name], bool):
+            return _bad("schema", f"{name} must be true or false, got {value[name]!r}", model)
+    if value["function"] not in ("CLAIM", "PASSING"):
+        return _bad("schema", f"function must be CLAIM or PASSING, got {value['function']!r}", model)
+    if not isinstance(value["note"], str):
+        return _bad("schema", f"note must be a string, got {value['note']!r}", model)
+    confidence = value["confidence"]
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence) \
+            or not 0.0 <= confidence <= 1.0:
+        return _bad("schema", f"confidence must be a number from 0 to 1, got {confidence!r}", model)
+    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], value["note"],
+                  float(confidence), model)
+
+
+def classify(row: Mapping[str, Any]) -> Answer:
+    """The answer of one Batch output line (already known to have a ``custom_id``)."""
+    error = row.get("error")
+    response = row.get("response")
+    if error is not None:
+        if isinstance(error, dict):
+            detail = f"{error.get('code') or 'error'}: {error.get('message') or ''}".rstrip(": ")
+        else:
+            detail = str(error)
+        return _bad("http_error", detail[:300])
+    if not isinstance(response, dict):
+        return _bad("http_error", "no response and no error")
+    status = response.get("status_code")
+    body = response.get("body")
+    if status != 200:
+        message = body.get("error", {}).get("message") if isinstance(body, dict) and isinstance(
+            body.get("error"), dict) else None
+        return _bad("http_error", f"HTTP {status}" + (f": {message}" if message else ""))
+    if not isinstance(body, dict):
+        return _bad("http_error", "the response body is not a JSON object")
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
+            or not isinstance(choices[0].get("message"), dict):
+        return _bad("http_error", "the response body is not a chat completion (no choices[0].message)", model)
+    choice = choices[0]
+    message = choice["message"]
+    finish = choice.get("finish_reason")
+    refusal = message.get("refusal")
+    if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
+        return _bad("refused", (refusal if isinstance(refusal, str) and refusal.strip()
+                                else "finish_reason content_filter")[:300], model)
+    if finish == "length":
+        return _bad("truncated", "finish_reason length: the answer was cut at max_tokens", model)
+    return parse_content(message.get("content"), model)
+
+
+def read_responses(path: str | os.PathLike[str]) -> dict[str, tuple[int, Answer]]:
+    """``custom_id -> (line, answer)`` for every line of a Batch output file; a line that is no Batch output
+    line, or an id answered twice, is an :class:`InputError` naming the file and the line."""
+    from chemref.jsonl import read_jsonl
+
+    where = os.fspath(path)
+    answers: dict[str, tuple[int, Answer]] = {}
+    for number, row in read_jsonl(where):
+        ident = row.get("custom_id")
+        if not isinstance(ident, str) or not ident:
+            raise InputError(f"custom_id must be a non-empty string, got {ident!r}", path=where, line=number,
+                             hint=_RESPONSES_HINT)
+        if "response" not in row and "error" not in row:
+            raise InputError("neither response nor error", path=where, line=number, hint=_RESPONSES_HINT)
+        if ident in answers:
+            raise InputError(f"custom_id {ident!r} is answered twice (first on line {answers[ident][0]})",
+                             path=where, line=number, hint="keep one response line per request (a resumed "
+                             "'judge run' does; join files of several runs without repeating an id)")
+        answers[ident] = (number, classify(row))
+    return answers

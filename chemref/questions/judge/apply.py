@@ -1,0 +1,451 @@
+"""``chemref questions judge apply``: the judge's answers joined to the candidates, and the questions it keeps.
+
+Every candidate gets the judge's fields (``judge_good_question``, ``judge_author_named``, ``judge_function``,
+``judge_sentence_ok``, ``judge_note``, ``judge_confidence``, ``judge_model``, ``judge_prompt``,
+``judge_status``: the answer's kind, :data:`~chemref.questions.judge.answers.ANSWER_KINDS`). A candidate is
+kept when its answer is ``ok`` and says good question, no author named, CLAIM, sentence ok, with a confidence
+of at least ``min_confidence``; the per-target and per-article caps of the build are then applied again
+(:func:`chemref.questions.filters.per_target_cap`, :func:`~chemref.questions.filters.per_article_cap`),
+ranking by the judge's confidence, then the selector score. Every other candidate is rejected with its
+``reason``: ``judge_unanswered`` (no ``ok`` answer: missing, stale, an HTTP error, refused, truncated, not JSON,
+wrong schema), ``judge`` (the judge said no), or a cap. Records that were not candidates keep their reasons
+(a question of the build that was not sent to the judge becomes a ``min_score`` rejection: it was below the
+threshold the judge's candidates were chosen at).
+
+The candidates are the requests' ids when the requests file is given (then a candidate without an answer is
+``missing``, and a request whose user message differs from the one rendered from the current record is
+``stale``), else the build's questions and every record that has a response.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from chemref.errors import InputError
+from chemref.questions.judge.answers import ANSWER_KINDS, Answer
+
+__all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
+           "DEFAULT_MIN_CONFIDENCE"]
+
+#: The fields the judge adds to a candidate record, in output order.
+JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
+                "judge_confidence", "judge_model", "judge_prompt", "judge_status")
+#: The funnel steps of the judge, in order (the caps follow them again).
+JUDGE_REASONS = ("judge_unanswered", "judge")
+JUDGE_DESCRIPTIONS = {
+    "judge_unanswered": "the judge gave no usable answer (missing, stale, HTTP error, refused, truncated, not "
+                        "JSON or wrong schema)",
+    "judge": "the judge calls it a good question, no author named, a claim, the sentence sound, with confidence "
+             "at least --min-confidence",
+}
+#: What each of :data:`JUDGE_FIELDS` holds (for the dataset card).
+JUDGE_FIELD_DOCS = {
+    "judge_good_question": "the judge's answer: could an expert find the one cited work from the excerpt "
+                           "(null: undecided or no usable answer)",
+    "judge_author_named": "the judge's answer: does the excerpt name an author of the cited work",
+    "judge_function": "the judge's answer: CLAIM or PASSING (the work cited for something merely used)",
+    "judge_sentence_ok": "the judge's answer: is the excerpt one sound, complete sentence",
+    "judge_note": "the judge's few words of reason (or, without a usable answer, what was wrong with it)",
+    "judge_confidence": "the judge's probability (0–1) that it is a good question",
+    "judge_model": "the model that answered",
+    "judge_prompt": "the version of the judge's prompt (chemref.questions.judge.prompt)",
+    "judge_status": "the kind of answer: ok, missing, stale, http_error, refused, truncated, not_json or schema",
+}
+#: The confidence a kept answer needs by default.
+DEFAULT_MIN_CONFIDENCE = 0.5
+_VERSION_LINE = re.compile(r"\Achemref question judge, prompt (\S+)")
+_ORDER = re.compile(r"-([pc])(\d+)-s(\d+)\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSummary:
+    """Counts of one ``apply``: ``kinds`` counts the candidates per answer kind; ``requests`` is the number of
+    requests made (responses given), ``requests_per_kept`` the cost of one kept question."""
+
+    model: str | None
+    prompt: str | None
+    min_confidence: float
+    candidates: int
+    kinds: Mapping[str, int]
+    judge_rejected: int
+    judge_kept: int
+    per_target_cap: int
+    per_article_cap: int
+    questions: int
+    requests: int
+    not_sent: int = 0
+    requests_per_kept: float | None = None
+    #: answers for records that an earlier filter rejects, or that no request asks for (they decide nothing)
+    unused_answers: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        row = asdict(self)
+        row["kinds"] = dict(self.kinds)
+        return row
+
+    def to_text(self) -> str:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in self.kinds.items() if n)
+        cost = "-" if self.requests_per_kept is None else f"{self.requests_per_kept:.2f}"
+        return (f"judge {self.model or '?'} (prompt {self.prompt or '?'}, min confidence {self.min_confidence:g}): "
+                f"{self.candidates} candidates ({kinds}); {self.judge_rejected} judged not good, "
+                f"{self.judge_kept} kept by the judge, {self.per_target_cap} + {self.per_article_cap} capped "
+                f"(per target + per article): {self.questions} questions; {self.requests} requests, "
+                f"{cost} per kept question"
+                + (f"; {self.unused_answers} answer(s) for records no request asks for or an earlier filter "
+                   "rejects, not used" if self.unused_answers else ""))
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The result of :func:`apply_judgement`: the kept questions, every other record (with ``reason``), in
+    document order, and the counts."""
+
+    questions: tuple[dict[str, Any], ...]
+    rejected: tuple[dict[str, Any], ...]
+    summary: JudgeSummary
+    reasons: Mapping[str, int] = field(default_factory=dict)
+
+
+def _prompt_of(request: Any) -> str | None:
+    messages = request.body.get("messages") if request is not None else None
+    if isinstance(messages, list) and messages and isinstance(messages[0], dict):
+        match = _VERSION_LINE.match(str(messages[0].get("content") or ""))
+        if match:
+            return match.group(1)
+    return None
+
+
+def _user_message(messages: Any) -> str | None:
+    if not isinstance(messages, list):
+        return None
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return str(message.get("content"))
+    return None
+
+
+def _is_stale(request: Any, record: Mapping[str, Any], version: str | None) -> bool:
+    """The request was rendered from another text of the record (or from a prompt this chemref lacks)."""
+    from chemref.questions.judge.prompt import render_messages
+
+    if version is None:
+        return True
+    try:
+        current = render_messages(record, version)
+    except KeyError:
+        return True
+    return _user_message(request.body.get("messages")) != _user_message(current)
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return -math.inf
+    return float(value)
+
+
+def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
+    """A sort key per id: articles in order of first appearance, then paragraph (captions after) and sentence."""
+    from chemref.questions.selector import article_of
+
+    articles: dict[str, int] = {}
+    keys: dict[str, tuple] = {}
+    for index, record in enumerate(records):
+        ident = str(record.get("id"))
+        article = articles.setdefault(article_of(ident), len(articles))
+        match = _ORDER.search(ident)
+        place = (match.group(1) == "c", int(match.group(2)), int(match.group(3))) if match else (True, 0, 0)
+        keys[ident] = (article, *place, index)
+    return keys
+
+
+def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
+                    rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
+                    min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = 1, per_article: int = 4,
+                    seed: int = 0, responses_path: str | None = None,
+                    requests_path: str | None = None) -> Judged:
+    """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
+    the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
+    request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
+    from chemref.questions.filters import SELECTOR_STAGES, per_article_cap, per_target_cap
+    from chemref.questions.judge.prompt import PROMPT_VERSION
+    from chemref.questions.selector import article_of
+    from chemref.questions.settings import BuildSettings
+
+    if not 0.0 <= min_confidence <= 1.0:
+        raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
+    settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
+    records: dict[str, dict[str, Any]] = {}
+    everything: list[dict[str, Any]] = []
+    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
+        row = dict(record)
+        ident = row.get("id")
+        if not isinstance(ident, str) or not ident:
+            raise InputError(f"a record has no id (got {ident!r})", hint="give the files of a chemref build")
+        if ident in records:
+            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file of "
+                             "one build (each candidate once)")
+        if is_question:
+            row.pop("reason", None)
+        else:
+            row["reason"] = str(row.get("reason") or "unknown")
+        records[ident] = row
+        everything.append(row)
+    by_request = None
+    if requests is not None:
+        by_request = {r.custom_id: r for r in requests}
+        for r in requests:
+            if r.custom_id not in records:
+                raise InputError(f"requests custom_id {r.custom_id!r}, which is no record of the questions or the "
+                                 "rejected file", path=requests_path, line=r.line,
+                                 hint="give the files the requests were prepared from (--rejected too)")
+    for ident, (line, _) in answers.items():
+        if ident not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
+                             path=responses_path, line=line,
+                             hint="give the requests and the files the responses were made for")
+    def reaches_judge(row: Mapping[str, Any]) -> bool:
+        return "reason" not in row or row["reason"] in SELECTOR_STAGES
+
+    if by_request is not None:
+        candidates = [records[i] for i in by_request if reaches_judge(records[i])]
+    else:
+        candidates = [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
+    # answers for candidates that a filter before the selector now rejects (a rebuild with other filters), or that
+    # no request asks for (a cascade that starts higher than the one answered), decide nothing
+    unused = sum(1 for ident in answers if not reaches_judge(records[ident])
+                 or (by_request is not None and ident not in by_request))
+
+    kinds = {kind: 0 for kind in ANSWER_KINDS}
+    models: dict[str, int] = {}
+    prompts: dict[str, int] = {}
+    kept: list[dict[str, Any]] = []
+    judge_rejected = 0
+    candidate_ids = {row["id"] for row in candidates}
+    for row in candidates:
+        ident = row["id"]
+        request = by_request.get(ident) if by_request is not None else None
+        version = _prompt_of(request) if request is not None else PROMPT_VERSION
+        answer = answers[ident][1] if ident in answers else Answer("missing", detail="no response line")
+        if request is not None and ident in answers and _is_stale(request, row, version):
+            answer = Answer("stale", model=answer.model, detail="the question changed since the request was "
+                                                                "prepared")
+        kinds[answer.kind] += 1
+        model = answer.model or (request.body.get("model") if request is not None else None)
+        if model:
+            models[model] = models.get(model, 0) + 1
+        if version:
+            prompts[version] = prompts.get(version, 0) + 1
+        row.update({
+            "judge_good_question": answer.good_question, "judge_author_named": answer.author_named,
+            "judge_function": answer.function, "judge_sentence_ok": answer.sentence_ok,
+            "judge_note": answer.note if answer.ok else answer.detail, "judge_confidence": answer.confidence,
+            "judge_model": model, "judge_prompt": version, "judge_status": answer.kind})
+        if answer.keeps(min_confidence):
+            row.pop("reason", None)
+            kept.append(row)
+        else:
+            if answer.ok:
+                judge_rejected += 1
+            row["reason"] = "judge" if answer.ok else "judge_unanswered"
+    not_sent = 0
+    for row in everything:  # a question of the build the judge never saw is not kept
+        if row["id"] not in candidate_ids and "reason" not in row:
+            row["reason"] = "min_score"
+            not_sent += 1
+
+    rank = {row["id"]: i for i, row in enumerate(sorted(
+        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
+    by_article: dict[str, list[dict[str, Any]]] = {}
+    for row in kept:
+        by_article.setdefault(article_of(row["id"]), []).append(row)
+    capped_target = capped_article = 0
+    survivors: list[dict[str, Any]] = []
+    for items in by_article.values():
+        passing, over_target = per_target_cap(
+            items, settings, target=lambda r: str(r.get("target_doi") or r.get("ref_id") or r["id"]),
+            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
+        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
+                                                record_id=lambda r: r["id"])
+        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
+            for row in group:
+                row["reason"] = reason
+        capped_target += len(over_target)
+        capped_article += len(over_article)
+        survivors.extend(passing)
+
+    order = _document_order(everything)
+    kept_ids = {row["id"] for row in survivors}
+    final = tuple(_question_row(row) for row in sorted(survivors, key=lambda r: order[r["id"]]))
+    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
+    reasons: dict[str, int] = {}
+    for row in others:
+        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    requests_made = len(by_request) if by_request is not None else len(answers)
+    summary = JudgeSummary(
+        model=max(models, key=models.get) if models else None,
+        prompt=max(prompts, key=prompts.get) if prompts else None,
+        min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
+        judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
+        requests=requests_made, not_sent=not_sent, unused_answers=unused,
+        requests_per_kept=round(requests_made / len(final), 3) if final else None)
+    return Judged(final, others, summary, reasons)
+
+
+def _question_row(row: dict[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out.pop("reason", None)
+    return out
+
+
+def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | None = None,
+                  candidates: int | None = None) -> list[dict[str, Any]]:
+    """The funnel after the judge: ``[{filter, rejected, remaining, description}]``: the build's steps before
+    the selector (the build's ``base_funnel`` rows when given, else counted from the records' reasons), then
+    ``min_score`` (passed those steps but not sent to the judge), the judge's two steps and the caps applied
+    again; the last ``remaining`` is the number of questions."""
+    from chemref.questions.filters import REASONS, SELECTOR_STAGES
+    from chemref.questions.report import FILTER_DESCRIPTIONS
+
+    s = judged.summary
+    known = {row["filter"]: int(row["rejected"]) for row in base_funnel or ()}
+    counts = known if base_funnel is not None else dict(judged.reasons)
+    total = candidates if candidates is not None else len(judged.questions) + len(judged.rejected)
+    steps = [(reason, counts.get(reason, 0)) for reason in REASONS if reason not in SELECTOR_STAGES]
+    passed = total - sum(n for _, n in steps)
+    steps += [("min_score", passed - s.candidates),
+              ("judge_unanswered", s.candidates - s.kinds.get("ok", 0)), ("judge", s.judge_rejected),
+              ("per_target_cap", s.per_target_cap), ("per_article_cap", s.per_article_cap)]
+    rows = []
+    remaining = total
+    for reason, n in steps:
+        remaining -= n
+        rows.append({"filter": reason, "rejected": n, "remaining": remaining,
+                     "description": JUDGE_DESCRIPTIONS.get(reason) or FILTER_DESCRIPTIONS.get(reason, "")})
+    return rows
+
+
+@dataclass(frozen=True)
+class JudgeOutputs:
+    """What :func:`apply_to_files` wrote (None: not written)."""
+
+    judged: Judged
+    funnel: list[dict[str, Any]]
+    output: str
+    rejected: str | None
+    report: str | None
+    card: str | None
+
+
+def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
+    """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
+    import json
+    from pathlib import Path
+
+    path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
+    if not path.is_file():
+        return None, None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the build's report beside the questions: {exc}", path=str(path),
+                         hint="move it away, or give the report a build wrote") from None
+    if not isinstance(data, dict) or not isinstance(data.get("funnel"), list) or "candidates" not in data:
+        raise InputError("not a report of 'chemref questions build' (no funnel)", path=str(path),
+                         hint="move it away, or give the report a build wrote")
+    return str(path), data
+
+
+def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
+    """Build totals for the dataset card of the judged questions (counts from the build's report)."""
+    from chemref.questions.totals import MAX_SOURCES, BuildTotals
+
+    skipped = dict(report.get("articles_skipped") or {})
+    articles = int(report.get("articles", 0))
+    read = int(report.get("articles_read", 0))
+    totals = BuildTotals(articles=articles, read=read, unreadable=max(0, articles - read - sum(skipped.values())),
+                         skipped=skipped, candidates=int(report["candidates"]), questions=len(judged.questions),
+                         rejected=int(report["candidates"]) - len(judged.questions),
+                         funnel={row["filter"]: row["rejected"] for row in funnel})
+    per_source: dict[tuple, int] = {}
+    for q in judged.questions:
+        key = (q.get("source_pmcid") or q.get("source_file"), q.get("source_doi"), q.get("source_license"))
+        per_source[key] = per_source.get(key, 0) + 1
+        totals._licence(str(q.get("source_license") or ""))
+    totals.with_questions = len(per_source)
+    totals.sources = [[*key, n] for key, n in list(per_source.items())[:MAX_SOURCES]]
+    return totals
+
+
+def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
+                   requests: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
+                   per_article: int | None = None, seed: int | None = None,
+                   build_report: str | None = None) -> JudgeOutputs:
+    """Read the build's files and the responses, :func:`apply_judgement`, and write the judged questions (and
+    ``rejected_out``) atomically. When the build's ``report.json`` is beside ``questions``, its caps and seed are
+    the defaults, the judged report (the build's with the judge's funnel and a ``judge`` entry) is written to
+    ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
+    names the build's report when it is elsewhere)."""
+    from pathlib import Path
+
+    from chemref._io import atomic_write
+    from chemref.jsonl import read_jsonl, write_jsonl
+    from chemref.questions.judge.answers import read_responses
+    from chemref.questions.judge.client import read_requests
+
+    base_path, base = _build_report(questions, build_report)
+    settings = (base or {}).get("settings") or {}
+
+    def setting(value: int | None, name: str, default: int) -> int:
+        if value is not None:
+            return value
+        stored = settings.get(name)
+        return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
+
+    answers = read_responses(responses)
+    request_list = read_requests(requests) if requests is not None else None
+    judged = apply_judgement(
+        (row for _, row in read_jsonl(questions)), answers,
+        rejected=(row for _, row in read_jsonl(rejected)) if rejected is not None else (),
+        requests=request_list, min_confidence=min_confidence, per_target=setting(per_target, "per_target", 1),
+        per_article=setting(per_article, "per_article", 4), seed=setting(seed, "seed", 0),
+        responses_path=responses, requests_path=requests)
+    funnel = judged_funnel(judged, base.get("funnel") if base else None,
+                           int(base["candidates"]) if base else None)
+    write_jsonl(output, judged.questions)
+    if rejected_out is not None:
+        write_jsonl(rejected_out, judged.rejected)
+    card = None
+    summary = judged.summary.to_dict()
+    if base is not None and report is None:
+        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
+    if report is not None:
+        import json
+
+        doc = dict(base or {})
+        doc.update({"questions": len(judged.questions), "funnel": funnel, "judge": summary,
+                    "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
+        if doc.get("candidates"):
+            doc["survival_rate"] = round(len(judged.questions) / doc["candidates"], 6)
+        per_article = doc.pop("per_article", [])
+        with atomic_write(report) as handle:
+            from chemref.jsonl import write_json_streaming
+
+            write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
+            handle.write("\n")
+    if base is not None:
+        from chemref.questions.card import write_card
+        from chemref.questions.settings import BuildSettings
+
+        known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
+        try:
+            options = BuildSettings(**{**known, "selector": None})
+        except (InputError, TypeError) as exc:
+            raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
+        card = str(write_card(_totals(judged, base, funnel), output, settings=options,
+                              judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
+                                                                     "fields": JUDGE_FIELD_DOCS}))
+    return JudgeOutputs(judged, funnel, output, rejected_out, report, card)

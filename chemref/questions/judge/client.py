@@ -1,0 +1,400 @@
+"""``chemref questions judge run``: send Batch-format requests to an OpenAI-compatible server.
+
+The requests file is in the OpenAI Batch input format (one ``{custom_id, method, url, body}`` per line); the
+answers are written in the Batch output format, one line per request, appended and flushed as each answer
+arrives, so a run that is killed loses only the requests in flight. Running the same command again resumes:
+ids already answered are skipped, error lines are dropped and their requests sent again, and a last line torn
+by the kill is cut off.
+
+This is chemref's only network use, and only to the endpoint given: one ``httpx.AsyncClient`` (HTTP
+keep-alive, at most ``concurrency`` connections), no proxy, ``.netrc`` or other settings taken from the
+environment. The API key is read from an environment variable, sent as ``Authorization: Bearer`` and never
+written anywhere. httpx is the optional extra ``chemref[judge]``, imported only when requests are sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+import uuid
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+from urllib.parse import urlsplit
+
+from chemref.errors import InputError
+
+__all__ = ["Request", "RunSummary", "FAILURE_KINDS", "read_requests", "request_url", "run_requests",
+           "answered_ids", "INSTALL_HINT"]
+
+INSTALL_HINT = "pip install 'chemref[judge]'"
+#: How a request can fail, in the order the summary lists them.
+FAILURE_KINDS = ("timeout", "connection", "http_429", "http_5xx", "invalid_json", "http_4xx")
+#: The longest wait between two tries (seconds), whatever ``Retry-After`` or the backoff say.
+MAX_WAIT = 600.0
+_REQUEST_KEYS = ("custom_id", "method", "url", "body")
+_REQUEST_HINT = "expected one JSON object per line with custom_id, method, url and body (the OpenAI Batch input " \
+                "format, as 'chemref questions judge prepare' writes)"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One line of a requests file: ``body`` is sent as JSON with POST to the endpoint plus ``url``."""
+
+    custom_id: str
+    url: str
+    body: Mapping[str, Any]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What one ``judge run`` did: ``already`` requests were answered by an earlier run and skipped;
+    ``failed`` counts, per kind of failure (:data:`FAILURE_KINDS`), the requests that still failed after
+    the retries (each has an error line in the output)."""
+
+    requests: int
+    already: int
+    sent: int
+    answered: int
+    failed: Mapping[str, int] = field(default_factory=dict)
+    retries: int = 0
+    seconds: float = 0.0
+    max_in_flight: int = 0
+    output: str = ""
+
+    @property
+    def failures(self) -> int:
+        return sum(self.failed.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"requests": self.requests, "already": self.already, "sent": self.sent, "answered": self.answered,
+                "failed": dict(self.failed), "retries": self.retries, "seconds": self.seconds,
+                "max_in_flight": self.max_in_flight, "output": self.output}
+
+    def to_text(self) -> str:
+        failed = f"{self.failures} failed"
+        if self.failures:
+            failed += " (" + ", ".join(f"{kind} {n}" for kind, n in self.failed.items() if n) + ")"
+        return (f"judge run: {self.requests} requests, {self.already} already answered, {self.sent} sent: "
+                f"{self.answered} answered, {failed}; {self.retries} retries; {self.seconds:.1f} s; "
+                f"at most {self.max_in_flight} in flight")
+
+
+def request_url(endpoint: str, path: str) -> str:
+    """``endpoint`` + the request's ``path``; an endpoint ending in ``/v1`` (``http://host:8000/v1``, as the
+    OpenAI clients take it) is accepted as well as one without (``http://host:8000``)."""
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise InputError(f"the endpoint must be an http:// or https:// URL, got {endpoint!r}",
+                         hint="for example --endpoint http://127.0.0.1:8000/v1")
+    if parts.query or parts.fragment:
+        raise InputError(f"the endpoint must not have a query or fragment, got {endpoint!r}")
+    base = endpoint.rstrip("/")
+    if base.endswith("/v1") and (path == "/v1" or path.startswith("/v1/")):
+        base = base[:-3]
+    return base + path
+
+
+def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
+    def bad(message: str) -> InputError:
+        return InputError(message, path=path, line=line, hint=_REQUEST_HINT)
+
+    missing = [key for key in _REQUEST_KEYS if key not in row]
+    if missing:
+        raise bad(f"missing {', '.join(missing)}")
+    ident, method, url, body = (row[key] for key in _REQUEST_KEYS)
+    if not isinstance(ident, str) or not ident:
+        raise bad(f"custom_id must be a non-empty string, got {ident!r}")
+    if method != "POST":
+        raise bad(f"method must be \"POST\", got {method!r}")
+    if not isinstance(url, str) or not url.startswith("/") or "://" in url:
+        raise bad(f"url must be a path such as \"/v1/chat/completions\", got {url!r}")
+    if not isinstance(body, dict):
+        raise bad(f"body must be a JSON object, got {type(body).__name__}")
+    return Request(ident, url, body, line)
+
+
+def read_requests(path: str | os.PathLike[str]) -> list[Request]:
+    """The requests of a Batch input file, checked (the four keys, POST, a path, an object body; each
+    ``custom_id`` once); a bad line is an :class:`InputError` naming the file and the line."""
+    from chemref.jsonl import read_jsonl
+
+    where = os.fspath(path)
+    requests: list[Request] = []
+    first: dict[str, int] = {}
+    for number, row in read_jsonl(where):
+        request = _check_request(row, where, number)
+        if request.custom_id in first:
+            raise InputError(f"custom_id {request.custom_id!r} is requested twice (first on line "
+                             f"{first[request.custom_id]})", path=where, line=number,
+                             hint="give each request its own custom_id")
+        first[request.custom_id] = number
+        requests.append(request)
+    return requests
+
+
+def _is_answer(row: Mapping[str, Any]) -> bool:
+    """A Batch output line that holds an answer (not an error line, which the next run retries)."""
+    response = row.get("response")
+    return row.get("error") is None and isinstance(response, dict) and response.get("status_code") == 200
+
+
+def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> set[str]:
+    """The ids ``output`` (a Batch output file of an earlier run) already answers, for a resumed run.
+
+    The file is made ready for appending: a last line torn by a kill (no line end) is cut off unless it is a
+    whole answer, and error lines are dropped (their requests are sent again). Another damaged line, an answer
+    to an id that is not in ``requested``, or an id answered twice is an :class:`InputError`."""
+    target = Path(output)
+    if not target.exists():
+        return set()
+    where = os.fspath(output)
+    wanted = set(requested)
+    hint = "this is not the output of 'judge run' for these requests: write to another file (-o)"
+    done: dict[str, int] = {}
+    drop: set[int] = set()
+    torn = False
+    with open(target, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            last = not raw.endswith(b"\n")
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw)
+                if not isinstance(row, dict):
+                    raise ValueError
+            except ValueError:
+                if last:  # torn by a kill while it was written: its request is sent again
+                    drop.add(number)
+                    continue
+                raise InputError("not a JSON object (the Batch output format)", path=where, line=number,
+                                 hint=hint) from None
+            torn = torn or last
+            ident = row.get("custom_id")
+            if not isinstance(ident, str):
+                raise InputError("no custom_id", path=where, line=number, hint=hint)
+            if ident not in wanted:
+                raise InputError(f"answers custom_id {ident!r}, which is not in the requests file", path=where,
+                                 line=number, hint=hint)
+            if not _is_answer(row):
+                drop.add(number)
+                continue
+            if ident in done:
+                raise InputError(f"custom_id {ident!r} is answered twice (first on line {done[ident]})",
+                                 path=where, line=number, hint="keep one answer per id")
+            done[ident] = number
+    if drop or torn:
+        from chemref._io import atomic_write
+
+        with open(target, "rb") as handle, atomic_write(target, "wb") as out:
+            for number, raw in enumerate(handle, start=1):
+                if number not in drop and raw.strip():
+                    out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+    return set(done)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (seconds or an HTTP date), None when absent or bad."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def backoff(attempt: int, first_wait: float, retry_after: float | None = None,
+            rand: Callable[[float, float], float] = random.uniform) -> float:
+    """The wait before try ``attempt + 1``: exponential (``first_wait * 2**attempt``) with full jitter, at least
+    ``Retry-After`` when the server gave one, never more than :data:`MAX_WAIT`."""
+    wait = rand(0.5, 1.0) * first_wait * (2.0 ** attempt)
+    if retry_after is not None:
+        wait = max(wait, retry_after)
+    return min(wait, MAX_WAIT)
+
+
+def _text(response: Any, limit: int = 300) -> str:
+    try:
+        text = response.text
+    except Exception:  # undecodable: the status says enough
+        return ""
+    return " ".join(text.split())[:limit]
+
+
+@dataclass
+class _Counters:
+    answered: int = 0
+    retries: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    failed: dict[str, int] = field(default_factory=lambda: {kind: 0 for kind in FAILURE_KINDS})
+
+
+def _line(custom_id: str, *, response: dict[str, Any] | None = None,
+          error: dict[str, str] | None = None) -> dict[str, Any]:
+    return {"id": f"batch_req_{uuid.uuid4().hex}", "custom_id": custom_id, "response": response, "error": error}
+
+
+class _Sender:
+    """Sends requests with one client and turns each into its Batch output line (after the retries)."""
+
+    def __init__(self, client: Any, endpoint: str, *, timeout: float, max_retries: int, first_wait: float,
+                 counters: _Counters) -> None:
+        self.client, self.endpoint, self.timeout = client, endpoint, timeout
+        self.max_retries, self.first_wait, self.counters = max_retries, first_wait, counters
+
+    async def _post(self, url: str, content: bytes) -> Any:
+        c = self.counters
+        c.in_flight += 1
+        c.max_in_flight = max(c.max_in_flight, c.in_flight)
+        try:
+            # the whole exchange within the timeout (httpx's own timeouts are per read, so a server that
+            # sends a byte a second would never time out)
+            return await asyncio.wait_for(self.client.post(url, content=content), self.timeout)
+        finally:
+            c.in_flight -= 1
+
+    async def send(self, request: Request) -> tuple[dict[str, Any], str | None]:
+        """The output line for ``request`` and its failure kind (None when answered)."""
+        import httpx
+
+        url = request_url(self.endpoint, request.url)
+        content = json.dumps(request.body, ensure_ascii=False).encode("utf-8")
+        kind, message = "connection", ""
+        tries = self.max_retries + 1
+        for attempt in range(tries):
+            retry_after = None
+            try:
+                response = await self._post(url, content)
+            except (asyncio.TimeoutError, httpx.TimeoutException):
+                kind, message = "timeout", f"no complete answer within {self.timeout:g} s"
+            except httpx.RequestError as exc:  # refused, reset, a body cut short or undecodable
+                kind, message = "connection", f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            else:
+                status = response.status_code
+                request_id = response.headers.get("x-request-id") or f"req_{uuid.uuid4().hex}"
+                if status == 200:
+                    try:
+                        body = response.json()
+                        if not isinstance(body, dict):
+                            raise ValueError("not a JSON object")
+                    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+                        kind, message = "invalid_json", f"HTTP 200 with a body that is not a JSON object ({exc})"
+                    else:
+                        return _line(request.custom_id, response={"status_code": 200, "request_id": request_id,
+                                                                   "body": body}), None
+                elif status == 429 or status >= 500:
+                    kind = "http_429" if status == 429 else "http_5xx"
+                    message = f"HTTP {status}: {_text(response)}".rstrip(": ")
+                    retry_after = _retry_after(response.headers.get("retry-after"))
+                else:  # the request itself is refused (400, 401, 404, ...): trying again gives the same
+                    try:
+                        body = response.json()
+                    except (ValueError, UnicodeDecodeError, RecursionError):
+                        body = {"error": {"message": _text(response, 1000)}}
+                    return _line(request.custom_id, response={"status_code": status, "request_id": request_id,
+                                                               "body": body}), "http_4xx"
+            if attempt + 1 < tries:
+                self.counters.retries += 1
+                await asyncio.sleep(backoff(attempt, self.first_wait, retry_after))
+        note = f"{message} (after {tries} tr{'ies' if tries > 1 else 'y'})"
+        return _line(request.custom_id, error={"code": kind, "message": note}), kind
+
+
+async def _run(todo: list[Request], handle: Any, *, endpoint: str, api_key: str | None, concurrency: int,
+               timeout: float, max_retries: int, first_wait: float, counters: _Counters, bar: Any) -> None:
+    import httpx
+
+    from chemref._version import __version__
+    from chemref.jsonl import json_line
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json",
+               "User-Agent": f"chemref/{__version__}"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    # trust_env=False: no proxy, .netrc or certificate settings from the environment: only the endpoint given
+    async with httpx.AsyncClient(headers=headers, limits=limits, timeout=httpx.Timeout(timeout, pool=None),
+                                 trust_env=False, follow_redirects=False) as client:
+        sender = _Sender(client, endpoint, timeout=timeout, max_retries=max_retries, first_wait=first_wait,
+                         counters=counters)
+        pending = iter(todo)
+
+        async def worker() -> None:
+            for request in pending:  # one shared iterator: each request goes to one worker
+                row, kind = await sender.send(request)
+                handle.write(json_line(row))
+                handle.flush()  # in the file (the kernel's) before the next answer: a kill loses nothing written
+                if kind is None:
+                    counters.answered += 1
+                else:
+                    counters.failed[kind] += 1
+                bar.update(1, 0 if kind is None else 1)
+
+        await asyncio.gather(*(worker() for _ in range(min(concurrency, len(todo)))))
+
+
+def run_requests(requests: str | os.PathLike[str] | list[Request], output: str | os.PathLike[str], *,
+                 endpoint: str, api_key: str | None = None, concurrency: int = 8, timeout: float = 120.0,
+                 max_retries: int = 5, first_wait: float = 1.0, progress: bool = True) -> RunSummary:
+    """Send every request not yet answered in ``output`` to ``endpoint`` and append the answers to ``output``.
+
+    At most ``concurrency`` requests are in flight. A 429, a 5xx, a connection error, a timeout (``timeout``
+    seconds for the whole exchange) or a 200 whose body is not JSON is tried again up to ``max_retries``
+    times, waiting :func:`backoff` (``first_wait`` doubled each time, with jitter; at least ``Retry-After``).
+    A request that still fails gets an error line (``"response": null, "error": {code, message}``); another
+    status (400, 401, ...) gets its response line at once. Both are sent again by the next run."""
+    if isinstance(requests, (str, os.PathLike)):
+        requests = read_requests(requests)
+    if concurrency < 1:
+        raise InputError(f"concurrency must be at least 1, got {concurrency}")
+    if not timeout > 0:
+        raise InputError(f"timeout must be more than 0 seconds, got {timeout}")
+    if max_retries < 0:
+        raise InputError(f"max_retries must be 0 or more, got {max_retries}")
+    if first_wait < 0:
+        raise InputError(f"the first wait must be 0 seconds or more, got {first_wait}")
+    for request in requests[:1]:
+        request_url(endpoint, request.url)  # a bad endpoint stops the run before anything is sent
+    try:
+        import httpx  # noqa: F401
+    except ImportError:
+        raise InputError("sending requests needs httpx, which is not installed", hint=INSTALL_HINT) from None
+    from chemref._io import RunLock, check_output
+    from chemref.progress import Progress
+
+    target = Path(output)
+    check_output(target)
+    start = time.monotonic()
+    with RunLock(target.with_name(f".{target.name}.lock"), f"to {target}"):
+        done = answered_ids(target, (r.custom_id for r in requests))
+        todo = [r for r in requests if r.custom_id not in done]
+        counters = _Counters()
+        bar = Progress(len(requests), done=len(done), desc="judging", unit="request", counted="failed",
+                       enabled=progress and bool(todo))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "a", encoding="utf-8") as handle:
+                if todo:
+                    asyncio.run(_run(todo, handle, endpoint=endpoint, api_key=api_key, concurrency=concurrency,
+                                     timeout=timeout, max_retries=max_retries, first_wait=first_wait,
+                                     counters=counters, bar=bar))
+        finally:
+            bar.close()
+    return RunSummary(requests=len(requests), already=len(done), sent=len(todo), answered=counters.answered,
+                      failed={k: n for k, n in counters.failed.items() if n}, retries=counters.retries,
+                      seconds=round(time.monotonic() - start, 3), max_in_flight=counters.max_in_flight,
+                      output=os.fspath(target))

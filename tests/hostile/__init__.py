@@ -1,0 +1,1 @@
+"""Hostile inputs: limits, signals, pathological text."""

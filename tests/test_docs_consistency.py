@@ -1,0 +1,189 @@
+"""The README, the dataset card, ``--help`` and the labels' notes say what the code does, with its figures.
+
+Each figure or description has one source (the filter table, the build defaults, the selector file and its
+recorded evaluation); these tests fail when a document and its source differ.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.helpers import CORPORA, ROOT
+
+from chemref import docs
+from chemref.questions.filters import REASONS
+from chemref.questions.labels import GUIDE
+from chemref.questions.report import FILTER_DESCRIPTIONS
+from chemref.questions.selector import default_selector
+from chemref.questions.settings import BuildSettings
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_generated_blocks_are_up_to_date():
+    assert docs.stale_blocks(README) == [], "run: python -m chemref.docs README.md"
+    for name in docs.GENERATORS:
+        assert f"<!-- generated: {name} -->" in README, name
+
+
+def test_readme_funnel_table_has_every_step_in_order():
+    rows = re.findall(r"^\| `([a-z_]+)` \| (.*?) \|", README, re.MULTILINE)
+    steps = [name for name, _ in rows if name in REASONS]
+    assert steps == list(REASONS)
+    assert {name: text for name, text in rows if name in REASONS} == FILTER_DESCRIPTIONS
+
+
+def test_stale_blocks_names_a_changed_block():
+    changed = README.replace("| `cc_by` |", "| `cc_by_changed` |", 1)
+    assert docs.stale_blocks(changed) == ["funnel-table"]
+    assert docs.render(changed) == README
+
+
+def test_the_recorded_evaluation_is_of_the_shipped_selector():
+    evaluation = docs.selector_evaluation()
+    assert evaluation is not None, ("chemref/questions/data/selector_evaluation.json was not recorded for the "
+                                    "shipped weights: python -m chemref.docs record-selector ...")
+    meta = default_selector().meta
+    at = evaluation["at_threshold"]
+    # the selector file's cross-validated figures and the recorded evaluation are the same measurement
+    assert at["threshold"] == default_selector().threshold == meta["cv"]["threshold"]
+    assert (at["good_share"], at["kept_share"], at["good_kept_share"]) == \
+        (meta["cv"]["good_share"], meta["cv"]["kept_share"], meta["cv"]["good_kept_share"])
+    assert evaluation["auc"] == meta["cv"]["auc"]
+    assert len(evaluation["trained_ids"]) == meta["trained_on"]
+    assert evaluation["scored"] <= meta["trained_on"] and evaluation["scored_good"] <= meta["good"]
+
+
+def test_a_changed_selector_has_no_recorded_evaluation():
+    from dataclasses import replace
+
+    other = replace(default_selector(), bias=default_selector().bias + 0.5)
+    assert docs.selector_evaluation(other) is None
+    text = docs.selector_text(other)
+    assert "1,226" not in text and str(other.meta["trained_on"])[:1] in text
+
+
+def test_labels_readme_quotes_the_recorded_figures():
+    notes = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
+    ev = docs.selector_evaluation()
+    caps = ev["after_caps"]
+    assert f"{ev['scored']:,} labelled candidates that pass the other filters ({ev['scored_good']} good)" in notes
+    assert f"| {ev['at_threshold']['threshold']} | {caps['questions']} | {caps['good_share']:.3f} |" in notes
+    assert f"ranking AUC {ev['auc']:.2f}" in notes
+
+
+def _sample_card(tmp_path):
+    from chemref.cli import main
+
+    assert main(["questions", "build", str(CORPORA / "jats"), "-o", str(tmp_path / "q.jsonl"), "--no-progress"]) == 0
+    return (tmp_path / "README.md").read_text(encoding="utf-8")
+
+
+def test_card_says_what_the_caps_and_the_selector_do(tmp_path):
+    card = _sample_card(tmp_path)
+    s = BuildSettings()
+    assert docs.caps_text(s.per_target, s.per_article) in card
+    assert "highest\nfindability" not in card and "highest findability" not in card
+    assert docs.selector_text() in card
+    for reason in REASONS:
+        if reason != "min_findability":
+            assert f"| {reason} |" in card and FILTER_DESCRIPTIONS[reason] in card
+
+
+def test_card_and_readme_give_the_same_selector_figures(tmp_path):
+    card = _sample_card(tmp_path)
+    ev = docs.selector_evaluation()
+    flat_readme = " ".join(README.split())
+    for figure in (f"{default_selector().meta['trained_on']:,}", f"{ev['scored']:,}",
+                   f"{ev['after_caps']['good_share']:.3f}", f"{ev['at_threshold']['good_share']:.3f}",
+                   f"AUC {ev['auc']:.2f}", str(default_selector().threshold)):
+        assert figure in card and figure in flat_readme, figure
+
+
+def _build_options():
+    import typer.main
+
+    from chemref.cli.app import app
+
+    command = typer.main.get_command(app)
+    build = command.commands["questions"].commands["build"]
+    return {p.name: p for p in build.params}
+
+
+def test_build_help_defaults_are_the_build_settings():
+    options = _build_options()
+    s = BuildSettings()
+    for name in ("per_article", "per_target", "min_chars", "max_chars", "seed", "authors", "answer_key",
+                 "min_findability"):
+        assert options[name].default == getattr(s, name), name
+    # no --min-score: the selector's threshold, which the help states
+    assert options["min_score"].default is None and s.min_score == default_selector().threshold
+    assert str(default_selector().threshold) in options["min_score"].help
+
+
+def test_readme_build_examples_use_the_shipped_threshold_or_zero():
+    for value in re.findall(r"--min-score (\d+(?:\.\d+)?)", README):
+        assert float(value) in (0.0, default_selector().threshold), value
+
+
+def test_the_labelling_guide_is_in_the_repository_and_everything_points_to_it():
+    guide = ROOT / GUIDE
+    assert guide.is_file()
+    text = guide.read_text(encoding="utf-8")
+    for field in ("good_question", "author_named", "function", "sentence_ok", "note", "excerpt_sha1"):
+        assert f"`{field}`" in text
+    assert GUIDE in README
+    assert "{{ guide }}" in (ROOT / "chemref" / "pages" / "templates" / "question_review.html").read_text()
+    evaluate = _evaluate_help()
+    assert GUIDE in " ".join(evaluate.split())
+    assert "../shared/QUESTION_GUIDE.md" not in (ROOT / "chemref" / "questions" / "labels.py").read_text()
+
+
+def _evaluate_help() -> str:
+    import typer.main
+
+    from chemref.cli.app import app
+
+    command = typer.main.get_command(app)
+    return command.commands["questions"].commands["evaluate"].params[0].help
+
+
+def test_readme_reference_data_section_lists_each_set_and_the_variable():
+    from chemref.reference_data import REFERENCE_DATA_ENV
+
+    section = README.split("## Reference data", 1)[1].split("\n## ", 1)[0]
+    assert REFERENCE_DATA_ENV in section and "../shared" in section
+    for layout in ("corpora/jats/dev", "corpora/citeme/CiteME.tsv", "corpora/pubmedqa/test_ground_truth.json",
+                   "chemu_ref/gold", "corpora/sentences/craft_v5_ccby_sentences.jsonl", "corpora/citation_function",
+                   "corpora/chemicals/bc5cdr_chem"):
+        assert layout in section, layout
+    assert section.count("\n| ") >= 10  # header, rule and a row per data set
+
+
+def test_reference_data_variable(monkeypatch, tmp_path):
+    from chemref.reference_data import REFERENCE_DATA_ENV, reference_path, reference_root
+
+    monkeypatch.delenv(REFERENCE_DATA_ENV, raising=False)
+    assert reference_root(tmp_path / "project") == (tmp_path / "shared").resolve()
+    monkeypatch.setenv(REFERENCE_DATA_ENV, str(tmp_path / "elsewhere"))
+    assert reference_path("corpora", "jats", project_root=tmp_path) == (tmp_path / "elsewhere" / "corpora" / "jats")
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py")))
+def test_benchmarks_find_the_reference_data_through_the_variable(script):
+    text = (ROOT / "benchmarks" / script).read_text(encoding="utf-8")
+    assert '"shared"' not in text, f"{script} builds its own ../shared path"
+
+
+def test_sample_corpora_cover_every_kind_the_readme_scores():
+    for path in ("citeme/sample.tsv", "pubmedqa/sample_ground_truth.json", "ranking/qrels.txt", "ranking/run_a.run",
+                 "ranking/gold.jsonl", "brat/gold", "brat/pred_b", "labels/sample_labels.jsonl", "jats"):
+        assert (CORPORA / path).exists(), path
+    header = (CORPORA / "citeme" / "sample.tsv").read_text(encoding="utf-8").splitlines()[0].split("\t")
+    assert header == ["id", "excerpt", "target_paper_title", "target_paper_url", "source_paper_title",
+                      "source_paper_url", "year", "split"]
+    answers = json.loads((CORPORA / "pubmedqa" / "sample_ground_truth.json").read_text(encoding="utf-8"))
+    assert set(answers.values()) == {"yes", "no", "maybe"}
