@@ -6,9 +6,14 @@ ignores); --record writes the tracked benchmarks/results/chemicals.json, the fig
 
 * Accuracy: exact spans on the corpus tokens. Each sentence's tokens are joined by single spaces, the
   system runs on that text, and each predicted character span is aligned back to the tokens; a prediction
-  that does not start and end on token boundaries counts as a false positive.
+  that does not start and end on token boundaries counts as a false positive. Two protocols:
+  *per sentence* (each sentence is its own Doc) and *per document* (the sentences of one abstract, joined
+  by spaces, make one Doc, so an abbreviation defined in one sentence counts in the others; the file has
+  no document markers, so abstracts are found by ``chemical_corpus.group_documents``, a title detector:
+  526 groups for the 500 abstracts of devel). A span that crosses two sentences counts as a false positive.
 * Speed: words (corpus tokens) per second on one process, ``nlp.pipe`` over all devel sentences, for the
-  full ``chemref.load(chemicals=True)`` pipeline; load time in a fresh interpreter.
+  full ``chemref.load(chemicals=True)`` pipeline, by the wall clock and by the process's CPU time (the
+  second is the one to read on a shared machine); load time in a fresh interpreter.
 * Peers: a dictionary tagger written here (every chemical name of train.tsv, longest match on tokens,
   minus names that are mostly not chemicals in train.tsv); ``en_chem_ner`` (MIT, PyPI) when importable
   (it pins spaCy < 3.8: install it with ``pip install --no-deps --target DIR en-chem-ner`` and put DIR on
@@ -36,9 +41,10 @@ RECORD = ROOT / "benchmarks" / "results" / "chemicals.json"
 OUT = ROOT / "benchmarks" / "results" / "local" / "chemicals.json"
 
 from chemref._io import atomic_write  # noqa: E402
-from chemref.nlp.chemical_corpus import TaggedSentence, joined_text, read_tagged  # noqa: E402
+from chemref.nlp.chemical_corpus import TaggedSentence, group_documents, joined_text, read_tagged  # noqa: E402
 
 Spans = list[tuple[int, int]]  # character spans in the joined text
+OURS = "chemref_chemicals (full chemref pipeline)"
 
 
 def align(pred: Spans, offsets: list[tuple[int, int]]) -> set[tuple]:
@@ -51,14 +57,35 @@ def align(pred: Spans, offsets: list[tuple[int, int]]) -> set[tuple]:
     return out
 
 
-def evaluate(sentences: list[TaggedSentence], predict: Callable[[list[str]], Iterable[Spans]]) -> dict:
-    texts, offsets = zip(*(joined_text(s.tokens) for s in sentences))
+def evaluate(sentences: list[TaggedSentence], predict: Callable[[list[str]], Iterable[Spans]],
+             documents: list[list[TaggedSentence]] | None = None) -> dict:
+    """P/R/F1 (and speed) of ``predict`` over ``sentences``, one text per sentence, or one text per
+    document when ``documents`` (the same sentences, grouped) is given."""
+    joined = [joined_text(s.tokens) for s in sentences]
+    offsets = [offs for _, offs in joined]
+    if documents is None:
+        units = [[i] for i in range(len(sentences))]
+    else:
+        index = {id(s): i for i, s in enumerate(sentences)}
+        units = [[index[id(s)] for s in doc] for doc in documents]
+    texts = [" ".join(joined[i][0] for i in unit) for unit in units]
     n_words = sum(len(s.tokens) for s in sentences)
-    t0 = time.perf_counter()
-    predictions = list(predict(list(texts)))
-    seconds = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    predictions = list(predict(texts))
+    seconds, cpu_seconds = time.perf_counter() - t0, time.process_time() - c0
+    per_sentence: list[Spans] = [[] for _ in sentences]
+    for unit, pred in zip(units, predictions):
+        starts = []
+        pos = 0
+        for i in unit:
+            starts.append(pos)
+            pos += len(joined[i][0]) + 1
+        for s, e in pred:
+            k = max(j for j, start in enumerate(starts) if start <= s)
+            end_k = starts[k] + len(joined[unit[k]][0])
+            per_sentence[unit[k]].append((s - starts[k], e - starts[k]) if e <= end_k else (-1, -1))
     tp = fp = fn = 0
-    for sentence, pred, offs in zip(sentences, predictions, offsets):
+    for sentence, pred, offs in zip(sentences, per_sentence, offsets):
         gold = set(sentence.spans())
         got = align(pred, offs)
         tp += len(gold & got)
@@ -68,7 +95,8 @@ def evaluate(sentences: list[TaggedSentence], predict: Callable[[list[str]], Ite
     r = tp / (tp + fn) if tp + fn else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
     return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn,
-            "words": n_words, "seconds": seconds, "words_per_s": n_words / seconds}
+            "words": n_words, "seconds": seconds, "words_per_s": n_words / seconds,
+            "cpu_words_per_s": n_words / cpu_seconds if cpu_seconds else None}
 
 
 # -- systems ------------------------------------------------------------------------------------------------
@@ -123,29 +151,32 @@ class DictionaryTagger:
             yield spans
 
 
-def rule_ablation(devel: list[TaggedSentence], nlp) -> dict[str, dict]:
-    """F1 of the NER alone, and with each rule after it (one model pass; the rules re-run on copies)."""
+def rule_ablation(devel: list[TaggedSentence], nlp, documents: list[list[TaggedSentence]] | None = None
+                  ) -> dict[str, dict]:
+    """F1 of the NER alone, with all the rules, and with all but one (one model pass; the rules re-run on
+    copies of its output)."""
     from chemref.nlp import chemicals as chem
 
     pipe = nlp.get_pipe("chemref_chemicals")
-    texts = [joined_text(s.tokens)[0] for s in devel]
-    docs = list(pipe.ner.pipe(nlp.tokenizer.pipe(texts), batch_size=256))
+    units = [[s] for s in devel] if documents is None else documents
+    texts = [" ".join(joined_text(s.tokens)[0] for s in unit) for unit in units]
+    before = [name for name in nlp.pipe_names if name != "chemref_chemicals"]
+    docs = list(pipe.ner.pipe(nlp.pipe(texts, disable=["chemref_chemicals"]) if before else
+                              nlp.tokenizer.pipe(texts), batch_size=256))
     model_ents = [[(e.start, e.end) for e in doc.ents] for doc in docs]
-    steps = {"formulas": chem._add_formulas, "gazetteer": chem._add_gazetteer_names,
-             "boundaries": chem._fix_boundaries, "authors": chem._drop_author_names,
-             "abbreviations": chem._propagate_abbreviations}
-    variants = {"NER only (no rules)": ()} | {f"NER + {name} rule": (name,) for name in steps}
+    variants = {"NER only (no rules)": ()} | {"NER + all rules": chem.RULES} | {
+        f"NER + all rules but {name}": tuple(r for r in chem.RULES if r != name) for name in chem.RULES}
     out = {}
     for label, names in variants.items():
         def predict(_texts: list[str], names: tuple = names) -> Iterable[Spans]:
             for doc, ents in zip(docs, model_ents):
                 doc.ents = [chem.Span(doc, a, b, label="CHEMICAL") for a, b in ents]
-                for name in steps:
+                for name in chem.RULES:
                     if name in names:
-                        steps[name](doc)
+                        chem._STEPS[name](doc)
                 yield [(e.start_char, e.end_char) for e in doc.ents]
-        res = evaluate(devel, predict)
-        res["words_per_s"] = res["seconds"] = None  # accuracy only
+        res = evaluate(devel, predict, documents)
+        res["words_per_s"] = res["seconds"] = res["cpu_words_per_s"] = None  # accuracy only
         out[label] = res
     return out
 
@@ -167,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help=f"where to write the results (default {OUT})")
     parser.add_argument("--record", action="store_true",
                         help=f"write the tracked {RECORD.relative_to(ROOT)} (the figures the README quotes)")
+    parser.add_argument("--no-peers", action="store_true", help="skip the dictionary tagger and en_chem_ner")
     args = parser.parse_args(argv)
     if args.record and args.limit:
         parser.error("--record writes the figures of the whole devel split: drop --limit")
@@ -177,29 +209,41 @@ def main(argv: list[str] | None = None) -> int:
     devel = list(read_tagged(DATA / "devel.tsv"))
     if args.limit:
         devel = devel[:args.limit]
-    train = list(read_tagged(DATA / "train.tsv"))
+    documents = group_documents(devel)
     import chemref
     from chemref.nlp.chemicals import count_chemicals, model_meta
 
-    rows: dict[str, dict] = {}
     nlp = chemref.load(chemicals=True)
-    rows["chemref_chemicals (full chemref pipeline)"] = evaluate(devel, spacy_predict(nlp, "CHEMICAL"))
-    rows["chemref_chemicals (full chemref pipeline)"]["load_s"] = load_seconds(
-        "import chemref; chemref.load(chemicals=True)")
-    rows.update(rule_ablation(devel, nlp))
-    rows["chemref pipeline without chemicals (speed only)"] = evaluate(devel, spacy_predict(chemref.load(), "-"))
-    rows["dictionary tagger (train.tsv names)"] = evaluate(devel, DictionaryTagger(train))
-    try:
-        import en_chem_ner  # type: ignore[import-not-found]
+    protocols: dict[str, dict[str, dict]] = {"per sentence": {}, "per document": {}}
+    for protocol, docs in (("per sentence", None), ("per document", documents)):
+        rows = protocols[protocol]
+        rows[OURS] = evaluate(devel, spacy_predict(nlp, "CHEMICAL"), docs)
+        rows.update(rule_ablation(devel, nlp, docs))
+    protocols["per sentence"][OURS]["load_s"] = load_seconds("import chemref; chemref.load(chemicals=True)")
+    protocols["per sentence"]["chemref pipeline without chemicals (speed only)"] = evaluate(
+        devel, spacy_predict(chemref.load(), "-"))
+    if not args.no_peers:
+        train = list(read_tagged(DATA / "train.tsv"))
+        tagger = DictionaryTagger(train)
+        try:
+            import en_chem_ner  # type: ignore[import-not-found]
 
-        t0 = time.perf_counter()
-        peer = en_chem_ner.load()
-        load_s = time.perf_counter() - t0
-        rows["en_chem_ner 0.1.0"] = evaluate(devel, spacy_predict(peer, "CHEMICAL"))
-        rows["en_chem_ner 0.1.0"]["load_s"] = load_s
-        rows["en_chem_ner 0.1.0"]["note"] = "own spaCy tokenizer; built for spaCy 3.7, run on " + __import__("spacy").__version__
-    except ImportError as exc:
-        rows["en_chem_ner 0.1.0"] = {"skipped": f"not importable ({exc}); see the module docstring"}
+            t0 = time.perf_counter()
+            peer = en_chem_ner.load()
+            peer_load = time.perf_counter() - t0
+        except ImportError as exc:
+            peer = None
+            peer_skip = {"skipped": f"not importable ({exc}); see the module docstring"}
+        for protocol, docs in (("per sentence", None), ("per document", documents)):
+            rows = protocols[protocol]
+            rows["dictionary tagger (train.tsv names)"] = evaluate(devel, tagger, docs)
+            if peer is None:
+                rows["en_chem_ner 0.1.0"] = peer_skip
+                continue
+            rows["en_chem_ner 0.1.0"] = evaluate(devel, spacy_predict(peer, "CHEMICAL"), docs)
+            rows["en_chem_ner 0.1.0"]["load_s"] = peer_load
+            rows["en_chem_ner 0.1.0"]["note"] = ("own spaCy tokenizer; built for spaCy 3.7, run on "
+                                                 + __import__("spacy").__version__)
 
     sample = [" ".join(s.tokens) for s in devel[:500]]
     count_chemicals(sample[0])
@@ -209,32 +253,37 @@ def main(argv: list[str] | None = None) -> int:
     per_call = (time.perf_counter() - t0) / len(sample)
     words = sum(len(t.split()) for t in sample) / len(sample)
 
-    ours = rows["chemref_chemicals (full chemref pipeline)"]
-    print(f"BC5CDR chemicals devel: {len(devel)} sentences, {ours['words']} words; exact spans")
-    print(f"{'system':<50} {'P':>6} {'R':>6} {'F1':>6} {'F1/ours':>8} {'words/s':>9} {'speed/ours':>10} {'load s':>7}")
-    for name, res in rows.items():
-        if "skipped" in res:
-            print(f"{name:<50} skipped: {res['skipped']}")
-            continue
-        f1 = f"{res['f1']:.3f}" if res["tp"] + res["fp"] + res["fn"] and res["f1"] else "-"
-        ratio = f"{res['f1'] / ours['f1']:.2f}" if res["f1"] else "-"
-        load = f"{res['load_s']:.2f}" if "load_s" in res else ""
-        p = f"{res['precision']:.3f}" if res["f1"] else "-"
-        r = f"{res['recall']:.3f}" if res["f1"] else "-"
-        speed = "" if res["words_per_s"] is None else f"{res['words_per_s']:.0f}"
-        speed_ratio = "" if not speed else f"{res['words_per_s'] / ours['words_per_s']:.2f}"
-        print(f"{name:<50} {p:>6} {r:>6} {f1:>6} {ratio:>8} {speed:>9} {speed_ratio:>10} {load:>7}")
+    ours = protocols["per sentence"][OURS]
+    print(f"BC5CDR chemicals devel: {len(devel)} sentences in {len(documents)} documents (grouped by "
+          f"chemical_corpus.group_documents), {ours['words']} words; exact spans")
+    print(f"{'protocol':<13} {'system':<46} {'P':>6} {'R':>6} {'F1':>6} {'F1/ours':>8} {'words/s':>9} "
+          f"{'CPU w/s':>9} {'speed/ours':>10} {'load s':>7}")
+    for protocol, rows in protocols.items():
+        base = rows[OURS]
+        for name, res in rows.items():
+            if "skipped" in res:
+                print(f"{protocol:<13} {name:<46} skipped: {res['skipped']}")
+                continue
+            f1 = f"{res['f1']:.3f}" if res["f1"] else "-"
+            ratio = f"{res['f1'] / base['f1']:.2f}" if res["f1"] else "-"
+            load = f"{res['load_s']:.2f}" if "load_s" in res else ""
+            p = f"{res['precision']:.3f}" if res["f1"] else "-"
+            r = f"{res['recall']:.3f}" if res["f1"] else "-"
+            speed = "" if res["words_per_s"] is None else f"{res['words_per_s']:.0f}"
+            speed_ratio = "" if not speed else f"{res['words_per_s'] / base['words_per_s']:.2f}"
+            cpu = "" if not res.get("cpu_words_per_s") else f"{res['cpu_words_per_s']:.0f}"
+            print(f"{protocol:<13} {name:<46} {p:>6} {r:>6} {f1:>6} {ratio:>8} {speed:>9} {cpu:>9} "
+                  f"{speed_ratio:>10} {load:>7}")
     print(f"count_chemicals(text): {per_call * 1e3:.2f} ms per call on a {words:.0f}-word sentence "
           f"({per_call / words * 1e6:.0f} µs/word)")
     with atomic_write(out) as handle:
-        json.dump({"command": "python benchmarks/bench_chemicals.py", "data": "bc5cdr_chem/devel.tsv",
-                   "sentences": len(devel), "model_meta": model_meta(), "systems": rows,
-                   "count_chemicals_ms_per_call": per_call * 1e3, "count_chemicals_words_per_call": words},
-                  handle, indent=1)
+        json.dump({"command": "python benchmarks/bench_chemicals.py --record", "data": "bc5cdr_chem/devel.tsv",
+                   "sentences": len(devel), "documents": len(documents), "model_meta": model_meta(),
+                   "protocols": protocols, "count_chemicals_ms_per_call": per_call * 1e3,
+                   "count_chemicals_words_per_call": words}, handle, indent=1)
         handle.write("\n")
     print(f"wrote {out}")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -6,12 +6,15 @@
 Names come from the dictionary shipped in the ``drug-named-entity-recognition`` package (MIT, Fast Data
 Science Ltd; compiled from the DrugBank open vocabulary, MeSH, MedlinePlus, the NHS and Wikipedia). Kept:
 one-word names of at least four characters, minus enzyme, antibody and protein names (-ase, -mab, -cept,
--ins, -ogen). The rule's stoplist: words that occur in the BC5CDR train split but never inside a chemical
-mention there ("analgesic", "cdna": class words and proteins the corpus does not call chemicals).
+-ins, -ogen). The rule's stoplist: words that occur in the BC5CDR train split but are tagged there in
+less than half of their occurrences ("analgesic", "cdna": class words and proteins the corpus does not call
+chemicals). ``--stoplist-only`` recomputes the stoplist from the names already shipped (no package needed;
+the names, which are model features, stay as they are).
 """
 
 from __future__ import annotations
 
+import argparse
 import bz2
 import json
 import pickle
@@ -25,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from chemref.reference_data import reference_path  # noqa: E402
 
 from chemref._io import atomic_write  # noqa: E402
-from chemref.nlp.chemical_corpus import read_tagged  # noqa: E402
+from chemref.nlp.chemical_corpus import rarely_tagged, read_tagged  # noqa: E402
 
 TRAIN = reference_path("corpora", "chemicals", "bc5cdr_chem", "train.tsv", project_root=ROOT)
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_gazetteer.json"
@@ -33,7 +36,22 @@ _NOT_CHEMICAL = re.compile(r"(?:ase|ases|mab|cept|ins|ogen)\Z")
 PACKAGE_VERSION = "2.0.9"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stoplist-only", action="store_true",
+                        help="keep the shipped names; recompute only the rule's stoplist")
+    args = parser.parse_args(argv)
+    if not TRAIN.is_file():
+        print(f"build_gazetteer: {TRAIN} is absent (the BC5CDR train split gives the stoplist)", file=sys.stderr)
+        return 2
+    if args.stoplist_only:
+        data = json.loads(TARGET.read_text(encoding="utf-8"))
+        data["rule_stoplist"] = rarely_tagged(data["names"], read_tagged(TRAIN))
+        with atomic_write(TARGET) as handle:
+            json.dump(data, handle, ensure_ascii=False, indent=0)
+            handle.write("\n")
+        print(f"{len(data['rule_stoplist'])} stoplist words -> {TARGET}")
+        return 0
     from importlib.metadata import version
 
     if version("drug-named-entity-recognition") != PACKAGE_VERSION:
@@ -42,15 +60,9 @@ def main() -> int:
     source = resources.files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2"
     with bz2.open(str(source)) as handle:
         variants = pickle.load(handle)["drug_variant_to_canonical"]  # a registry package's own data file
-    inside: set[str] = set()
-    seen: set[str] = set()
-    for sentence in read_tagged(TRAIN):
-        for start, end in sentence.spans():
-            inside.update(t.lower() for t in sentence.tokens[start:end])
-        seen.update(t.lower() for t in sentence.tokens)
     names = sorted(name for name in variants
                    if " " not in name and len(name) >= 4 and not _NOT_CHEMICAL.search(name))
-    stoplist = sorted(name for name in names if name in seen and name not in inside)
+    stoplist = rarely_tagged(names, read_tagged(TRAIN))
     with atomic_write(TARGET) as handle:
         json.dump({
             "_doc": "One-word drug and chemical names (lower case): 'names' feed the GAZ feature of the "
@@ -68,7 +80,6 @@ def main() -> int:
         handle.write("\n")
     print(f"{len(names)} names -> {TARGET}")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

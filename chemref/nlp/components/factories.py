@@ -138,18 +138,20 @@ def make_claim_classifier(nlp: Language, name: str, citations_key: str, scorer: 
     "chemref_chemicals",
     assigns=["doc.ents", "doc.spans", "token.ent_iob", "token.ent_type"],
     default_config={"spans_key": "chemref_chemicals", "model": None, "abbreviations": True, "formulas": True,
-                    "authors": True, "gazetteer": True, "boundaries": True,
+                    "authors": True, "gazetteer": True, "boundaries": True, "genes": True, "traps": True,
                     "scorer": {"@scorers": "spacy.ner_scorer.v1"}},
     default_score_weights={"ents_f": 1.0, "ents_p": 0.0, "ents_r": 0.0, "ents_per_type": None},
 )
 def make_chemicals(nlp: Language, name: str, spans_key: str, model: Optional[str], abbreviations: bool,
-                   formulas: bool, authors: bool, gazetteer: bool, boundaries: bool, scorer: _Scorer) -> Any:
+                   formulas: bool, authors: bool, gazetteer: bool, boundaries: bool, scorer: _Scorer,
+                   genes: bool = True, traps: bool = True) -> Any:
     """``nlp.add_pipe("chemref_chemicals")``: chemical mentions as ``doc.ents`` and ``doc.spans[spans_key]``;
     ``model`` is a folder written by ``training/chemicals/train.py`` (default: the packaged model)."""
     from chemref.nlp.chemicals import ChemicalsComponent
 
     component = ChemicalsComponent(nlp, name, spans_key=spans_key, model=model, abbreviations=abbreviations,
-                                   formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries)
+                                   formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries,
+                                   genes=genes, traps=traps)
     component.scorer = scorer
     return component
 
