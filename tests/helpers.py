@@ -52,3 +52,16 @@ def golden_params(tables: Mapping[str, Sequence[Any]], *,
             else:
                 params.append(pytest.param(*shape(tuple(case)), id=f"{name}-{n}"))
     return params
+
+
+def tar_package(path: Path, members: Mapping[str, bytes]) -> Path:
+    """A ``.tar.gz`` at ``path`` holding ``members`` (name -> bytes), as a PMC bulk package does."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path

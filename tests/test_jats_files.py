@@ -6,13 +6,12 @@ from __future__ import annotations
 import io
 import json
 import os
-import tarfile
 import warnings
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import CORPORA
+from tests.helpers import CORPORA, tar_package
 
 from chemref.errors import InputError
 from chemref.inputs import iter_sources, walk_jats
@@ -69,12 +68,7 @@ def test_jats_reads_the_same_files_as_the_question_builder() -> None:
 
 
 def _package(path: Path, members: dict[str, bytes]) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return path
+    return tar_package(path, members)
 
 
 def test_jats_reads_packages_and_file_lists(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.golden.hostile_recipes import sample_corpus
 from tests.helpers import CORPORA
 
 from chemref.errors import InputError
@@ -23,12 +24,7 @@ SAMPLE = CORPORA / "jats"
 
 def _corpus(folder: Path, copies: int) -> Path:
     """``copies`` x the sample articles under new names, each copy with its own PMCID (so its own ids)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for n in range(copies):
-        for f in sorted(SAMPLE.glob("*.xml")):
-            text = f.read_text(encoding="utf-8").replace(">PMC00001", f">PMC{n:03d}001")
-            (folder / f"k{n:03d}_{f.name}").write_text(text, encoding="utf-8")
-    return folder
+    return sample_corpus(folder, copies)
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -10,13 +10,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import CORPORA
+from benchmarks.golden.hostile_recipes import sample_corpus
+from tests.helpers import CORPORA, tar_package
 
 from chemref.cli import main
 
@@ -26,13 +26,7 @@ SAMPLE = CORPORA / "jats"
 
 def _corpus(folder: Path, copies: int) -> Path:
     """``copies`` x the sample articles under new names, each copy with its own PMCID (so its own ids)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    files = sorted(SAMPLE.glob("*.xml"))
-    for n in range(copies):
-        for f in files:
-            text = f.read_text(encoding="utf-8").replace(">PMC00001", f">PMC{n:03d}001")
-            (folder / f"c{n:03d}_{f.name}").write_text(text, encoding="utf-8")
-    return folder
+    return sample_corpus(folder, copies)
 
 
 def _cli(*args: str) -> subprocess.Popen:
@@ -149,12 +143,7 @@ def test_resume_notices_a_selector_file_changed_in_place(tmp_path, capsys):
 
 
 def _package(path: Path, members: dict[str, bytes]) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return path
+    return tar_package(path, members)
 
 
 @pytest.mark.slow
