@@ -237,7 +237,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.chemu import BLOCKS, score_document
+    from chemref.scoring.chemu import BLOCKS, check_coref_links, score_document
 
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
@@ -259,6 +259,8 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         else:
             g, gold_warnings = cached
         warnings.extend(gold_warnings)
+        # a gold document past the COREFERENCE limit is refused before its prediction is read
+        check_coref_links(g[1], max_coref_links, gsrc.display(name))
         if name in pred_names:
             p = read_prediction(psrc, name, warnings, unreadable_as_empty)
         else:

@@ -16,7 +16,7 @@ from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.closure import ClosureTooLarge, closure_pairs
+from chemref.scoring.closure import ClosureTooLarge, check_closure_size, closure_pairs
 from chemref.scoring.counts import Counts, add_counts
 from chemref.scoring.matching import capacity_matching, interval_matching, max_matching
 
@@ -57,6 +57,27 @@ def document_items(text: str, path: str | None = None) -> tuple[set[Mention], se
 MAX_COREF_LINKS = 1_000_000
 
 
+def _too_many_links(exc: ClosureTooLarge, path: str | None) -> ScoringError:
+    return ScoringError(f"the COREFERENCE chains expand to {'' if exc.exact else 'more than '}{exc.size:,} "
+                        f"links, more than the limit of {exc.limit:,} per document", path=path,
+                        hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine")
+
+
+def check_coref_links(rels: set[RelItem], max_links: int | None, path: str | None = None) -> None:
+    """Refuse a document whose COREFERENCE closure would hold more than ``max_links`` links, counted without
+    building it, as soon as the document is read (before the other side is); free when its links are too few
+    to reach the limit (a closure of L links holds at most L(L+1) pairs)."""
+    if max_links is None:
+        return
+    links = [(a, b) for t, a, b in rels if t == COREF]
+    if len(links) * (len(links) + 1) <= max_links:
+        return
+    try:
+        check_closure_size(links, max_links)
+    except ClosureTooLarge as exc:
+        raise _too_many_links(exc, path) from None
+
+
 def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
                  path: str | None = None) -> set[RelItem]:
     """Add the transitive COREFERENCE links (no inferred self links); other types are untouched.
@@ -73,11 +94,7 @@ def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
     try:
         closure = closure_pairs(links, max_links)
     except ClosureTooLarge as exc:
-        raise ScoringError(f"the COREFERENCE chains expand to {'' if exc.exact else 'more than '}{exc.size:,} "
-                           f"links, more than the limit of "
-                           f"{exc.limit:,} per document", path=path,
-                           hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine"
-                           ) from None
+        raise _too_many_links(exc, path) from None
     expanded = set(rels)
     before = len(expanded)
     expanded.update((COREF, a, b) for a, b in closure)

@@ -267,6 +267,12 @@ def transitive_closure(links: Iterable[tuple[N, N]], limit: int | None = None) -
     return set(closure_pairs(links, limit))
 
 
+def check_closure_size(links: Iterable[tuple[N, N]], limit: int) -> None:
+    """Raise :class:`ClosureTooLarge` when the closure of ``links`` would hold more than ``limit`` pairs
+    (counted, never built)."""
+    _check(_Graph(links), limit)
+
+
 def closure_pairs(links: Iterable[tuple[N, N]], limit: int | None = None) -> Iterator[tuple[N, N]]:
     """The pairs of :func:`transitive_closure`, each once, as an iterator.
 
