@@ -236,5 +236,6 @@ _article = st.builds(
 
 @settings(max_examples=60)
 @given(_article)
+@pytest.mark.slow
 def test_to_dict_and_from_dict_round_trip_every_field(article: jats.Article) -> None:
     assert jats.Article.from_dict(json.loads(json.dumps(article.to_dict()))) == article

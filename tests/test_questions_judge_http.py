@@ -100,6 +100,7 @@ def test_api_key_sent_from_the_environment_variable_and_never_written(tmp_path, 
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and secret in p.read_text(errors="replace")]
 
 
+@pytest.mark.slow
 def test_faults_are_retried(tmp_path, server):
     requests, out = tmp_path / "requests.jsonl", tmp_path / "responses.jsonl"
     write_requests(requests, ["r429", "r500", "r503", "slow", "badjson", "cut", "fine"])
@@ -112,6 +113,7 @@ def test_faults_are_retried(tmp_path, server):
     assert {a.kind for _, a in read_responses(out).values()} == {"ok"}
 
 
+@pytest.mark.slow
 def test_failures_after_the_retries_get_error_lines_and_exit_1_then_a_rerun_retries_them(tmp_path, server, capsys):
     requests, out = tmp_path / "requests.jsonl", tmp_path / "responses.jsonl"
     write_requests(requests, ["down", "slow", "fine", "bad"])
@@ -191,6 +193,7 @@ def test_resume_refuses_a_damaged_or_foreign_output(tmp_path):
         answered_ids(out, ["a"])
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_ends_complete_with_each_id_once(tmp_path):
     requests, out = tmp_path / "requests.jsonl", tmp_path / "responses.jsonl"
     items = [f"q{i}" for i in range(40)]
@@ -263,6 +266,7 @@ def test_duplicate_request_ids_are_an_error(tmp_path, capsys):
     assert status == 2 and "requested twice" in err
 
 
+@pytest.mark.slow
 def test_build_with_the_judge_in_one_run(tmp_path, server, capsys):
     out = tmp_path / "out" / "questions.jsonl"
     args = ["questions", "build", "-o", str(out), "--min-score", "0", "--rejected", str(tmp_path / "out" / "rej.jsonl"),

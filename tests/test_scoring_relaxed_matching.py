@@ -43,6 +43,7 @@ def _check_match(size, match, gold, pred) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(spans, spans)
+@pytest.mark.slow
 def test_interval_sweep_is_a_maximum_matching(gold, pred):
     adj = [[j for j, q in enumerate(pred) if overlap([g], [q])] for g in gold]
     size, match = interval_matching(gold, pred)
@@ -59,6 +60,7 @@ def structured(monkeypatch):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(frag_lists, max_size=10, unique=True), st.lists(frag_lists, max_size=10, unique=True))
+@pytest.mark.slow
 def test_entity_matching_structured_equals_plain(gold, pred):
     gl = [("Chem", f) for f in gold]
     pl = [("Chem", f) for f in pred]
@@ -83,6 +85,7 @@ mentions = st.tuples(st.sampled_from(["Chem", "Other"]), frag_lists)
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(mentions, mentions), max_size=10, unique=True),
        st.lists(st.tuples(mentions, mentions), max_size=10, unique=True))
+@pytest.mark.slow
 def test_relation_matching_structured_equals_plain(gold, pred):
     gl = [("COREFERENCE", a, b) for a, b in gold]
     pl = [("COREFERENCE", a, b) for a, b in pred]
@@ -110,6 +113,7 @@ def test_relation_matching_structured_equals_plain(gold, pred):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(1, 3), min_size=1, max_size=5), st.lists(st.integers(1, 3), min_size=1, max_size=5),
        st.data())
+@pytest.mark.slow
 def test_capacity_matching_equals_the_matching_of_the_copies(left, right, data):
     edges = data.draw(st.lists(st.tuples(st.integers(0, len(left) - 1), st.integers(0, len(right) - 1)),
                                unique=True, max_size=12))
@@ -154,6 +158,7 @@ def _reachable(pairs) -> set:
 
 @settings(max_examples=400, deadline=None)
 @given(links, st.integers(0, 40))
+@pytest.mark.slow
 def test_the_closure_is_counted_before_it_is_built(pairs, limit):
     from chemref.scoring.closure import ClosureTooLarge, closure_size, transitive_closure
 

@@ -48,6 +48,7 @@ def _secret_files(root: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("side", ["gold", "pred"])
+@pytest.mark.slow
 def test_links_out_of_a_scored_folder_are_not_followed(work: Path, side: str) -> None:
     text, ann = _secret_files(work)
     folder = work / side
@@ -90,6 +91,7 @@ def test_symbolic_links_stored_in_a_zip_are_not_read(work: Path) -> None:
 
 
 # -- 4. COREFERENCE chains are counted before they are expanded
+@pytest.mark.slow
 def test_a_150k_link_chain_is_refused_quickly_in_bounded_memory(tmp_path: Path) -> None:
     gold, pred = recipes.coref_folders(tmp_path, 150_000)  # 11 billion links once expanded
     (tmp_path / "out.txt").write_text(PREVIOUS)
@@ -98,6 +100,7 @@ def test_a_150k_link_chain_is_refused_quickly_in_bounded_memory(tmp_path: Path) 
     assert (tmp_path / "out.txt").read_text() == PREVIOUS
 
 
+@pytest.mark.slow
 def test_ten_thousand_short_chains_within_the_limit_are_scored(tmp_path: Path) -> None:
     gold, pred = recipes_brat.folders(tmp_path, recipes_brat.coref_chains(10_000, 10),
                                       recipes_brat.coref_chains(10_000, 10, shift=1))
@@ -120,6 +123,7 @@ def test_ten_thousand_nested_mentions_match_in_seconds(tmp_path: Path) -> None:
     assert report["entities"]["exact"]["overall"]["tp"] == 0
 
 
+@pytest.mark.slow
 def test_a_chain_of_mutually_overlapping_spans_matches_in_seconds(tmp_path: Path) -> None:
     gold, pred = recipes_brat.folders(tmp_path, recipes_brat.overlapping_chain(300),
                                       recipes_brat.overlapping_chain(300, shift=1))
@@ -131,6 +135,7 @@ def test_a_chain_of_mutually_overlapping_spans_matches_in_seconds(tmp_path: Path
     assert relaxed["coref_not_expanded"]["overall"]["tp"] == 300
 
 
+@pytest.mark.slow
 def test_the_error_page_of_nested_mentions_is_linear(tmp_path: Path) -> None:
     n = 3_000
     gold, pred = recipes_brat.folders(tmp_path, recipes_brat.nested_mentions(n),
@@ -170,6 +175,7 @@ def test_gold_subfolders_pair_with_the_same_subfolders_in_a_zip(work: Path) -> N
 
 # -- 14. predictions that are not UTF-8 text
 @pytest.mark.parametrize("kind", ["utf-16", "gzip", "random", "utf-16-be"])
+@pytest.mark.slow
 def test_a_prediction_that_is_not_text_is_an_error_naming_it(work: Path, kind: str) -> None:
     ann = work / "pred" / "r002.ann"
     text = ann.read_text()

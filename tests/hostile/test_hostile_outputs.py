@@ -84,6 +84,7 @@ def test_an_output_is_never_a_device_fifo_or_socket(work: Path, args: tuple, kin
     assert not any(p.name.endswith(".tmp") for p in work.iterdir())
 
 
+@pytest.mark.slow
 def test_dash_is_standard_output(work: Path) -> None:
     proc = chemref("score", "brat", "gold", "pred", "-o", "-", cwd=work)
     assert proc.returncode == 0, proc.stderr

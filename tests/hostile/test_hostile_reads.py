@@ -141,6 +141,7 @@ def test_bad_scores_are_refused(labelled: tuple[Path, Path, Path], tmp_path: Pat
     assert_refused(proc, "scores.jsonl", needle)
 
 
+@pytest.mark.slow
 def test_tar_links_are_reported_not_dropped_quietly(tmp_path: Path) -> None:
     recipes.package(tmp_path / "oa.tar.gz", {"PMC1/a.nxml": SAMPLE.read_bytes()}, links={"PMC2/b.nxml": "PMC1/a.nxml"})
     proc = chemref("questions", "build", "oa.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=60)
@@ -172,6 +173,7 @@ except ChildProcessError:
 """
 
 
+@pytest.mark.slow
 def test_a_failing_parent_kills_and_reaps_its_forked_children(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-c", _POOL_SCRIPT], cwd=tmp_path, env=env, text=True,

@@ -43,6 +43,7 @@ def _victims(tmp: Path) -> list[Path]:
 
 # -- 1. a tampered manifest or journal never removes a path the build does not write
 @pytest.mark.parametrize("how", ["parent", "absolute", "input", "unlisted"])
+@pytest.mark.slow
 def test_a_tampered_manifest_never_removes_other_files(tmp_path: Path, how: str) -> None:
     out = _build(tmp_path)
     victims = _victims(tmp_path)
@@ -60,6 +61,7 @@ def test_a_tampered_manifest_never_removes_other_files(tmp_path: Path, how: str)
     assert_refused(proc, "manifest.json", "invalid manifest")
 
 
+@pytest.mark.slow
 def test_a_tampered_journal_never_leads_to_removing_other_files(tmp_path: Path) -> None:
     corpus = recipes.sample_corpus(tmp_path / "corpus")
     staging = recipes.interrupted_build(corpus, tmp_path / "out")
@@ -75,6 +77,7 @@ def test_a_tampered_journal_never_leads_to_removing_other_files(tmp_path: Path) 
 # -- 10. damaged build state: one line each, never a traceback
 @pytest.mark.parametrize("case", ["shards numbers", "shards string", "settings missing", "settings extra",
                                   "totals extra", "deep"])
+@pytest.mark.slow
 def test_a_damaged_manifest_is_one_error_line(tmp_path: Path, case: str) -> None:
     out = _build(tmp_path)
     manifest = out / "manifest.json"
@@ -164,6 +167,7 @@ def _ids(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.slow
 def test_question_ids_are_unique_in_a_build(tmp_path: Path, workers: str) -> None:
     corpus = recipes.sample_corpus(tmp_path / "corpus")
     first = sorted(corpus.glob("*zinc*.xml"))[0]
