@@ -55,7 +55,7 @@ def prepare_command(
     import math
 
     from chemref.jsonl import read_jsonl
-    from chemref.questions.judge.prepare import JUDGED_REASONS, judge_candidates, write_requests
+    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, write_requests
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -72,7 +72,7 @@ def prepare_command(
                 counts["read"] += 1
                 if path == questions:
                     row.pop("reason", None)
-                if min_score is not None and (row.get("reason") is None or row.get("reason") in JUDGED_REASONS):
+                if min_score is not None and reaches_judge(row):
                     score = row.get("score")
                     if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
                         counts["no_score"] += 1

@@ -124,9 +124,9 @@ def _selector_sha256(options: BuildSettings) -> str:
     import hashlib
 
     from chemref._io import read_limited
+    from chemref.questions.selector import shipped_selector_path
 
-    path = options.selector or Path(__file__).resolve().parent / "data" / "selector.json"
-    return hashlib.sha256(read_limited(path)).hexdigest()
+    return hashlib.sha256(read_limited(options.selector or shipped_selector_path())).hexdigest()
 
 
 def _differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:

@@ -486,11 +486,16 @@ def load_selector_cached(path: str) -> Selector:
     return load_selector(path)
 
 
+def shipped_selector_path() -> Path:
+    """Where the selector shipped with chemref lies (package data)."""
+    return Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE))
+
+
 @lru_cache(maxsize=1)
 def default_selector() -> Selector:
     """The selector shipped with chemref (``chemref/questions/data/selector.json``: package data, checked
     against :func:`selector_schema` by the tests rather than on every run, which would compile the schema)."""
-    path = Path(str(resources.files("chemref.questions") / "data" / SELECTOR_FILE))
+    path = shipped_selector_path()
     return Selector.from_dict(json.loads(path.read_text(encoding="utf-8")), path=str(path), checked=True)
 
 

@@ -19,21 +19,13 @@ import pytest
 
 from benchmarks.golden import hostile_recipes as recipes
 from benchmarks.golden import hostile_recipes_brat as recipes_brat
-from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref
+from tests.hostile.cli_runner import PREVIOUS, assert_refused, chemref
 
 SECRET = "SECRET-0f1e2d-NOT-FOR-OUTPUT"
 # a loaded machine (two cores shared by several jobs) runs these several times slower than the benchmark's
 # targets (benchmarks/bench_hostile.py holds them to 5 s); the bounds here catch quadratic behaviour, which
 # took minutes or ran out of memory
 SLOW = 120.0
-
-
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    shutil.copytree(CORPORA / "brat" / "gold", tmp_path / "gold")
-    shutil.copytree(CORPORA / "brat" / "pred", tmp_path / "pred")
-    (tmp_path / "out.txt").write_text(PREVIOUS)
-    return tmp_path
 
 
 # -- 3. symbolic links never lead out of a scored folder

@@ -14,14 +14,6 @@ from benchmarks.golden import hostile_recipes as recipes  # noqa: E402
 from tests.hostile.cli_runner import CORPORA, PREVIOUS, assert_refused, chemref  # noqa: E402
 
 
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    shutil.copytree(CORPORA / "brat" / "gold", tmp_path / "gold")
-    shutil.copytree(CORPORA / "brat" / "pred", tmp_path / "pred")
-    (tmp_path / "out.txt").write_text(PREVIOUS)
-    return tmp_path
-
-
 def _brat_members() -> dict[str, str]:
     return {f"{n}.ann": (CORPORA / "brat" / "pred" / f"{n}.ann").read_text() for n in ("r001", "r002", "r003")}
 

@@ -169,7 +169,8 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
     request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
-    from chemref.questions.filters import SELECTOR_STAGES, per_article_cap, per_target_cap
+    from chemref.questions.filters import per_article_cap, per_target_cap
+    from chemref.questions.judge.prepare import reaches_judge
     from chemref.questions.judge.prompt import PROMPT_VERSION
     from chemref.questions.selector import article_of
     from chemref.questions.settings import BuildSettings
@@ -206,9 +207,6 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
             raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
                              path=responses_path, line=line,
                              hint="give the requests and the files the responses were made for")
-    def reaches_judge(row: Mapping[str, Any]) -> bool:
-        return "reason" not in row or row["reason"] in SELECTOR_STAGES
-
     if by_request is not None:
         candidates = [records[i] for i in by_request if reaches_judge(records[i])]
     else:

@@ -14,12 +14,20 @@ from typing import Any, Iterable, Iterator, Mapping
 from chemref.questions.filters import SELECTOR_STAGES
 from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
 
-__all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "judge_candidates", "prepare_requests", "write_requests"]
+__all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "reaches_judge", "judge_candidates", "prepare_requests",
+           "write_requests"]
 
 #: Rejections decided by the selector score and the caps: such a candidate passed every other filter, so the
 #: judge may still keep it (the caps are applied again after judging).
 JUDGED_REASONS = SELECTOR_STAGES
 CHAT_COMPLETIONS_URL = "/v1/chat/completions"
+
+
+def reaches_judge(record: Mapping[str, Any]) -> bool:
+    """A kept question, or a candidate rejected only by the selector's threshold or the caps
+    (:data:`JUDGED_REASONS`): one the judge may keep."""
+    reason = record.get("reason")
+    return reason is None or reason in JUDGED_REASONS
 
 
 def judge_candidates(records: Iterable[Mapping[str, Any]], *,
@@ -28,8 +36,7 @@ def judge_candidates(records: Iterable[Mapping[str, Any]], *,
     or the caps (:data:`JUDGED_REASONS`), with ``score >= min_score`` when that is given (a record without
     a score is then left out)."""
     for record in records:
-        reason = record.get("reason")
-        if reason is not None and reason not in JUDGED_REASONS:
+        if not reaches_judge(record):
             continue
         if min_score is not None:
             score = record.get("score")
