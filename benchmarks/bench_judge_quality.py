@@ -30,6 +30,7 @@ from chemref.questions.judge.answers import read_responses  # noqa: E402
 from chemref.questions.judge.apply import apply_judgement  # noqa: E402
 from chemref.questions.judge.client import read_requests  # noqa: E402
 from chemref.questions.labels import read_labels  # noqa: E402
+from chemref.questions.selector import cascade_threshold  # noqa: E402
 from chemref.reference_data import reference_path  # noqa: E402
 
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"
@@ -41,13 +42,6 @@ CONFIDENCES = (0.5, 0.6, 0.7)
 
 def _chemref(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "chemref", *args], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-
-
-def _cascade_threshold(scores: dict[str, float], good: set[str], share: float) -> float:
-    """The highest threshold whose candidates hold at least ``share`` of the good ones."""
-    ranked = sorted((scores[i] for i in good), reverse=True)
-    need = max(1, -(-round(share * len(ranked), 6) // 1))
-    return 0.0 if share >= 1.0 else ranked[int(need) - 1]
 
 
 def main() -> int:
@@ -67,7 +61,7 @@ def main() -> int:
         _chemref("questions", "train-selector", str(LABELS), "--questions", str(t / "q.jsonl"), "--rejected",
                  str(t / "r.jsonl"), "-o", str(t / "selector.json"), "--cv-scores", str(t / "cv.jsonl"))
         _chemref("questions", "judge", "prepare", str(t / "q.jsonl"), "--rejected", str(t / "r.jsonl"),
-                 "--model", "judge", "-o", str(t / "requests.jsonl"))
+                 "--min-score", "0", "--model", "judge", "-o", str(t / "requests.jsonl"))  # the cascade is swept here
         questions = [row for _, row in read_jsonl(t / "q.jsonl")]
         rejected = [row for _, row in read_jsonl(t / "r.jsonl")]
         cv = {row["id"]: float(row["score"]) for _, row in read_jsonl(t / "cv.jsonl")}
@@ -77,7 +71,9 @@ def main() -> int:
     good = {i for i in reached_all if i in labels and labels[i].good_question is True}
     rows = []
     for share in GOOD_LET_THROUGH:
-        threshold = _cascade_threshold({i: cv.get(i, 0.0) for i in good}, good, share)
+        # a share of 1 sends every candidate (threshold 0), not only those from the lowest good score on
+        threshold = 0.0 if share >= 1.0 else cascade_threshold([cv.get(i, 0.0) for i in good], [True] * len(good),
+                                                                share)
         sent = [r for r in requests if cv.get(r.custom_id, 0.0) >= threshold]
         sent_ids = {r.custom_id for r in sent}
         sent_good = good & sent_ids
