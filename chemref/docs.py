@@ -1,6 +1,6 @@
 """The figures and descriptions that the README, the dataset card and ``--help`` share, rendered from the data
-the code uses: the filter table (:data:`chemref.questions.filters.REASONS` and their docstrings), the build
-defaults (:class:`~chemref.questions.settings.BuildSettings`), the question fields, the shipped selector's
+the code uses: the filter table (:data:`chemref.questions.funnel.filters.REASONS` and their docstrings), the build
+defaults (:class:`~chemref.questions.funnel.settings.BuildSettings`), the question fields, the shipped selector's
 file and its recorded evaluation (``chemref/questions/data/selector_evaluation.json``).
 
 The README holds generated blocks between two markers::
@@ -36,7 +36,7 @@ _BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(
 
 
 def _defaults() -> Any:
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.settings import BuildSettings
 
     return BuildSettings()
 
@@ -46,8 +46,8 @@ def _thousands(n: int) -> str:
 
 
 def caps_text(per_target: int, per_article: int) -> str:
-    """How the two caps choose, for the card and the README (the rule of :func:`~chemref.questions.filters.
-    per_target_cap` and :func:`~chemref.questions.filters.per_article_cap`)."""
+    """How the two caps choose, for the card and the README (the rule of :func:`~chemref.questions.funnel.filters.
+    per_target_cap` and :func:`~chemref.questions.funnel.filters.per_article_cap`)."""
     works = "question" if per_target == 1 else "questions"
     return (f"Of the candidates that pass every other filter, at most {per_target} {works} of an article may cite "
             f"the same work and at most {per_article} questions come from one article: in both caps the highest "
@@ -64,7 +64,7 @@ def _step_setting(reason: str) -> str:
     if reason == "min_findability":
         return "`--min-findability` (off by default)"
     if reason == "min_score":
-        from chemref.questions.selector import default_selector
+        from chemref.questions.funnel.selector import default_selector
 
         return f"`--min-score` {default_selector().threshold} (the shipped selector's threshold)"
     if reason == "per_target_cap":
@@ -78,7 +78,7 @@ def _step_setting(reason: str) -> str:
 
 def funnel_table() -> str:
     """The funnel steps in order, one row each: the step's own one-line description and its settings."""
-    from chemref.questions.filters import REASONS, description
+    from chemref.questions.funnel.filters import REASONS, description
 
     lines = ["| step | a candidate is kept when | setting (default) |", "|---|---|---|"]
     lines += [f"| `{reason}` | {description(reason)} | {_step_setting(reason)} |" for reason in REASONS]
@@ -92,8 +92,8 @@ def _wrap(text: str) -> str:
 
 
 def question_fields() -> str:
-    """The sentence listing the fields of a question record (:data:`~chemref.questions.records.QUESTION_FIELDS`)."""
-    from chemref.questions.records import QUESTION_FIELDS
+    """The sentence listing the fields of a question record (:data:`~chemref.questions.funnel.records.QUESTION_FIELDS`)."""
+    from chemref.questions.funnel.records import QUESTION_FIELDS
 
     return _wrap(f"Each question has `{', '.join(QUESTION_FIELDS)}`, with `excerpt == sentence[:citation_start] + "
                  "\"[CITATION]\" + sentence[citation_end:]` (with `--authors mask` the cited authors' names in the "
@@ -149,7 +149,7 @@ def _evaluation_file() -> dict[str, Any] | None:
 def selector_evaluation(selector: Any = None) -> dict[str, Any] | None:
     """The recorded evaluation of ``selector`` (default: the shipped one), or None when none was recorded
     for exactly these weights."""
-    from chemref.questions.selector import default_selector
+    from chemref.questions.funnel.selector import default_selector
 
     sel = selector if selector is not None else default_selector()
     data = _evaluation_file()
@@ -171,13 +171,13 @@ def selector_text(selector: Any = None) -> str:
     """How the selector behind ``score`` and ``--min-score`` was trained and how good it is, from its file
     (``meta``) and, for the shipped weights, the recorded evaluation: the one paragraph the card and the
     README show."""
-    from chemref.questions.selector import default_selector
+    from chemref.questions.funnel.selector import default_selector
 
     sel = selector if selector is not None else default_selector()
     meta = dict(sel.meta)
     features = f"{meta['features']} features" if meta.get("features") else "features"
     text = (f"The question selector (version {sel.version}) is a {meta.get('model', 'logistic regression')} over "
-            f"{features} documented in `chemref.questions.selector`")
+            f"{features} documented in `chemref.questions.funnel.selector`")
     if not meta.get("trained_on"):
         return text + "."
     ev = selector_evaluation(sel)
@@ -251,9 +251,9 @@ def record_selector_evaluation(labels_path: str, questions_path: str, rejected_p
     from chemref._io import atomic_write
     from chemref.cli.questions import _scores as read_scores
     from chemref.jsonl import read_jsonl
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import read_labels
-    from chemref.questions.selector import TRAINED_ON, default_selector
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import read_labels
+    from chemref.questions.funnel.selector import TRAINED_ON, default_selector
 
     labels = read_labels(labels_path)
     questions = [row for _, row in read_jsonl(questions_path)]

@@ -14,11 +14,11 @@ import pytest
 from tests.helpers import CORPORA, ROOT
 
 from chemref import docs
-from chemref.questions.filters import REASONS
-from chemref.questions.labels import GUIDE
-from chemref.questions.report import FILTER_DESCRIPTIONS
-from chemref.questions.selector import default_selector
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.filters import REASONS
+from chemref.questions.labels.label import GUIDE
+from chemref.questions.output.report import FILTER_DESCRIPTIONS
+from chemref.questions.funnel.selector import default_selector
+from chemref.questions.funnel.settings import BuildSettings
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -139,7 +139,7 @@ def test_the_labelling_guide_is_in_the_repository_and_everything_points_to_it():
     assert "{{ guide }}" in (ROOT / "chemref" / "pages" / "templates" / "question_review.html").read_text()
     evaluate = _evaluate_help()
     assert GUIDE in " ".join(evaluate.split())
-    assert "../shared/QUESTION_GUIDE.md" not in (ROOT / "chemref" / "questions" / "labels.py").read_text()
+    assert "../shared/QUESTION_GUIDE.md" not in (ROOT / "chemref" / "questions" / "labels" / "label.py").read_text()
 
 
 def _evaluate_help() -> str:

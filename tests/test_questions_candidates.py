@@ -8,10 +8,10 @@ import re
 import pytest
 
 from chemref.jats.model import Article, CitationAnchor, License, Paragraph, Reference, Section
-from chemref.questions.builder import article_questions
-from chemref.questions.candidates import iter_candidates, widen_anchor
-from chemref.questions.components import Components
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.builder import article_questions
+from chemref.questions.funnel.candidates import iter_candidates, widen_anchor
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.settings import BuildSettings
 
 WIDEN_CASES = [
     # (text, (start, end) of the anchor, expected widened span text)

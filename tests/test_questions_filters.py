@@ -7,14 +7,14 @@ from dataclasses import dataclass
 import pytest
 
 from chemref.jats.model import CitationAnchor, Reference
-from chemref.questions.candidates import ArticleInfo, Candidate, replace_citation
-from chemref.questions.components import Components
-from chemref.questions.filters import (
+from chemref.questions.funnel.candidates import ArticleInfo, Candidate, replace_citation
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.filters import (
     FILTERS, REASONS, FilterContext, cc_by, has_doi, has_title, is_claim, length, no_author_named,
     no_caption_fragment, no_dangling_opening, no_display_formula, no_glued_sentences, no_table_row, one_citation,
     per_target_cap, section,
 )
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,8 @@ def test_filters_are_in_funnel_order():
 
 
 def test_funnel_descriptions_are_the_first_docstring_lines():
-    import chemref.questions.filters as filters
-    from chemref.questions.report import FILTER_DESCRIPTIONS
+    import chemref.questions.funnel.filters as filters
+    from chemref.questions.output.report import FILTER_DESCRIPTIONS
 
     assert list(FILTER_DESCRIPTIONS) == list(REASONS)
     for reason, text in FILTER_DESCRIPTIONS.items():
@@ -176,7 +176,7 @@ def test_length_counts_the_excerpt_not_the_sentence():
 
 def test_article_steps_are_named_functions_too():
     """Steps (8) and --min-findability are named functions like filters 1-7, returning their reason."""
-    from chemref.questions.filters import min_findability, per_article_cap, tiebreak
+    from chemref.questions.funnel.filters import min_findability, per_article_cap, tiebreak
 
     assert min_findability(0.2, BuildSettings(min_findability=0.3)) == "min_findability"
     assert min_findability(0.3, BuildSettings(min_findability=0.3)) is None
@@ -226,9 +226,9 @@ def test_funnel_descriptions_survive_python_oo():
     import subprocess
     import sys
 
-    from chemref.questions.report import FILTER_DESCRIPTIONS
+    from chemref.questions.output.report import FILTER_DESCRIPTIONS
 
-    code = "import json; from chemref.questions.report import FILTER_DESCRIPTIONS as d; print(json.dumps(d))"
+    code = "import json; from chemref.questions.output.report import FILTER_DESCRIPTIONS as d; print(json.dumps(d))"
     out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == FILTER_DESCRIPTIONS
 

@@ -22,7 +22,7 @@ weights (version 2) use the features marked ✓; the others stay computable for 
 
 | feature | v2 | what it measures |
 |---|---|---|
-| ``findability`` | ✓ | the older hand-weighted score (:mod:`chemref.questions.findability`) |
+| ``findability`` | ✓ | the older hand-weighted score (:mod:`chemref.questions.funnel.findability`) |
 | ``formula``, ``chemical_name``, ``number_unit``, ``gene_protein``, ``method``, ``named_entity`` | ✓ ``method`` only | specific entities (findability's matchers, counted) |
 | ``claim_score`` | ✓ | P(CLAIM) of the claim-vs-passing classifier on the sentence |
 | ``attribution`` | ✓ | a result attributed to a study: "X showed that", "a previous study reported", "was identified by" |
@@ -277,7 +277,7 @@ def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = N
     ``target_container``, ``target_type``, ``section``): all of :data:`FEATURES`, or only ``names``.
 
     A record's own ``findability`` is used when it has one (the builder computes it first)."""
-    from chemref.questions.findability import findability_features, score_features
+    from chemref.questions.funnel.findability import findability_features, score_features
 
     excerpt = str(record.get("excerpt") or "")
     title = record.get("target_title") or ""

@@ -17,14 +17,14 @@ from typing import Iterable, Iterator, Sequence
 from chemref.errors import UNEXPECTED, ChemrefError, InputError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
-from chemref.questions.components import Components, default_components
-from chemref.questions.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
+from chemref.questions.funnel.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
+from chemref.questions.funnel.engines import Components, default_components
+from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
                                        per_article_cap, per_target_cap)
-from chemref.questions.findability import findability
-from chemref.questions.selector import Selector, default_selector
-from chemref.questions.records import ArticleResult, BuildResult, Record
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.findability import findability
+from chemref.questions.funnel.selector import Selector, default_selector
+from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
            "warm_up", "JATS_SUFFIXES", "UniqueIds", "duplicate_message"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from chemref.questions.records import ArticleResult
+from chemref.questions.funnel.records import ArticleResult
 
 __all__ = ["BuildTotals", "MAX_SOURCES", "MAX_ERRORS", "MAX_LICENCES"]
 
@@ -23,7 +23,7 @@ MAX_LICENCES = 50
 
 
 def _funnel() -> dict[str, int]:
-    from chemref.questions.filters import REASONS
+    from chemref.questions.funnel.filters import REASONS
 
     return {reason: 0 for reason in REASONS}
 

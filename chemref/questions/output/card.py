@@ -15,10 +15,10 @@ from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.docs import caps_text
 from chemref.inputs import path_text
-from chemref.questions.records import QUESTION_FIELDS, BuildResult
-from chemref.questions.settings import BuildSettings
-from chemref.questions.totals import BuildTotals
-from chemref.questions.report import FILTER_DESCRIPTIONS, funnel_rows
+from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.totals import BuildTotals
+from chemref.questions.output.report import FILTER_DESCRIPTIONS, funnel_rows
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
 
@@ -48,9 +48,9 @@ _FIELD_DOCS = {
     "source_license": "licence URL (or text) of the source article",
     "ref_id": "id of the cited reference in the source's reference list",
     "section": "section kind (introduction, results, discussion, conclusions, other, ...)",
-    "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.findability)",
+    "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.funnel.findability)",
     "score": "0–1 selector estimate that the excerpt identifies its one cited work (a logistic regression "
-             "trained on labelled questions; see chemref.questions.selector); the ranking and threshold",
+             "trained on labelled questions; see chemref.questions.funnel.selector); the ranking and threshold",
 }
 
 
@@ -58,7 +58,7 @@ def _selector_lines(settings: BuildSettings) -> list[str]:
     """How the selector behind ``score`` and ``--min-score`` was trained, and how good it is (the paragraph the
     README shows too: :func:`chemref.docs.selector_text`)."""
     from chemref.docs import selector_text
-    from chemref.questions.selector import default_selector, load_selector_cached
+    from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
     sel = load_selector_cached(settings.selector) if settings.selector else default_selector()
     return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]

@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence, TypeVar
 
-from chemref.questions.candidates import Candidate
-from chemref.questions.components import Components
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.candidates import Candidate
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "SCORE_STAGES", "SELECTOR_STAGES", "EXCLUDED_SECTIONS",
