@@ -1,5 +1,5 @@
 """The figures and descriptions that the README, the dataset card and ``--help`` share, rendered from the data
-the code uses: the filter table (:data:`chemref.questions.funnel.filters.REASONS` and their docstrings), the build
+the code uses: the funnel's steps (:data:`chemref.questions.funnel.filters.STEPS`), the build
 defaults (:class:`~chemref.questions.funnel.settings.BuildSettings`), the question fields, the shipped selector's
 file and its recorded evaluation (``chemref/questions/data/selector_evaluation.json``).
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 __all__ = ["GENERATORS", "EVALUATION_FILE", "caps_text", "funnel_table", "question_fields", "jats_fields",
-           "selector_text", "selector_evaluation", "selector_fingerprint", "training_overlap", "render",
+           "selector_text", "selector_features_table", "selector_training_text", "selector_evaluation", "selector_fingerprint", "training_overlap", "render",
            "stale_blocks", "record_selector_evaluation", "main"]
 
 #: The recorded evaluation of the shipped selector (written by ``record-selector``, read by the card,
@@ -78,10 +78,10 @@ def _step_setting(reason: str) -> str:
 
 def funnel_table() -> str:
     """The funnel steps in order, one row each: the step's own one-line description and its settings."""
-    from chemref.questions.funnel.filters import REASONS, description
+    from chemref.questions.funnel.filters import STEPS
 
     lines = ["| step | a candidate is kept when | setting (default) |", "|---|---|---|"]
-    lines += [f"| `{reason}` | {description(reason)} | {_step_setting(reason)} |" for reason in REASONS]
+    lines += [f"| `{step.name}` | {step.description} | {_step_setting(step.name)} |" for step in STEPS]
     return "\n".join(lines) + "\n"
 
 
@@ -213,12 +213,52 @@ def _selector_block() -> str:
     return _wrap(selector_text())
 
 
-#: The README's generated blocks: name -> the function that renders it.
+def selector_features_table(selector: Any = None) -> str:
+    """The selector's features, one row per group of :data:`~chemref.questions.funnel.selector.FEATURE_TABLE`:
+    the names, which of them ``selector`` (default: the shipped one) uses, and what they measure."""
+    from chemref.questions.funnel.selector import FEATURE_TABLE, default_selector
+
+    sel = selector if selector is not None else default_selector()
+    lines = [f"| feature | used by the shipped weights (version {sel.version}) | what it measures |", "|---|---|---|"]
+    for names, what in FEATURE_TABLE:
+        used = [name for name in names if name in sel.weights]
+        unused = [name for name in names if name not in sel.weights]
+        mark = "" if not used else "✓" if not unused else (
+            f"✓ not {', '.join(f'`{n}`' for n in unused)}" if len(unused) < len(used)
+            else f"✓ {', '.join(f'`{n}`' for n in used)} only")
+        lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {mark} | {what} |")
+    return "\n".join(lines) + "\n"
+
+
+def selector_training_text(selector: Any = None) -> str:
+    """What the shipped weights are and what they were trained on (the selector file's ``meta`` and its
+    recorded evaluation), for the labels' notes."""
+    from chemref.questions.funnel.selector import default_selector
+
+    sel = selector if selector is not None else default_selector()
+    meta = dict(sel.meta)
+    text = (f"The shipped weights (`chemref/questions/data/selector.json`, version {sel.version}: "
+            f"{meta.get('features', len(sel.weights))} features, {meta.get('model', 'logistic regression')}, "
+            f"{meta.get('folds', '?')} folds grouped by article, seed {meta.get('seed', 0)}) are fitted on "
+            f"{_thousands(meta.get('trained_on', 0))} labelled candidates from {meta.get('articles', '?')} articles "
+            f"({_thousands(meta.get('good', 0))} good)")
+    ev = selector_evaluation(sel)
+    if ev is not None:
+        lost = meta.get("trained_on", 0) - ev["scored"]
+        text += (f": the {_thousands(ev['scored'])} that pass every other filter ({ev['scored_good']} good)"
+                 + (f" and {lost} rejected only for want of a DOI (usable with `--answer-key doi-or-pmid`); the "
+                    f"cross-validated figures below are over the {_thousands(ev['scored'])}" if lost > 0 else ""))
+    return text + "."
+
+
+#: The generated blocks (of the README and ``corpora/labels/README.md``): name -> the function that renders it.
 GENERATORS: dict[str, Callable[[], str]] = {
     "funnel-table": funnel_table,
     "question-fields": question_fields,
     "selector": _selector_block,
     "caps": lambda: _wrap(caps_text(_defaults().per_target, _defaults().per_article)),
+    "selector-features": lambda: selector_features_table(),
+    "selector-training": lambda: _wrap(selector_training_text()),
     "jats-fields": jats_fields,
 }
 

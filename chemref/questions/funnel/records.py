@@ -155,12 +155,3 @@ class BuildResult:
     def survival_rate(self) -> float:
         """Questions per candidate sentence (0 when there are no candidates)."""
         return len(self.questions) / self.candidates if self.candidates else 0.0
-
-    def totals(self) -> "BuildTotals":
-        """The running totals of this result (what the report, chart and card are made from)."""
-        from chemref.questions.output.totals import BuildTotals
-
-        totals = BuildTotals()
-        for article in self.articles:
-            totals.add(article)
-        return totals

@@ -169,7 +169,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
     request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
     from chemref.questions.judge.prepare import reaches_judge
     from chemref.questions.judge.prompt import PROMPT_VERSION
     from chemref.questions.funnel.selector import article_of
@@ -263,7 +263,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     survivors: list[dict[str, Any]] = []
     for items in by_article.values():
         passing, over_target = per_target_cap(
-            items, settings, target=lambda r: str(r.get("target_doi") or r.get("ref_id") or r["id"]),
+            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
             score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
         passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
                                                 record_id=lambda r: r["id"])
@@ -304,8 +304,7 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     the selector (the build's ``base_funnel`` rows when given, else counted from the records' reasons), then
     ``min_score`` (passed those steps but not sent to the judge), the judge's two steps and the caps applied
     again; the last ``remaining`` is the number of questions."""
-    from chemref.questions.funnel.filters import REASONS, SELECTOR_STAGES
-    from chemref.questions.output.report import FILTER_DESCRIPTIONS
+    from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS, SELECTOR_STAGES
 
     s = judged.summary
     known = {row["filter"]: int(row["rejected"]) for row in base_funnel or ()}
@@ -321,7 +320,7 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     for reason, n in steps:
         remaining -= n
         rows.append({"filter": reason, "rejected": n, "remaining": remaining,
-                     "description": JUDGE_DESCRIPTIONS.get(reason) or FILTER_DESCRIPTIONS.get(reason, "")})
+                     "description": JUDGE_DESCRIPTIONS.get(reason) or DESCRIPTIONS.get(reason, "")})
     return rows
 
 

@@ -334,7 +334,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
     from chemref.questions.funnel.selector import article_of
     from chemref.questions.funnel.settings import BuildSettings
 
@@ -345,7 +345,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
             value = scores.get(ident, record.get("score"))
             if value is None:
                 continue
-            target = str(record.get("target_doi") or record.get("ref_id") or ident)
+            target = target_key(record.get("target_doi"), record.get("ref_id"), ident)
             by_article.setdefault(article_of(ident), []).append((ident, _score(value, ident), target))
     kept_total = 0
     for items in by_article.values():

@@ -18,7 +18,8 @@ from chemref.inputs import path_text
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.totals import BuildTotals
-from chemref.questions.output.report import FILTER_DESCRIPTIONS, funnel_rows
+from chemref.questions.funnel.filters import DESCRIPTIONS
+from chemref.questions.output.report import funnel_rows
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
 
@@ -121,7 +122,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
     the judge's section."""
     out = Path(output)
-    totals = result.totals() if isinstance(result, BuildResult) else result
+    totals = BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
     data = path_text(data_files or out.name)  # a name that is not UTF-8 cannot stand in the card as it is
     builder = "json" if not data.endswith(".parquet") else "parquet"
@@ -160,7 +161,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{FILTER_DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
+                     f"{DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "

@@ -8,7 +8,7 @@ build of millions of articles keeps them in a few kilobytes.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from chemref.questions.funnel.records import ArticleResult
 
@@ -105,6 +105,15 @@ class BuildTotals:
         self.sources.extend(other.sources[: MAX_SOURCES - len(self.sources)])
         self.errors.extend(other.errors[: MAX_ERRORS - len(self.errors)])
         self.stopped.extend(other.stopped)
+
+    @classmethod
+    def of(cls, articles: Iterable[ArticleResult]) -> "BuildTotals":
+        """The totals of ``articles`` (``BuildResult.articles``: what the report, chart and card of an
+        in-memory build are made from)."""
+        totals = cls()
+        for article in articles:
+            totals.add(article)
+        return totals
 
     @property
     def survival_rate(self) -> float:
