@@ -31,8 +31,8 @@ from chemref.jsonl import read_jsonl  # noqa: E402
 from chemref.questions.judge.answers import read_responses  # noqa: E402
 from chemref.questions.judge.apply import apply_judgement  # noqa: E402
 from chemref.questions.judge.client import read_requests  # noqa: E402
-from chemref.questions.labels import read_labels  # noqa: E402
-from chemref.questions.selector import article_of, cascade_threshold  # noqa: E402
+from chemref.questions.labels.label import read_labels  # noqa: E402
+from chemref.questions.funnel.selector import article_of, cascade_threshold  # noqa: E402
 from chemref.reference_data import reference_path  # noqa: E402
 
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import chemref.questions.selector as selector_module
-from chemref.questions.selector import FEATURES, selector_features
+import chemref.questions.funnel.selector as selector_module
+from chemref.questions.funnel.selector import FEATURES, selector_features
 
 RECORDS = [
     {"id": "g1", "excerpt": "Smith and colleagues first described the copper(II)-catalysed coupling of 4-bromoanisole with "

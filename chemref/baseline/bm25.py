@@ -26,7 +26,7 @@ __all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
-#: ``chemref questions build`` with no input reads these articles (see chemref.questions.run).
+#: ``chemref questions build`` with no input reads these articles (see chemref.questions.output.writer).
 
 
 def query_text(excerpt: str) -> str:

@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
-from chemref.questions.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
-from chemref.questions.labels import Label, excerpt_sha1
+from chemref.questions.labels.label import Label, excerpt_sha1
 
 __all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "read_scores",
@@ -275,7 +275,7 @@ def read_scores(path: Any) -> dict[str, float]:
 
 
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
-    from chemref.questions.filters import REASONS
+    from chemref.questions.funnel.filters import REASONS
 
     order = list(REASONS)
     reasons = list(reasons)
@@ -334,9 +334,9 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
-    from chemref.questions.filters import per_article_cap, per_target_cap
-    from chemref.questions.selector import article_of
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
+    from chemref.questions.funnel.selector import article_of
+    from chemref.questions.funnel.settings import BuildSettings
 
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
     by_article: dict[str, list[tuple[str, float, str]]] = {}
@@ -345,7 +345,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
             value = scores.get(ident, record.get("score"))
             if value is None:
                 continue
-            target = str(record.get("target_doi") or record.get("ref_id") or ident)
+            target = target_key(record.get("target_doi"), record.get("ref_id"), ident)
             by_article.setdefault(article_of(ident), []).append((ident, _score(value, ident), target))
     kept_total = 0
     for items in by_article.values():
@@ -393,7 +393,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
                          hint="give the questions.jsonl and rejected.jsonl the labels were made from "
                               "(--rejected for rejected candidates)")
     if threshold is None:
-        from chemref.questions.selector import default_selector
+        from chemref.questions.funnel.selector import default_selector
 
         threshold = default_selector().threshold
     if reselect:
