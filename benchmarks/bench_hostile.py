@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "hostile.json"
 sys.path.insert(0, str(ROOT))
 
-from chemref._io import write_text  # noqa: E402
+from chemref._io.atomic import write_text  # noqa: E402
 
 STRINGS = ("1", "C", "e.g. ", "(", "Smith et al. ")
 ENGINES = ("sentences", "tokenizer", "claims", "authors", "findability", "selector")

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.jsonl import read_jsonl  # noqa: E402
 from chemref.questions.judge.answers import read_responses  # noqa: E402
 from chemref.questions.judge.apply import apply_judgement  # noqa: E402

@@ -288,7 +288,7 @@ def record_selector_evaluation(labels_path: str, questions_path: str, rejected_p
     with the caps applied again, and write what the documents quote: the candidates scored, the AUC, the
     figures at the threshold and after the caps, and a hash of every labelled id it was trained on (so that
     ``evaluate`` can say when labels are in-sample)."""
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
     from chemref.cli.questions import _scores as read_scores
     from chemref.jsonl import read_jsonl
     from chemref.questions.labels.evaluate import evaluate

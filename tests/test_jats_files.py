@@ -14,7 +14,8 @@ import pytest
 from tests.helpers import CORPORA, tar_package
 
 from chemref.errors import InputError
-from chemref.inputs import iter_sources, walk_jats
+from chemref.inputs.sources import iter_sources
+from chemref.inputs.walk import walk_jats
 from chemref.jats.report import run
 
 SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"

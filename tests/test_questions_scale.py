@@ -198,7 +198,7 @@ def test_file_list_naming_missing_files_is_one_error(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_a_second_writer_is_refused(tmp_path):
-    from chemref._io import RunLock
+    from chemref._io.lock import RunLock
     from chemref.errors import InputError
     from chemref.questions.output.writer import build_to_files
 
@@ -301,7 +301,7 @@ def test_workers_2_write_every_shard_file_identical_to_one_process(tmp_path):
 def test_package_read_ahead_stops_with_its_reader(tmp_path):
     import threading
 
-    from chemref.inputs import iter_sources
+    from chemref.inputs.sources import iter_sources
 
     files = sorted(SAMPLE.glob("*.xml"))
     package = _package(tmp_path / "pkg.tar.gz", {f"p/{n}_{f.name}": f.read_bytes() for n in range(5) for f in files})
@@ -334,7 +334,8 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
 def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
     import tracemalloc
 
-    from chemref.inputs import count_sources, read_file_list
+    from chemref.inputs.file_lists import read_file_list
+    from chemref.inputs.sources import count_sources
 
     listing = tmp_path / "list.txt"
     listing.write_text(f"{SAMPLE / 'sample_zinc_knuckle.xml'}\n" * 20_000, encoding="utf-8")

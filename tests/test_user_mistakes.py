@@ -59,7 +59,7 @@ def test_a_run_that_opened_a_lock_file_being_removed_locks_the_new_one(tmp_path)
     so two runs never hold locks on two different files of the same name."""
     import fcntl
 
-    from chemref._io import RunLock
+    from chemref._io.lock import RunLock
 
     path = tmp_path / ".q.jsonl.chemref.lock"
     first = RunLock(path, "to q.jsonl").__enter__()
@@ -102,7 +102,7 @@ def test_trec_hint_only_for_trec_shaped_lines(tmp_path):
 # ------------------------------------------------------------------------------ Dask with relative paths
 
 def test_dask_workers_get_absolute_paths_and_the_same_labels(tmp_path, monkeypatch):
-    from chemref.inputs import expand_inputs
+    from chemref.inputs.sources import expand_inputs
     from chemref.questions.funnel.builder import build_article
     from chemref.questions.output.cluster import for_workers
     from chemref.questions.funnel.settings import BuildSettings

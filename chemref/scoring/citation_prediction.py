@@ -24,7 +24,8 @@ from typing import Any
 
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
+from chemref.jsonl import read_jsonl
+from chemref.scoring.benchmark_io import read_text, record_id, string_list
 from chemref.scoring.benchmark_report import MetricsReport, breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
+from chemref.jsonl import read_jsonl
+from chemref.scoring.benchmark_io import number, read_columns, record_id, string_list
 from chemref.scoring.benchmark_report import MetricsReport, breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
 

@@ -7,7 +7,6 @@ a README.md that chemref did not write is never overwritten (the card is then ``
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -15,6 +14,7 @@ from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.docs import caps_text
 from chemref.inputs import path_text
+from chemref.licence import is_cc_by_4, short_name
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.totals import BuildTotals
@@ -79,25 +79,10 @@ def card_path(output: str | os.PathLike[str]) -> Path:
 
 def _license(totals: BuildTotals) -> list[str]:
     urls = set(totals.licences)
-    if urls and not totals.licences_over and all("/by/4.0" in u for u in urls):
+    if urls and not totals.licences_over and all(map(is_cc_by_4, urls)):
         return ["license: cc-by-4.0"]
     return ["license: other", "license_name: cc-by-per-source-article",
             "license_details: each question carries the CC BY licence of its source article in source_license"]
-
-
-_CC_URL = re.compile(r"creativecommons\.org/licenses/(by(?:-[a-z-]+)?)/(\d\.\d)", re.IGNORECASE)
-
-
-def _short_license(text: str | None) -> str:
-    """"CC BY 4.0" for a Creative Commons URL, "CC BY (licence text)" for a licence sentence, else the text."""
-    if not text:
-        return ""
-    match = _CC_URL.search(text)
-    if match:
-        return f"CC {match.group(1).upper()} {match.group(2)}"
-    if "creative commons attribution" in text.lower():
-        return "CC BY (licence text in `source_license`)"
-    return text.replace("|", "/")[:80]
 
 
 def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
@@ -176,7 +161,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
-        lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")
+        lines.append(f"| {source} | {doi or ''} | {short_name(licence)} | {count} |")
     if totals.with_questions > len(totals.sources):
         lines.append(f"| … and {totals.with_questions - len(totals.sources)} more articles "
                      "(`source_pmcid`, `source_file` in the data) | | | |")
