@@ -161,10 +161,12 @@ def test_cli_errors(files, tmp_path, capsys) -> None:
     assert main(["jats", "--json", "-o", str(target), str(files[0]), str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("chemref: error: ") and "bad.nxml:1" in err and "Traceback" not in err
-    assert not target.exists()  # a failed run writes nothing
+    # the articles that were read are written, as on standard output; the exit status says one was not
+    assert [json.loads(line)["file"] for line in target.read_text().splitlines()] == [str(files[0])]
+    assert "1 input could not be read" in err
     target.write_text("previous\n")
-    assert main(["jats", "--json", "-o", str(target), str(files[0]), str(bad)]) == 2
-    assert target.read_text() == "previous\n"  # ... and leaves an earlier output as it was
+    assert main(["jats", "--json", "-o", str(target), str(bad)]) == 2
+    assert target.read_text() == "previous\n"  # nothing read: an earlier output is left as it was
     assert main(["jats", str(tmp_path / "missing.nxml")]) == 2
     assert "no such file" in capsys.readouterr().err
 

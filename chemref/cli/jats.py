@@ -36,7 +36,9 @@ def jats_command(
                                  sub_articles=sub_articles))
     for exc in errors:
         error(str(exc))
-    if output is not None and str(output) != "-" and not errors:  # a failed run leaves the previous output as it was
-        typer.echo(f"wrote {printable(str(output))}", err=True)
+    if output is not None and str(output) != "-" and errors.written:  # none read: the previous output stays
+        unread = f"; {len(errors)} input{'s' if len(errors) > 1 else ''} could not be read, named above" if errors else ""
+        typer.echo(f"wrote {printable(str(output))} ({errors.articles:,} "
+                   f"article{'' if errors.articles == 1 else 's'}{unread})", err=True)
     if errors:
         raise typer.Exit(EXIT_INPUT)

@@ -10,7 +10,7 @@ from chemref.errors import JatsError, printable
 from chemref.jats.model import Article
 from chemref.jsonl import json_line as _json_line
 
-__all__ = ["summarize", "format_table", "json_line", "run"]
+__all__ = ["summarize", "format_table", "json_line", "run", "RunErrors"]
 
 _COLUMNS = ("file", "refs", "refs_doi", "citations", "resolved", "with_doi", "ranges", "diagnostics")
 
@@ -56,20 +56,30 @@ def format_table(rows: list[dict]) -> str:
 
 
 class _Abandon(Exception):
-    """Raised inside an atomic write to drop it (the run failed; the previous output stays)."""
+    """Raised inside an atomic write to drop it (no article was read; the previous output stays)."""
+
+
+class RunErrors(list):
+    """The errors of a :func:`run` (a list of :class:`JatsError`), with ``articles``, the number of rows
+    printed or written, and ``written``, whether ``output`` was replaced."""
+
+    articles: int = 0
+    written: bool = False
 
 
 def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, output: str | None = None,
         workers: int = 1, progress: bool | None = None, stream: IO[str] | None = None,
-        files_from: str | os.PathLike[str] | None = None, sub_articles: bool = False) -> list[JatsError]:
+        files_from: str | os.PathLike[str] | None = None, sub_articles: bool = False) -> RunErrors:
     """Read every article of ``inputs`` and print (or write to ``output`` atomically) the table or JSON Lines.
 
     Inputs are those of every command (:func:`chemref.inputs.iter_sources`): JATS files, folders (subfolders
     included), PMC ``.tar.gz`` packages and the inputs listed in ``files_from``; every article of an
     ``<articles>`` file, and with ``sub_articles`` every sub-article, is one row. Returns the errors of inputs
-    that could not be read, an unexpected exception included (the others are still printed, in input order;
-    ``output`` is then left as it was, since the run failed). What a folder leaves out (links out of it,
-    looping links) is a :class:`UserWarning` each.
+    that could not be read, an unexpected exception included (a :class:`RunErrors`). The others are still
+    printed, in input order, and ``output`` holds what standard output would: the articles that were read
+    (each unreadable one is in the errors, so nothing is lost). When no article at all could be read, the
+    run failed and ``output`` is left as it was. What a folder leaves out (links out of it, looping links)
+    is a :class:`UserWarning` each.
     """
     from chemref._io.atomic import atomic_write
     from chemref._io.outputs import check_not_input, is_stdout
@@ -85,7 +95,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         output = None
     if output is not None:
         check_not_input(output, inputs)
-    errors: list[JatsError] = []
+    errors = RunErrors()
     results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors, sub_articles=sub_articles, files_from=files_from)
     auto = progress is None
@@ -103,15 +113,19 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         if as_json:
             for line in results:
                 handle.write(line)
+                errors.articles += 1
         else:
-            handle.write(format_table(list(results)))
+            rows = list(results)
+            errors.articles = len(rows)
+            handle.write(format_table(rows))
 
     if output is not None:
         try:
             with atomic_write(output) as handle:
                 emit(handle)
-                if errors:  # a failed run leaves the previous output as it was
+                if errors and not errors.articles:  # nothing read: the previous output stays as it was
                     raise _Abandon
+            errors.written = True
         except _Abandon:
             pass
     else:
