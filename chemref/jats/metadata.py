@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from dataclasses import dataclass
 
 from chemref.doi import normalize_doi
+from chemref.errors import printable
 from chemref.jats.model import Diagnostic
 from chemref.jats.text import plain_text
 
@@ -16,6 +17,9 @@ if TYPE_CHECKING:  # annotations only: lxml is imported where XML is parsed
 __all__ = ["Metadata", "read_metadata", "read_meta"]
 
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+# what a PMCID and a PMID are: PMC's and PubMed's accession numbers (a PMCID with or without its "PMC")
+_PMCID = re.compile(r"(?:PMC)?[0-9]{1,12}", re.IGNORECASE)
+_PMID = re.compile(r"[0-9]{1,12}")
 _DATE_PREFERENCE = ("epub", "ppub", "collection", "pub", "epub-ppub", "nihms-submitted", "pmc-release")
 
 
@@ -51,6 +55,18 @@ def _year(meta, diagnostics: list[Diagnostic]) -> int | None:
     return None
 
 
+def _valid_id(value: str, pattern: re.Pattern[str], name: str, form: str, element: etree._Element,
+              diagnostics: list[Diagnostic]) -> bool:
+    """Whether ``value`` is a well-formed ``name``; if not, an ``id-invalid`` diagnostic (the value escaped
+    and cut to 60 characters), and the id is not used: question ids and outputs never hold it."""
+    if pattern.fullmatch(value):
+        return True
+    shown = printable(value[:60]) + ("..." if len(value) > 60 else "")
+    diagnostics.append(Diagnostic("id-invalid", f"{name} '{shown}' is not {form}: left out (the article is named "
+                                                f"by its file instead)", element.sourceline))
+    return False
+
+
 def read_metadata(front: etree._Element | None, diagnostics: list[Diagnostic]) -> Metadata:
     """Read ``<front>`` (None gives empty metadata)."""
     meta = front.find("article-meta") if front is not None else None
@@ -71,9 +87,11 @@ def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
             if not value:
                 continue
             if kind in ("pmc", "pmcid") and pmcid is None:
-                pmcid = value if value.upper().startswith("PMC") else "PMC" + value
+                if _valid_id(value, _PMCID, "PMCID", "PMC followed by digits", article_id, diagnostics):
+                    pmcid = "PMC" + value[3:] if value.upper().startswith("PMC") else "PMC" + value
             elif kind == "pmid" and pmid is None:
-                pmid = value
+                if _valid_id(value, _PMID, "PMID", "digits", article_id, diagnostics):
+                    pmid = value
             elif kind == "doi" and doi is None:
                 doi = normalize_doi(value)
         title_el = meta.find("title-group/article-title")

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 from chemref.jats.model import Article, CitationAnchor, Reference
 from chemref.jats.text import DISPLAY_FORMULA
 
-__all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "replace_citation",
+__all__ = ["ArticleInfo", "Candidate", "article_info", "id_prefix", "iter_candidates", "replace_citation",
            "widen_anchor", "CITATION_MARK"]
 
 #: What replaces the one citation of a question in its excerpt.
@@ -84,8 +84,9 @@ def article_info(article: Article) -> ArticleInfo:
     stem = Path(article.file).stem if article.file and not article.file.startswith("<") else None
     if article.pmcid:
         key = article.pmcid if article.pmcid.upper().startswith("PMC") else f"PMC{article.pmcid}"
+        key = id_prefix(key)  # an Article built by hand may hold any PMCID
     elif stem:
-        key = stem
+        key = id_prefix(stem)
     elif article.doi:
         key = re.sub(r"[^A-Za-z0-9._-]", "_", article.doi)
     else:
@@ -99,6 +100,16 @@ def article_info(article: Article) -> ArticleInfo:
         cc_by=bool(article.license.cc_by),
         key=key,
     )
+
+
+_UNSAFE_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
+
+
+def id_prefix(name: str) -> str:
+    """``name`` (a file stem, a PMCID) as the prefix of question ids: each run of white space or control
+    characters becomes one ``_``, so an id is one token in line-, tab- and space-separated formats (TREC
+    runs, TSV)."""
+    return _UNSAFE_IN_ID.sub("_", name)
 
 
 _PART_STEP = re.compile(r"(sub-article|response|article)(?:\[(\d+)\])?$")
