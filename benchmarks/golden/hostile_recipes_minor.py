@@ -15,3 +15,15 @@ def forged_id_article(source: str, kind: str = "pmcid") -> str:
                       f'<article-id pub-id-type="{kind}">{forged}</article-id>', source, count=1)
     assert n == 1
     return text
+
+
+def link_only_zip(path, name: str = "r001.ann", target: str = "/etc/passwd"):
+    """A zip whose one member is a symbolic link (Unix mode bits in the external attributes) to ``target``."""
+    import stat
+    import zipfile
+
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(info, target)
+    return path

@@ -147,9 +147,9 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
-            raise InputError("no .ann files found in the gold folder", path=gsrc.path)
+            raise InputError("no .ann files found in the gold folder" + gsrc.left_out(), path=gsrc.path)
         if not psrc.names:
-            raise InputError("no .ann files found in the prediction folder or zip", path=psrc.path,
+            raise InputError("no .ann files found in the prediction folder or zip" + psrc.left_out(), path=psrc.path,
                              hint="a Codalab-style submission holds one .ann per gold document")
         for name in sorted(psrc.names.keys() - gsrc.names.keys()):
             msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"

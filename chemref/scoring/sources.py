@@ -89,7 +89,8 @@ class AnnSource:
     Only regular files are read, and never through a symbolic link that leads out of the folder given (an
     ``.ann`` or ``.txt`` linked to a file outside it is left out, as are links to folders); anything left out
     (FIFOs, broken or looping links, linked folders, links in a zip) is listed in :attr:`notes`, without
-    what a link points at. Zip member names are read without a leading ``/`` or ``./``. A zip is checked
+    what a link points at. Zip member names are read without a leading ``/`` or ``./``, backslashes as
+    folder separators (a note); a name with a ``..`` part is an :class:`~chemref.errors.ArchiveError`. A zip is checked
     against ``limits`` (see :class:`ZipLimits`) before any member is read; a damaged, encrypted or
     oversized archive, or one holding a member twice, raises :class:`~chemref.errors.ArchiveError`.
     """
@@ -177,6 +178,10 @@ class AnnSource:
         except ArchiveError:
             zf.close()
             raise
+        windows = [i.filename for i in infos if "\\" in i.filename and i.filename.endswith((".ann", ".txt"))]
+        if windows:
+            self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
+                              f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
         self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
         for info in infos:
             m = info.filename
@@ -207,6 +212,14 @@ class AnnSource:
             names[rel[:-4]] = m
         return names
 
+    def left_out(self) -> str:
+        """What :attr:`notes` left out, for an error saying no ``.ann`` file was found: ``""`` when nothing was,
+        else ``" (left out: NOTE)"`` with the first note and how many more."""
+        if not self.notes:
+            return ""
+        more = f"; and {len(self.notes) - 1} more" if len(self.notes) > 1 else ""
+        return f" (left out: {self.notes[0]}{more})"
+
     def pair_with(self, other: "AnnSource") -> None:
         """Keep the folder that wraps every ``.ann`` of this zip in the document names when ``other`` (the
         gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``."""
@@ -226,6 +239,12 @@ class AnnSource:
         """Refuse, before reading anything, an archive whose members we read are duplicated, encrypted
         or beyond the limits (sizes from the central directory, which bounds what zipfile will read)."""
         wanted = [i for i in infos if i.filename.endswith((".ann", ".txt")) and not i.is_dir()]
+        outside = [i.filename for i in wanted if ".." in _member_name(i.filename).split("/")]
+        if outside:
+            raise ArchiveError(f"{len(outside)} member name(s) climb out of the archive with '..', e.g. "
+                               f"{outside[0]!r}; they name no document", path=self.path,
+                               hint="re-create the archive from inside the submission folder (`cd DIR && zip -r "
+                                    "../run.zip .`)")
         twice = [n for n, c in Counter(_member_name(i.filename) for i in wanted).items() if c > 1]
         if twice:
             raise ArchiveError(f"the zip holds {len(twice)} member name(s) more than once, e.g. {twice[0]!r}; "
@@ -347,7 +366,9 @@ class AnnSource:
 
 
 def _member_name(member: str) -> str:
-    """A zip member's name without empty or ``.`` parts (a leading ``/``, ``./``, doubled slashes)."""
+    """A zip member's name without empty or ``.`` parts (a leading ``/``, ``./``, doubled slashes), backslashes
+    read as folder separators (as Windows zip tools write them, and as ``unzip`` reads them)."""
+    member = member.replace("\\", "/")
     if not member.startswith(("/", "./")) and "//" not in member and "/./" not in member:
         return member
     return "/".join(part for part in member.split("/") if part not in ("", "."))

@@ -61,3 +61,39 @@ def test_question_ids_from_file_names_hold_no_white_space(tmp_path: Path) -> Non
     assert proc.returncode == 0, proc.stderr
     ids = [json.loads(line)["id"] for line in (tmp_path / "q.jsonl").read_text().splitlines()]
     assert ids and all(i.startswith("cu_tio2_co2-p") for i in ids)
+
+
+# -- zip member names
+def _gold_members(prefix: str) -> dict[str, str]:
+    return {f"{prefix}{n}.ann": (CORPORA / "brat" / "gold" / f"{n}.ann").read_text() for n in ("r001", "r002", "r003")}
+
+
+@pytest.mark.parametrize("mode", [(), ("--brateval",)])
+def test_a_zip_member_climbing_out_with_dot_dot_is_refused(work: Path, mode: tuple) -> None:
+    from benchmarks.golden.hostile_recipes import small_zip
+
+    small_zip(work / "up.zip", _gold_members("../"))
+    proc = chemref("score", "brat", *mode, "gold", "up.zip", "-o", "out.txt", cwd=work)
+    assert_refused(proc, "up.zip", "'..'", "../r001.ann")
+    assert (work / "out.txt").read_text() == PREVIOUS
+
+
+def test_backslash_member_names_are_folders_with_one_note(work: Path) -> None:
+    from benchmarks.golden.hostile_recipes import small_zip
+
+    small_zip(work / "win.zip", _gold_members("run\\"))
+    small_zip(work / "unix.zip", _gold_members("run/"))
+    win = chemref("score", "brat", "gold", "win.zip", "--json", cwd=work)
+    unix = chemref("score", "brat", "gold", "unix.zip", "--json", cwd=work)
+    assert win.returncode == unix.returncode == 0, win.stderr
+    assert json.loads(win.stdout)["relations"] == json.loads(unix.stdout)["relations"]
+    assert [line for line in win.stderr.splitlines() if "backslash" in line] == win.stderr.splitlines()
+    assert len(win.stderr.splitlines()) == 1
+
+
+def test_a_zip_of_only_links_says_what_it_left_out(work: Path) -> None:
+    recipes.link_only_zip(work / "link.zip")
+    proc = chemref("score", "brat", "gold", "link.zip", "-o", "out.txt", cwd=work)
+    assert_refused(proc, "link.zip", "no .ann files found", "symbolic link")
+    assert "root:" not in proc.stderr
+    assert (work / "out.txt").read_text() == PREVIOUS
