@@ -97,3 +97,19 @@ def test_a_zip_of_only_links_says_what_it_left_out(work: Path) -> None:
     assert_refused(proc, "link.zip", "no .ann files found", "symbolic link")
     assert "root:" not in proc.stderr
     assert (work / "out.txt").read_text() == PREVIOUS
+
+
+# -- train-selector: folds grouped by article cannot outnumber the articles
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    from benchmarks.golden.hostile_recipes import labelled_build
+
+    return labelled_build(tmp_path_factory.mktemp("labelled"))
+
+
+def test_more_folds_than_labelled_articles_is_refused(labelled: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    labels, questions, rejected = labelled
+    proc = chemref("questions", "train-selector", labels, "--questions", questions, "--rejected", rejected,
+                   "-o", "s.json", "--folds", "1000", cwd=tmp_path, timeout=120)
+    assert_refused(proc, "1000", "folds", "--folds from 2 to ")
+    assert not (tmp_path / "s.json").exists()

@@ -674,6 +674,9 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
     articles = sorted({article_of(i) for i in ids})
+    if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= len(articles):
+        raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
+                         f"{len(articles)} labelled article(s)", hint=f"--folds from 2 to {len(articles)}")
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
     fold_of = {articles[j]: k % folds for k, j in enumerate(order)}
