@@ -113,3 +113,17 @@ def test_more_folds_than_labelled_articles_is_refused(labelled: tuple[Path, Path
                    "-o", "s.json", "--folds", "1000", cwd=tmp_path, timeout=120)
     assert_refused(proc, "1000", "folds", "--folds from 2 to ")
     assert not (tmp_path / "s.json").exists()
+
+
+# -- a build's outputs never land on its own state
+@pytest.mark.parametrize("option, name", [
+    ("--rejected", ".q.jsonl.chemref.lock"),
+    ("--report", ".q.jsonl.chemref.lock"),
+    ("--rejected", ".q.jsonl.chemref-build"),
+    ("--report", ".q.jsonl.chemref-build/report.json"),
+])
+def test_an_output_on_the_builds_lock_or_staging_folder_is_refused(tmp_path: Path, option: str, name: str) -> None:
+    shutil.copy(CORPORA / "jats" / "sample_cu_tio2_co2.xml", tmp_path / "a.xml")
+    proc = chemref("questions", "build", "a.xml", "-o", "q.jsonl", option, name, "--no-progress", cwd=tmp_path)
+    assert_refused(proc, name.split("/")[0], "this build's")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"]

@@ -604,6 +604,7 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
         for path in targets.values():
             if path is not None:
                 check_output(path)
+        _check_not_state(layout, targets)
     try:
         check_distinct_outputs(targets)
     except InputError as exc:
@@ -619,6 +620,21 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
             if path == folder or folder in path.parents:
                 raise InputError(f"the output folder holds the input {item!r}", path=str(layout.output),
                                  hint="write the outputs outside the input folders")
+
+
+def _check_not_state(layout: _Layout, targets: dict[str, Path | None]) -> None:
+    """No output of a single-file build on the build's own lock file or staging folder (or inside it): the
+    build would write over its state, and remove the output with it when it ends."""
+    state = {layout.lock.resolve(): "lock file", layout.staging.resolve(): "staging folder"}
+    for label, target in targets.items():
+        if target is None:
+            continue
+        path = target.resolve()
+        for place in (path, *path.parents):
+            if place in state:
+                raise InputError(f"the {label} would be this build's {state[place]} {str(place)!r}, which the "
+                                 "build writes and removes itself", path=str(target),
+                                 hint="give the output another name")
 
 
 def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterator[Source]],
