@@ -127,3 +127,34 @@ def test_an_output_on_the_builds_lock_or_staging_folder_is_refused(tmp_path: Pat
     proc = chemref("questions", "build", "a.xml", "-o", "q.jsonl", option, name, "--no-progress", cwd=tmp_path)
     assert_refused(proc, name.split("/")[0], "this build's")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"]
+
+
+# -- a finished build whose outputs cannot be written says how to finish it
+_FAILING_CHART = """
+import errno, os, sys
+import chemref.questions.output.report as report
+def full_disk(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "r.png")
+report.write_chart = full_disk
+from chemref.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_build_whose_report_cannot_be_written_says_how_to_finish(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.hostile.cli_runner import ROOT, _limit_memory
+
+    shutil.copy(CORPORA / "jats" / "sample_cu_tio2_co2.xml", tmp_path / "a.xml")
+    build = ("questions", "build", "a.xml", "-o", "q.jsonl", "--report", "r.json", "--no-progress")
+    (tmp_path / "q.jsonl").write_text(PREVIOUS)
+    proc = subprocess.run([sys.executable, "-c", _FAILING_CHART, *build], cwd=tmp_path, text=True, timeout=60,
+                          capture_output=True, env={"PYTHONPATH": str(ROOT), "PATH": ""}, preexec_fn=_limit_memory)
+    assert_refused(proc, "r.png", "kept in '.q.jsonl.chemref-build'", "--resume")
+    assert (tmp_path / "q.jsonl").read_text() == PREVIOUS
+    done = chemref(*build, "--resume", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "r.png").is_file() and (tmp_path / "q.jsonl").read_text() != PREVIOUS
+    assert not (tmp_path / ".q.jsonl.chemref-build").exists()

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from chemref._io import RunLock, atomic_write, check_distinct_outputs, is_stdout, check_not_input, check_output, \
     commit_renames, discard_staged, remove_stale_temporaries, staged_file
+from chemref._io.outputs import _cannot_write
 from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
@@ -732,9 +733,13 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
             card = card_path(layout.output)
             write_card(totals, layout.output, settings=options, path=stage(card))
             commit_renames(pairs)
-        except BaseException:
+        except BaseException as exc:
             for tmp, _ in pairs:
                 discard_staged(tmp)
+            if isinstance(exc, OSError):  # the output being written when it failed
+                exc = _cannot_write(pairs[-1][1] if pairs else layout.output, exc)
+            if isinstance(exc, InputError):  # the build is done, only its outputs failed: say how to finish
+                raise _kept_for_resume(exc, staging) from None
             raise
         _remove_staging(staging)
         outputs = BuildOutputs(totals, options, layout.output, card, layout.report, chart, layout.rejected)
@@ -742,6 +747,15 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
         raise InputError(f"{totals.stopped[0]}; the {totals.read} article(s) read before it were built and "
                          f"written to {layout.output}", hint="re-download the package and build again")
     return outputs
+
+
+def _kept_for_resume(exc: InputError, staging: Path) -> InputError:
+    """``exc`` (an output of a finished single-file build could not be written) saying that the articles built
+    are kept in ``staging`` and how to write them out without building them again."""
+    return type(exc)(f"{exc.message}; the articles built are kept in {str(staging)!r}", path=exc.path,
+                      line=exc.line, column=exc.column,
+                      hint=f"{exc.hint + ', then ' if exc.hint else ''}run again with --resume to write them, "
+                           "or remove that folder to build from the start")
 
 
 def _clear_staged(layout: _Layout) -> None:
