@@ -167,6 +167,11 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
     folders: list[Path] = []
     if corpus is not None:
         folders += [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
+    for folder in folders:  # given by the user: each must be a folder (the fallbacks below need not exist)
+        if not folder.is_dir():
+            raise InputError("the corpus folder does not exist" if not folder.exists() else
+                             "the corpus is not a folder", path=str(folder),
+                             hint="--corpus names the folder the questions were built from")
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
     folders += [Path("."), SAMPLE_CORPUS]
@@ -188,6 +193,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
     notes: list[str] = [] if diagnostics is None else diagnostics
+    _search_folders(None, corpus)  # every folder given exists, before any work
     records = _question_records(questions)
     if not records:
         raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)
@@ -203,6 +209,9 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
             raise InputError("the source articles have no reference with both a DOI and a title",
                              hint="give a candidate pool with --pool FILE")
     else:
+        if corpus is not None:
+            notes.append("the --corpus folders are not read with a candidate pool file (they only locate the "
+                         "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
 
     import bm25s

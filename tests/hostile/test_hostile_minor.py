@@ -158,3 +158,20 @@ def test_a_build_whose_report_cannot_be_written_says_how_to_finish(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "r.png").is_file() and (tmp_path / "q.jsonl").read_text() != PREVIOUS
     assert not (tmp_path / ".q.jsonl.chemref-build").exists()
+
+
+# -- baseline bm25: a corpus folder given must be one
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("built")
+    proc = chemref("questions", "build", CORPORA / "jats", "-o", "q.jsonl", "--no-progress", cwd=folder)
+    assert proc.returncode == 0, proc.stderr
+    return folder / "q.jsonl"
+
+
+@pytest.mark.parametrize("corpus, needle", [("missing", "does not exist"), ("q.jsonl", "not a folder")])
+def test_a_corpus_that_is_no_folder_is_refused(built: Path, tmp_path: Path, corpus: str, needle: str) -> None:
+    shutil.copy(built, tmp_path / "q.jsonl")
+    proc = chemref("baseline", "bm25", "q.jsonl", "-o", "p.jsonl", "--corpus", corpus, cwd=tmp_path)
+    assert_refused(proc, corpus, needle, "--corpus")
+    assert not (tmp_path / "p.jsonl").exists()
