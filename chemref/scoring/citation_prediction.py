@@ -29,7 +29,7 @@ from chemref.scoring.benchmark_io import read_text, record_id, string_list
 from chemref.scoring.breakdowns import breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
+from chemref.scoring.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
 
 __all__ = [
     "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
@@ -88,6 +88,7 @@ def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line:
     pmids = _answer(record, "target_pmid", _pmid, "a PubMed id", qid, where)
     title = record.get("target_title")
     titles = (str(title),) if isinstance(title, str) and title.strip() else ()
+    _check_gold_titles(titles, qid, where)
     if not dois and not pmids and not titles:
         raise ScoringError(f"question {qid!r} has none of target_doi, target_pmid, target_title", **where,
                            hint="is this a chemref question file? for CiteME use --format citeme")
@@ -97,6 +98,25 @@ def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line:
     return GoldQuestion(qid, str(record.get("excerpt") or ""), dois, titles,
                         None if section in (None, "") else str(section), source,
                         None if not record.get("source_file") else str(record["source_file"]), pmids=pmids)
+
+
+def _check_gold_titles(titles: Sequence[str], qid: str, where: dict[str, Any]) -> None:
+    """A gold title must keep a letter or digit once normalised (``"!!!"`` would match no prediction)."""
+    for title in titles:
+        if not normalize_title(title):
+            raise ScoringError(f"question {qid!r}: the gold title {title[:60]!r} has no letter or digit once "
+                               "normalised, so no prediction could match it", **where,
+                               hint="correct or remove that title in the gold file")
+
+
+def _empty_titles(preds: Sequence[Prediction], pred_path: PathLike | None) -> list[str]:
+    """A diagnostic for the predicted titles that have no letter or digit once normalised (they match nothing)."""
+    empty = [p for p in preds if p.kind == "titles" and any(not normalize_title(t) for t in p.items)]
+    if not empty:
+        return []
+    where = f"{pred_path}: " if pred_path is not None else ""
+    return [f"{where}{len(empty)} prediction(s) hold a title with no letter or digit once normalised, which "
+            f"matches nothing (first: {empty[0].id!r}, line {empty[0].line})"]
 
 
 _PMID = re.compile(r"\s*(?:PMID\s*:?\s*)?(\d{1,9})\s*", re.IGNORECASE)
@@ -133,6 +153,7 @@ def _read_citeme(path: PathLike) -> tuple[list[GoldQuestion], list[str]]:
         titles = tuple(t.strip() for t in get("target_paper_title").split(TITLE_SEPARATOR) if t.strip())
         if not qid or not titles:
             raise InputError("row without an id or a target_paper_title", path=str(path), line=number)
+        _check_gold_titles(titles, qid, {"path": str(path), "line": number})
         excerpt = get("excerpt")
         if "[CITATIONS]" in excerpt:
             plural.append(qid)
@@ -271,6 +292,7 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     pred_path = predictions if isinstance(predictions, (str, os.PathLike)) else None
     preds = _read_predictions(predictions, pred_path)
     by_id = _predictions_by_id(preds, pred_path)
+    diagnostics += _empty_titles(preds, pred_path)
     unknown = _unknown_ids(gold, preds, pred_path, strict, diagnostics)
     scored = _question_values(gold, by_id, ks, threshold, pred_path)
     diagnostics += scored.diagnostics(max(ks))

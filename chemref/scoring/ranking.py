@@ -235,6 +235,8 @@ def _id_list(docs: Any, qid: Any, role: str) -> Any:
     if isinstance(docs, (str, bytes)) or not isinstance(docs, Collection):
         raise TypeError(f"{role} documents of query {qid!r} must be a list of ids, not {type(docs).__name__} "
                         f"{docs!r:.40}")
+    if any(not str(d).strip() for d in docs):
+        raise ScoringError(f"{role} documents of query {qid!r} hold an empty document id: it names nothing")
     return docs
 
 

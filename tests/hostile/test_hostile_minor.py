@@ -175,3 +175,43 @@ def test_a_corpus_that_is_no_folder_is_refused(built: Path, tmp_path: Path, corp
     proc = chemref("baseline", "bm25", "q.jsonl", "-o", "p.jsonl", "--corpus", corpus, cwd=tmp_path)
     assert_refused(proc, corpus, needle, "--corpus")
     assert not (tmp_path / "p.jsonl").exists()
+
+
+# -- score ranking / score questions: ids and titles that name nothing
+@pytest.mark.parametrize("side, text, needle", [
+    ("G.jsonl", '{"id": "q1", "relevant": ["", "d1"]}\n', "'relevant' item 0 is empty"),
+    ("P.jsonl", '{"id": "q1", "ranking": ["d1", "  "]}\n', "'ranking' item 1 is only white space"),
+])
+def test_an_empty_document_id_is_refused(tmp_path: Path, side: str, text: str, needle: str) -> None:
+    (tmp_path / "G.jsonl").write_text('{"id": "q1", "relevant": ["d1"]}\n')
+    (tmp_path / "P.jsonl").write_text('{"id": "q1", "ranking": ["d1"]}\n')
+    (tmp_path / side).write_text(text)
+    assert_refused(chemref("score", "ranking", "G.jsonl", "P.jsonl", cwd=tmp_path), f"{side}:1", needle)
+
+
+@pytest.mark.parametrize("items, needle", [
+    ("[null, 5]", "item 0 is null"), ('["10.1000/x", true]', "item 1 is true"), ('[["10.1000/x"]]', 'item 0 is ["10.1000/x"]'),
+    ("7", "found number"), ('[""]', "item 0 is empty"),
+])
+def test_a_prediction_list_names_its_bad_item(tmp_path: Path, items: str, needle: str) -> None:
+    (tmp_path / "q.jsonl").write_text('{"id": "q1", "target_doi": "10.1000/x"}\n')
+    (tmp_path / "p.jsonl").write_text(f'{{"id": "q1", "dois": {items}}}\n')
+    assert_refused(chemref("score", "questions", "q.jsonl", "p.jsonl", cwd=tmp_path), "p.jsonl:1", needle)
+
+
+def test_a_gold_title_that_normalises_to_nothing_is_refused(tmp_path: Path) -> None:
+    header = "id\texcerpt\ttarget_paper_title\ttarget_paper_url\tsource_paper_title\tsource_paper_url\tyear\tsplit\n"
+    (tmp_path / "g.tsv").write_text(header + "1\tAs shown [CITATION].\tA real title\t\t\t\t2020\ttest\n"
+                                    + "2\tAs shown [CITATION].\t!!!\t\t\t\t2020\ttest\n")
+    (tmp_path / "p.jsonl").write_text('{"id": 1, "titles": ["A real title"]}\n{"id": 2, "titles": ["!!!"]}\n')
+    proc = chemref("score", "questions", "g.tsv", "p.jsonl", "--format", "citeme", cwd=tmp_path)
+    assert_refused(proc, "g.tsv:3", "'!!!'", "no letter or digit")
+
+
+def test_a_predicted_title_that_normalises_to_nothing_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "q.jsonl").write_text('{"id": "q1", "target_title": "A real title"}\n'
+                                      '{"id": "q2", "target_title": "Another real title"}\n')
+    (tmp_path / "p.jsonl").write_text('{"id": "q1", "titles": ["A real title"]}\n{"id": "q2", "titles": ["?!"]}\n')
+    proc = chemref("score", "questions", "q.jsonl", "p.jsonl", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "no letter or digit" in proc.stderr and "'q2'" in proc.stderr
