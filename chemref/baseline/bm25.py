@@ -166,12 +166,13 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
     """Where relative ``source_file`` names are looked up, in order (duplicates removed)."""
     folders: list[Path] = []
     if corpus is not None:
-        folders += [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
-    for folder in folders:  # given by the user: each must be a folder (the fallbacks below need not exist)
-        if not folder.is_dir():
-            raise InputError("the corpus folder does not exist" if not folder.exists() else
-                             "the corpus is not a folder", path=str(folder),
-                             hint="--corpus names the folder the questions were built from")
+        given = [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
+        for folder in given:  # a corpus given but not there would silently fall back to the other folders
+            if not folder.is_dir():
+                raise InputError("the corpus folder does not exist" if not folder.exists() else
+                                 "the corpus is not a folder", path=str(folder),
+                                 hint="give the folder the questions were built from")
+        folders += given
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
     folders += [Path("."), SAMPLE_CORPUS]
@@ -193,7 +194,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
     notes: list[str] = [] if diagnostics is None else diagnostics
-    _search_folders(None, corpus)  # every folder given exists, before any work
+    _search_folders(None, corpus)  # every folder given exists, before any work (whatever the pool)
     records = _question_records(questions)
     if not records:
         raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)

@@ -95,7 +95,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         output = None
     if output is not None:
         check_not_input(output, inputs)
-    errors = RunErrors()
+    errors: list[JatsError] = []
     results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors, sub_articles=sub_articles, files_from=files_from)
     auto = progress is None
@@ -109,28 +109,31 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         results = tqdm(results, total=total, unit="article", file=sys.stderr, disable=None if auto else False,
                        leave=False)
 
+    outcome = RunErrors()
+
     def emit(handle: IO[str]) -> None:
         if as_json:
             for line in results:
                 handle.write(line)
-                errors.articles += 1
+                outcome.articles += 1
         else:
             rows = list(results)
-            errors.articles = len(rows)
+            outcome.articles = len(rows)
             handle.write(format_table(rows))
 
     if output is not None:
         try:
             with atomic_write(output) as handle:
                 emit(handle)
-                if errors and not errors.articles:  # nothing read: the previous output stays as it was
+                if errors and not outcome.articles:  # nothing read: the previous output stays as it was
                     raise _Abandon
-            errors.written = True
+            outcome.written = True
         except _Abandon:
             pass
     else:
         emit(stream or sys.stdout)
-    return errors
+    outcome.extend(errors)
+    return outcome
 
 
 def json_line(article: Article) -> str:

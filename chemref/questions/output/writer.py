@@ -101,6 +101,7 @@ class _Layout:
             for path in (self.report, self.rejected):
                 if path is not None:
                     check_output(path)
+                    _refuse_inside_staging(path, self.staging)
 
     def check_folder(self) -> None:
         """An output folder must be new, empty, or hold a chemref build (never someone else's files)."""
@@ -117,6 +118,13 @@ class _Layout:
             return
         raise InputError("the output folder is not empty and holds no chemref build (no chemref manifest.json)",
                          path=str(self.output), hint="give a new or empty folder")
+
+
+def _refuse_inside_staging(path: Path, staging: Path) -> None:
+    """An output inside the build's staging folder would be removed with it when the build ends."""
+    if staging.resolve() in path.resolve().parents:
+        raise InputError(f"the output is inside this build's staging folder {str(staging)!r}, which the build "
+                         "removes when it ends", path=str(path), hint="give the output another folder")
 
 
 def _selector_sha256(options: BuildSettings) -> str:
@@ -605,9 +613,9 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
         for path in targets.values():
             if path is not None:
                 check_output(path)
-        _check_not_state(layout, targets)
     try:
-        check_distinct_outputs(targets)
+        # nor the build's own working files (its lock, its staging folder), which it removes when it ends
+        check_distinct_outputs({**targets, "build's lock file": layout.lock, "build's staging folder": layout.staging})
     except InputError as exc:
         raise InputError(exc.message, path=exc.path, hint="give each output its own file name; the chart is the "
                          "report's name with .png") from None
@@ -621,21 +629,6 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
             if path == folder or folder in path.parents:
                 raise InputError(f"the output folder holds the input {item!r}", path=str(layout.output),
                                  hint="write the outputs outside the input folders")
-
-
-def _check_not_state(layout: _Layout, targets: dict[str, Path | None]) -> None:
-    """No output of a single-file build on the build's own lock file or staging folder (or inside it): the
-    build would write over its state, and remove the output with it when it ends."""
-    state = {layout.lock.resolve(): "lock file", layout.staging.resolve(): "staging folder"}
-    for label, target in targets.items():
-        if target is None:
-            continue
-        path = target.resolve()
-        for place in (path, *path.parents):
-            if place in state:
-                raise InputError(f"the {label} would be this build's {state[place]} {str(place)!r}, which the "
-                                 "build writes and removes itself", path=str(target),
-                                 hint="give the output another name")
 
 
 def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterator[Source]],
