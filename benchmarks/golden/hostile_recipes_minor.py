@@ -27,3 +27,13 @@ def link_only_zip(path, name: str = "r001.ann", target: str = "/etc/passwd"):
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(info, target)
     return path
+
+
+def entity_bomb(levels: int = 9) -> str:
+    """A well-formed article whose internal entities each expand to ten of the previous one (a "billion laughs"):
+    the entity is used on line 3."""
+    names = [chr(ord("a") + i) for i in range(levels)]
+    decls = [f'<!ENTITY {names[0]} "aaaaaaaaaa">'] + [
+        f'<!ENTITY {name} "{("&" + prev + ";") * 10}">' for prev, name in zip(names, names[1:])]
+    return ('<?xml version="1.0"?>\n<!DOCTYPE article [' + "".join(decls) + "]>\n"
+            f"<article><body><p>&{names[-1]};</p></body></article>\n")

@@ -38,6 +38,12 @@ def parse_articles(data: bytes, path: str | None = None) -> list[etree._Element]
         if "XML_PARSE_HUGE" in (exc.msg or ""):
             message = "XML exceeds the parser's safety limits (nesting deeper than 256 levels or a huge text node)"
             hint = "such files are refused on purpose; check that this is a real JATS article"
+        elif _resource_limit(exc):
+            # libxml2 reports where it noticed, not where the entities are: no line is better than a wrong one
+            line = column = None
+            message = ("XML exceeds the parser's safety limits: its entities expand to far more text than the "
+                       "file holds (an entity-expansion bomb)")
+            hint = "such files are refused on purpose; a JATS article declares no such entities"
         raise JatsError(message, path=path, line=line or None, column=column or None, hint=hint) from None
     except (etree.LxmlError, ValueError) as exc:
         raise JatsError(f"cannot parse XML: {exc}", path=path, hint=_HINT) from None
@@ -50,6 +56,11 @@ def parse_articles(data: bytes, path: str | None = None) -> list[etree._Element]
         raise JatsError(f"no <article> element (root element is <{_name(root.tag)}>)", path=path,
                         line=root.sourceline, hint="is this a JATS / PMC .nxml file?")
     return articles
+
+
+def _resource_limit(exc: etree.XMLSyntaxError) -> bool:
+    """Whether libxml2 stopped at one of its resource limits (entity amplification) rather than at bad XML."""
+    return exc.code == etree.ErrorTypes.ERR_RESOURCE_LIMIT
 
 
 def parse_article(data: bytes, path: str | None = None) -> etree._Element:

@@ -218,3 +218,12 @@ def test_a_predicted_title_that_normalises_to_nothing_is_reported(tmp_path: Path
     proc = chemref("score", "questions", "q.jsonl", "p.jsonl", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "no letter or digit" in proc.stderr and "'q2'" in proc.stderr
+
+
+# -- an entity-expansion bomb is named as one, not as malformed XML at a made-up place
+def test_an_entity_bomb_is_named_as_a_safety_limit(tmp_path: Path) -> None:
+    (tmp_path / "bomb.xml").write_text(recipes.entity_bomb())
+    proc = chemref("jats", "bomb.xml", "--json", cwd=tmp_path)
+    assert_refused(proc, "bomb.xml: ", "safety limits", "entity")
+    assert "malformed" not in proc.stderr and "not well-formed" not in proc.stderr
+    assert "bomb.xml:1:" not in proc.stderr
