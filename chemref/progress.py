@@ -48,6 +48,10 @@ class Progress:
     def update(self, articles: int = 1, questions: int = 0) -> None:
         self.done += articles
         self.questions += questions
+        if self.total is not None and self.done > self.total:  # the total was an estimate (a package's file
+            self.total = None                                   # list): past it, it is unknown, never "250%"
+            if self.bar is not None:
+                self.bar.total = None
         if not self.enabled:
             return
         if self.bar is not None:

@@ -37,3 +37,16 @@ def entity_bomb(levels: int = 9) -> str:
         f'<!ENTITY {name} "{("&" + prev + ";") * 10}">' for prev, name in zip(names, names[1:])]
     return ('<?xml version="1.0"?>\n<!DOCTYPE article [' + "".join(decls) + "]>\n"
             f"<article><body><p>&{names[-1]};</p></body></article>\n")
+
+
+def package_with_twins(path, name: str, first: bytes, second: bytes, others: dict | None = None):
+    """A ``.tar.gz`` package holding two members named ``name`` (``first`` then ``second``) and ``others``."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as tar:
+        for member, data in [(name, first), (name, second), *(others or {}).items()]:
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path

@@ -87,6 +87,7 @@ def _package_members(package: Path, label: str, use_licences: bool = True) -> It
     licences = package_licences(package) if use_licences else None
     last = None
     done = 0
+    seen: set[str] = set()  # the article members' names so far: a name met again is not read
     try:
         with tarfile.open(package, mode="r|*") as archive:
             for member in archive:
@@ -101,6 +102,11 @@ def _package_members(package: Path, label: str, use_licences: bool = True) -> It
                                  "read under its own name)", stops=False)
                     continue
                 licence = licences.get(member.name) if licences is not None else None
+                if member.name in seen:  # tar keeps both; extracting would keep the last: neither is clear
+                    yield Source(None, member_label, error=f"{member_label}: a second member of this name in the "
+                                 "package; not read (the first one is)", stops=False)
+                    continue
+                seen.add(member.name)
                 if licence is not None and not is_cc_by_name(licence):
                     last = member.name
                     done += 1

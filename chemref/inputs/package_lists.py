@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from chemref._io import not_utf8, regular_file
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
 from chemref.inputs.kinds import PACKAGE_SUFFIXES
 
 __all__ = ["package_licences"]
@@ -37,9 +37,17 @@ def package_licences(package: Path) -> dict[str, str] | None:
             except StopIteration:
                 raise InputError("package file list has no 'Article File' and 'License' columns",
                                  path=str(listing), hint=hint) from None
+            first: dict[str, int] = {}
             for row in reader:
                 if len(row) > max(file_col, licence_col):
-                    out[row[file_col].strip()] = row[licence_col].strip()
+                    member, licence = row[file_col].strip(), row[licence_col].strip()
+                    if member in out and out[member] != licence:
+                        raise InputError(f"the member {printable(member)!r} is listed twice with different "
+                                         f"licences ({printable(out[member])!r} on line {first[member]}, "
+                                         f"{printable(licence)!r} here)", path=str(listing), line=reader.line_num,
+                                         hint=hint)
+                    out[member] = licence
+                    first.setdefault(member, reader.line_num)
         except UnicodeDecodeError:
             raise not_utf8(listing, "the package file list is not UTF-8 text", hint) from None
         except csv.Error as exc:  # a field over csv.field_size_limit() (128 kB), a NUL byte

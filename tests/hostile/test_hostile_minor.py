@@ -227,3 +227,43 @@ def test_an_entity_bomb_is_named_as_a_safety_limit(tmp_path: Path) -> None:
     assert_refused(proc, "bomb.xml: ", "safety limits", "entity")
     assert "malformed" not in proc.stderr and "not well-formed" not in proc.stderr
     assert "bomb.xml:1:" not in proc.stderr
+
+
+# -- PMC packages: a member name given twice, a file list that contradicts itself or undercounts
+def _article_bytes(name: str) -> bytes:
+    return (CORPORA / "jats" / name).read_bytes()
+
+
+def test_a_second_package_member_of_one_name_is_reported_not_read(tmp_path: Path) -> None:
+    recipes.package_with_twins(tmp_path / "p.tar.gz", "x/a.xml", _article_bytes("sample_cu_tio2_co2.xml"),
+                               _article_bytes("sample_zinc_knuckle.xml"))
+    proc = chemref("jats", "p.tar.gz", "--json", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["file"] for r in rows] == ["p.tar.gz:x/a.xml"]
+    assert rows[0]["title"] == json.loads(chemref("jats", CORPORA / "jats" / "sample_cu_tio2_co2.xml", "--json",
+                                                  cwd=tmp_path).stdout)["title"]
+    assert "p.tar.gz:x/a.xml: a second member of this name" in proc.stderr
+
+
+def test_a_file_list_giving_one_member_two_licences_is_refused(tmp_path: Path) -> None:
+    from benchmarks.golden.hostile_recipes import package
+
+    package(tmp_path / "p.tar.gz", {"x/a.xml": _article_bytes("sample_cu_tio2_co2.xml")})
+    (tmp_path / "p.filelist.csv").write_text("Article File,License\nx/a.xml,CC BY\nx/a.xml,CC BY-NC\n")
+    proc = chemref("questions", "build", "p.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path)
+    assert_refused(proc, "p.filelist.csv:3", "x/a.xml", "'CC BY'", "'CC BY-NC'")
+    assert not (tmp_path / "q.jsonl").exists()
+
+
+def test_progress_past_a_file_lists_count_drops_the_total() -> None:
+    import io
+
+    from chemref.progress import Progress
+
+    stream = io.StringIO()
+    bar = Progress(2, stream=stream, every=1e9)
+    for _ in range(5):
+        bar.update()
+    bar.close()
+    assert "5 articles" in stream.getvalue() and "/2" not in stream.getvalue() and "%" not in stream.getvalue()
