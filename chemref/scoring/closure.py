@@ -1,6 +1,8 @@
 """COREFERENCE expansion: add every link that follows transitively (T1->T2, T2->T3 give T1->T3).
 
-The link graph is condensed (strongly connected components) and split into its weakly connected parts,
+Links where every node has at most one successor and no cycle (chains, and trees of anaphors each pointing to
+one antecedent: what ChEMU files hold) are counted and walked from a successor map alone, with no graph built.
+Otherwise the link graph is condensed (strongly connected components) and split into its weakly connected parts,
 each handled on its own. The closure's size is counted before any pair is built, in memory linear in the
 links: a part whose condensation is a forest (each component has at most one successor, or at most one
 predecessor: chains, and trees of anaphors) is counted exactly from path lengths, the sum of n(n-1)/2 over
@@ -213,6 +215,12 @@ def closure_size(links: Iterable[tuple[N, N]], limit: int | None = None) -> int:
     With ``limit``, raises :class:`ClosureTooLarge` as soon as the count passes it (in memory linear in the
     links for chains and trees).
     """
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        if limit is not None:
+            _check_chains(chains, limit)
+        return sum(chains[1].values())
     return _check(_Graph(links), limit, exact=True)
 
 
@@ -270,6 +278,11 @@ def transitive_closure(links: Iterable[tuple[N, N]], limit: int | None = None) -
 def check_closure_size(links: Iterable[tuple[N, N]], limit: int) -> None:
     """Raise :class:`ClosureTooLarge` when the closure of ``links`` would hold more than ``limit`` pairs
     (counted, never built)."""
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        _check_chains(chains, limit)
+        return
     _check(_Graph(links), limit)
 
 
@@ -278,10 +291,62 @@ def closure_pairs(links: Iterable[tuple[N, N]], limit: int | None = None) -> Ite
 
     The size check (and :class:`ClosureTooLarge`) happens at the call, before the first pair.
     """
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        if limit is not None:
+            _check_chains(chains, limit)
+        return _chain_pairs(chains[0])
     graph = _Graph(links)
     if limit is not None:
         _check(graph, limit)
     return _pairs(graph)
+
+
+def _chains(links: list[tuple[N, N]]) -> tuple[dict, dict] | None:
+    """``({node: its successor}, {node: how many nodes it reaches})`` when every node has at most one
+    successor and no path comes back to where it started (chains, and trees of anaphors each pointing to one
+    antecedent); None otherwise. Linear in the links, no graph built."""
+    succ = dict(links)
+    if len(succ) != len(links):
+        return None  # a node with two successors (or a link given twice)
+    reach: dict = {}
+    get = reach.get
+    for v in succ:
+        if v in reach:
+            continue
+        path = []
+        w = v
+        while True:
+            d = get(w)
+            if d is not None:
+                if d < 0:
+                    return None  # back on this path: a cycle
+                break
+            if w not in succ:
+                d = 0  # a sink reaches nothing
+                break
+            reach[w] = -1
+            path.append(w)
+            w = succ[w]
+        for u in reversed(path):
+            d += 1
+            reach[u] = d
+    return succ, reach
+
+
+def _check_chains(chains: tuple[dict, dict], limit: int) -> None:
+    total = sum(chains[1].values())
+    if total > limit:
+        raise ClosureTooLarge(total, limit)
+
+
+def _chain_pairs(succ: dict) -> Iterator[tuple]:
+    get = succ.get
+    for a, b in succ.items():
+        while b is not None:
+            yield a, b
+            b = get(b)
 
 
 def _pairs(graph: _Graph) -> Iterator[tuple]:
