@@ -13,7 +13,7 @@ from typing import Any, Literal, Sequence
 from chemref._version import __version__
 from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
+from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
 from chemref.scoring.brat_report import Report, block
 from chemref.scoring.counts import Counts, add_counts, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
@@ -110,23 +110,29 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
 def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
     """A prediction's entities and relations: a file that is not UTF-8 text is a ``BratError`` naming it, or,
     with ``unreadable_as_empty``, an empty prediction with a warning."""
+    text = _prediction_text(src, name, warnings, unreadable_as_empty)
+    if text is None:
+        return set(), set()
+    ents, rels, diags = document_items(text, src.display(name))
+    warnings.extend(diags)
+    return ents, rels
+
+
+def _prediction_text(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> str | None:
+    """:func:`read_prediction`'s text (its decoding warnings added), None for an unreadable file scored empty."""
     data = src.read_bytes(name)
     if unreadable_as_empty:
         why = not_text(data)
         if why is not None:
             warnings.append(f"{src.display(name)}: {why}; scored as an empty prediction (--unreadable-as-empty)")
-            return set(), set()
-    return _read_items(src, name, warnings, strict=True, data=data)
+            return None
+    return _decoded(src, name, warnings, strict=True, data=data)
 
 
-def _read_items(src: Any, name: str, warnings: list[str], strict: bool = False,
-                data: bytes | None = None) -> tuple[set, set]:
-    where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict)
-    ents, rels, diags = document_items(text, where)
+def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, data: bytes | None = None) -> str:
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=src.display(name), strict=strict)
     warnings.extend(bad)
-    warnings.extend(diags)
-    return ents, rels
+    return text
 
 
 def _label(block_key: tuple) -> str:
@@ -237,7 +243,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.chemu import BLOCKS, check_coref_links, score_document
+    from chemref.scoring.chemu import BLOCKS, score_document
 
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
@@ -247,30 +253,32 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     record_warnings: list[str] = [] if quiet_errors else warnings
     rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     kept = [(b, _label(b)) for b in BLOCKS if _keep(b, level, span)]
-    empty: tuple[set, set] = (set(), set())
     pred_names = psrc.names
     for name in names:
-        cached = gold_cache.get(name) if gold_cache is not None else None
+        cached = gold_cache.get((name, max_coref_links)) if gold_cache is not None else None
         if cached is None:
             gold_warnings: list[str] = []
-            g = _read_items(gsrc, name, gold_warnings)
+            # numbered and expanded once; past the COREFERENCE limit, refused before its prediction is read
+            g, diags = read_side(_decoded(gsrc, name, gold_warnings), gsrc.display(name), max_coref_links,
+                                 whole_limit=True)
+            gold_warnings.extend(diags)
             if gold_cache is not None:
-                gold_cache[name] = (g, gold_warnings)
+                gold_cache[(name, max_coref_links)] = (g, gold_warnings)
         else:
             g, gold_warnings = cached
         warnings.extend(gold_warnings)
-        # a gold document past the COREFERENCE limit is refused before its prediction is read
-        check_coref_links(g[1], max_coref_links, gsrc.display(name))
         if name in pred_names:
-            p = read_prediction(psrc, name, warnings, unreadable_as_empty)
+            text = _prediction_text(psrc, name, warnings, unreadable_as_empty)
+            p, diags = read_side(text or "", psrc.display(name), max_coref_links, gold=g)
+            warnings.extend(diags)
         else:
             msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
             if strict:
                 raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
             msg += "; counted as empty"
             warnings.append(msg)
-            p = empty
-        _check_text_length(name, g[0], p[0], gsrc, psrc, warnings)
+            p = read_side("", gold=g)[0]
+        _check_text_length(name, g.ents, p.ents, gsrc, psrc, warnings)
         if errors:
             err_items.clear()
         counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
