@@ -7,9 +7,11 @@ Gold and prediction of one document are sets of those, so duplicates collapse.
 
 from __future__ import annotations
 
+import gc
 import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
@@ -17,9 +19,9 @@ from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.closure import ClosureTooLarge, closure_pairs
+from chemref.scoring.closure import ClosureTooLarge, chain_successors, closure_pairs, closure_targets
 from chemref.scoring.counts import Counts, add_counts
-from chemref.scoring.matching import capacity_matching, interval_matching, max_matching, overlap_components
+from chemref.scoring.matching import capacity_matching, interval_matching, max_matching, overlap_clusters
 
 Mention = MentionKey
 RelItem = tuple[str, Mention, Mention]
@@ -64,8 +66,22 @@ def _too_many_links(exc: ClosureTooLarge, path: str | None) -> ScoringError:
                         hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine")
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block (as it was before, after it): reading and matching a
+    document allocate hundreds of thousands of tuples and no cycles, and each collection walks all of them."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 #: a relation's arguments as one number, ``arg1 << 32 | arg2`` (mention numbers, see :class:`Side`)
 _LOW = (1 << 32) - 1
+_BOTH = (1 << 32) + 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,11 +202,18 @@ def _expanded_codes(links: set[int] | None, max_links: int | None, path: str | N
             raise _too_many_links(ClosureTooLarge(len(pairs), max_links), path)
         return None
     try:
-        closure = closure_pairs(pairs, max_links)
+        succ = chain_successors(pairs, max_links) if len(pairs) >= _VECTOR else None
+        if succ is not None:
+            out = set(links)
+            out.update(_chain_codes(succ).tolist())
+            return out if len(out) > len(links) else None
+        closure = closure_targets(pairs, max_links)
     except ClosureTooLarge as exc:
         raise _too_many_links(exc, path) from None
     out = set(links)
-    out.update([a << 32 | b for a, b in closure])
+    for a, reached in closure:
+        high = a << 32
+        out.update([high | b for b in reached])
     return out if len(out) > len(links) else None
 
 
@@ -570,45 +593,93 @@ def _rel_match(gl: list[RelItem], pl: list[RelItem], max_edges: int | None) -> t
     return _merged_matching(gold_keys, [(pkey[r[1]], pkey[r[2]]) for r in pl], neighbours, max_edges, label)
 
 
+#: from this many items, chains are walked and relations grouped with numpy arrays
+_VECTOR = 20_000
+
+
+def _chain_codes(succ: dict[int, int]):
+    """The codes of the closure of links where each node has one successor and no cycle: every node paired
+    with each node along its path, one step further for all nodes at once (numpy)."""
+    import numpy as np
+
+    a = np.fromiter(succ.keys(), np.int64, len(succ))
+    b = np.fromiter(succ.values(), np.int64, len(succ))
+    step = np.full(int(max(a.max(), b.max())) + 1, -1, np.int64)
+    step[a] = b
+    parts = []
+    while a.size:
+        parts.append((a << 32) | b)
+        b = step[b]
+        keep = b >= 0
+        a, b = a[keep], b[keep]
+    return np.concatenate(parts)
+
+
+def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
+    """:func:`_relaxed_groups` without ``unmatched``, on numpy arrays of keys."""
+    import numpy as np
+
+    gu, gn = np.unique(gkeys, return_counts=True)
+    pu, pn = np.unique(pkeys, return_counts=True)
+    common, gi, pi = np.intersect1d(gu, pu, assume_unique=True, return_indices=True)
+    matched = np.minimum(gn[gi], pn[pi])
+    if not mixed:
+        return int(matched.sum()), set()
+    mx = np.fromiter(mixed, np.int64, len(mixed))
+    other = np.isin(common >> 32, mx) | np.isin(common & _LOW, mx)
+    return int(matched[~other].sum()), set(common[other].tolist())
+
+
 class _Components:
-    """The connected components of one document's overlap graph (a gold and a predicted mention of one label
-    joined when they overlap), made when first needed. No relaxed match crosses a component, nor a relation
-    match a pair of them; and in a component where every gold mention overlaps every predicted one (always so
-    when one side holds a single mention) any gold mention matches any predicted one, so it matches as many
-    as its smaller side holds. Only the other ("mixed") components need a matching."""
+    """One document's clusters of overlapping mentions (:func:`~chemref.scoring.matching.overlap_clusters`),
+    made when first needed. No relaxed match crosses a cluster, nor a relation match a pair of them; and in a
+    cluster where every gold mention overlaps every predicted one (always so when it holds one of each) any
+    gold mention matches any predicted one, so it matches as many as its smaller side holds. Only the other
+    ("mixed") clusters need a matching."""
 
     def __init__(self, gold: Side, pred: Side) -> None:
         self._sides = gold, pred
         self._made: tuple[list[int], list[int], set[int]] | None = None
+        self._arrays: tuple | None = None
 
     def get(self) -> tuple[list[int], list[int], set[int]]:
-        """``(gold, pred, mixed)``: the component of each gold and each predicted mention number (-1 for a
-        number the prediction does not hold), and the mixed components."""
+        """``(gold, pred, mixed)``: the cluster of each gold and each predicted mention number (-1 for a
+        number the prediction does not hold), and the mixed clusters."""
         if self._made is None:
             self._made = self._make()
         return self._made
 
+    def arrays(self) -> tuple:
+        """:meth:`get`'s two lists as numpy arrays."""
+        if self._arrays is None:
+            import numpy as np
+
+            gcomp, pcomp, _ = self.get()
+            self._arrays = np.array(gcomp, np.int64), np.array(pcomp, np.int64)
+        return self._arrays
+
     def _make(self) -> tuple[list[int], list[int], set[int]]:
         g, p = self._sides
-        pnums = list(p.ids.values())
-        items = g.names + [p.names[j] for j in pnums]
-        comp = overlap_components(items, len(g.names))
         n = len(g.names)
-        gcomp = comp[:n]
+        pnums = list(p.ids.values())
+        pnames = [p.names[j] for j in pnums]
+        comp = overlap_clusters(g.names + pnames, n)
+        gcomp, pown = comp[:n], comp[n:]
         pcomp = [-1] * len(p.names)
-        for j, k in zip(pnums, comp[n:]):
+        for j, k in zip(pnums, pown):
             pcomp[j] = k
-        ng, np_ = Counter(gcomp), Counter(comp[n:])
-        big = {k for k, c in ng.items() if c > 1 and np_.get(k, 0) > 1}
+        ng, np_ = Counter(gcomp), Counter(pown)
+        big = {k for k, c in np_.items() if c > 1 and k in ng} | {k for k, c in ng.items() if c > 1 and k in np_}
         mixed: set[int] = set()
         if big:  # complete when single spans overlap pairwise as often as there are pairs
             frags: dict[int, tuple[list, list]] = {k: ([], []) for k in big}
-            for side, members in ((0, zip(gcomp, g.names)), (1, zip(comp[n:], (p.names[j] for j in pnums)))):
-                for k, m in members:
+            for side, ks, ms in ((0, gcomp, g.names), (1, pown, pnames)):
+                for k, m in zip(ks, ms):
                     if k in big:
                         if len(m[1]) != 1:
                             mixed.add(k)
-                        frags[k][side].append(m[1][0])
+                        else:
+                            frags[k][side].append(m[1][0])
             for k in big - mixed:
                 gold_spans, pred_spans = frags[k]
                 if _overlapping_pairs(gold_spans, pred_spans) != len(gold_spans) * len(pred_spans):
@@ -624,15 +695,17 @@ def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatch
     rest: set[int] = set()
     tp = 0
     if unmatched is None:
+        gset, pset = set(gkeys), set(pkeys)
+        common = gset & pset
+        if mixed:
+            rest = {key for key in common if key >> 32 in mixed or key & _LOW in mixed}
+            common -= rest
+        if len(gset) == len(gkeys) or len(pset) == len(pkeys):  # one item a group on one side
+            return len(common), rest
         gc, pc = Counter(gkeys), Counter(pkeys)
-        for key, n in gc.items():
-            m = pc.get(key)
-            if m is None:
-                continue
-            if mixed and (key >> 32 in mixed or key & _LOW in mixed):
-                rest.add(key)
-            else:
-                tp += n if n < m else m
+        for key in common:
+            n, m = gc[key], pc[key]
+            tp += n if n < m else m
         return tp, rest
     gg: dict[int, list[int]] = {}
     for i, key in enumerate(gkeys):
@@ -686,12 +759,23 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
             unmatched_exact.extend(("FP", (t, pnames[c >> 32], pnames[c & _LOW])) for c in pred - both)
         if gold and pred and (len(gold) != len(pred) or tp != len(gold)):
             gcomp, pcomp, mixed = comps.get()
-            gl, pl = list(gold), list(pred)
-            gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
-            pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
-            rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
-                                        lambda i: (t, gnames[gl[i] >> 32], gnames[gl[i] & _LOW]),
-                                        lambda j: (t, pnames[pl[j] >> 32], pnames[pl[j] & _LOW]))
+            if unmatched_relaxed is None and len(gold) + len(pred) >= _VECTOR:
+                import numpy as np
+
+                ga, pa = comps.arrays()
+                garr = np.fromiter(gold, np.int64, len(gold))
+                parr = np.fromiter(pred, np.int64, len(pred))
+                gk, pk = (ga[garr >> 32] << 32) | ga[garr & _LOW], (pa[parr >> 32] << 32) | pa[parr & _LOW]
+                rtp, rest = _vector_groups(gk, pk, mixed)
+                if rest:
+                    gl, pl, gkeys, pkeys = garr.tolist(), parr.tolist(), gk.tolist(), pk.tolist()
+            else:
+                gl, pl = list(gold), list(pred)
+                gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
+                pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
+                rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
+                                            lambda i: (t, gnames[gl[i] >> 32], gnames[gl[i] & _LOW]),
+                                            lambda j: (t, pnames[pl[j] >> 32], pnames[pl[j] & _LOW]))
             if rest:
                 rtp += _match_rest([(t, gnames[c >> 32], gnames[c & _LOW]) for c, k in zip(gl, gkeys) if k in rest],
                                    [(t, pnames[c >> 32], pnames[c & _LOW]) for c, k in zip(pl, pkeys) if k in rest],
@@ -730,10 +814,19 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
     for t, (gl, pl) in groups.items():
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
             gcomp, pcomp, mixed = comps.get()
-            gkeys = [gcomp[i] for i in gl]
-            pkeys = [pcomp[j] for j in pl]
-            tp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
-                                       lambda i: gnames[gl[i]], lambda j: pnames[pl[j]])
+            if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
+                import numpy as np
+
+                ga, pa = comps.arrays()
+                gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH
+                tp, rest = _vector_groups(gk, pk, mixed)
+                if rest:
+                    gkeys, pkeys = gk.tolist(), pk.tolist()
+            else:
+                gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
+                pkeys = [pcomp[j] * _BOTH for j in pl]
+                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
+                                           lambda i: gnames[gl[i]], lambda j: pnames[pl[j]])
             if rest:
                 tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
                                   [pnames[j] for j, k in zip(pl, pkeys) if k in rest],

@@ -94,58 +94,91 @@ def closed_span(start: int, end: int, side: int) -> tuple[int, int]:
     return point, point
 
 
-def overlap_components(items: Sequence[tuple[Hashable, Sequence[tuple[int, int]]]],
-                       n_gold: int) -> list[int]:
-    """Connected components of the graph that joins a gold and a predicted item of the same label when some
-    fragments of theirs overlap (ChEMU's relaxed test): ``items`` are ``(label, fragments)``, the gold ones
-    first (``n_gold`` of them); returns, for each item, the position of one item of its component (the same
-    for the whole component). One sweep over the sorted fragments: ``O(n log n)``, however many pairs overlap.
-
-    Along the sweep, each side keeps the spans that have started and may still meet a later span of the other
-    side. A span meets every span of the other side kept that has not ended; once it is joined to them, they
-    are one component, and only the one that ends last can meet anything the others could, so only it is kept.
-    """
-    labels: dict = {}
+def overlap_clusters(items: Sequence[tuple[Hashable, Sequence[tuple[int, int]]]], n_gold: int) -> list[int]:
+    """Clusters of overlapping mentions: ``items`` are ``(label, fragments)``, the gold ones first (``n_gold`` of
+    them); two items of a label share a cluster when fragments of theirs overlap (as :func:`closed_span` maps
+    them), directly or through other items of either side. Every relaxed match lies inside one cluster.
+    Returns each item's cluster number. One sweep over the sorted fragments: ``O(n log n)``, however many
+    pairs overlap."""
+    if len(items) >= VECTOR_ITEMS and all(len(m[1]) == 1 for m in items):
+        found = _single_span_clusters(items, n_gold)
+        if found is not None:
+            return found
     events = []
     for x, (label, frags) in enumerate(items):
-        lab = labels.setdefault(label, len(labels))
         side = 0 if x < n_gold else 1
         for s, e in frags:
             lo, hi = closed_span(s, e, side)
-            events.append((lab, lo, hi, x))
+            events.append((label, lo, hi, x))
     events.sort()
-    parent = list(range(len(items)))
+    cluster = [-1] * len(items)
+    parent: list[int] = []  # cluster -> the cluster it joined (items of several fragments join clusters)
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
 
-    kept: tuple[list, list] = ([], [])  # per side: (end, item) of the spans that may meet a later one
-    current = -1
-    for lab, lo, hi, x in events:
-        if lab != current:
-            current = lab
-            kept[0].clear()
-            kept[1].clear()
-        side = 0 if x < n_gold else 1
-        other = kept[1 - side]
-        if other:
-            root = find(x)
-            last, last_end = -1, -1
-            for end, y in other:
-                if end >= lo:
-                    r = find(y)
-                    if r != root:
-                        parent[r] = root
-                    if end > last_end:
-                        last, last_end = y, end
-            other.clear()
-            if last >= 0:
-                other.append((last_end, last))
-        kept[side].append((hi, x))
-    return [find(x) for x in range(len(items))]
+    current: Hashable = None
+    reach = 0
+    c = -1
+    joined = False
+    for label, lo, hi, x in events:
+        if lo > reach or label != current:
+            c += 1
+            parent.append(c)
+            current, reach = label, hi
+        elif hi > reach:
+            reach = hi
+        k = cluster[x]
+        if k < 0:
+            cluster[x] = c
+        elif k != c:
+            a, b = find(k), find(c)
+            if a != b:
+                parent[b] = a
+                joined = True
+    for x, k in enumerate(cluster):
+        if k < 0:  # no fragment: a cluster of its own
+            c += 1
+            parent.append(c)
+            cluster[x] = c
+    return [find(k) for k in cluster] if joined else cluster
+
+
+#: from this many items, :func:`overlap_clusters` sweeps single spans with numpy arrays
+VECTOR_ITEMS = 20_000
+
+
+def _single_span_clusters(items: Sequence[tuple[Hashable, Sequence[tuple[int, int]]]], n_gold: int) -> list[int] | None:
+    """:func:`overlap_clusters` of items of one span each, with numpy: the spans of each label shifted past the
+    previous label's, sorted once, and a cluster started wherever a span starts after every earlier one ended.
+    None when offsets are too large for 64-bit arrays."""
+    import numpy as np
+
+    labels: dict = {}
+    lab = np.fromiter((labels.setdefault(m[0], len(labels)) for m in items), np.int64, len(items))
+    try:
+        spans = np.array([m[1][0] for m in items], np.int64).reshape(-1, 2)
+    except OverflowError:
+        return None
+    s, e = spans[:, 0], spans[:, 1]
+    if int(e.max()) >= 1 << 40 or len(labels) >= 1 << 16:
+        return None
+    point = 6 * s + (np.arange(len(items)) >= n_gold)
+    lo = np.where(e > s, 6 * s + 2, point)
+    hi = np.where(e > s, 6 * e - 2, point)
+    width = int(hi.max()) + 1
+    lo += lab * width
+    hi += lab * width
+    order = np.argsort(lo, kind="stable")
+    reach = np.maximum.accumulate(hi[order])
+    starts = np.ones(len(items), bool)
+    starts[1:] = lo[order][1:] > reach[:-1]
+    cluster = np.empty(len(items), np.int64)
+    cluster[order] = np.cumsum(starts) - 1
+    return cluster.tolist()
 
 
 def interval_matching(gold: Sequence[tuple[int, int]], pred: Sequence[tuple[int, int]]) -> tuple[int, list[int]]:
