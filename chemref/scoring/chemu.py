@@ -3,6 +3,12 @@ mentions and relations, with and without COREFERENCE expansion, micro-summed ove
 
 A mention is ``(label, sorted distinct fragments)``; a relation is ``(type, Arg1 mention, Arg2 mention)``.
 Gold and prediction of one document are sets of those, so duplicates collapse.
+
+Each side is read into a :class:`Side`: mentions numbered (a prediction after its gold, so equal mentions share
+a number), relations coded by their argument numbers, the COREFERENCE closure made once. Relaxed matching
+first clusters the overlapping mentions (one sweep over the sorted spans): no match crosses a cluster, and a
+cluster (or, for relations, a pair of clusters) whose gold items all meet all its predicted ones matches as many
+as its smaller side holds; only the items of the other clusters go to a maximum matching.
 """
 
 from __future__ import annotations
@@ -630,7 +636,7 @@ def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
     return int(matched[~other].sum()), set(common[other].tolist())
 
 
-class _Components:
+class _Clusters:
     """One document's clusters of overlapping mentions (:func:`~chemref.scoring.matching.overlap_clusters`),
     made when first needed. No relaxed match crosses a cluster, nor a relation match a pair of them; and in a
     cluster where every gold mention overlaps every predicted one (always so when it holds one of each) any
@@ -689,8 +695,8 @@ class _Components:
 
 def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatched: list | None,
                     gold_items, pred_items) -> tuple[int, set[int]]:
-    """Matches within the groups (of overlap components) whose gold and predicted items all meet: ``(how many,
-    the keys of the other groups)``. ``gkeys``/``pkeys``: each item's group key; ``gold_items(i)`` /
+    """Matches within the groups (a cluster, or a pair of clusters for relations) whose gold and predicted items
+    all meet: ``(how many, the keys of the other groups)``. ``gkeys``/``pkeys``: each item's group key; ``gold_items(i)`` /
     ``pred_items(j)`` give item ``i``/``j`` for ``unmatched`` (when a list: the items left, as FN/FP)."""
     rest: set[int] = set()
     tp = 0
@@ -744,10 +750,10 @@ _EMPTY: frozenset = frozenset()
 
 
 def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g: Side, p: Side,
-                     exact: TypeCounts, relaxed: TypeCounts, comps: _Components, unmatched_exact: list | None,
+                     exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters, unmatched_exact: list | None,
                      unmatched_relaxed: list | None, max_edges: int | None) -> None:
-    """Exact counts (equal codes) and maximum-matching counts per relation type: by groups of overlap
-    components, a matching only for the groups whose mentions do not all meet."""
+    """Exact counts (equal codes) and maximum-matching counts per relation type: by the pairs of clusters of
+    their arguments, a matching only for the pairs whose mentions do not all meet."""
     gnames, pnames = g.names, p.names
     for t in gcodes.keys() | pcodes.keys():
         gold, pred = gcodes.get(t, _EMPTY), pcodes.get(t, _EMPTY)
@@ -788,9 +794,9 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
         relaxed[t] = Counts(rtp, len(pred) - rtp, len(gold) - rtp)
 
 
-def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Components,
+def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters,
                     unmatched_exact: list | None, unmatched_relaxed: list | None, max_edges: int | None) -> None:
-    """Exact counts (set intersection) and maximum-matching counts per label, by overlap components."""
+    """Exact counts (set intersection) and maximum-matching counts per label, by clusters."""
     gold, pred = g.ents, p.ents
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
         for t, n in Counter(map(_first, gold)).items():
@@ -880,7 +886,7 @@ def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, 
     def u(b):
         return um[b] if um is not None else None
 
-    comps = _Components(g, p)
+    comps = _Clusters(g, p)
     _score_relations(g.codes, p.codes, g, p, doc[b_rel_ex], doc[b_rel_rx], comps, u(b_rel_ex), u(b_rel_rx),
                      max_match_edges)
     if g.expanded is None and p.expanded is None:
