@@ -8,12 +8,14 @@ tolerated oddities (a missing prediction file in ChEMU mode, ignored lines...) a
 from __future__ import annotations
 
 import os
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Literal, Sequence
 
 from chemref._version import __version__
 from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
+from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
 from chemref.scoring.counts import Counts, add_counts, prf_block, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.score_report import ScoreReport, brat_sections
@@ -110,23 +112,29 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
 def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
     """A prediction's entities and relations: a file that is not UTF-8 text is a ``BratError`` naming it, or,
     with ``unreadable_as_empty``, an empty prediction with a warning."""
+    text = _prediction_text(src, name, warnings, unreadable_as_empty)
+    if text is None:
+        return set(), set()
+    ents, rels, diags = document_items(text, src.display(name))
+    warnings.extend(diags)
+    return ents, rels
+
+
+def _prediction_text(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> str | None:
+    """:func:`read_prediction`'s text (its decoding warnings added), None for an unreadable file scored empty."""
     data = src.read_bytes(name)
     if unreadable_as_empty:
         why = not_text(data)
         if why is not None:
             warnings.append(f"{src.display(name)}: {why}; scored as an empty prediction (--unreadable-as-empty)")
-            return set(), set()
-    return _read_items(src, name, warnings, strict=True, data=data)
+            return None
+    return _decoded(src, name, warnings, strict=True, data=data)
 
 
-def _read_items(src: Any, name: str, warnings: list[str], strict: bool = False,
-                data: bytes | None = None) -> tuple[set, set]:
-    where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict)
-    ents, rels, diags = document_items(text, where)
+def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, data: bytes | None = None) -> str:
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=src.display(name), strict=strict)
     warnings.extend(bad)
-    warnings.extend(diags)
-    return ents, rels
+    return text
 
 
 def _label(block_key: tuple) -> str:
@@ -249,7 +257,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.chemu import BLOCKS, check_coref_links, score_document
+    from chemref.scoring.chemu import BLOCKS, collector_paused
 
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
@@ -259,34 +267,13 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     record_warnings: list[str] = [] if quiet_errors else warnings
     rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     kept = [(b, _label(b)) for b in BLOCKS if _keep(b, level, span)]
-    empty: tuple[set, set] = (set(), set())
-    pred_names = psrc.names
     for name in names:
-        cached = gold_cache.get(name) if gold_cache is not None else None
-        if cached is None:
-            gold_warnings: list[str] = []
-            g = _read_items(gsrc, name, gold_warnings)
-            if gold_cache is not None:
-                gold_cache[name] = (g, gold_warnings)
-        else:
-            g, gold_warnings = cached
-        warnings.extend(gold_warnings)
-        # a gold document past the COREFERENCE limit is refused before its prediction is read
-        check_coref_links(g[1], max_coref_links, gsrc.display(name))
-        if name in pred_names:
-            p = read_prediction(psrc, name, warnings, unreadable_as_empty)
-        else:
-            msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
-            if strict:
-                raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
-            msg += "; counted as empty"
-            warnings.append(msg)
-            p = empty
-        _check_text_length(name, g[0], p[0], gsrc, psrc, warnings)
-        if errors:
-            err_items.clear()
-        counts = score_document(g, p, totals, err_items, max_coref_links=max_coref_links,
-                                paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges)
+        with collector_paused():  # freed before the collector runs again
+            counts = _score_name(name, gsrc, psrc, strict=strict, max_coref_links=max_coref_links,
+                                 gold_cache=gold_cache, unreadable_as_empty=unreadable_as_empty,
+                                 max_match_edges=max_match_edges, warnings=warnings, err_items=err_items)
+        for b, c in counts.items():
+            add_counts(totals[b], c)
         if per_doc:
             docs[name] = {_label(b): total(c.values()).prf()
                           for b, c in counts.items() if _keep(b, level, span)}
@@ -296,6 +283,42 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         if collect:
             rows.append(_doc_row(counts, kept))
     return totals, docs, records, warnings, rows, record_warnings if quiet_errors else []
+
+
+def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_links: int | None,
+                gold_cache: dict | None, unreadable_as_empty: bool, max_match_edges: int | None,
+                warnings: list[str], err_items: list | None) -> dict[tuple, dict[str, Counts]]:
+    """One document's counts (its unmatched items into ``err_items`` when a list, its warnings added)."""
+    from chemref.scoring.chemu import score_document
+
+    cached = gold_cache.get((name, max_coref_links)) if gold_cache is not None else None
+    if cached is None:
+        gold_warnings: list[str] = []
+        # numbered and expanded once; past the COREFERENCE limit, refused before its prediction is read
+        g, diags = read_side(_decoded(gsrc, name, gold_warnings), gsrc.display(name), max_coref_links,
+                             whole_limit=True)
+        gold_warnings.extend(diags)
+        if gold_cache is not None:
+            gold_cache[(name, max_coref_links)] = (g, gold_warnings)
+    else:
+        g, gold_warnings = cached
+    warnings.extend(gold_warnings)
+    if name in psrc.names:
+        text = _prediction_text(psrc, name, warnings, unreadable_as_empty)
+        p, diags = read_side(text or "", psrc.display(name), max_coref_links, gold=g)
+        warnings.extend(diags)
+    else:
+        msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
+        if strict:
+            raise ScoringError(msg, hint="drop --strict to score a missing file as an empty prediction")
+        msg += "; counted as empty"
+        warnings.append(msg)
+        p = read_side("", gold=g)[0]
+    _check_text_length(name, g.ents, p.ents, gsrc, psrc, warnings)
+    if err_items is not None:
+        err_items.clear()
+    return score_document(g, p, {}, err_items, max_coref_links=max_coref_links,
+                          paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges)
 
 
 def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str]]) -> dict:
@@ -315,8 +338,8 @@ def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, wa
     Only the file size is looked at first (one ``stat``; a character takes at least one byte), so a mention
     that overshoots a text with multi-byte characters by fewer characters than those bytes is not flagged.
     """
-    worst_gold = max((e for _, frags in gold for _, e in frags), default=0)
-    worst_pred = max((e for _, frags in pred for _, e in frags), default=0)
+    worst_gold = max(map(_second, chain.from_iterable(map(_second, gold))), default=0)
+    worst_pred = max(map(_second, chain.from_iterable(map(_second, pred))), default=0)
     size = gsrc.text_size(name)
     if size is None or max(worst_gold, worst_pred) <= size:
         return
@@ -328,6 +351,9 @@ def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, wa
             warnings.append(f"{src.display(name)}: a mention ends at offset {worst}, past the end of the gold "
                             f"text {gsrc.display(name)[:-4]}.txt ({len(text)} characters); it cannot match "
                             f"(was it annotated on another version of the text?)")
+
+
+_second = itemgetter(1)
 
 
 def _keep(b: tuple, level: str | None, span: str | None) -> bool:

@@ -3,22 +3,31 @@ mentions and relations, with and without COREFERENCE expansion, micro-summed ove
 
 A mention is ``(label, sorted distinct fragments)``; a relation is ``(type, Arg1 mention, Arg2 mention)``.
 Gold and prediction of one document are sets of those, so duplicates collapse.
+
+Each side is read into a :class:`Side`: mentions numbered (a prediction after its gold, so equal mentions share
+a number), relations coded by their argument numbers, the COREFERENCE closure made once. Relaxed matching
+first clusters the overlapping mentions (one sweep over the sorted spans): no match crosses a cluster, and a
+cluster (or, for relations, a pair of clusters) whose gold items all meet all its predicted ones matches as many
+as its smaller side holds; only the items of the other clusters go to a maximum matching.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.closure import ClosureTooLarge, check_closure_size, closure_pairs
+from chemref.scoring.closure import ClosureTooLarge, chain_successors, closure_pairs, closure_targets
 from chemref.scoring.counts import Counts, add_counts
-from chemref.scoring.matching import capacity_matching, interval_matching, max_matching
+from chemref.scoring.matching import capacity_matching, interval_matching, max_matching, overlap_clusters
 
 Mention = MentionKey
 RelItem = tuple[str, Mention, Mention]
@@ -63,19 +72,155 @@ def _too_many_links(exc: ClosureTooLarge, path: str | None) -> ScoringError:
                         hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine")
 
 
-def check_coref_links(rels: set[RelItem], max_links: int | None, path: str | None = None) -> None:
-    """Refuse a document whose COREFERENCE closure would hold more than ``max_links`` links, counted without
-    building it, as soon as the document is read (before the other side is); free when its links are too few
-    to reach the limit (a closure of L links holds at most L(L+1) pairs)."""
-    if max_links is None:
-        return
-    links = [(a, b) for t, a, b in rels if t == COREF]
-    if len(links) * (len(links) + 1) <= max_links:
-        return
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block (as it was before, after it): reading and matching a
+    document allocate hundreds of thousands of tuples and no cycles, and each collection walks all of them."""
+    was = gc.isenabled()
+    gc.disable()
     try:
-        check_closure_size(links, max_links)
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+#: a relation's arguments as one number, ``arg1 << 32 | arg2`` (mention numbers, see :class:`Side`)
+_LOW = (1 << 32) - 1
+_BOTH = (1 << 32) + 1
+
+
+@dataclass(frozen=True, eq=False)
+class Side:
+    """One side of a document (gold or prediction) as the scorer uses it: its entities, every mention
+    numbered, each relation type's relations as the numbers of their two arguments, and the COREFERENCE links
+    with the closure's added (made once, the limit checked first).
+
+    A prediction is numbered after its gold (``base``): an equal mention has an equal number, so equal
+    relations have equal codes; the prediction's own mentions come after the gold's.
+    """
+
+    ents: set[Mention]
+    names: list[Mention]  # number -> mention (a prediction: the gold's list, then its own mentions)
+    ids: dict[Mention, int]  # this side's mentions -> number
+    ent_numbers: Sequence[int]  # the numbers of ``ents``
+    codes: dict[str, set[int]]  # relation type -> {arg1 << 32 | arg2}
+    expanded: set[int] | None  # the COREFERENCE codes with the closure's links, None when it adds none
+    base: "Side | None" = None  # the gold a prediction is numbered after
+
+
+def read_side(text: str, path: str | None = None, max_links: int | None = MAX_COREF_LINKS,
+              gold: Side | None = None, whole_limit: bool = False) -> tuple[Side, list[str]]:
+    """One ``.ann`` text as a :class:`Side` (a prediction after its ``gold``), plus the reader's diagnostics:
+    :func:`document_items`'s reading and errors, :func:`prepare_side`'s numbering and expansion."""
+    ments, rels, diags = scan_ann(text, path)
+    return _side(ments, rels, max_links, path, gold, whole_limit, lenient=False), diags
+
+
+def prepare_side(ents: set[Mention], rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
+                 path: str | None = None, gold: Side | None = None, whole_limit: bool = False) -> Side:
+    """Number one side's mentions (a prediction after its ``gold``), code its relations and expand its
+    COREFERENCE links (:func:`expand_coref`'s rules, its limit and error).
+
+    ``whole_limit`` (a gold document, checked as soon as it is read, before its prediction): the limit holds
+    for the closure however its links are laid out, not only when they chain."""
+    return _side({m: m for m in ents}, [(t, a, b, None) for t, a, b in rels], max_links, path, gold,
+                 whole_limit, lenient=True)
+
+
+def _side(ments: dict, rels: Iterable[tuple[str, Hashable, Hashable, int | None]], max_links: int | None,
+          path: str | None, gold: Side | None, whole_limit: bool, lenient: bool) -> Side:
+    """``ments``: key (a T id) -> mention; ``rels``: ``(type, arg1 key, arg2 key, line)``. An argument that is
+    no key is a BratError, or (``lenient``: the key is the mention itself) a mention numbered but not an
+    entity."""
+    ids: dict[Mention, int] = {}
+    number: dict = {}  # key -> number
+    extra: list[Mention] = []  # a prediction's own mentions
+    if gold is None:
+        for key, m in ments.items():
+            number[key] = ids.setdefault(m, len(ids))
+        names = list(ids)
+        ent_numbers: Sequence[int] = range(len(names))
+    else:
+        known, base = gold.ids.get, len(gold.names)
+        for key, m in ments.items():
+            i = ids.get(m)
+            if i is None:
+                i = known(m)
+                if i is None:
+                    i = base + len(extra)
+                    extra.append(m)
+                ids[m] = i
+            number[key] = i
+        ent_numbers = list(ids.values())
+        names = gold.names + extra if extra else gold.names
+    ents = set(ids)
+    codes: dict[str, set[int]] = {}
+    get = number.get
+    for t, a, b, lineno in rels:
+        i, j = get(a), get(b)
+        if i is None or j is None:
+            if not lenient:
+                raise BratError(f"relation refers to {a if i is None else b}, which is not a T id of this file",
+                                path=path, line=lineno, hint="every Arg1/Arg2 must name a T line")
+            if names is (gold.names if gold is not None else None):
+                names = list(names)
+            i, j = _number(a, ids, number, names, gold), _number(b, ids, number, names, gold)
+        found = codes.get(t)
+        if found is None:
+            found = codes[t] = set()
+        found.add(i << 32 | j)
+    expanded = _expanded_codes(codes.get(COREF), max_links, path, whole_limit)
+    return Side(ents, names, ids, ent_numbers, codes, expanded, gold)
+
+
+def _number(m: Mention, ids: dict[Mention, int], number: dict, names: list[Mention], gold: Side | None) -> int:
+    """The number of a relation argument given as a mention that is not one of the side's entities."""
+    i = ids.get(m)
+    if i is None:
+        i = gold.ids.get(m) if gold is not None else None
+        if i is None:
+            i = len(names)
+            names.append(m)
+        ids[m] = i
+        number[m] = i
+    return i
+
+
+def prepare_gold(ents: set[Mention], rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
+                 path: str | None = None) -> Side:
+    """A gold document ready to score against any prediction (:func:`score_document` takes it as ``gold``):
+    refused as soon as it is read when its COREFERENCE closure would hold more than ``max_links`` links
+    (counted before any is made; ScoringError naming ``path``)."""
+    return prepare_side(ents, rels, max_links, path, whole_limit=True)
+
+
+def _expanded_codes(links: set[int] | None, max_links: int | None, path: str | None,
+                    whole_limit: bool) -> set[int] | None:
+    """The COREFERENCE codes ``links`` with their closure's added, or None when it adds none."""
+    if not links:
+        return None
+    pairs = [(c >> 32, c & _LOW) for c in links]
+    heads = {a for a, _ in pairs}
+    if (len(pairs) < 2 and not whole_limit) or not any(b in heads for _, b in pairs):
+        # nothing follows transitively; with no chain, the closure is the links themselves
+        if whole_limit and max_links is not None and len(pairs) > max_links:
+            raise _too_many_links(ClosureTooLarge(len(pairs), max_links), path)
+        return None
+    try:
+        succ = chain_successors(pairs, max_links) if len(pairs) >= _VECTOR else None
+        if succ is not None:
+            out = set(links)
+            out.update(_chain_codes(succ).tolist())
+            return out if len(out) > len(links) else None
+        closure = closure_targets(pairs, max_links)
     except ClosureTooLarge as exc:
         raise _too_many_links(exc, path) from None
+    out = set(links)
+    for a, reached in closure:
+        high = a << 32
+        out.update([high | b for b in reached])
+    return out if len(out) > len(links) else None
 
 
 def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
@@ -454,15 +599,209 @@ def _rel_match(gl: list[RelItem], pl: list[RelItem], max_edges: int | None) -> t
     return _merged_matching(gold_keys, [(pkey[r[1]], pkey[r[2]]) for r in pl], neighbours, max_edges, label)
 
 
-def _score_pair(gold: set, pred: set, exact: TypeCounts, relaxed: TypeCounts | None, matcher,
-                unmatched_exact: list | None, unmatched_relaxed: list | None,
-                max_edges: int | None = MAX_MATCH_EDGES) -> None:
-    """Exact counts (set intersection) and, when ``relaxed`` is given, maximum-matching counts per type."""
+#: from this many items, chains are walked and relations grouped with numpy arrays
+_VECTOR = 20_000
+
+
+def _chain_codes(succ: dict[int, int]):
+    """The codes of the closure of links where each node has one successor and no cycle: every node paired
+    with each node along its path, one step further for all nodes at once (numpy)."""
+    import numpy as np
+
+    a = np.fromiter(succ.keys(), np.int64, len(succ))
+    b = np.fromiter(succ.values(), np.int64, len(succ))
+    step = np.full(int(max(a.max(), b.max())) + 1, -1, np.int64)
+    step[a] = b
+    parts = []
+    while a.size:
+        parts.append((a << 32) | b)
+        b = step[b]
+        keep = b >= 0
+        a, b = a[keep], b[keep]
+    return np.concatenate(parts)
+
+
+def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
+    """:func:`_relaxed_groups` without ``unmatched``, on numpy arrays of keys."""
+    import numpy as np
+
+    gu, gn = np.unique(gkeys, return_counts=True)
+    pu, pn = np.unique(pkeys, return_counts=True)
+    common, gi, pi = np.intersect1d(gu, pu, assume_unique=True, return_indices=True)
+    matched = np.minimum(gn[gi], pn[pi])
+    if not mixed:
+        return int(matched.sum()), set()
+    mx = np.fromiter(mixed, np.int64, len(mixed))
+    other = np.isin(common >> 32, mx) | np.isin(common & _LOW, mx)
+    return int(matched[~other].sum()), set(common[other].tolist())
+
+
+class _Clusters:
+    """One document's clusters of overlapping mentions (:func:`~chemref.scoring.matching.overlap_clusters`),
+    made when first needed. No relaxed match crosses a cluster, nor a relation match a pair of them; and in a
+    cluster where every gold mention overlaps every predicted one (always so when it holds one of each) any
+    gold mention matches any predicted one, so it matches as many as its smaller side holds. Only the other
+    ("mixed") clusters need a matching."""
+
+    def __init__(self, gold: Side, pred: Side) -> None:
+        self._sides = gold, pred
+        self._made: tuple[list[int], list[int], set[int]] | None = None
+        self._arrays: tuple | None = None
+
+    def get(self) -> tuple[list[int], list[int], set[int]]:
+        """``(gold, pred, mixed)``: the cluster of each gold and each predicted mention number (-1 for a
+        number the prediction does not hold), and the mixed clusters."""
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def arrays(self) -> tuple:
+        """:meth:`get`'s two lists as numpy arrays."""
+        if self._arrays is None:
+            import numpy as np
+
+            gcomp, pcomp, _ = self.get()
+            self._arrays = np.array(gcomp, np.int64), np.array(pcomp, np.int64)
+        return self._arrays
+
+    def _make(self) -> tuple[list[int], list[int], set[int]]:
+        g, p = self._sides
+        n = len(g.names)
+        pnums = list(p.ids.values())
+        pnames = [p.names[j] for j in pnums]
+        comp = overlap_clusters(g.names + pnames, n)
+        gcomp, pown = comp[:n], comp[n:]
+        pcomp = [-1] * len(p.names)
+        for j, k in zip(pnums, pown):
+            pcomp[j] = k
+        ng, np_ = Counter(gcomp), Counter(pown)
+        big = {k for k, c in np_.items() if c > 1 and k in ng} | {k for k, c in ng.items() if c > 1 and k in np_}
+        mixed: set[int] = set()
+        if big:  # complete when single spans overlap pairwise as often as there are pairs
+            frags: dict[int, tuple[list, list]] = {k: ([], []) for k in big}
+            for side, ks, ms in ((0, gcomp, g.names), (1, pown, pnames)):
+                for k, m in zip(ks, ms):
+                    if k in big:
+                        if len(m[1]) != 1:
+                            mixed.add(k)
+                        else:
+                            frags[k][side].append(m[1][0])
+            for k in big - mixed:
+                gold_spans, pred_spans = frags[k]
+                if _overlapping_pairs(gold_spans, pred_spans) != len(gold_spans) * len(pred_spans):
+                    mixed.add(k)
+        return gcomp, pcomp, mixed
+
+
+def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatched: list | None,
+                    gold_items, pred_items) -> tuple[int, set[int]]:
+    """Matches within the groups (a cluster, or a pair of clusters for relations) whose gold and predicted items
+    all meet: ``(how many, the keys of the other groups)``. ``gkeys``/``pkeys``: each item's group key; ``gold_items(i)`` /
+    ``pred_items(j)`` give item ``i``/``j`` for ``unmatched`` (when a list: the items left, as FN/FP)."""
+    rest: set[int] = set()
+    tp = 0
+    if unmatched is None:
+        gset, pset = set(gkeys), set(pkeys)
+        common = gset & pset
+        if mixed:
+            rest = {key for key in common if key >> 32 in mixed or key & _LOW in mixed}
+            common -= rest
+        if len(gset) == len(gkeys) or len(pset) == len(pkeys):  # one item a group on one side
+            return len(common), rest
+        gc, pc = Counter(gkeys), Counter(pkeys)
+        for key in common:
+            n, m = gc[key], pc[key]
+            tp += n if n < m else m
+        return tp, rest
+    gg: dict[int, list[int]] = {}
+    for i, key in enumerate(gkeys):
+        gg.setdefault(key, []).append(i)
+    pg: dict[int, list[int]] = {}
+    for j, key in enumerate(pkeys):
+        pg.setdefault(key, []).append(j)
+    for key, gi in gg.items():
+        pj = pg.get(key)
+        if pj is None:
+            unmatched.extend(("FN", gold_items(i)) for i in gi)
+        elif mixed and (key >> 32 in mixed or key & _LOW in mixed):
+            rest.add(key)
+        else:
+            n = min(len(gi), len(pj))
+            tp += n
+            unmatched.extend(("FN", gold_items(i)) for i in gi[n:])
+            unmatched.extend(("FP", pred_items(j)) for j in pj[n:])
+    for key, pj in pg.items():
+        if key not in gg:
+            unmatched.extend(("FP", pred_items(j)) for j in pj)
+    return tp, rest
+
+
+def _match_rest(gl: list, pl: list, matcher, max_edges: int | None, unmatched: list | None) -> int:
+    """A maximum matching of the items of the mixed groups (``matcher``: :func:`_rel_match`, :func:`_ent_match`)."""
+    tp, match = matcher(gl, pl, max_edges)
+    if unmatched is not None:
+        used = set(match)
+        unmatched.extend(("FN", g) for g, m in zip(gl, match) if m < 0)
+        unmatched.extend(("FP", p) for j, p in enumerate(pl) if j not in used)
+    return tp
+
+
+_EMPTY: frozenset = frozenset()
+
+
+def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g: Side, p: Side,
+                     exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters, unmatched_exact: list | None,
+                     unmatched_relaxed: list | None, max_edges: int | None) -> None:
+    """Exact counts (equal codes) and maximum-matching counts per relation type: by the pairs of clusters of
+    their arguments, a matching only for the pairs whose mentions do not all meet."""
+    gnames, pnames = g.names, p.names
+    for t in gcodes.keys() | pcodes.keys():
+        gold, pred = gcodes.get(t, _EMPTY), pcodes.get(t, _EMPTY)
+        both = gold & pred
+        tp = len(both)
+        exact[t] = Counts(tp, len(pred) - tp, len(gold) - tp)
+        if unmatched_exact is not None:
+            unmatched_exact.extend(("FN", (t, gnames[c >> 32], gnames[c & _LOW])) for c in gold - both)
+            unmatched_exact.extend(("FP", (t, pnames[c >> 32], pnames[c & _LOW])) for c in pred - both)
+        if gold and pred and (len(gold) != len(pred) or tp != len(gold)):
+            gcomp, pcomp, mixed = comps.get()
+            if unmatched_relaxed is None and len(gold) + len(pred) >= _VECTOR:
+                import numpy as np
+
+                ga, pa = comps.arrays()
+                garr = np.fromiter(gold, np.int64, len(gold))
+                parr = np.fromiter(pred, np.int64, len(pred))
+                gk, pk = (ga[garr >> 32] << 32) | ga[garr & _LOW], (pa[parr >> 32] << 32) | pa[parr & _LOW]
+                rtp, rest = _vector_groups(gk, pk, mixed)
+                if rest:
+                    gl, pl, gkeys, pkeys = garr.tolist(), parr.tolist(), gk.tolist(), pk.tolist()
+            else:
+                gl, pl = list(gold), list(pred)
+                gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
+                pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
+                rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
+                                            lambda i: (t, gnames[gl[i] >> 32], gnames[gl[i] & _LOW]),
+                                            lambda j: (t, pnames[pl[j] >> 32], pnames[pl[j] & _LOW]))
+            if rest:
+                rtp += _match_rest([(t, gnames[c >> 32], gnames[c & _LOW]) for c, k in zip(gl, gkeys) if k in rest],
+                                   [(t, pnames[c >> 32], pnames[c & _LOW]) for c, k in zip(pl, pkeys) if k in rest],
+                                   _rel_match, max_edges, unmatched_relaxed)
+        else:
+            rtp = len(gold) if gold and pred else 0
+            if unmatched_relaxed is not None and not rtp:
+                unmatched_relaxed.extend(("FN", (t, gnames[c >> 32], gnames[c & _LOW])) for c in gold)
+                unmatched_relaxed.extend(("FP", (t, pnames[c >> 32], pnames[c & _LOW])) for c in pred)
+        relaxed[t] = Counts(rtp, len(pred) - rtp, len(gold) - rtp)
+
+
+def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters,
+                    unmatched_exact: list | None, unmatched_relaxed: list | None, max_edges: int | None) -> None:
+    """Exact counts (set intersection) and maximum-matching counts per label, by clusters."""
+    gold, pred = g.ents, p.ents
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
         for t, n in Counter(map(_first, gold)).items():
             exact[t] = Counts(n, 0, 0)
-            if relaxed is not None:
-                relaxed[t] = Counts(n, 0, 0)
+            relaxed[t] = Counts(n, 0, 0)
         return
     both = gold & pred
     gc, pc, bc = Counter(map(_first, gold)), Counter(map(_first, pred)), Counter(map(_first, both))
@@ -472,38 +811,50 @@ def _score_pair(gold: set, pred: set, exact: TypeCounts, relaxed: TypeCounts | N
     if unmatched_exact is not None:
         unmatched_exact.extend(("FN", x) for x in gold - both)
         unmatched_exact.extend(("FP", x) for x in pred - both)
-    if relaxed is None:
-        return
-    groups: dict[str, tuple[list, list]] = {}
-    if len(gc) == 1 and gc.keys() == pc.keys():  # one type on both sides (often COREFERENCE alone)
-        groups[next(iter(gc))] = (list(gold), list(pred))
-    else:
-        for x in gold:
-            groups.setdefault(x[0], ([], []))[0].append(x)
-        for x in pred:
-            groups.setdefault(x[0], ([], []))[1].append(x)
+    gnames, pnames = g.names, p.names
+    groups: dict[str, tuple[list[int], list[int]]] = {}
+    for i in g.ent_numbers:
+        groups.setdefault(gnames[i][0], ([], []))[0].append(i)
+    for j in p.ent_numbers:
+        groups.setdefault(pnames[j][0], ([], []))[1].append(j)
     for t, (gl, pl) in groups.items():
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
-            tp, match = matcher(gl, pl, max_edges)
-            if unmatched_relaxed is not None:
-                used = set(match)
-                unmatched_relaxed.extend(("FN", g) for g, m in zip(gl, match) if m < 0)
-                unmatched_relaxed.extend(("FP", p) for j, p in enumerate(pl) if j not in used)
+            gcomp, pcomp, mixed = comps.get()
+            if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
+                import numpy as np
+
+                ga, pa = comps.arrays()
+                gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH
+                tp, rest = _vector_groups(gk, pk, mixed)
+                if rest:
+                    gkeys, pkeys = gk.tolist(), pk.tolist()
+            else:
+                gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
+                pkeys = [pcomp[j] * _BOTH for j in pl]
+                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
+                                           lambda i: gnames[gl[i]], lambda j: pnames[pl[j]])
+            if rest:
+                tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
+                                  [pnames[j] for j, k in zip(pl, pkeys) if k in rest],
+                                  _ent_match, max_edges, unmatched_relaxed)
         else:
             tp = len(gl) if gl and pl else 0
             if unmatched_relaxed is not None and not tp:
-                unmatched_relaxed.extend(("FN", g) for g in gl)
-                unmatched_relaxed.extend(("FP", p) for p in pl)
+                unmatched_relaxed.extend(("FN", gnames[i]) for i in gl)
+                unmatched_relaxed.extend(("FP", pnames[j]) for j in pl)
         relaxed[t] = Counts(tp, len(pl) - tp, len(gl) - tp)
 
 
-def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tuple, TypeCounts],
+def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, totals: dict[tuple, TypeCounts],
                    errors: list | None = None, *, max_coref_links: int | None = MAX_COREF_LINKS,
                    paths: tuple[str | None, str | None] = (None, None),
                    max_match_edges: int | None = MAX_MATCH_EDGES) -> dict[tuple, TypeCounts]:
     """Add one document's counts to ``totals`` (block -> type -> :class:`Counts`); returns this document's counts.
 
-    ``errors`` (when a list) receives ``(block, "FP"|"FN", item)`` for every unmatched item.
+    ``gold`` is ``(entities, relations)`` or a :func:`prepare_gold` side (numbered and expanded once, also
+    for several predictions); ``pred`` is ``(entities, relations)`` or a :func:`read_side` side numbered
+    after that gold. ``errors`` (when a list) receives ``(block, "FP"|"FN", item)`` for every
+    unmatched item.
     ``max_coref_links`` bounds each side's COREFERENCE expansion (see :func:`expand_coref`), checked before
     any matching; ``max_match_edges`` bounds the merged graph of one relaxed matching (ScoringError past it);
     ``paths`` (gold, prediction) name the files in their errors.
@@ -517,11 +868,17 @@ def score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tu
                            ) from None
 
 
-def _score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[tuple, TypeCounts],
+def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, totals: dict[tuple, TypeCounts],
                     errors: list | None, max_coref_links: int | None, paths: tuple[str | None, str | None],
                     max_match_edges: int | None) -> dict[tuple, TypeCounts]:
-    g_ent, g_rel = gold
-    p_ent, p_rel = pred
+    # each side numbered and expanded (the limit first, gold then prediction), before any matching
+    g = gold if isinstance(gold, Side) else prepare_side(gold[0], gold[1], max_coref_links, paths[0])
+    if isinstance(pred, Side):
+        if pred.base is not g:
+            raise ValueError("a prediction Side must be numbered after the gold it is scored against")
+        p = pred
+    else:
+        p = prepare_side(pred[0], pred[1], max_coref_links, paths[1], gold=g)
     doc: dict[tuple, TypeCounts] = {b: {} for b in BLOCKS}
     um: dict[tuple, list] | None = {b: [] for b in BLOCKS} if errors is not None else None
     b_rel_ex, b_rel_ex_x, b_rel_rx, b_rel_rx_x, b_ent_ex, b_ent_rx = BLOCKS
@@ -529,18 +886,20 @@ def _score_document(gold: tuple[set, set], pred: tuple[set, set], totals: dict[t
     def u(b):
         return um[b] if um is not None else None
 
-    gx = expand_coref(g_rel, max_coref_links, paths[0])  # the limit first, before any matching
-    px = expand_coref(p_rel, max_coref_links, paths[1])
-    _score_pair(g_rel, p_rel, doc[b_rel_ex], doc[b_rel_rx], _rel_match, u(b_rel_ex), u(b_rel_rx), max_match_edges)
-    if gx is g_rel and px is p_rel:
+    comps = _Clusters(g, p)
+    _score_relations(g.codes, p.codes, g, p, doc[b_rel_ex], doc[b_rel_rx], comps, u(b_rel_ex), u(b_rel_rx),
+                     max_match_edges)
+    if g.expanded is None and p.expanded is None:
         for src, dst in ((b_rel_ex, b_rel_ex_x), (b_rel_rx, b_rel_rx_x)):
             doc[dst] = {t: v.copy() for t, v in doc[src].items()}
             if um is not None:
                 um[dst] = list(um[src])
     else:
-        _score_pair(gx, px, doc[b_rel_ex_x], doc[b_rel_rx_x], _rel_match, u(b_rel_ex_x), u(b_rel_rx_x),
-                    max_match_edges)
-    _score_pair(g_ent, p_ent, doc[b_ent_ex], doc[b_ent_rx], _ent_match, u(b_ent_ex), u(b_ent_rx), max_match_edges)
+        gx = g.codes if g.expanded is None else {**g.codes, COREF: g.expanded}
+        px = p.codes if p.expanded is None else {**p.codes, COREF: p.expanded}
+        _score_relations(gx, px, g, p, doc[b_rel_ex_x], doc[b_rel_rx_x], comps, u(b_rel_ex_x), u(b_rel_rx_x),
+                         max_match_edges)
+    _score_entities(g, p, doc[b_ent_ex], doc[b_ent_rx], comps, u(b_ent_ex), u(b_ent_rx), max_match_edges)
     for block, counts in doc.items():
         add_counts(totals.setdefault(block, {}), counts)
     if errors is not None and um is not None:

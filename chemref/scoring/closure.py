@@ -1,6 +1,8 @@
 """COREFERENCE expansion: add every link that follows transitively (T1->T2, T2->T3 give T1->T3).
 
-The link graph is condensed (strongly connected components) and split into its weakly connected parts,
+Links where every node has at most one successor and no cycle (chains, and trees of anaphors each pointing to
+one antecedent: what ChEMU files hold) are counted and walked from a successor map alone, with no graph built.
+Otherwise the link graph is condensed (strongly connected components) and split into its weakly connected parts,
 each handled on its own. The closure's size is counted before any pair is built, in memory linear in the
 links: a part whose condensation is a forest (each component has at most one successor, or at most one
 predecessor: chains, and trees of anaphors) is counted exactly from path lengths, the sum of n(n-1)/2 over
@@ -15,7 +17,8 @@ from typing import Hashable, Iterable, Iterator, TypeVar
 
 N = TypeVar("N", bound=Hashable)
 
-__all__ = ["ClosureTooLarge", "closure_pairs", "closure_size", "transitive_closure"]
+__all__ = ["ClosureTooLarge", "chain_successors", "closure_pairs", "closure_size", "closure_targets",
+           "transitive_closure"]
 
 
 class ClosureTooLarge(ValueError):
@@ -213,6 +216,12 @@ def closure_size(links: Iterable[tuple[N, N]], limit: int | None = None) -> int:
     With ``limit``, raises :class:`ClosureTooLarge` as soon as the count passes it (in memory linear in the
     links for chains and trees).
     """
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        if limit is not None:
+            _check_chains(chains, limit)
+        return sum(chains[1].values())
     return _check(_Graph(links), limit, exact=True)
 
 
@@ -270,6 +279,11 @@ def transitive_closure(links: Iterable[tuple[N, N]], limit: int | None = None) -
 def check_closure_size(links: Iterable[tuple[N, N]], limit: int) -> None:
     """Raise :class:`ClosureTooLarge` when the closure of ``links`` would hold more than ``limit`` pairs
     (counted, never built)."""
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        _check_chains(chains, limit)
+        return
     _check(_Graph(links), limit)
 
 
@@ -278,13 +292,94 @@ def closure_pairs(links: Iterable[tuple[N, N]], limit: int | None = None) -> Ite
 
     The size check (and :class:`ClosureTooLarge`) happens at the call, before the first pair.
     """
+    targets = closure_targets(links, limit)
+    return ((a, b) for a, reached in targets for b in reached)
+
+
+def closure_targets(links: Iterable[tuple[N, N]], limit: int | None = None) -> Iterator[tuple[N, list[N]]]:
+    """The closure as ``(node, [the nodes it reaches, other than itself])``, each node that reaches any once:
+    :func:`closure_pairs` grouped by their first node. The size check happens at the call."""
+    links = list(links)
+    chains = _chains(links)
+    if chains is not None:
+        if limit is not None:
+            _check_chains(chains, limit)
+        return _chain_targets(chains[0])
     graph = _Graph(links)
     if limit is not None:
         _check(graph, limit)
-    return _pairs(graph)
+    return _targets(graph)
 
 
-def _pairs(graph: _Graph) -> Iterator[tuple]:
+def chain_successors(links: Iterable[tuple[N, N]], limit: int | None = None) -> dict | None:
+    """``{node: its successor}`` when every node of ``links`` has at most one successor and no path comes back
+    to where it started (the closure is then each node's path to its sink), else None; with ``limit``,
+    ClosureTooLarge first when that closure would hold more pairs."""
+    chains = _chains(list(links))
+    if chains is None:
+        return None
+    if limit is not None:
+        _check_chains(chains, limit)
+    return chains[0]
+
+
+def _chains(links: list[tuple[N, N]]) -> tuple[dict, dict] | None:
+    """``({node: its successor}, {node: how many nodes it reaches})`` when every node has at most one
+    successor and no path comes back to where it started (chains, and trees of anaphors each pointing to one
+    antecedent); None otherwise. Linear in the links, no graph built."""
+    succ = dict(links)
+    if len(succ) != len(links):
+        return None  # a node with two successors (or a link given twice)
+    reach: dict = {}
+    get = reach.get
+    for v in succ:
+        if v in reach:
+            continue
+        path = []
+        w = v
+        while True:
+            d = get(w)
+            if d is not None:
+                if d < 0:
+                    return None  # back on this path: a cycle
+                break
+            if w not in succ:
+                d = 0  # a sink reaches nothing
+                break
+            reach[w] = -1
+            path.append(w)
+            w = succ[w]
+        for u in reversed(path):
+            d += 1
+            reach[u] = d
+    return succ, reach
+
+
+def _check_chains(chains: tuple[dict, dict], limit: int) -> None:
+    total = sum(chains[1].values())
+    if total > limit:
+        raise ClosureTooLarge(total, limit)
+
+
+def _chain_targets(succ: dict) -> Iterator[tuple]:
+    """Each node's path to its sink, built from its successor's (as many entries as the closure has pairs)."""
+    reached: dict = {}
+    for v in succ:
+        if v in reached:
+            continue
+        path = []
+        w = v
+        while w in succ and w not in reached:
+            path.append(w)
+            w = succ[w]
+        tail = reached.get(w, [])
+        for u in reversed(path):
+            tail = [succ[u], *tail]
+            reached[u] = tail
+            yield u, tail
+
+
+def _targets(graph: _Graph) -> Iterator[tuple]:
     nodes = graph.nodes
     for part in graph.parts:
         if all(len(graph.csucc[c]) <= 1 for c in part):  # chains into a sink: each reach extends the next one's
@@ -295,28 +390,23 @@ def _pairs(graph: _Graph) -> Iterator[tuple]:
                 beyond[c] = far
                 own = [nodes[v] for v in graph.comps[c]]
                 for a in own:
-                    if graph.cyclic[c]:
-                        for b in own:
-                            if b is not a:
-                                yield a, b
-                    for b in far:
-                        yield a, b
+                    reached = [b for b in own if b is not a] + far if graph.cyclic[c] else far
+                    if reached:
+                        yield a, reached
             continue
         if graph.is_forest(part):
             for c in part:
                 members = graph.comps[c]
                 reach = list(graph.walk(c))
                 for v in members:
-                    a = nodes[v]
-                    for w in reach:
-                        if w != v:
-                            yield a, nodes[w]
+                    reached = [nodes[w] for w in reach if w != v]
+                    if reached:
+                        yield nodes[v], reached
             continue
         reach_bits, local, _ = graph.bits(part, None)
         for c in part:
             targets = [local[i] for i in _iter_bits(reach_bits[c])]
             for v in graph.comps[c]:
-                a = nodes[v]
-                for w in targets:
-                    if w != v:
-                        yield a, nodes[w]
+                reached = [nodes[w] for w in targets if w != v]
+                if reached:
+                    yield nodes[v], reached
