@@ -298,6 +298,7 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
         g, diags = read_side(_decoded(gsrc, name, gold_warnings), gsrc.display(name), max_coref_links,
                              whole_limit=True)
         gold_warnings.extend(diags)
+        _note_self_relations(g, gsrc.display(name), gold_warnings)
         if gold_cache is not None:
             gold_cache[(name, max_coref_links)] = (g, gold_warnings)
     else:
@@ -307,6 +308,7 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
         text = _prediction_text(psrc, name, warnings, unreadable_as_empty)
         p, diags = read_side(text or "", psrc.display(name), max_coref_links, gold=g)
         warnings.extend(diags)
+        _note_self_relations(p, psrc.display(name), warnings)
     else:
         msg = f"{gsrc.display(name)}: no prediction file {name}.ann in {psrc.path}"
         if strict:
@@ -329,6 +331,15 @@ def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str
             row[(label, t)] = (c.tp, c.fp, c.fn)
         row[(label, "all")] = tuple(total(counts[b].values()))  # type: ignore[assignment]
     return row
+
+
+def _note_self_relations(side: Any, where: str, warnings: list[str]) -> None:
+    """Warn about relations whose two arguments are one mention (a relation code ``arg1 << 32 | arg2`` with
+    equal halves): scored as given, but no annotation guideline asks for them."""
+    loops = sum(1 for codes in side.codes.values() for code in codes if code >> 32 == code & 0xFFFFFFFF)
+    if loops:
+        warnings.append(f"{where}: {loops} relation(s) link a mention to itself (Arg1 and Arg2 the same type and "
+                        "offsets); scored as given")
 
 
 def _check_text_length(name: str, gold: set, pred: set, gsrc: Any, psrc: Any, warnings: list[str]) -> None:

@@ -267,3 +267,16 @@ def test_progress_past_a_file_lists_count_drops_the_total() -> None:
         bar.update()
     bar.close()
     assert "5 articles" in stream.getvalue() and "/2" not in stream.getvalue() and "%" not in stream.getvalue()
+
+
+# -- score brat: a relation from a mention to itself is scored, with a warning
+def test_a_relation_of_a_mention_to_itself_is_reported(tmp_path: Path) -> None:
+    for side in ("gold", "pred"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "d.txt").write_text("Aaa bbb ccc.")
+    (tmp_path / "gold" / "d.ann").write_text("T1\tX 0 3\tAaa\nT2\tX 4 7\tbbb\nR1\tCOREFERENCE Arg1:T1 Arg2:T2\n")
+    (tmp_path / "pred" / "d.ann").write_text("T1\tX 0 3\tAaa\nT5\tX 0 3\tAaa\nR1\tCOREFERENCE Arg1:T1 Arg2:T5\n")
+    proc = chemref("score", "brat", "gold", "pred", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "pred/d.ann: 1 relation(s) link a mention to itself" in proc.stderr
+    assert "gold/d.ann" not in proc.stderr
