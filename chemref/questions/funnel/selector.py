@@ -674,9 +674,16 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
     articles = sorted({article_of(i) for i in ids})
-    if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= len(articles):
+    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2 or len(articles) < 2:
         raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
-                         f"{len(articles)} labelled article(s)", hint=f"--folds from 2 to {len(articles)}")
+                         f"{len(articles)} labelled article(s)", hint="--folds 2 or more, over labels of 2 articles or more")
+    if folds > len(articles):  # folds never split an article: one article per fold, said and recorded
+        import warnings
+
+        warnings.warn(f"{folds} cross-validation folds asked for, but the labels cover {len(articles)} articles "
+                      f"and folds never split one: {len(articles)} folds made (one article each)", UserWarning,
+                      stacklevel=2)
+        folds = len(articles)
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
     fold_of = {articles[j]: k % folds for k, j in enumerate(order)}
