@@ -144,8 +144,8 @@ def test_no_import_cycles_in_nlp() -> None:
 #: Each I/O concept's helpers and the one module that defines them (``chemref._io`` and ``chemref.inputs`` also
 #: export them from their ``__init__``).
 IO_HOMES = {
-    "chemref._io.limits": ("max_file_bytes", "regular_file", "read_limited"),
-    "chemref._io.text": ("line_and_column", "undecodable_line", "not_utf8", "iter_lines"),
+    "chemref._io.limits": ("max_file_bytes", "megabytes", "regular_file", "read_limited", "read_regular"),
+    "chemref._io.text": ("line_and_column", "decode_utf8", "undecodable_line", "not_utf8", "iter_lines"),
     "chemref._io.outputs": ("is_stdout", "check_output", "check_distinct_outputs", "check_not_input"),
     "chemref._io.temporary": ("remove_stale_temporaries", "discard_pending"),
     "chemref._io.atomic": ("atomic_write", "write_text"),
