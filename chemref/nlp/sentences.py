@@ -9,10 +9,11 @@ possessive, so the work is linear in the input.
    spans where no boundary falls.
 2. Candidate boundaries (:data:`_CANDIDATE`, one compiled regex): terminal punctuation with its closing
    quotes/brackets, newlines, periods glued to citation numbers, periods with the space after them lost.
-3. One left-to-right pass decides each candidate: cheap tests on the next character first, then the
-   named decision rules: :func:`_period_ends` / :func:`_after_period` (the word before a period and the
-   kind of word after it, from the rule tables), :func:`_newline_splits`, :func:`_nospace_splits`,
-   :func:`_citation_opens_sentence`, and the vetoes in :func:`_split_vetoed`.
+3. One left-to-right pass (:func:`_cut_points`, over :func:`_candidates`) decides each candidate: cheap tests
+   on the next character first, then :func:`_decide` (the end moved over citation markers) and
+   :func:`_ends_at` (the verdict), with the named decision rules: :func:`_period_ends` / :func:`_after_period`
+   (the word before a period and the kind of word after it, from the rule tables), :func:`_newline_splits`,
+   :func:`_nospace_splits`, :func:`_citation_opens_sentence`, and the vetoes in :func:`_split_vetoed`.
 """
 
 from __future__ import annotations
@@ -160,7 +161,7 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
     between them): the candidates inside quiet spans and anchors are passed over, newlines and lost spaces
     are decided by their own rules, and a terminal or glued period is passed to :func:`_decide` unless a
     plain lower-case word or a symbol follows it (the fast path), or to :func:`_ends_at` when there is nothing
-    to move its end over."""
+    to move its end over. (The tests every candidate meets stay inline in this loop: it is the hot path.)"""
     q_starts = [a for a, _ in quiet]
     p_starts = [s for s, _ in prot]
     # (the protected spans are sorted and disjoint: outside [p_first, p_last) no offset is inside one)
