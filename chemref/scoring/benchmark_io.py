@@ -11,7 +11,7 @@ import math
 import os
 from typing import Any, Iterator
 
-from chemref._io import iter_lines, line_and_column, read_limited
+from chemref._io import decode_utf8, iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
 
 __all__ = ["read_text", "read_json", "read_columns", "number", "record_id", "string_list"]
@@ -22,13 +22,7 @@ PathLike = str | os.PathLike[str]
 def read_text(path: PathLike) -> str:
     """The whole file as UTF-8 text, or an InputError saying why it cannot be read (missing, a folder,
     not a regular file, larger than the input size limit, not UTF-8)."""
-    data = read_limited(path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, column = line_and_column(data, exc.start)
-        raise InputError("not UTF-8 text", path=str(path), line=line, column=column,
-                         hint="save the file as UTF-8") from None
+    return decode_utf8(read_limited(path), path)
 
 
 def read_columns(path: PathLike, names: str, *, hint: str | None = None,
