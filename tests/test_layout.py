@@ -252,8 +252,8 @@ OWN_WRITERS = {
     "chemref/cli/__init__.py": "reopens standard output (descriptor 1) as UTF-8",
     "chemref/nlp/chemicals.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
     "chemref/nlp/components/serialize.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
-    "chemref/questions/run.py": "the build journal is appended to; shards are joined into a staged file",
-    "chemref/questions/shards.py": "a shard's files are written in the staging folder and renamed there",
+    "chemref/questions/output/writer.py": "the build journal is appended to; shards are joined into a staged file",
+    "chemref/questions/output/shards.py": "a shard's files are written in the staging folder and renamed there",
     "chemref/questions/judge/client.py": "the judge's responses are appended to, one request at a time",
 }
 _TEMPORARY_CALLS = {"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
