@@ -45,7 +45,8 @@ def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
 
 
 def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, int]]:
-    """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise.
+    """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise,
+    and for an empty fragment (``5 5``): it holds no character, so no overlap test can say what it matches.
 
     Shared by :func:`parse_ann` and :func:`scan_ann`, so both reject the same offsets with the same message.
     """
@@ -62,6 +63,9 @@ def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, 
         start, end = int(a), int(b)
         if end < start:
             raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
+        if end == start:
+            raise BratError(f"fragment {start} {end} is empty: a mention covers at least one character",
+                            path=path, line=lineno, hint="fix the offsets or remove the line")
         frags.append((start, end))
     return frags
 
@@ -134,7 +138,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
                 sp = parts[1].split()
                 if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit():
                     start, end = int(sp[1]), int(sp[2])
-                    if start <= end:
+                    if start < end:
                         ments[parts[0]] = (sp[0], ((start, end),))
                         continue
             tid, typ, frags = read_t_line(line, path, lineno)

@@ -11,7 +11,7 @@ import os
 from typing import Any, Literal, Sequence
 
 from chemref._version import __version__
-from chemref.brat.decode import decode_ann, not_text
+from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
 from chemref.scoring.counts import Counts, add_counts, prf_block, total
@@ -119,10 +119,16 @@ def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empt
     return _read_items(src, name, warnings, strict=True, data=data)
 
 
+def read_gold(src: Any, name: str, warnings: list[str]) -> tuple[set, set]:
+    """A gold document's entities and relations: a file that is not UTF-8 text is always a ``BratError`` naming
+    it (the gold is the reference; no option scores it as empty)."""
+    return _read_items(src, name, warnings, strict=True, hint=GOLD_HINT)
+
+
 def _read_items(src: Any, name: str, warnings: list[str], strict: bool = False,
-                data: bytes | None = None) -> tuple[set, set]:
+                data: bytes | None = None, hint: str = PREDICTION_HINT) -> tuple[set, set]:
     where = src.display(name)
-    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict)
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=where, strict=strict, hint=hint)
     ents, rels, diags = document_items(text, where)
     warnings.extend(bad)
     warnings.extend(diags)
@@ -265,7 +271,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
         cached = gold_cache.get(name) if gold_cache is not None else None
         if cached is None:
             gold_warnings: list[str] = []
-            g = _read_items(gsrc, name, gold_warnings)
+            g = read_gold(gsrc, name, gold_warnings)
             if gold_cache is not None:
                 gold_cache[name] = (g, gold_warnings)
         else:

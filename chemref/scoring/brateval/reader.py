@@ -53,6 +53,11 @@ def _abort(why: str, path: str, line: int, exc: str) -> BratError:
     return BratError(why, path=path, line=line, hint=f"BRATEval v0.3.2 aborts here with {exc}")
 
 
+def _empty_fragment(path: str, lineno: int, at: int) -> str:
+    return (f"{path}:{lineno}: an empty fragment ({at} {at}) holds no character; BRATEval scores it as it is "
+            f"(its overlap test matches it with mentions around it), ChEMU mode refuses it")
+
+
 def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
     """``Annotations.read`` of BRATEval v0.3.2, including the lines it skips and the ones that crash it."""
     entities: dict[str, BEntity] = {}
@@ -71,7 +76,10 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                 ent = fields[1].split(" ")
                 if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
                         and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
-                    entities[fields[0]] = BEntity(fields[0], ent[0], [(int(ent[1]), int(ent[2]))], fields[2])
+                    start, end = int(ent[1]), int(ent[2])
+                    entities[fields[0]] = BEntity(fields[0], ent[0], [(start, end)], fields[2])
+                    if start == end:
+                        warnings.append(_empty_fragment(path, lineno, start))
                     continue
             else:
                 fields = java_split(line, "\t")
@@ -96,6 +104,9 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                                  f"(write 'START END;START END' with single spaces)", path, lineno,
                                  "NumberFormatException") from None
             entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
+            empty = next((s for s, e in frags if s == e), None)
+            if empty is not None:
+                warnings.append(_empty_fragment(path, lineno, empty))
         elif c == "R":
             fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
             if len(fields) != 3:
