@@ -157,7 +157,13 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         if not psrc.names:
             raise InputError("no .ann files found in the prediction folder or zip", path=psrc.path,
                              hint="a Codalab-style submission holds one .ann per gold document")
-        for name in sorted(psrc.names.keys() - gsrc.names.keys()):
+        unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
+        if len(unpaired) == len(psrc.names):
+            raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
+                               f"{unpaired[0]!r}, while the gold has {sorted(gsrc.names)[0]!r}", path=psrc.path,
+                               hint="are gold and prediction from the same set? name each prediction file as its "
+                                    "gold .ann, relative to the folder or zip given")
+        for name in unpaired:
             msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
             if strict:
                 raise ScoringError(msg)
