@@ -72,3 +72,16 @@ NOT_UTF8_NAME = "r\udce9action"
 #: empty fragments placed where a relaxed overlap test is most tempted to count them: inside a gold mention,
 #: at its end, and as one fragment of a discontinuous mention
 EMPTY_FRAGMENTS = {"inside": "3 3", "at the end": "15 15", "discontinuous": "0 6;9 9"}
+
+
+def offset_digits(digits: int) -> str:
+    """A T line whose end offset has ``digits`` digits (Python refuses to read 4,300 or more as an int)."""
+    return f"T1\tReaction_product 0 {'9' * digits}\tx\n"
+
+
+def many_bad_lines(lines: int, kind: str) -> str:
+    """``lines`` lines that each earn a warning: of an unknown kind (``X``), a reused T id, or (BRATEval mode) a
+    T line without a text field."""
+    line = {"unknown": "X1\tjunk", "reused": "T1\tReaction_product 0 15\tSodium chloride",
+            "no text": "T1\tReaction_product 0 15"}[kind]
+    return (line + "\n") * lines

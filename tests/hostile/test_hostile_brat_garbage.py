@@ -137,3 +137,24 @@ def test_a_document_name_that_is_not_utf8_prints_on_a_strict_utf8_stdout(tmp_pat
                    env={"PYTHONIOENCODING": "utf-8:strict"})
     assert proc.returncode == 0, proc.stderr
     assert "| r\\udce9action |" in proc.stdout
+
+
+# -- offsets longer than any text, and files whose every line earns a warning
+@pytest.mark.parametrize("mode", [[], ["--brateval", "--level", "entities"]])
+def test_an_offset_of_thousands_of_digits_is_an_error_naming_its_line(tmp_path: Path, mode: list[str]) -> None:
+    recipes.one_document(tmp_path, GOLD, recipes.offset_digits(5_000))
+    proc = chemref("score", "brat", "gold", "pred", *mode, cwd=tmp_path)
+    assert_refused(proc, "pred/doc.ann:1:")
+    assert len(proc.stderr) < 500  # the offset is not copied into the message
+
+
+@pytest.mark.parametrize("kind, mode", [("unknown", []), ("reused", []), ("no text", ["--brateval", "--level",
+                                                                                     "entities"])])
+def test_a_million_lines_with_warnings_give_a_few_lines_of_warnings(tmp_path: Path, kind: str,
+                                                                    mode: list[str]) -> None:
+    recipes.one_document(tmp_path, GOLD, recipes.many_bad_lines(1_000_000, kind))
+    proc = chemref("score", "brat", "gold", "pred", *mode, "--json", cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(proc.stderr.splitlines()) < 20
+    assert "more lines with warnings; only the first 5 are listed" in proc.stderr
+    assert len(json.loads(proc.stdout)["warnings"]) < 20
