@@ -87,7 +87,7 @@ def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, 
         a, b = se
         if not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
             raise BratError(f"offsets must be non-negative integers written with the digits 0-9, got "
-                            f"{_shown(frag.strip())!r}", path=path, line=lineno)
+                            f"{shortened(frag.strip())!r}", path=path, line=lineno)
         if len(a) > OFFSET_DIGITS or len(b) > OFFSET_DIGITS:
             raise BratError(f"an offset has {max(len(a), len(b)):,} digits, more than any text can need "
                             f"({OFFSET_DIGITS})", path=path, line=lineno, hint="fix the offsets or remove the line")
@@ -101,7 +101,7 @@ def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, 
     return frags
 
 
-def _shown(text: str, width: int = 60) -> str:
+def shortened(text: str, width: int = 60) -> str:
     """``text`` cut to ``width`` characters for a message (an offset field may be megabytes long)."""
     return text if len(text) <= width else text[:width] + "..."
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chemref._io import line_and_column
-from chemref.brat.reader import LineWarnings, _shown
+from chemref.brat.reader import LineWarnings, shortened
 from chemref.errors import BratError
 from chemref.scoring.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
 
@@ -99,11 +99,11 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                 try:
                     frags.append((java_parse_int(se[0]), java_parse_int(se[1])))
                 except IndexError:
-                    raise _abort(f"fragment {_shown(loc)!r} has no end offset", path, lineno,
+                    raise _abort(f"fragment {shortened(loc)!r} has no end offset", path, lineno,
                                  "ArrayIndexOutOfBoundsException") from None
                 except ValueError as exc:
-                    raise _abort(f"offset {_shown(str(exc.args[0]))!r} in fragment {_shown(loc)!r} is not an integer "
-                                 f"(write 'START END;START END' with single spaces)", path, lineno,
+                    raise _abort(f"offset {shortened(str(exc.args[0]))!r} in fragment {shortened(loc)!r} is not "
+                                 f"an integer (write 'START END;START END' with single spaces)", path, lineno,
                                  "NumberFormatException") from None
             entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
             empty = next((s for s, e in frags if s == e), None)
