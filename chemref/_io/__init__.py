@@ -19,7 +19,7 @@ from chemref._io.limits import (DEFAULT_MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_B
                                 read_limited, read_regular, regular_file)
 from chemref._io.lock import RunLock
 from chemref._io.outputs import STDOUT, check_distinct_outputs, check_not_input, check_output, is_stdout
-from chemref._io.staging import commit_renames, discard_staged, staged_file
+from chemref._io.staging import commit_renames, discard_staged, staged_file, write_together
 from chemref._io.temporary import discard_pending, remove_stale_temporaries
 from chemref._io.text import decode_utf8, iter_lines, line_and_column, not_utf8, undecodable_line
 
@@ -28,4 +28,4 @@ __all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "STDOUT", "atomic_write", "check_di
            "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text", "RunLock",
            "commit_renames", "staged_file",
            "DEFAULT_MAX_FILE_BYTES", "line_and_column", "undecodable_line", "not_utf8", "remove_stale_temporaries",
-           "discard_staged", "megabytes", "read_regular", "decode_utf8"]
+           "discard_staged", "megabytes", "read_regular", "decode_utf8", "write_together"]

@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 from chemref._io import decode_utf8, iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
+from chemref.jsonl import DuplicateKey, unique_keys
 
 __all__ = ["read_text", "read_json", "read_columns", "number", "record_id", "string_list"]
 
@@ -57,30 +58,14 @@ def read_json(path: PathLike) -> Any:
     """One JSON document."""
     text = read_text(path)
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to read", path=str(path)) from None
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path),
                          hint="give each id once") from None
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object as a dict; a key given twice is an error (which value was meant cannot be told)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return out
 
 
 def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None, key: str = "id") -> str:

@@ -181,7 +181,12 @@ class AnnSource:
 
     def pair_with(self, other: "AnnSource") -> None:
         """Keep the folder that wraps every ``.ann`` of this zip in the document names when ``other`` (the
-        gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``."""
+        gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``.
+
+        Raises :class:`~chemref.errors.InputError` when one folder lies inside the other and the outer one is
+        read with its subfolders: the inner folder's ``.ann`` files would be read as documents of both sides
+        (a prediction folder unpacked inside the gold folder would add its files to the gold)."""
+        _refuse_nested(other, self)
         if self._zip is None or not self._zip_prefix:
             return
         wrapper = self._zip_prefix
@@ -316,6 +321,18 @@ class AnnSource:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _refuse_nested(gold: AnnSource, pred: AnnSource) -> None:
+    """:meth:`AnnSource.pair_with`'s check that neither folder is read as part of the other."""
+    for outer, inner, outer_side, inner_side in ((gold, pred, "gold", "prediction"),
+                                                 (pred, gold, "prediction", "gold")):
+        if outer._zip is not None or inner._zip is not None or not outer._recursive:
+            continue
+        if inner._root != outer._root and inner._root.startswith(outer._root.rstrip(os.sep) + os.sep):
+            raise InputError(f"the {inner_side} folder is inside the {outer_side} folder {outer.path!r}: its "
+                             f".ann files would be read as {outer_side} documents too", path=inner.path,
+                             hint=f"move it out of the {outer_side} folder, or give it as a .zip")
 
 
 def _member_name(member: str) -> str:
