@@ -353,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     new = render(text)
     if new != text:
-        path.write_text(new, encoding="utf-8")
+        from chemref._io.atomic import write_text
+
+        write_text(path, new)
         print(f"rewrote the generated blocks of {path}")
     return 0
 

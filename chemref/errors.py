@@ -17,6 +17,17 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
+def encodable(text: str) -> str:
+    """``text`` with every lone surrogate escaped as ``repr`` escapes it (``\\udcff``), so it can be written as
+    UTF-8: a file name that is not UTF-8 reaches Python with its bad bytes as lone surrogates, and a report or
+    page naming it must still be written (as ``score brat --json`` prints it), not crash."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class ChemrefError(Exception):
     """Base class for every error chemref raises on bad input or bad settings.
 

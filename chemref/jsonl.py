@@ -44,18 +44,42 @@ def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
         return write_rows(handle, rows)
 
 
-def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error.
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice (raised by :func:`unique_keys`)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook``: a JSON object as a dict; a key given twice raises :class:`DuplicateKey` (which
+    value was meant cannot be told: Python keeps the last, other parsers the first)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def read_jsonl(path: str | os.PathLike[str], *,
+               unique: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error,
+    and so, with ``unique``, is an object that names a key twice (what the scorers read: a prediction must say
+    one thing).
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
     regular files), so a file larger than memory is fine."""
     from chemref._io.text import iter_lines
 
+    hook = unique_keys if unique else None
     for number, line in iter_lines(path):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = json.loads(line, object_pairs_hook=hook)
+        except DuplicateKey as exc:
+            raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path), line=number,
+                             hint="give each key once") from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
                              hint="expected one JSON object per line (JSON Lines)") from None

@@ -43,8 +43,6 @@ CASES = [
     ("T1\tentity 0 5\t\n", {"T": [("T1", "entity", ((0, 5),), "")]}),
     ("T1\tentity 0 5\n", {"T": [("T1", "entity", ((0, 5),), None)]}),
     ("T1\tentity 0 5\tw0\textra\n", {"T": [("T1", "entity", ((0, 5),), "w0")]}),
-    # zero-length fragment
-    ("T1\tentity 10 10\t\n", {"T": [("T1", "entity", ((10, 10),), "")]}),
     # relations: roles decide Arg1/Arg2, whatever their order; brat.py's trailing tab is fine
     (T2 + "T3\tentity 6 8\tw2\nR1\tCOREFERENCE Arg1:T3 Arg2:T2\n", {"T": 2, "R": [("R1", "COREFERENCE", "T3", "T2")]}),
     (T2 + "T3\tentity 6 8\tw2\nR1\tCOREFERENCE Arg2:T2 Arg1:T3\t\n", {"T": 2, "R": [("R1", "COREFERENCE", "T3", "T2")]}),
@@ -76,6 +74,9 @@ BAD = [
     ("T1\tentity -1 5\tw0\n", 1, "integers"),
     ("T1\tentity 0 5;7\tw0\n", 1, "START END"),
     ("\nT1\tentity 9 5\tw0\n", 2, "ends before"),
+    # an empty fragment holds no character: alone or in a discontinuous mention
+    ("T1\tentity 10 10\t\n", 1, "is empty"),
+    ("T2\tentity 0 5\tw0\nT1\tentity 0 3;4 4\tx\n", 2, "is empty"),
     (T2 + "R1\tCOREFERENCE Arg1:T2\n", 2, "relation"),
     (T2 + "R1\tCOREFERENCE Arg1:T2 Arg2:T9\n", 2, "T9"),
     (T2 + "R1\tCOREFERENCE Arg1:T2 Arg3:T2\n", 2, "Arg1 and Arg2"),
@@ -160,7 +161,7 @@ def test_writer_round_trip(tmp_path) -> None:
 
 
 _label = st.sampled_from(["entity", "Chem", "REACTION_STEP"])
-_frag = st.tuples(st.integers(0, 500), st.integers(0, 50)).map(lambda t: Span(t[0], t[0] + t[1]))
+_frag = st.tuples(st.integers(0, 500), st.integers(1, 50)).map(lambda t: Span(t[0], t[0] + t[1]))
 
 
 @st.composite

@@ -60,7 +60,7 @@ def test_a_symbolic_link_out_of_the_folder_is_a_warning(tmp_path: Path) -> None:
 
 
 def test_jats_reads_the_same_files_as_the_question_builder() -> None:
-    from chemref.questions.funnel.builder import expand_inputs
+    from chemref.inputs.sources import expand_inputs
 
     out = io.StringIO()
     assert run([CORPORA / "jats"], as_json=True, stream=out) == []

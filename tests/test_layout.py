@@ -157,3 +157,145 @@ def test_no_import_cycles_in_nlp() -> None:
                     seen.add(nxt)
                     stack.append((nxt, trail + (nxt,)))
     assert not cycles, cycles
+
+
+# ---------------------------------------------------------------- the input/output layer: one home per helper
+
+#: Each I/O concept's helpers and the one module that defines them (``chemref._io`` and ``chemref.inputs`` also
+#: export them from their ``__init__``).
+IO_HOMES = {
+    "chemref._io.limits": ("max_file_bytes", "megabytes", "regular_file", "read_limited", "read_regular"),
+    "chemref._io.text": ("line_and_column", "decode_utf8", "undecodable_line", "not_utf8", "iter_lines"),
+    "chemref._io.outputs": ("is_stdout", "check_output", "check_distinct_outputs", "check_not_input"),
+    "chemref._io.temporary": ("remove_stale_temporaries", "discard_pending"),
+    "chemref._io.atomic": ("atomic_write", "write_text"),
+    "chemref._io.lock": ("RunLock",),
+    "chemref._io.staging": ("staged_file", "commit_renames", "discard_staged"),
+    "chemref.inputs.kinds": ("is_package",),
+    "chemref.inputs.source": ("Source", "source_label", "path_text"),
+    "chemref.inputs.walk": ("walk_jats",),
+    "chemref.inputs.file_lists": ("read_file_list",),
+    "chemref.inputs.package_lists": ("package_licences",),
+    "chemref.inputs.archives": ("package_sources",),
+    "chemref.inputs.sources": ("iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_sources"),
+    "chemref.licence": ("cc_kind", "cc_by_decision", "is_cc_by_name", "is_cc_by_4", "short_name"),
+    "chemref.jsonl": ("read_jsonl", "write_jsonl"),
+    "chemref.pool": ("ordered_map", "map_chunks"),
+}
+_HOME_OF = {name: module for module, names in IO_HOMES.items() for name in names}
+#: Re-exports that are public API elsewhere: ``chemref.questions`` offers the input layer's ``Source`` and
+#: ``expand_inputs`` (through its builder) to users of the question builder.
+PUBLIC_REEXPORTS = {("chemref/questions/__init__.py", "chemref.questions.builder", "Source"),
+                    ("chemref/questions/__init__.py", "chemref.questions.builder", "expand_inputs")}
+#: The packages whose ``__init__`` re-exports their modules' names.
+IO_PACKAGES = ("chemref._io", "chemref.inputs")
+
+
+def _sources(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
+
+
+def _top_level_definitions(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names.update(t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+                 if isinstance(t, ast.Name))
+    return names
+
+
+def test_each_io_helper_is_defined_in_one_module() -> None:
+    assert set(IO_HOMES) <= {_module_name(path) for path in _sources("chemref")}
+    misplaced = sorted(f"{_module_name(path)} defines {name} (its home is {_HOME_OF[name]})"
+                       for path in _sources("chemref") for name in _top_level_definitions(path)
+                       if name in _HOME_OF and _module_name(path) != _HOME_OF[name])
+    missing = sorted(f"{module} does not define {name}" for module, names in IO_HOMES.items()
+                     for name in names if name not in _top_level_definitions(ROOT.joinpath(*module.split("."))
+                                                                          .with_suffix(".py")))
+    assert not misplaced and not missing, misplaced + missing
+
+
+def test_io_helpers_are_imported_from_their_home_or_its_package() -> None:
+    """``read_jsonl`` from ``chemref.jsonl`` (not through a scorer's module), ``atomic_write`` from
+    ``chemref._io`` or ``chemref._io.atomic``, and so on, in chemref, the tests, the benchmarks and training."""
+    wrong = []
+    for path in _sources("chemref", "tests", "benchmarks", "training"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    home = _HOME_OF.get(alias.name)
+                    if home and node.module != home and node.module != home.rpartition(".")[0] \
+                            and _under(node.module, "chemref") \
+                            and (path.relative_to(ROOT).as_posix(), node.module, alias.name) not in PUBLIC_REEXPORTS:
+                        wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name} from {node.module}")
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("package", IO_PACKAGES)
+def test_io_package_init_only_imports_from_its_modules(package: str) -> None:
+    """The ``__init__`` holds imports and ``__all__`` only (no code, no lazy ``__getattr__``), and every name in
+    ``__all__`` is importable from it."""
+    import importlib
+
+    init = ROOT.joinpath(*package.split("."), "__init__.py")
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    other = [ast.unparse(node)[:60] for node in tree.body
+             if not isinstance(node, (ast.Import, ast.ImportFrom))
+             and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+             and not (isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"])]
+    assert not other, other
+    module = importlib.import_module(package)
+    assert [name for name in module.__all__ if not hasattr(module, name)] == []
+
+
+#: The modules outside ``chemref._io`` that write files without the atomic helpers, and why each may.
+OWN_WRITERS = {
+    "chemref/cli/__init__.py": "reopens standard output (descriptor 1) as UTF-8",
+    "chemref/nlp/chemicals.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
+    "chemref/nlp/components/serialize.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
+    "chemref/questions/output/writer.py": "the build journal is appended to; shards are joined into a staged file",
+    "chemref/questions/output/shards.py": "a shard's files are written in the staging folder and renamed there",
+    "chemref/questions/judge/client.py": "the judge's responses are appended to, one request at a time",
+}
+_TEMPORARY_CALLS = {"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
+
+
+def _writes(path: Path) -> list[str]:
+    """The file writes of ``path``'s source: ``open(..., "w"/"a"/"x"/"+")``, ``.write_text``, ``.write_bytes``,
+    ``os.replace``, ``os.rename`` and ``tempfile`` files."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name == "open" and isinstance(func, ast.Name):
+            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"),
+                                                                None)
+            if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wax+"):
+                found.append(f"{node.lineno}: open(..., {mode.value!r})")
+        elif name in ("write_text", "write_bytes") and isinstance(func, ast.Attribute) or \
+                name in ("replace", "rename") and isinstance(func, ast.Attribute) and ast.unparse(func.value) == "os" \
+                or name in _TEMPORARY_CALLS:
+            found.append(f"{node.lineno}: {ast.unparse(func)}")
+    return found
+
+
+def test_outputs_are_written_through_the_atomic_helpers() -> None:
+    """Outside ``chemref._io``, a module writes a file only with :func:`chemref._io.atomic_write` (or
+    ``write_text``, ``staged_file``), unless it is one of :data:`OWN_WRITERS`, each with its reason."""
+    writers = {}
+    for path in _sources("chemref"):
+        rel = path.relative_to(ROOT).as_posix()
+        if not rel.startswith("chemref/_io/"):
+            found = _writes(path)
+            if found:
+                writers[rel] = found
+    assert sorted(set(writers) - set(OWN_WRITERS)) == [], {k: writers[k] for k in set(writers) - set(OWN_WRITERS)}
+    assert sorted(set(OWN_WRITERS) - set(writers)) == [], "no longer writes on its own: remove it from OWN_WRITERS"
+
+
+def test_the_writer_scan_sees_each_kind_of_write(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("import os, tempfile\nopen(p, 'w')\nopen(p, mode='ab')\nopen(p)\nopen(p, 'rb')\n"
+                      "P.write_text('x')\nos.replace(a, b)\ntempfile.mkstemp()\n", encoding="utf-8")
+    assert [line.split(":")[0] for line in _writes(source)] == ["2", "3", "6", "7", "8"]

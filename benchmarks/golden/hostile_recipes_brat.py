@@ -47,3 +47,38 @@ def folders(root: Path, gold: str, pred: str, text_chars: int = 0) -> tuple[Path
             (folder / "doc.txt").write_text("x" * text_chars, encoding="utf-8")
         out.append(folder)
     return out[0], out[1]
+
+
+def one_document(root: Path, gold: str, pred: str, *, name: str = "doc",
+                 text: str = "Sodium chloride was added to the flask.") -> tuple[Path, Path]:
+    """Gold and prediction folders of one document ``name`` (which may hold any bytes a file name can, given as
+    ``os.fsdecode`` gives them) with its ``.txt`` on both sides."""
+    out = []
+    for side, ann in (("gold", gold), ("pred", pred)):
+        folder = root / side
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.ann").write_bytes(ann.encode("utf-8"))
+        (folder / f"{name}.txt").write_bytes(text.encode("utf-8"))
+        out.append(folder)
+    return out[0], out[1]
+
+
+#: a document name whose file name is not UTF-8 (a Latin-1 byte), as Python decodes it from the file system
+NOT_UTF8_NAME = "r\udce9action"
+
+#: empty fragments placed where a relaxed overlap test is most tempted to count them: inside a gold mention,
+#: at its end, and as one fragment of a discontinuous mention
+EMPTY_FRAGMENTS = {"inside": "3 3", "at the end": "15 15", "discontinuous": "0 6;9 9"}
+
+
+def offset_digits(digits: int) -> str:
+    """A T line whose end offset has ``digits`` digits (Python refuses to read 4,300 or more as an int)."""
+    return f"T1\tReaction_product 0 {'9' * digits}\tx\n"
+
+
+def many_bad_lines(lines: int, kind: str) -> str:
+    """``lines`` lines that each earn a warning: of an unknown kind (``X``), a reused T id, or (BRATEval mode) a
+    T line without a text field."""
+    line = {"unknown": "X1\tjunk", "reused": "T1\tReaction_product 0 15\tSodium chloride",
+            "no text": "T1\tReaction_product 0 15"}[kind]
+    return (line + "\n") * lines

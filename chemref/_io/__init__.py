@@ -15,17 +15,17 @@ One module per concept; every name is importable from here too:
 from __future__ import annotations
 
 from chemref._io.atomic import atomic_write, write_text
-from chemref._io.limits import (DEFAULT_MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_BYTES, max_file_bytes, read_limited,
-                                regular_file)
+from chemref._io.limits import (DEFAULT_MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_BYTES, max_file_bytes, megabytes,
+                                read_limited, read_regular, regular_file)
 from chemref._io.lock import RunLock
 from chemref._io.outputs import STDOUT, check_distinct_outputs, check_not_input, check_output, is_stdout
-from chemref._io.staging import commit_renames, discard_staged, staged_file
+from chemref._io.staging import commit_renames, discard_staged, staged_file, write_together
 from chemref._io.temporary import discard_pending, remove_stale_temporaries
-from chemref._io.text import iter_lines, line_and_column, not_utf8, undecodable_line
+from chemref._io.text import decode_utf8, iter_lines, line_and_column, not_utf8, undecodable_line
 
 __all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "STDOUT", "atomic_write", "check_distinct_outputs", "check_not_input",
            "check_output", "discard_pending", "is_stdout",
            "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text", "RunLock",
            "commit_renames", "staged_file",
            "DEFAULT_MAX_FILE_BYTES", "line_and_column", "undecodable_line", "not_utf8", "remove_stale_temporaries",
-           "discard_staged"]
+           "discard_staged", "megabytes", "read_regular", "decode_utf8", "write_together"]

@@ -60,6 +60,7 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
             raise InputError("this output cannot be standard output ('-')", path=where, hint="give a file name")
         return
     target = Path(where)
+    _check_name_length(target)
     try:
         info = os.stat(target)
     except OSError:
@@ -79,6 +80,26 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
                 raise InputError(f"cannot write the output: no permission to write in {parent}", path=where,
                                  hint="choose a folder you can write to")
             return
+
+
+#: what the temporary file of an output adds to its name (``.NAME.XXXXXXXX.tmp``)
+_TEMPORARY_EXTRA = len("..XXXXXXXX.tmp")
+
+
+def _check_name_length(target: Path) -> None:
+    """Refuse now an output whose name, or its temporary file's, is longer than its folder allows: the write
+    would otherwise fail only at the end of the run."""
+    folder = target.parent
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = 255
+    if limit > 0 and len(os.fsencode(target.name)) + _TEMPORARY_EXTRA > limit:
+        raise InputError(f"cannot write the output: the file name is too long ({len(os.fsencode(target.name))} "
+                         f"bytes; this folder allows {limit - _TEMPORARY_EXTRA} for an output)",
+                         path=os.fspath(target), hint="choose a shorter name")
 
 
 def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from chemref._io.outputs import _cannot_write, check_output
 from chemref._io.temporary import _file_mode, _release, _temporary_beside
 
-__all__ = ["staged_file", "commit_renames", "discard_staged"]
+__all__ = ["staged_file", "commit_renames", "discard_staged", "write_together"]
 
 
 def commit_renames(pairs: list[tuple[Path, Path]]) -> None:
@@ -52,3 +52,27 @@ def discard_staged(tmp: str | os.PathLike[str]) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)
     _release(tmp)
+
+
+def write_together(outputs: list[tuple[str | os.PathLike[str], str]]) -> None:
+    """Write each ``(path, text)`` (UTF-8) to a temporary file beside its path, then rename them all into place
+    (:func:`commit_renames`): one that cannot be written (a name too long, a full disk) leaves every output as
+    it was, so a run's outputs never disagree."""
+    pairs: list[tuple[Path, Path]] = []
+    try:
+        for path, text in outputs:
+            target = Path(path)
+            tmp = staged_file(target)
+            pairs.append((tmp, target))
+            try:
+                with open(tmp, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            except OSError as exc:
+                raise _cannot_write(target, exc) from None
+        commit_renames(pairs)
+    except BaseException:
+        for tmp, _ in pairs:
+            discard_staged(tmp)
+        raise

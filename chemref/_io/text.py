@@ -5,15 +5,26 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from chemref._io.limits import MAX_LINE_BYTES, _mb, regular_file
+from chemref._io.limits import MAX_LINE_BYTES, megabytes, regular_file
 from chemref.errors import InputError, TooLargeError
 
-__all__ = ["line_and_column", "undecodable_line", "not_utf8", "iter_lines"]
+__all__ = ["line_and_column", "decode_utf8", "undecodable_line", "not_utf8", "iter_lines"]
 
 
 def line_and_column(data: bytes, offset: int) -> tuple[int, int]:
     """The 1-based line and byte column of ``offset`` in ``data`` (for messages about bytes read whole)."""
     return data.count(b"\n", 0, offset) + 1, offset - data.rfind(b"\n", 0, offset)
+
+
+def decode_utf8(data: bytes, path: str | os.PathLike[str], *, what: str = "not UTF-8 text",
+                hint: str = "save the file as UTF-8") -> str:
+    """The bytes of a file read whole as UTF-8 text (a leading BOM dropped); :class:`InputError` naming the
+    line and the byte (as the column) of the first bytes that are not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, column = line_and_column(data, exc.start)
+        raise InputError(what, path=os.fspath(path), line=line, column=column, hint=hint) from None
 
 
 def undecodable_line(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> tuple[int, int] | None:
@@ -61,7 +72,7 @@ def iter_lines(path: str | os.PathLike[str], *, encoding: str = "utf-8-sig",
                     return
                 number += 1
                 if len(line) > max_line and not line.endswith("\n"):
-                    raise TooLargeError(f"the line is longer than the limit of {_mb(max_line)}", path=where,
+                    raise TooLargeError(f"the line is longer than the limit of {megabytes(max_line)}", path=where,
                                         line=number, hint="is this really a line-oriented file?")
                 yield number, line.rstrip("\n")
     except OSError as exc:

@@ -36,16 +36,23 @@ def not_text(data: bytes) -> str | None:
     return None
 
 
-def decode_ann(data: bytes, *, path: str | None = None, strict: bool = False) -> tuple[str, list[str]]:
+#: what to do about a prediction that is not text, and about a gold file that is not (never scored as empty)
+PREDICTION_HINT = ("re-save it as UTF-8, or pass --unreadable-as-empty (unreadable_as_empty=True) to score it as an "
+                   "empty prediction")
+GOLD_HINT = "re-save the gold file as UTF-8; no option scores a gold file as empty"
+
+
+def decode_ann(data: bytes, *, path: str | None = None, strict: bool = False,
+               hint: str = PREDICTION_HINT) -> tuple[str, list[str]]:
     """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line.
 
-    ``strict``: a file that is not UTF-8 text (see :func:`not_text`) raises :class:`BratError` naming it.
+    ``strict``: a file that is not UTF-8 text (see :func:`not_text`) raises :class:`BratError` naming it,
+    with ``hint`` saying what to do.
     """
     if strict:
         why = not_text(data)
         if why is not None:
-            raise BratError(why, path=path, hint="re-save it as UTF-8, or pass --unreadable-as-empty "
-                                                 "(unreadable_as_empty=True) to score it as an empty prediction")
+            raise BratError(why, path=path, hint=hint)
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:

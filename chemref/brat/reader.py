@@ -20,6 +20,34 @@ from chemref.errors import BratError
 ALL_KINDS = "TREAMN#*"
 #: what the scorers need
 SCORING_KINDS = "TR"
+#: warnings listed line by line for one file; past them, one line counts the rest (a file of a million bad
+#: lines gives a few lines of warnings, in bounded memory)
+LINE_WARNINGS = 5
+#: digits an offset may have: 15 reach past any text a scorer reads (its limits are in megabytes)
+OFFSET_DIGITS = 15
+
+
+class LineWarnings:
+    """The per-line warnings of one file, appended to ``out``: the first :data:`LINE_WARNINGS` as they come,
+    then only counted, with one line saying how many more there were (:meth:`close`)."""
+
+    __slots__ = ("out", "path", "listed", "more")
+
+    def __init__(self, out: list[str], path: str | None) -> None:
+        self.out, self.path, self.listed, self.more = out, path, 0, 0
+
+    def add(self, message: str) -> None:
+        if self.listed < LINE_WARNINGS:
+            self.out.append(message)
+            self.listed += 1
+        else:
+            self.more += 1
+
+    def close(self) -> None:
+        if self.more:
+            self.out.append(f"{self.path}: {self.more:,} more lines with warnings; only the first {LINE_WARNINGS} "
+                            "are listed")
+            self.more = 0
 
 
 def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: str = ALL_KINDS,
@@ -45,7 +73,8 @@ def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
 
 
 def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, int]]:
-    """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise.
+    """``START END[;START END...]`` (spaces around ``;`` allowed) -> ``[(start, end), ...]``; BratError otherwise,
+    and for an empty fragment (``5 5``): it holds no character, so no overlap test can say what it matches.
 
     Shared by :func:`parse_ann` and :func:`scan_ann`, so both reject the same offsets with the same message.
     """
@@ -58,12 +87,23 @@ def parse_offsets(field: str, path: str | None, lineno: int) -> list[tuple[int, 
         a, b = se
         if not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
             raise BratError(f"offsets must be non-negative integers written with the digits 0-9, got "
-                            f"{frag.strip()!r}", path=path, line=lineno)
+                            f"{shortened(frag.strip())!r}", path=path, line=lineno)
+        if len(a) > OFFSET_DIGITS or len(b) > OFFSET_DIGITS:
+            raise BratError(f"an offset has {max(len(a), len(b)):,} digits, more than any text can need "
+                            f"({OFFSET_DIGITS})", path=path, line=lineno, hint="fix the offsets or remove the line")
         start, end = int(a), int(b)
         if end < start:
             raise BratError(f"fragment {start} {end} ends before it starts", path=path, line=lineno)
+        if end == start:
+            raise BratError(f"fragment {start} {end} is empty: a mention covers at least one character",
+                            path=path, line=lineno, hint="fix the offsets or remove the line")
         frags.append((start, end))
     return frags
+
+
+def shortened(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for a message (an offset field may be megabytes long)."""
+    return text if len(text) <= width else text[:width] + "..."
 
 
 def split_t_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str, str | None]:
@@ -121,6 +161,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     ments: dict[str, MentionKey] = {}
     rels: list[tuple[str, str, str, int]] = []
     diags: list[str] = []
+    unknown = LineWarnings(diags, path)
     n_t = 0
     r_ids: list[str] = []
     lineno = 0
@@ -132,9 +173,10 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
             parts = line.split("\t", 2)
             if len(parts) > 1:
                 sp = parts[1].split()
-                if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit():
+                if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit() \
+                        and len(sp[1]) <= OFFSET_DIGITS and len(sp[2]) <= OFFSET_DIGITS:
                     start, end = int(sp[1]), int(sp[2])
-                    if start <= end:
+                    if start < end:
                         ments[parts[0]] = (sp[0], ((start, end),))
                         continue
             tid, typ, frags = read_t_line(line, path, lineno)
@@ -153,26 +195,28 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
             rels.append((typ, a, b, lineno))
             r_ids.append(line.split("\t", 1)[0])
         elif c and c not in "EAMN#*" and not line.isspace():
-            diags.append(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+            unknown.add(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+    unknown.close()
     if len(ments) != n_t:
-        diags.extend(_duplicates(text, path, "T"))
+        _duplicates(text, path, "T", diags)
     if len(set(r_ids)) != len(r_ids):
-        diags.extend(_duplicates(text, path, "R"))
+        _duplicates(text, path, "R", diags)
     return ments, rels, diags
 
 
-def _duplicates(text: str, path: str | None, kind: str) -> list[str]:
-    """One line per reused ``kind`` (T or R) id: a T line replaces the earlier one, both R lines are kept."""
+def _duplicates(text: str, path: str | None, kind: str, out: list[str]) -> None:
+    """One line per reused ``kind`` (T or R) id, up to :data:`LINE_WARNINGS`, then a count: a T line replaces
+    the earlier one, both R lines are kept."""
     first: dict[str, int] = {}
-    out = []
+    warnings = LineWarnings(out, path)
     outcome = "the later line wins" if kind == "T" else "both relations are scored (ids must be unique)"
     for lineno, line in enumerate(text.split("\n"), 1):
         if line[:1] == kind:
             xid = line.split("\t", 1)[0]
             if xid in first:
-                out.append(f"{path}:{lineno}: duplicate id {xid} (line {first[xid]}); {outcome}")
+                warnings.add(f"{path}:{lineno}: duplicate id {xid} (line {first[xid]}); {outcome}")
             first[xid] = lineno
-    return out
+    warnings.close()
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:
@@ -188,6 +232,7 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
     diags: list[str] = []
     r_lines: dict[str, int] = {}
     where = path or name or "<ann>"
+    noted = LineWarnings(diags, where)
     lineno = 0
     for line in text.split("\n"):
         lineno += 1
@@ -199,7 +244,7 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
         if kind == "T":
             tid, typ, rest, mention = split_t_line(line, path, lineno)
             if tid in entities:
-                diags.append(f"{where}:{lineno}: duplicate id {tid} (line {entities[tid].line}); the later line wins")
+                noted.add(f"{where}:{lineno}: duplicate id {tid} (line {entities[tid].line}); the later line wins")
             entities[tid] = Entity(tid, typ, tuple(Span(a, b) for a, b in parse_offsets(rest, path, lineno)),
                                    mention, lineno)
         elif kind == "R":
@@ -219,15 +264,16 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
                 raise BratError(f"relation roles must be Arg1 and Arg2, got {' '.join(args)}",
                                 path=path, line=lineno)
             if fields[0] in r_lines:
-                diags.append(f"{where}:{lineno}: duplicate id {fields[0]} (line {r_lines[fields[0]]}); both "
-                             "relations are kept (ids must be unique)")
+                noted.add(f"{where}:{lineno}: duplicate id {fields[0]} (line {r_lines[fields[0]]}); both "
+                          "relations are kept (ids must be unique)")
             r_lines.setdefault(fields[0], lineno)
             relations.append(Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno))
         elif kind not in kinds:
             if kind not in ALL_KINDS:
-                diags.append(f"{where}:{lineno}: ignored a line of unknown kind {kind!r}")
+                noted.add(f"{where}:{lineno}: ignored a line of unknown kind {kind!r}")
         else:
             _parse_other(kind, line, lineno, path, events, attributes, norms, notes, equivs)
+    noted.close()
     for rel in relations:
         for ref in (rel.arg1, rel.arg2):
             if ref not in entities:

@@ -15,7 +15,7 @@ from typing import Any, Callable, NoReturn, TypeVar
 
 import typer
 
-from chemref.errors import ChemrefError, OutOfMemoryError, OutputClosedError, printable
+from chemref.errors import ChemrefError, OutOfMemoryError, OutputClosedError, encodable, printable
 
 T = TypeVar("T")
 
@@ -126,6 +126,7 @@ def emit(text: str, output: Path | None) -> None:
     on stderr."""
     from chemref._io import is_stdout, write_text
 
+    text = encodable(text)  # a document named by a file name that is not UTF-8
     if output is None or is_stdout(output):
         typer.echo(text, nl=not text.endswith("\n"))
         return

@@ -20,15 +20,20 @@ def checked_page(value: Optional[Path]) -> Optional[Path]:
     return value
 
 
-def write_error_page(path: Path, gold: str, pred: str, report: Any, **options: Any) -> None:
-    """Write the BRAT error page of ``report`` (``pred`` scored against ``gold`` with ``details=True`` and
-    ``options``) to ``path``."""
-    from chemref.pages.brat_errors import write_brat_error_page
+def page_written(path: Path, html: str, documents: int) -> None:
+    """Say on stderr that the error page ``html`` was written to ``path``."""
+    typer.echo(f"wrote {printable(str(path))} ({len(html.encode('utf-8')) / 1e6:.1f} MB, {documents} documents)",
+               err=True)
+
+
+def error_page(gold: str, pred: str, report: Any, **options: Any) -> tuple[str, int]:
+    """The BRAT error page of ``report`` as HTML text, and the number of documents it shows (written by the
+    caller together with the report)."""
+    from chemref.pages.brat_errors import render_brat_error_page
     from chemref.scoring.match_details import match_details
 
     details = guarded(lambda: match_details(gold, pred, report=report, **options))
-    size = guarded(lambda: write_brat_error_page(path, details))
-    typer.echo(f"wrote {printable(str(path))} ({size / 1e6:.1f} MB, {len(details['documents'])} documents)", err=True)
+    return guarded(lambda: render_brat_error_page(details)), len(details["documents"])
 
 
 def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) -> None:

@@ -8,11 +8,12 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, refuse_shared_outputs, \
+from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, refuse_shared_outputs, \
     score_app, warn
-from chemref.cli.pages import checked_page, write_error_page
-from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
-                                            split_names, test_option, trials_option)
+from chemref.cli.pages import checked_page, error_page, page_written
+from chemref.cli.statistics_options import (ci_option, formatted, names_option, render, resamples_option,
+                                            seed_option, split_names, test_option, trials_option)
+from chemref.errors import encodable, printable
 
 
 @score_app.command("brat")
@@ -110,6 +111,18 @@ def score_brat_command(
                                         resamples=resamples, seed=seed, details=html is not None, **options))
     for message in report.get("warnings", ()):
         warn(message)
-    render(report, as_json, as_csv, as_markdown, output)
-    if html is not None:
-        write_error_page(html, gold, preds[0], report, **options)
+    if html is None:
+        render(report, as_json, as_csv, as_markdown, output)
+        return
+    from chemref._io import is_stdout, write_together
+
+    text = formatted(report, as_json, as_csv, as_markdown)
+    page, documents = error_page(gold, preds[0], report, **options)
+    if output is None or is_stdout(output):
+        emit(text, output)
+        guarded(lambda: write_together([(html, page)]))
+    else:  # both replaced together, or neither (a page that cannot be written leaves the report as it was)
+        guarded(lambda: write_together([(output, encodable(text if text.endswith("\n") else text + "\n")),
+                                        (html, page)]))
+        typer.echo(f"wrote {printable(str(output))}", err=True)
+    page_written(html, page, documents)

@@ -52,14 +52,17 @@ def split_names(names: Optional[str]) -> list[str] | None:
 
 def render(report: Any, as_json: bool, as_csv: bool, as_markdown: bool, output: Optional[Path]) -> None:
     """Print (or write to ``output``, saying so on stderr) a report in the chosen format."""
+    emit(formatted(report, as_json, as_csv, as_markdown), output)
+
+
+def formatted(report: Any, as_json: bool, as_csv: bool, as_markdown: bool) -> str:
+    """A report in the chosen format (text by default)."""
     if sum((as_json, as_csv, as_markdown)) > 1:
         fail("choose one of --json, --csv, --markdown")
     if as_json:
-        out = report.to_json()
-    elif as_csv:
-        out = report.to_csv()
-    elif as_markdown:
-        out = report.to_markdown()
-    else:
-        out = report.to_text()
-    emit(out, output)
+        return report.to_json()
+    if as_csv:
+        return report.to_csv()
+    if as_markdown:
+        return report.to_markdown()
+    return report.to_text()

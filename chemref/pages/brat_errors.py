@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from chemref.scoring.score_report_formats import format4
 
-__all__ = ["brat_error_page", "page_segments", "segments", "write_brat_error_page"]
+__all__ = ["brat_error_page", "page_segments", "render_brat_error_page", "segments", "write_brat_error_page"]
 
 PathLike = str | os.PathLike[str]
 
@@ -139,6 +139,13 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
             "pred": str(report.get("pred", "")), "tables": _summary(report), "warnings": details["warnings"],
             "views": views, "entity_types": sorted(entity_types), "relation_types": sorted(relation_types),
             "documents": docs, "data": {"views": views, "docs": script_docs}}
+
+
+def render_brat_error_page(details: dict[str, Any]) -> str:
+    """The error page of ``details`` as HTML text (what :func:`write_brat_error_page` writes)."""
+    from chemref.pages.render import render_page
+
+    return render_page("brat_errors.html", **brat_error_page(details))
 
 
 def write_brat_error_page(path: PathLike, details: dict[str, Any]) -> int:

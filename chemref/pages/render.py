@@ -32,8 +32,11 @@ def _shorten(text: str | None, width: int = 80) -> str:
 
 
 def render_page(template: str, **context: Any) -> str:
-    """The page ``template`` (a file of ``chemref/pages/templates``) rendered with ``context``."""
-    return _environment().get_template(template).render(**context)
+    """The page ``template`` (a file of ``chemref/pages/templates``) rendered with ``context``, ready to be
+    written as UTF-8 (a name holding bytes that are not UTF-8 is shown with them escaped, ``\\udcff``)."""
+    from chemref.errors import encodable
+
+    return encodable(_environment().get_template(template).render(**context))
 
 
 def check_page_path(path: str | os.PathLike[str]) -> None:

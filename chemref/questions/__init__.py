@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chemref.questions.funnel.builder import Source, article_questions, build, build_article, expand_inputs, iter_build
+from chemref.inputs import Source, expand_inputs
+from chemref.questions.funnel.builder import article_questions, build, build_article, iter_build
 from chemref.questions.funnel.candidates import CITATION_MARK, Candidate
 from chemref.questions.funnel.filters import FILTERS, REASONS
 from chemref.questions.funnel.records import QUESTION_FIELDS, ArticleResult, BuildResult, Record

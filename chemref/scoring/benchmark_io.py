@@ -11,8 +11,9 @@ import math
 import os
 from typing import Any, Iterator
 
-from chemref._io import iter_lines, line_and_column, read_limited
+from chemref._io import decode_utf8, iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
+from chemref.jsonl import DuplicateKey, unique_keys
 
 __all__ = ["read_text", "read_json", "read_columns", "number", "record_id", "string_list"]
 
@@ -22,13 +23,7 @@ PathLike = str | os.PathLike[str]
 def read_text(path: PathLike) -> str:
     """The whole file as UTF-8 text, or an InputError saying why it cannot be read (missing, a folder,
     not a regular file, larger than the input size limit, not UTF-8)."""
-    data = read_limited(path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, column = line_and_column(data, exc.start)
-        raise InputError("not UTF-8 text", path=str(path), line=line, column=column,
-                         hint="save the file as UTF-8") from None
+    return decode_utf8(read_limited(path), path)
 
 
 def read_columns(path: PathLike, names: str, *, hint: str | None = None,
@@ -63,30 +58,14 @@ def read_json(path: PathLike) -> Any:
     """One JSON document."""
     text = read_text(path)
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to read", path=str(path)) from None
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path),
                          hint="give each id once") from None
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object as a dict; a key given twice is an error (which value was meant cannot be told)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return out
 
 
 def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None, key: str = "id") -> str:

@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import Any, Literal, Sequence
 
 from chemref._version import __version__
-from chemref.brat.decode import decode_ann, not_text
+from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
 from chemref.scoring.counts import Counts, add_counts, prf_block, total
@@ -131,8 +131,12 @@ def _prediction_text(src: Any, name: str, warnings: list[str], unreadable_as_emp
     return _decoded(src, name, warnings, strict=True, data=data)
 
 
-def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, data: bytes | None = None) -> str:
-    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=src.display(name), strict=strict)
+def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, data: bytes | None = None,
+             hint: str = PREDICTION_HINT) -> str:
+    """The text of one ``.ann`` (its decoding warnings added); with ``strict``, a file that is not UTF-8 text
+    is a ``BratError`` naming it, with ``hint`` saying what to do."""
+    text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=src.display(name), strict=strict,
+                           hint=hint)
     warnings.extend(bad)
     return text
 
@@ -159,7 +163,13 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         if not psrc.names:
             raise InputError("no .ann files found in the prediction folder or zip" + psrc.left_out(), path=psrc.path,
                              hint="a Codalab-style submission holds one .ann per gold document")
-        for name in sorted(psrc.names.keys() - gsrc.names.keys()):
+        unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
+        if len(unpaired) == len(psrc.names):
+            raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
+                               f"{unpaired[0]!r}, while the gold has {sorted(gsrc.names)[0]!r}", path=psrc.path,
+                               hint="are gold and prediction from the same set? name each prediction file as its "
+                                    "gold .ann, relative to the folder or zip given")
+        for name in unpaired:
             msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
             if strict:
                 raise ScoringError(msg)
@@ -295,8 +305,9 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
     if cached is None:
         gold_warnings: list[str] = []
         # numbered and expanded once; past the COREFERENCE limit, refused before its prediction is read
-        g, diags = read_side(_decoded(gsrc, name, gold_warnings), gsrc.display(name), max_coref_links,
-                             whole_limit=True)
+        # the gold is the reference: a file that is not UTF-8 text is always an error (no option scores it empty)
+        g, diags = read_side(_decoded(gsrc, name, gold_warnings, strict=True, hint=GOLD_HINT), gsrc.display(name),
+                             max_coref_links, whole_limit=True)
         gold_warnings.extend(diags)
         _note_self_relations(g, gsrc.display(name), gold_warnings)
         if gold_cache is not None:

@@ -177,7 +177,7 @@ def read_questions(path: PathLike, *, format: str = "chemref") -> tuple[list[Gol
     elif format == "chemref":
         questions, diagnostics = [], []
         first_line: dict[str, int] = {}
-        for line, record in read_jsonl(path):
+        for line, record in read_jsonl(path, unique=True):
             question = _chemref_question(record, path=path, line=line)
             if question.id in first_line:
                 raise ScoringError(f"question id {question.id!r} appears twice (first on line "
@@ -209,7 +209,7 @@ def _prediction(record: Mapping[str, Any], *, path: PathLike | None, line: int |
 def read_question_predictions(path: PathLike) -> list[Prediction]:
     """Predictions JSONL: ``{"id", "dois": [...]}``, ``{"id", "pmids": [...]}`` or ``{"id", "titles": [...]}``,
     ranked best first."""
-    return [_prediction(record, path=path, line=line) for line, record in read_jsonl(path)]
+    return [_prediction(record, path=path, line=line) for line, record in read_jsonl(path, unique=True)]
 
 
 # ----------------------------------------------------------------------------------------- scoring
@@ -341,7 +341,11 @@ def _some(ids: list[str]) -> str:
 def _unknown_ids(gold: list[GoldQuestion], preds: list[Prediction], pred_path: PathLike | None, strict: bool,
                  diagnostics: list[str]) -> list[str]:
     """The predicted ids that are not question ids: reported, or an error with ``strict`` or when no
-    predicted id is a question id (the wrong file)."""
+    predicted id is a question id (the wrong file); no prediction at all is an error too."""
+    if not preds:
+        raise ScoringError("the predictions hold no question: an empty prediction file scores nothing",
+                           path=None if pred_path is None else str(pred_path),
+                           hint="check that the system wrote its predictions, and that the questions come first")
     gold_ids = {q.id for q in gold}
     unknown = [p.id for p in preds if p.id not in gold_ids]
     if unknown and (strict or len(unknown) == len(preds)):

@@ -113,7 +113,7 @@ def _looks_like_trec(path: PathLike, at: int | None, kind: str) -> bool:
 def _read_jsonl_not_trec(path: PathLike, kind: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """:func:`read_jsonl`, naming the fix when the file is a TREC qrels or run file given as JSON Lines."""
     try:
-        yield from read_jsonl(path)
+        yield from read_jsonl(path, unique=True)
     except InputError as exc:
         if not exc.message.startswith("not valid JSON") or not _looks_like_trec(path, exc.line, kind):
             raise
@@ -278,7 +278,7 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     diagnostics: list[str] = []
     queries = _read_gold(gold, format, min_rel)
     runs = _read_runs(pred, format, diagnostics)
-    unknown = _unknown_queries(queries, runs, diagnostics)
+    unknown = _unknown_queries(queries, runs, diagnostics, pred if isinstance(pred, (str, os.PathLike)) else None)
     scored = _query_values(queries, runs, ks, trec_gold=trec_gold, empty_queries=empty_queries)
     diagnostics += scored.diagnostics(trec_gold, empty_queries)
     return _report(scored, ks, queries=queries, unknown=unknown, trec_gold=trec_gold, empty_queries=empty_queries,
@@ -321,13 +321,19 @@ def _read_runs(pred: Any, format: str, diagnostics: list[str]) -> dict[str, list
     return runs
 
 
-def _unknown_queries(queries: list[GoldQuery], runs: dict[str, list[str]], diagnostics: list[str]) -> list[str]:
-    """The predicted query ids that are not in the gold (reported; all of them is the wrong file)."""
+def _unknown_queries(queries: list[GoldQuery], runs: dict[str, list[str]], diagnostics: list[str],
+                     pred_path: PathLike | None = None) -> list[str]:
+    """The predicted query ids that are not in the gold (reported; all of them, or none at all, is the wrong
+    file)."""
+    where = None if pred_path is None else str(pred_path)
+    if not runs and queries:
+        raise ScoringError("the predictions hold no query: an empty run scores nothing", path=where,
+                           hint="check that the system wrote its run, and that the gold comes first")
     gold_ids = {q.id for q in queries}
     unknown = [qid for qid in runs if qid not in gold_ids]
     if runs and len(unknown) == len(runs) and queries:
         raise ScoringError(f"none of the {len(runs)} predicted query ids is in the gold (e.g. {unknown[0]!r})",
-                           hint="are gold and predictions from the same benchmark? gold comes first")
+                           path=where, hint="are gold and predictions from the same benchmark? gold comes first")
     if unknown:
         diagnostics.append(f"{len(unknown)} predicted query id(s) not in the gold, ignored: " + _some(unknown))
     return unknown

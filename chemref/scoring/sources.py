@@ -15,9 +15,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from chemref._io import regular_file
+from chemref._io import megabytes as _mb, read_regular, regular_file
 from chemref.brat.decode import decode_ann
-from chemref.errors import ArchiveError, InputError, TooLargeError
+from chemref.errors import ArchiveError, InputError
 
 __all__ = ["AnnSource", "ZipLimits"]
 
@@ -49,38 +49,10 @@ class ZipLimits:
                 raise InputError(f"zip limit {field} must be a positive number, got {value!r}")
 
 
-def _mb(size: float) -> str:
-    return f"{size / _MB:,.1f} MB"
-
-
 def _read_file(path: str, limit: int, follow: bool = True) -> bytes:
-    """Whole file via ``os.read`` (cheaper than a buffered file object for thousands of small files);
-    :class:`TooLargeError` past ``limit`` bytes. ``follow=False``: a symbolic link is not opened (OSError)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError("not a regular file (a FIFO, socket or device); chemref reads only regular files",
-                             path=path)
-        if info.st_size > limit:
-            raise TooLargeError(f"the file ({_mb(info.st_size)}) is larger than the limit of {_mb(limit)}",
-                                path=path, hint="raise it with --max-member-mb (zip_limits=) if it is genuine")
-        data = os.read(fd, 1 << 16)
-        if len(data) < 1 << 16:
-            return data
-        parts = [data]
-        size = len(data)
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(parts)
-            size += len(chunk)
-            if size > limit:
-                raise TooLargeError(f"the file grew past the limit of {_mb(limit)} while it was read", path=path)
-            parts.append(chunk)
-    finally:
-        os.close(fd)
+    """A file of a folder of ``.ann`` files (see :func:`chemref._io.read_regular`)."""
+    return read_regular(path, limit, follow=follow,
+                        hint="raise it with --max-member-mb (zip_limits=) if it is genuine")
 
 
 class AnnSource:
@@ -222,7 +194,12 @@ class AnnSource:
 
     def pair_with(self, other: "AnnSource") -> None:
         """Keep the folder that wraps every ``.ann`` of this zip in the document names when ``other`` (the
-        gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``."""
+        gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``.
+
+        Raises :class:`~chemref.errors.InputError` when one folder lies inside the other and the outer one is
+        read with its subfolders: the inner folder's ``.ann`` files would be read as documents of both sides
+        (a prediction folder unpacked inside the gold folder would add its files to the gold)."""
+        _refuse_nested(other, self)
         if self._zip is None or not self._zip_prefix:
             return
         wrapper = self._zip_prefix
@@ -363,6 +340,18 @@ class AnnSource:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _refuse_nested(gold: AnnSource, pred: AnnSource) -> None:
+    """:meth:`AnnSource.pair_with`'s check that neither folder is read as part of the other."""
+    for outer, inner, outer_side, inner_side in ((gold, pred, "gold", "prediction"),
+                                                 (pred, gold, "prediction", "gold")):
+        if outer._zip is not None or inner._zip is not None or not outer._recursive:
+            continue
+        if inner._root != outer._root and inner._root.startswith(outer._root.rstrip(os.sep) + os.sep):
+            raise InputError(f"the {inner_side} folder is inside the {outer_side} folder {outer.path!r}: its "
+                             f".ann files would be read as {outer_side} documents too", path=inner.path,
+                             hint=f"move it out of the {outer_side} folder, or give it as a .zip")
 
 
 def _member_name(member: str) -> str:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -24,12 +24,13 @@ def _limit_memory() -> None:
 
 
 def chemref(*args: object, cwd: Path, timeout: float = 30.0, env: dict[str, str] | None = None,
-            **popen: Any) -> subprocess.CompletedProcess:
-    """``python -m chemref ARGS`` in ``cwd`` (this checkout's code), under a 1 GB address-space limit."""
+            limits: Callable[[], None] = _limit_memory, **popen: Any) -> subprocess.CompletedProcess:
+    """``python -m chemref ARGS`` in ``cwd`` (this checkout's code), under a 1 GB address-space limit (``limits``
+    sets the child's resource limits: it must keep that one)."""
     environ = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "chemref", *map(str, args)], cwd=cwd, env=environ, text=True,
-                          capture_output=True, timeout=timeout, preexec_fn=_limit_memory, **popen)
+                          capture_output=True, timeout=timeout, preexec_fn=limits, **popen)
     proc.seconds = time.monotonic() - started  # type: ignore[attr-defined]
     return proc
 

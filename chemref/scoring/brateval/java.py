@@ -46,7 +46,7 @@ def java_read_lines(text: str) -> list[str]:
 def java_parse_int(s: str) -> int:
     """``Integer.parseInt``: optional sign, decimal digits, 32-bit range; ValueError otherwise."""
     body = s[1:] if s[:1] in ("+", "-") else s
-    if not body or not body.isdecimal():
+    if not body or not body.isdecimal() or len(body.lstrip("0")) > 10:  # past 32 bits before int() reads it
         raise ValueError(s)
     value = int(s)
     if not -(2 ** 31) <= value < 2 ** 31:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chemref._io import line_and_column
+from chemref.brat.reader import LineWarnings, shortened
 from chemref.errors import BratError
 from chemref.scoring.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
 
@@ -53,10 +54,16 @@ def _abort(why: str, path: str, line: int, exc: str) -> BratError:
     return BratError(why, path=path, line=line, hint=f"BRATEval v0.3.2 aborts here with {exc}")
 
 
+def _empty_fragment(path: str, lineno: int, at: int) -> str:
+    return (f"{path}:{lineno}: an empty fragment ({at} {at}) holds no character; BRATEval scores it as it is "
+            f"(its overlap test matches it with mentions around it), ChEMU mode refuses it")
+
+
 def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
     """``Annotations.read`` of BRATEval v0.3.2, including the lines it skips and the ones that crash it."""
     entities: dict[str, BEntity] = {}
     relations: dict[str, BRelation] = {}
+    noted = LineWarnings(warnings, path)
     if text.startswith("\ufeff"):
         warnings.append(f"{path}:1: the file starts with a byte order mark; BRATEval reads it as part of the "
                         f"first line, which it then ignores")
@@ -71,13 +78,16 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                 ent = fields[1].split(" ")
                 if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
                         and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
-                    entities[fields[0]] = BEntity(fields[0], ent[0], [(int(ent[1]), int(ent[2]))], fields[2])
+                    start, end = int(ent[1]), int(ent[2])
+                    entities[fields[0]] = BEntity(fields[0], ent[0], [(start, end)], fields[2])
+                    if start == end:
+                        noted.add(_empty_fragment(path, lineno, start))
                     continue
             else:
                 fields = java_split(line, "\t")
             if len(fields) != 3:
-                warnings.append(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
-                                f"fields, not 3; an empty text field counts as missing)")
+                noted.add(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
+                          f"fields, not 3; an empty text field counts as missing)")
                 continue
             ent = java_split(fields[1], " ")
             if not ent:
@@ -89,18 +99,21 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
                 try:
                     frags.append((java_parse_int(se[0]), java_parse_int(se[1])))
                 except IndexError:
-                    raise _abort(f"fragment {loc!r} has no end offset", path, lineno,
+                    raise _abort(f"fragment {shortened(loc)!r} has no end offset", path, lineno,
                                  "ArrayIndexOutOfBoundsException") from None
                 except ValueError as exc:
-                    raise _abort(f"offset {exc.args[0]!r} in fragment {loc!r} is not an integer "
-                                 f"(write 'START END;START END' with single spaces)", path, lineno,
+                    raise _abort(f"offset {shortened(str(exc.args[0]))!r} in fragment {shortened(loc)!r} is not "
+                                 f"an integer (write 'START END;START END' with single spaces)", path, lineno,
                                  "NumberFormatException") from None
             entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
+            empty = next((s for s, e in frags if s == e), None)
+            if empty is not None:
+                noted.add(_empty_fragment(path, lineno, empty))
         elif c == "R":
             fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
             if len(fields) != 3:
-                warnings.append(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
-                                f"gives {len(fields)} parts, not 3)")
+                noted.add(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
+                          f"gives {len(fields)} parts, not 3)")
                 continue
             sub = java_split(fields[0], "\t")
             a1 = fields[1].split(":")
@@ -133,6 +146,7 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
             if len(fields) == 3 and len(java_split(fields[1], " ")) < need:
                 raise _abort(f"the {'normalization' if c == 'N' else 'note'} line has too few fields", path,
                              lineno, "ArrayIndexOutOfBoundsException")
+    noted.close()
     for rel in relations.values():
         rel.e1 = entities.get(rel.id1)
         rel.e2 = entities.get(rel.id2)
