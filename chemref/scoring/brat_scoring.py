@@ -411,8 +411,12 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
             out["text"] = " ".join(txt[s:e] for s, e in frags) if with_text else ""
         return out
 
+    from chemref.scoring.chemu import BLOCKS
+
+    order = {b: i for i, b in enumerate(BLOCKS)}
     out = []
-    for b, kind, item in items:
+    # in one order whatever the sets' (hash-seeded) iteration order was: report, kind, then the item itself
+    for b, kind, item in sorted(items, key=lambda x: (order[x[0]], x[1], x[2])):
         if not _keep(b, level, span):
             continue
         rec: dict[str, Any] = {"report": _label(b), "kind": kind, "document": name, "type": item[0]}
