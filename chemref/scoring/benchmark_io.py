@@ -79,10 +79,24 @@ def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None
     return str(value)
 
 
+#: JSON's names of the values Python reads
+_JSON_TYPES = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "a string",
+               list: "a list", dict: "an object"}
+
+
 def string_list(record: dict[str, Any], key: str, *, path: PathLike | None, line: int | None) -> list[str]:
-    """``record[key]`` as a list of strings (ints accepted and converted); anything else is an error."""
+    """``record[key]`` as a list of strings (ints accepted and converted); anything else, and an empty or blank
+    string (an id or a title that names nothing), is an error naming the item."""
     value = record.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-        raise ScoringError(f"{key!r} must be a list of strings, found {type(value).__name__}",
-                           path=None if path is None else str(path), line=line)
+    where = None if path is None else str(path)
+    if not isinstance(value, list):
+        raise ScoringError(f"{key!r} must be a list of strings, found {_JSON_TYPES.get(type(value), 'nothing')}",
+                           path=where, line=line)
+    for number, item in enumerate(value, 1):
+        if isinstance(item, bool) or not isinstance(item, (str, int)):
+            raise ScoringError(f"{key!r} must be a list of strings: item {number} is {_JSON_TYPES.get(type(item))}",
+                               path=where, line=line)
+        if isinstance(item, str) and not item.strip():
+            raise ScoringError(f"{key!r} item {number} is {'empty' if not item else 'blank'}: it names nothing",
+                               path=where, line=line, hint="leave the item out")
     return [str(v) for v in value]

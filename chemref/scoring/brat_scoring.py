@@ -141,6 +141,13 @@ def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, dat
     return text
 
 
+def _left_out(src: Any) -> str:
+    """What a source left out (links, FIFOs), for the error saying it holds no ``.ann`` file."""
+    if not src.notes:
+        return ""
+    return f" ({len(src.notes)} left out; the first: {src.notes[0]})"
+
+
 def _label(block_key: tuple) -> str:
     return "/".join(p for p in block_key if p)
 
@@ -159,10 +166,10 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
-            raise InputError("no .ann files found in the gold folder", path=gsrc.path)
+            raise InputError("no .ann files found in the gold folder" + _left_out(gsrc), path=gsrc.path)
         if not psrc.names:
-            raise InputError("no .ann files found in the prediction folder or zip", path=psrc.path,
-                             hint="a Codalab-style submission holds one .ann per gold document")
+            raise InputError("no .ann files found in the prediction folder or zip" + _left_out(psrc),
+                             path=psrc.path, hint="a Codalab-style submission holds one .ann per gold document")
         unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
         if len(unpaired) == len(psrc.names):
             raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
