@@ -79,39 +79,24 @@ def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None
     return str(value)
 
 
-def json_type(value: Any) -> str:
-    """The JSON name of ``value``'s type (``null``, ``boolean``, ``number``, ``string``, ``array``, ``object``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, (list, tuple)) else "object" if isinstance(value, dict) else type(value).__name__
-
-
-def _shown(value: Any) -> str:
-    """``value`` as JSON writes it (``null``, ``true``, ``[1, 2]``), cut to 40 characters; else its type."""
-    try:
-        text = json.dumps(value, ensure_ascii=True, allow_nan=True)
-    except (TypeError, ValueError):
-        return json_type(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+#: JSON's names of the values Python reads
+_JSON_TYPES = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "a string",
+               list: "a list", dict: "an object"}
 
 
 def string_list(record: dict[str, Any], key: str, *, path: PathLike | None, line: int | None) -> list[str]:
-    """``record[key]`` as a list of strings (ints accepted and converted); anything else is an error naming
-    the first item that is not one, and so is an item that is empty or only white space (it names nothing)."""
+    """``record[key]`` as a list of strings (ints accepted and converted); anything else, and an empty or blank
+    string (an id or a title that names nothing), is an error naming the item."""
     value = record.get(key)
-    where = {"path": None if path is None else str(path), "line": line}
+    where = None if path is None else str(path)
     if not isinstance(value, list):
-        raise ScoringError(f"{key!r} must be a list of strings, found {json_type(value)}", **where)
-    for index, item in enumerate(value):
+        raise ScoringError(f"{key!r} must be a list of strings, found {_JSON_TYPES.get(type(value), 'nothing')}",
+                           path=where, line=line)
+    for number, item in enumerate(value, 1):
         if isinstance(item, bool) or not isinstance(item, (str, int)):
-            raise ScoringError(f"{key!r} must be a list of strings: item {index} is {_shown(item)}", **where)
+            raise ScoringError(f"{key!r} must be a list of strings: item {number} is {_JSON_TYPES.get(type(item))}",
+                               path=where, line=line)
         if isinstance(item, str) and not item.strip():
-            raise ScoringError(f"{key!r} item {index} is {'empty' if not item else 'only white space'}: it names "
-                               "nothing", **where, hint="leave it out; an empty list is allowed")
+            raise ScoringError(f"{key!r} item {number} is {'empty' if not item else 'blank'}: it names nothing",
+                               path=where, line=line, hint="leave the item out")
     return [str(v) for v in value]

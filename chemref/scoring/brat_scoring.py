@@ -141,6 +141,13 @@ def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, dat
     return text
 
 
+def _left_out(src: Any) -> str:
+    """What a source left out (links, FIFOs), for the error saying it holds no ``.ann`` file."""
+    if not src.notes:
+        return ""
+    return f" ({len(src.notes)} left out; the first: {src.notes[0]})"
+
+
 def _label(block_key: tuple) -> str:
     return "/".join(p for p in block_key if p)
 
@@ -159,10 +166,10 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:
-            raise InputError("no .ann files found in the gold folder" + gsrc.left_out(), path=gsrc.path)
+            raise InputError("no .ann files found in the gold folder" + _left_out(gsrc), path=gsrc.path)
         if not psrc.names:
-            raise InputError("no .ann files found in the prediction folder or zip" + psrc.left_out(), path=psrc.path,
-                             hint="a Codalab-style submission holds one .ann per gold document")
+            raise InputError("no .ann files found in the prediction folder or zip" + _left_out(psrc),
+                             path=psrc.path, hint="a Codalab-style submission holds one .ann per gold document")
         unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
         if len(unpaired) == len(psrc.names):
             raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
@@ -422,8 +429,12 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
             out["text"] = " ".join(txt[s:e] for s, e in frags) if with_text else ""
         return out
 
+    from chemref.scoring.chemu import BLOCKS
+
+    order = {b: i for i, b in enumerate(BLOCKS)}
     out = []
-    for b, kind, item in items:
+    # in one order whatever the sets' (hash-seeded) iteration order was: report, kind, then the item itself
+    for b, kind, item in sorted(items, key=lambda x: (order[x[0]], x[1], x[2])):
         if not _keep(b, level, span):
             continue
         rec: dict[str, Any] = {"report": _label(b), "kind": kind, "document": name, "type": item[0]}

@@ -159,7 +159,7 @@ def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[se
     rel_index: dict[_Key, int] = {}
     expanded = any(v.endswith("coref_expanded") for v in views["relations"])
     gx, px = (expand_coref(g_rel, max_links), expand_coref(p_rel, max_links)) if expanded else (g_rel, p_rel)
-    for r in sorted(gx | px, key=lambda r: (r[1][1], r[2][1], r[0])):
+    for r in sorted(gx | px, key=lambda r: (r[1][1], r[2][1], r[0], r[1][0], r[2][0])):
         direct = r in g_rel or r in p_rel
         rel_index[r] = len(relations)
         relations.append({"type": r[0], "arg1": mention_index(r[1]), "arg2": mention_index(r[2]),

@@ -184,14 +184,6 @@ class AnnSource:
             names[rel[:-4]] = m
         return names
 
-    def left_out(self) -> str:
-        """What :attr:`notes` left out, for an error saying no ``.ann`` file was found: ``""`` when nothing was,
-        else ``" (left out: NOTE)"`` with the first note and how many more."""
-        if not self.notes:
-            return ""
-        more = f"; and {len(self.notes) - 1} more" if len(self.notes) > 1 else ""
-        return f" (left out: {self.notes[0]}{more})"
-
     def pair_with(self, other: "AnnSource") -> None:
         """Keep the folder that wraps every ``.ann`` of this zip in the document names when ``other`` (the
         gold, a folder or zip) names its documents with it: ``sub/r001`` pairs with ``sub/r001``.

@@ -158,3 +158,15 @@ def test_a_million_lines_with_warnings_give_a_few_lines_of_warnings(tmp_path: Pa
     assert len(proc.stderr.splitlines()) < 20
     assert "more lines with warnings; only the first 5 are listed" in proc.stderr
     assert len(json.loads(proc.stdout)["warnings"]) < 20
+
+
+def test_a_zip_of_links_only_says_why_it_holds_no_ann_file(work: Path) -> None:
+    import stat
+    import zipfile
+
+    with zipfile.ZipFile(work / "links.zip", "w") as zf:
+        info = zipfile.ZipInfo("r001.ann")
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(info, "/etc/hostname")
+    proc = chemref("score", "brat", "gold", "links.zip", cwd=work)
+    assert_refused(proc, "no .ann files found", "a symbolic link stored in the zip")

@@ -185,8 +185,8 @@ def test_a_corpus_that_is_no_folder_is_refused(built: Path, tmp_path: Path, corp
 
 # -- score ranking / score questions: ids and titles that name nothing
 @pytest.mark.parametrize("side, text, needle", [
-    ("G.jsonl", '{"id": "q1", "relevant": ["", "d1"]}\n', "'relevant' item 0 is empty"),
-    ("P.jsonl", '{"id": "q1", "ranking": ["d1", "  "]}\n', "'ranking' item 1 is only white space"),
+    ("G.jsonl", '{"id": "q1", "relevant": ["", "d1"]}\n', "'relevant' item 1 is empty"),
+    ("P.jsonl", '{"id": "q1", "ranking": ["d1", "  "]}\n', "'ranking' item 2 is blank"),
 ])
 def test_an_empty_document_id_is_refused(tmp_path: Path, side: str, text: str, needle: str) -> None:
     (tmp_path / "G.jsonl").write_text('{"id": "q1", "relevant": ["d1"]}\n')
@@ -196,8 +196,8 @@ def test_an_empty_document_id_is_refused(tmp_path: Path, side: str, text: str, n
 
 
 @pytest.mark.parametrize("items, needle", [
-    ("[null, 5]", "item 0 is null"), ('["10.1000/x", true]', "item 1 is true"), ('[["10.1000/x"]]', 'item 0 is ["10.1000/x"]'),
-    ("7", "found number"), ('[""]', "item 0 is empty"),
+    ("[null, 5]", "item 1 is null"), ('["10.1000/x", true]', "item 2 is a boolean"), ('[["10.1000/x"]]', "item 1 is a list"),
+    ("7", "found a number"), ('[""]', "item 1 is empty"),
 ])
 def test_a_prediction_list_names_its_bad_item(tmp_path: Path, items: str, needle: str) -> None:
     (tmp_path / "q.jsonl").write_text('{"id": "q1", "target_doi": "10.1000/x"}\n')

@@ -72,3 +72,23 @@ def test_brat_predictions_for_some_gold_documents_are_still_scored(work: Path) -
     proc = chemref("score", "brat", "gold", "pred", cwd=work)
     assert proc.returncode == 0, proc.stderr
     assert "counted as empty" in proc.stderr and "other.ann: prediction file has no gold file" in proc.stderr
+
+
+# -- an empty id or title names nothing; a wrong item is named by its position and JSON type
+@pytest.mark.parametrize("command, row, needles", [
+    (["ranking", RANKING / "gold.jsonl"], '{"id": "q1", "ranking": ["d1", ""]}', ("'ranking' item 2 is empty",)),
+    (["questions", CITEME, "--format", "citeme"], '{"id": "1", "titles": ["   "]}', ("'titles' item 1 is blank",)),
+    (["questions", CITEME, "--format", "citeme"], '{"id": "1", "dois": ["10.1/x", null]}',
+     ("'dois' must be a list of strings: item 2 is null",)),
+])
+def test_an_item_that_names_nothing_is_an_error_naming_it(folder: Path, command: list, row: str,
+                                                         needles: tuple[str, ...]) -> None:
+    (folder / "pred.jsonl").write_text(row + "\n")
+    proc = chemref("score", command[0], command[1], "pred.jsonl", *command[2:], cwd=folder)
+    assert_refused(proc, "pred.jsonl:1:", *needles)
+
+
+def test_an_empty_relevant_id_in_the_gold_is_an_error(folder: Path) -> None:
+    (folder / "gold.jsonl").write_text('{"id": "q1", "relevant": [""]}\n')
+    proc = chemref("score", "ranking", "gold.jsonl", RANKING / "pred.jsonl", cwd=folder)
+    assert_refused(proc, "gold.jsonl:1:", "'relevant' item 1 is empty")
