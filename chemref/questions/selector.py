@@ -178,6 +178,12 @@ _TITLE_FINDING = re.compile(
     r"drives?|causes?|requires?|determines?|modulates?|increases?|decreases?|reduces?|prevents?|affects?|confers?|"
     r"is|are|improves?|enables?|leads?|shows?|impairs?|protects?|triggers?|limits?|blocks?|binds?|forms?|acts?|"
     r"contributes?|underlies|governs?|interacts?)\b", _I)
+#: A content word of a title (three characters or more) and the function words ``title_overlap`` leaves out.
+_CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{2,}")
+_TITLE_STOP = frozenset(
+    "the and for with from into its are was were has have been not but via that this which their these those they "
+    "than then there also such other more most some only both each when where while would could should about after "
+    "before between during under over very well however using used based".split())
 
 #: The feature names, in the order of the weight vector.
 FEATURES: tuple[str, ...] = (
@@ -188,13 +194,13 @@ FEATURES: tuple[str, ...] = (
     "log_chars", "title_review", "title_resource", "title_missing", "venue_review", "not_journal",
     "section_introduction", "section_results", "section_discussion", "section_other",
     "demonstrative", "passive_attribution", "study_subject", "past_tense", "target_authors", "title_finding",
-    "title_colon", "title_words",
+    "title_colon", "title_words", "title_overlap",
 )
 
 #: The features the shipped weights use and :func:`train_selector` fits by default (see the table above).
 DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not in (
     "formula", "chemical_name", "number_unit", "gene_protein", "named_entity", "routine_assignment",
-    "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other"))
+    "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other", "title_overlap"))
 
 
 def _specific_tokens(text: str, cap: float) -> float:
@@ -271,111 +277,168 @@ def _claim_score(sentence: str, start: int, end: int) -> float:
         return round(classify_citation(sentence).score, 4)
 
 
+class _Views:
+    """One record's excerpt and the views of it that several features share, each computed on first use."""
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        self.record = record
+        self.excerpt = str(record.get("excerpt") or "")
+        self.title = record.get("target_title") or ""
+        self.section = record.get("section") or "other"
+        self.mark = self.excerpt.find("[CITATION]")
+        self._cache: dict[Any, Any] = {}
+
+    def _once(self, key: Any, make: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    @property
+    def bare(self) -> str:
+        """The excerpt without its ``[CITATION]`` marker."""
+        return self._once("bare", lambda: self.excerpt.replace("[CITATION]", " "))
+
+    @property
+    def lower(self) -> str | None:
+        """The lower view of the excerpt (:func:`_lower_view`)."""
+        return self._once("lower", lambda: _lower_view(self.excerpt))
+
+    @property
+    def bare_lower(self) -> str | None:
+        return self._once("bare_lower", lambda: _lower_view(self.bare))
+
+    def words(self, lowered: str | None) -> "Words | None":
+        """The distinct words of a long lower view (for the pre-filters); None for a short one."""
+        if lowered is None or len(lowered) < _LONG_TEXT:
+            return None
+        return self._once(("words", lowered), lambda: distinct_words(lowered))
+
+    def entities(self) -> dict[str, set[str]]:
+        """Findability's matchers on the excerpt (:func:`chemref.questions.findability.findability_features`)."""
+        from chemref.questions.findability import findability_features
+
+        return self._once("entities", lambda: findability_features(self.excerpt))
+
+    def count(self, pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
+        """:func:`_count` of ``pattern`` on the excerpt."""
+        return _count(pattern, self.excerpt, cap, self.lower, self.words(self.lower))
+
+    def around(self) -> str:
+        """The text near the citation (60 characters before the marker, 70 from it)."""
+        return self.excerpt[max(0, self.mark - 60):self.mark + 70] if self.mark >= 0 else self.excerpt
+
+
+# ----------------------------------------------------------------------------- the features, one step each
+def _findability_step(v: _Views) -> float:
+    """The record's own findability when it has one (the builder computes it first), else the excerpt's."""
+    from chemref.questions.findability import score_features
+
+    value = v.record.get("findability")
+    if isinstance(value, (int, float)):
+        return float(value)
+    return score_features(v.entities())
+
+
+def _entity_step(name: str) -> Callable[[_Views], float]:
+    def entity_count(v: _Views) -> float:
+        return float(min(len(v.entities()[name]), _CAP))
+
+    return entity_count
+
+
+def _claim_step(v: _Views) -> float:
+    sentence = str(v.record.get("sentence") or v.excerpt)
+    start = int(v.record.get("citation_start") or 0)
+    return _claim_score(sentence, start, int(v.record.get("citation_end") or start))
+
+
+def _cue_step(pattern: "re.Pattern[str]", cap: float = _CAP, scale: float = 1.0) -> Callable[[_Views], float]:
+    """Matches of a cue pattern in the excerpt, at most ``cap``, divided by ``scale``."""
+    if scale == 1.0:
+        return lambda v: v.count(pattern, cap)
+    return lambda v: v.count(pattern, cap) / scale
+
+
+def _citation_final_step(v: _Views) -> float:
+    tail = v.excerpt[v.mark + len("[CITATION]"):] if v.mark >= 0 else ""
+    return 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0
+
+
+def _leftover_marker_step(v: _Views) -> float:
+    return _count(_LEFTOVER, v.bare, 2.0) if _DIGIT.search(v.bare) else 0.0  # each pattern needs a digit
+
+
+def _author_phrase_step(v: _Views) -> float:
+    return _count(_AUTHOR, v.bare, 1.0, v.bare_lower)
+
+
+def _title_overlap_step(v: _Views) -> float:
+    """The share of the cited title's content words (compared by their first six letters) that the excerpt has."""
+    title = _title_stems(v.title)
+    if not title:
+        return 0.0
+    return len(title & _title_stems(v.bare)) / len(title)
+
+
+def _title_stems(text: str) -> set[str]:
+    return {word[:6] for word in (m.lower() for m in _CONTENT_WORD.findall(text)) if word not in _TITLE_STOP}
+
+
+def _section_step(kind: str) -> Callable[[_Views], float]:
+    return lambda v: 1.0 if v.section == kind else 0.0
+
+
+#: How each feature is computed, in the order of :data:`FEATURES` (built once; each step reads the shared views).
+_STEPS: dict[str, Callable[[_Views], float]] = {
+    "findability": _findability_step,
+    **{name: _entity_step(name) for name in
+       ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
+    "claim_score": _claim_step,
+    "attribution": _cue_step(_ATTRIBUTION),
+    "first_described": _cue_step(_FIRST),
+    "background": _cue_step(_BACKGROUND),
+    "pointer": _cue_step(_POINTER),
+    "routine_assignment": _cue_step(_ROUTINE),
+    "comparison": _cue_step(_COMPARISON),
+    "own_result": _cue_step(_OWN),
+    "passing_cue": lambda v: _count(_PASSING, v.around()),
+    "see_pointer": _cue_step(_SEE, 1.0),
+    "list_items": _cue_step(_LIST, 6.0, scale=2.0),
+    "dangling_opening": lambda v: 1.0 if _DANGLING.match(v.excerpt) else 0.0,
+    "referring_opening": lambda v: 1.0 if _REFERRING.match(v.excerpt) else 0.0,
+    "specific_tokens": lambda v: _specific_tokens(v.bare, 5.0),
+    "leftover_marker": _leftover_marker_step,
+    "author_phrase": _author_phrase_step,
+    "hedge": _cue_step(_HEDGE),
+    "citation_final": _citation_final_step,
+    "log_chars": lambda v: math.log(max(len(v.excerpt), 1)),
+    "title_review": lambda v: 1.0 if _TITLE_REVIEW.search(v.title) else 0.0,
+    "title_resource": lambda v: 1.0 if _TITLE_RESOURCE.search(v.title) else 0.0,
+    "title_missing": lambda v: 0.0 if v.title.strip() else 1.0,
+    "venue_review": lambda v: 1.0 if _REVIEW_VENUE.search(v.record.get("target_container") or "") else 0.0,
+    "not_journal": lambda v: 1.0 if (v.record.get("target_type") or "journal") != "journal" else 0.0,
+    **{f"section_{kind}": _section_step(kind) for kind in _SECTION_KINDS},
+    "section_other": lambda v: 0.0 if v.section in _SECTION_KINDS else 1.0,
+    "demonstrative": _cue_step(_DEMONSTRATIVE),
+    "passive_attribution": _cue_step(_PASSIVE_ATTRIBUTION, 2.0),
+    "study_subject": _cue_step(_STUDY_SUBJECT, 2.0),
+    "past_tense": _cue_step(_PAST),
+    "target_authors": lambda v: math.log1p(min(len(v.record.get("target_authors") or ()), 6)),
+    "title_finding": lambda v: 1.0 if _TITLE_FINDING.search(v.title) else 0.0,
+    "title_colon": lambda v: 1.0 if ":" in v.title else 0.0,
+    "title_words": lambda v: math.log1p(len(v.title.split())),
+    "title_overlap": _title_overlap_step,
+}
+
+
 def selector_features(record: Mapping[str, Any], names: Iterable[str] | None = None) -> dict[str, float]:
     """The feature values of one question or candidate record (its JSON fields: ``excerpt``, ``sentence``,
     ``citation_start``, ``citation_end``, ``findability``, ``target_title``, ``target_authors``,
     ``target_container``, ``target_type``, ``section``): all of :data:`FEATURES`, or only ``names``.
 
     A record's own ``findability`` is used when it has one (the builder computes it first)."""
-    from chemref.questions.findability import findability_features, score_features
-
-    excerpt = str(record.get("excerpt") or "")
-    title = record.get("target_title") or ""
-    section = record.get("section") or "other"
-    mark = excerpt.find("[CITATION]")
-    found: list[dict[str, set[str]]] = []
-    views: dict[Any, Any] = {}  # computed once, on first use
-
-    def entities(name: str) -> float:
-        if not found:
-            found.append(findability_features(excerpt))
-        return float(min(len(found[0][name]), _CAP))
-
-    def claim() -> float:
-        sentence = str(record.get("sentence") or excerpt)
-        start = int(record.get("citation_start") or 0)
-        return _claim_score(sentence, start, int(record.get("citation_end") or start))
-
-    def old_score() -> float:
-        value = record.get("findability")
-        if isinstance(value, (int, float)):
-            return float(value)
-        entities("formula")  # findability() of the excerpt, from the features the entity counts share
-        return score_features(found[0])
-
-    def around() -> str:
-        return excerpt[max(0, mark - 60):mark + 70] if mark >= 0 else excerpt
-
-    def citation_final() -> float:
-        tail = excerpt[mark + len("[CITATION]"):] if mark >= 0 else ""
-        return 1.0 if len(tail.strip(" .;:)]")) == 0 else 0.0
-
-    def bare() -> str:
-        if "bare" not in views:
-            views["bare"] = excerpt.replace("[CITATION]", " ")
-        return views["bare"]
-
-    def lower() -> str | None:
-        if "lower" not in views:
-            views["lower"] = _lower_view(excerpt)
-        return views["lower"]
-
-    def bare_lower() -> str | None:
-        if "bare_lower" not in views:
-            views["bare_lower"] = _lower_view(bare())
-        return views["bare_lower"]
-
-    def words(lowered: str | None) -> "Words | None":
-        if lowered is None or len(lowered) < _LONG_TEXT:
-            return None
-        key = ("words", lowered)
-        if key not in views:
-            views[key] = distinct_words(lowered)
-        return views[key]
-
-    def count(pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
-        return _count(pattern, excerpt, cap, lower(), words(lower()))
-
-    table: dict[str, Callable[[], float]] = {
-        "findability": old_score,
-        **{name: (lambda name=name: entities(name)) for name in
-           ("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity")},
-        "claim_score": claim,
-        "attribution": lambda: count(_ATTRIBUTION),
-        "first_described": lambda: count(_FIRST),
-        "background": lambda: count(_BACKGROUND),
-        "pointer": lambda: count(_POINTER),
-        "routine_assignment": lambda: count(_ROUTINE),
-        "comparison": lambda: count(_COMPARISON),
-        "own_result": lambda: count(_OWN),
-        "passing_cue": lambda: _count(_PASSING, around()),
-        "see_pointer": lambda: count(_SEE, 1.0),
-        "list_items": lambda: count(_LIST, 6.0) / 2.0,
-        "dangling_opening": lambda: 1.0 if _DANGLING.match(excerpt) else 0.0,
-        "referring_opening": lambda: 1.0 if _REFERRING.match(excerpt) else 0.0,
-        "specific_tokens": lambda: _specific_tokens(bare(), 5.0),
-        "leftover_marker": lambda: _count(_LEFTOVER, bare(), 2.0) if _DIGIT.search(bare()) else 0.0,  # a digit each
-        "author_phrase": lambda: _count(_AUTHOR, bare(), 1.0, bare_lower()),
-        "hedge": lambda: count(_HEDGE),
-        "citation_final": citation_final,
-        "log_chars": lambda: math.log(max(len(excerpt), 1)),
-        "title_review": lambda: 1.0 if _TITLE_REVIEW.search(title) else 0.0,
-        "title_resource": lambda: 1.0 if _TITLE_RESOURCE.search(title) else 0.0,
-        "title_missing": lambda: 0.0 if title.strip() else 1.0,
-        "venue_review": lambda: 1.0 if _REVIEW_VENUE.search(record.get("target_container") or "") else 0.0,
-        "not_journal": lambda: 1.0 if (record.get("target_type") or "journal") != "journal" else 0.0,
-        **{f"section_{kind}": (lambda kind=kind: 1.0 if section == kind else 0.0) for kind in _SECTION_KINDS},
-        "section_other": lambda: 0.0 if section in _SECTION_KINDS else 1.0,
-        "demonstrative": lambda: count(_DEMONSTRATIVE),
-        "passive_attribution": lambda: count(_PASSIVE_ATTRIBUTION, 2.0),
-        "study_subject": lambda: count(_STUDY_SUBJECT, 2.0),
-        "past_tense": lambda: count(_PAST),
-        "target_authors": lambda: math.log1p(min(len(record.get("target_authors") or ()), 6)),
-        "title_finding": lambda: 1.0 if _TITLE_FINDING.search(title) else 0.0,
-        "title_colon": lambda: 1.0 if ":" in title else 0.0,
-        "title_words": lambda: math.log1p(len(title.split())),
-    }
-    return {name: table[name]() for name in (FEATURES if names is None else names)}
+    views = _Views(record)
+    return {name: _STEPS[name](views) for name in (FEATURES if names is None else names)}
 
 
 @dataclass(frozen=True)
