@@ -81,7 +81,7 @@ from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
-           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT"]
+           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "feature_list"]
 
 SELECTOR_FILE = "selector.json"
 _CAP = 3.0
@@ -201,6 +201,21 @@ FEATURES: tuple[str, ...] = (
 DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not in (
     "formula", "chemical_name", "number_unit", "gene_protein", "named_entity", "routine_assignment",
     "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other", "title_overlap"))
+
+
+def feature_list(text: str) -> tuple[str, ...]:
+    """Feature names from a comma-separated list (``train-selector --features``), ``default`` standing for
+    :data:`DEFAULT_FEATURES`: ``"default,title_overlap"``. Repeats are dropped; an unknown name is an
+    :class:`~chemref.errors.InputError`."""
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        for name in (DEFAULT_FEATURES if part == "default" else (part,)):
+            if name not in FEATURES:
+                raise InputError(f"unknown selector feature {name!r}" if name else "an empty feature name",
+                                 hint=f"choose from default, {', '.join(FEATURES)}")
+            if name not in names:
+                names.append(name)
+    return tuple(names)
 
 
 def _specific_tokens(text: str, cap: float) -> float:
@@ -668,6 +683,24 @@ def cascade_threshold(scores: Sequence[float], good: Sequence[bool], share: floa
     return round(ranked[need - 1], 4)
 
 
+def _blended_targets(ids: Sequence[str], y: Any, soft: Mapping[str, float], label_weight: float) -> tuple[Any, int]:
+    """What :func:`train_selector` fits: the labels, blended with the soft targets where a record has one;
+    and how many records have one."""
+    import numpy as np
+
+    if label_weight >= 1.0:
+        return y, 0
+    bad = next((k for k, v in soft.items() if not (isinstance(v, (int, float)) and 0.0 <= v <= 1.0)), None)
+    if bad is not None:
+        raise InputError(f"the soft target of {bad!r} must be a probability from 0 to 1, got {soft[bad]!r}")
+    has = np.array([i in soft for i in ids])
+    if not has.any():
+        raise InputError("no labelled record has a soft target: the soft targets name other ids",
+                         hint="give the judge's responses to the same candidates (custom_id = record id)")
+    other = np.array([float(soft.get(i, 0.0)) for i in ids])
+    return np.where(has, label_weight * y + (1.0 - label_weight) * other, y), int(has.sum())
+
+
 #: The records a selector learns from: those it scores in a build (kept, or rejected at a score stage)
 #: and those lost only for want of a DOI (a question with ``--answer-key doi-or-pmid``).
 TRAINED_ON = (None, "min_findability", "min_score", "per_target_cap", "per_article_cap", "has_doi")
@@ -678,6 +711,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
                    features: Sequence[str] = DEFAULT_FEATURES,
                    min_precision: float = 0.85, min_good_kept: float = 0.6,
                    fallback_good_kept: float | None = FALLBACK_GOOD_KEPT,
+                   soft_targets: Mapping[str, float] | None = None, label_weight: float = 1.0,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
     out) and whose ``reason`` is one of :data:`TRAINED_ON`, on ``features`` (by default
@@ -685,8 +719,17 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     record (each scored by a model fitted on the other folds; folds group records by article, assigned
     with ``seed``). The threshold is chosen on the cross-validated scores (:func:`choose_threshold`): the
     lowest reaching ``min_precision`` with ``min_good_kept`` of the good ones kept, else the highest keeping
-    ``fallback_good_kept`` of them (None or 0: the F0.5 maximum)."""
+    ``fallback_good_kept`` of them (None or 0: the F0.5 maximum).
+
+    ``soft_targets`` (id -> a probability that the record is a good question, such as a judge model's
+    confidence) with ``label_weight`` below 1: the model is fitted to ``label_weight * label + (1 - label_weight)
+    * soft target`` where a record has one (its label alone where not); the cross-validated scores and the
+    threshold are still judged against the labels alone."""
     import numpy as np
+
+    if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
+        raise InputError(f"the label weight must be from 0 to 1, and below 1 only with soft targets, got "
+                         f"{label_weight!r}", hint="--label-weight 0.25 --soft-labels responses.jsonl, or neither")
 
     if fallback_good_kept is not None and not 0.0 <= fallback_good_kept <= 1.0:
         raise InputError(f"the share of good ones the fallback threshold keeps must be from 0 to 1, got "
@@ -708,6 +751,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     y = np.array([1.0 if labels[i] else 0.0 for i in ids])
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
+    targets, softened = _blended_targets(ids, y, soft_targets or {}, label_weight)
     articles = sorted({article_of(i) for i in ids})
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
@@ -719,12 +763,12 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         if not test.any() or test.all():
             continue
         means, scales = _standardise(x[~test])
-        w, b = _fit((x[~test] - means) / scales, y[~test], l2)
+        w, b = _fit((x[~test] - means) / scales, targets[~test], l2)
         cv[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
         if progress:
             progress(f"fold {k + 1}/{folds}: {int(test.sum())} records")
     means, scales = _standardise(x)
-    w, b = _fit((x - means) / scales, y, l2)
+    w, b = _fit((x - means) / scales, targets, l2)
     cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
     threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
                                  min_good_kept=min_good_kept, fallback_good_kept=fallback_good_kept)
@@ -744,6 +788,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
               "features": len(features),
+              **({"soft_targets": {"label_weight": label_weight, "records": softened}} if softened else {}),
               "threshold_rule": rule,
               "judge_threshold": cascade_threshold(list(cv_scores.values()), [bool(v) for v in y]),
               "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "
