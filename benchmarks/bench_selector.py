@@ -690,8 +690,8 @@ def main() -> None:
     soft_runs = [_cv(shipped, y, f, targets=soft) for f in fold_sets]
     rules = []
     for model, share, per_article, gap in (
-            *(("shipped", share, cap, None) for share, cap in ((0.33, 1), (0.33, 2), (0.33, 4), (0.33, 8), (0.33, 10**6),
-                                                               (0.10, 4), (0.20, 4), (0.25, 4))),
+            *(("shipped", share, cap, None) for share, cap in (
+                (0.33, 1), (0.33, 2), (0.33, 4), (0.33, 8), (0.33, 10**6), (0.10, 4), (0.20, 4), (0.25, 4))),
             *(("shipped", 0.33, 4, gap) for gap in (0.25, 0.5, 1.0)),
             ("soft 0.25", 0.33, 1, None), ("soft 0.25", 0.33, 4, None)):
         runs = shipped_runs if model == "shipped" else soft_runs
@@ -719,7 +719,8 @@ def main() -> None:
               f"[{rule['good_share_range'][0]:.3f}, {rule['good_share_range'][1]:.3f}]{rule['good_kept_mean']:>11.3f}")
     with atomic_write(OUT) as handle:
         json.dump({"labelled": len(rows), "good": int(y.sum()), "articles": len(groups), "seeds": args.seeds,
-                   "resamples": args.boot, "features_tried": tried, "bm25_top1": ease, "rows": table, "learning_curve": curve,
+                   "resamples": args.boot, "features_tried": tried, "bm25_top1": ease, "rows": table,
+                   "learning_curve": curve,
                    "threshold_rules_and_caps": rules},
                   handle, indent=1)
         handle.write("\n")
