@@ -96,17 +96,37 @@ def test_train_selector_cli_features_and_soft_labels(tmp_path, capsys):
     selector = load_selector(out)
     assert list(selector.weights) == [*DEFAULT_FEATURES, "title_overlap"]
     assert selector.meta["soft_targets"] == {"label_weight": 0.5, "records": len(labels)}
-    capsys.readouterr()
+    assert f"soft targets for {len(labels)} records" in capsys.readouterr().out
+
+
+def test_train_selector_cli_says_which_answers_it_could_not_use(tmp_path, capsys):
+    records, labels = _noisy()
+    path = _write(tmp_path / "labels.jsonl", [_label(i, g) for i, g in labels.items()])
+    questions = _write(tmp_path / "q.jsonl", records)
+    responses = tmp_path / "responses.jsonl"
+    _responses(responses, _soft(labels))
+    lines = responses.read_text().splitlines()
+    broken = json.loads(lines[0])
+    broken["response"]["body"]["choices"][0]["message"]["content"] = "not json"
+    responses.write_text("\n".join([json.dumps(broken), *lines[1:]]) + "\n")
+    assert main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "s.json"),
+                 "--folds", "3", "--soft-labels", str(responses), "--label-weight", "0.5"]) == 0
+    captured = capsys.readouterr()
+    assert f"note: 1 of the {len(labels)} answers" in captured.err
+    assert load_selector(tmp_path / "s.json").meta["soft_targets"]["records"] == len(labels) - 1
 
 
 @pytest.mark.parametrize(("extra", "message"), [
     (["--features", "default,nope"], "unknown selector feature 'nope'"),
     (["--label-weight", "0.5"], "below 1 only with soft targets"),
+    (["--soft-labels", "RESPONSES"], "--soft-labels has no effect with --label-weight 1"),
 ])
 def test_train_selector_cli_option_errors_one_line_exit_2(tmp_path, capsys, extra, message):
     records, labels = _noisy()
     path = _write(tmp_path / "labels.jsonl", [_label(i, g) for i, g in labels.items()])
     questions = _write(tmp_path / "q.jsonl", records)
+    responses = _responses(tmp_path / "responses.jsonl", _soft(labels))
+    extra = [responses if arg == "RESPONSES" else arg for arg in extra]
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "s.json"),
                    "--folds", "3", *extra])
     err = capsys.readouterr().err

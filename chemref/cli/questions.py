@@ -232,10 +232,18 @@ def train_selector_command(
         chosen = {} if features is None else {"features": feature_list(features)}
         soft = None
         if soft_labels is not None:
+            from chemref.errors import InputError
             from chemref.questions.judge.answers import read_responses
 
-            soft = {i: a.confidence for i, (_, a) in read_responses(soft_labels).items()
-                    if a.ok and a.confidence is not None}
+            if label_weight >= 1.0:
+                raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
+                                 hint="add --label-weight 0.25, for example")
+            answers = read_responses(soft_labels)
+            soft = {i: a.confidence for i, (_, a) in answers.items() if a.ok and a.confidence is not None}
+            if len(soft) < len(answers):
+                typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
+                           f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
+                           "confidence): their records are fitted to their labels alone", err=True)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
                                       min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
@@ -260,7 +268,9 @@ def train_selector_command(
     typer.echo(curve.to_text())
     typer.echo(f"wrote {printable(str(output))} (selector {selector.version}, threshold {selector.threshold}, "
                f"{selector.meta['trained_on']} labelled records)"
-               + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else ""))
+               + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else "")
+               + (f"; soft targets for {selector.meta['soft_targets']['records']} records"
+                  if "soft_targets" in selector.meta else ""))
 
 
 @questions_app.command("review")
