@@ -40,7 +40,7 @@ DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
 RECORD = ROOT / "benchmarks" / "results" / "chemicals.json"
 OUT = ROOT / "benchmarks" / "results" / "local" / "chemicals.json"
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.nlp.chemical_corpus import TaggedSentence, group_documents, joined_text, read_tagged  # noqa: E402
 
 Spans = list[tuple[int, int]]  # character spans in the joined text

@@ -26,7 +26,7 @@ OUT = ROOT / "benchmarks" / "results" / "claims.json"
 
 sys.path.insert(0, str(ROOT))
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.nlp.claims import classify_citation  # noqa: E402
 
 Example = tuple[str, "tuple[int, int] | None", str]  # sentence, citation offsets, gold label

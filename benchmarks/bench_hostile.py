@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "hostile.json"
 sys.path.insert(0, str(ROOT))
 
-from chemref._io import write_text  # noqa: E402
+from chemref._io.atomic import write_text  # noqa: E402
 
 STRINGS = ("1", "C", "e.g. ", "(", "Smith et al. ")
 ENGINES = ("sentences", "tokenizer", "claims", "authors", "findability", "selector")
@@ -110,7 +110,7 @@ BRAT_CASES = (
 )
 
 _BUILD = _PRELUDE + textwrap.dedent("""
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.writer import build_to_files
     unit = @UNIT@
     if unit is None:
         sentence = recipes.digits_sentence(50_000)
@@ -144,13 +144,13 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
         def run(t):
             return cited_author_mentions(t, ["Smith"])
     elif engine == "selector":
-        from chemref.questions.selector import selector_features
+        from chemref.questions.funnel.selector import selector_features
         def run(t):  # a candidate record as the builder makes it: the 1 MB sentence, then its citation
             return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
                                       "citation_start": len(t) + 1, "citation_end": len(t) + 4,
                                       "target_title": "A study of yields", "section": "results"})
     else:
-        from chemref.questions.findability import findability as run
+        from chemref.questions.funnel.findability import findability as run
     run("Smith et al. found 5 mM C2H4 (e.g. 1) [1].")  # rule tables loaded and compiled once, not timed
     start()
     run(text)

@@ -247,7 +247,7 @@ def main() -> int:
                                                       / reference["median_articles_per_s"]) if reference else None,
               "cpu_speed_ratio_vs_pubmed_parser": (chem["articles_per_cpu_s"] / reference["articles_per_cpu_s"])
               if reference else None}
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
 
     with atomic_write(args.output) as handle:
         json.dump(result, handle, indent=2)

@@ -27,7 +27,7 @@ OUT = ROOT / "benchmarks" / "results" / "judge.json"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.questions.judge.client import read_requests, request_url, run_requests  # noqa: E402
 from judge_server import JudgeServer, write_requests  # noqa: E402
 

@@ -26,10 +26,10 @@ DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "questions.json"
 
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.jats import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
-from chemref.questions.builder import _warm_up, expand_inputs  # noqa: E402
+from chemref.questions.funnel.builder import _warm_up, expand_inputs  # noqa: E402
 
 
 def _cpu() -> float:

@@ -154,7 +154,7 @@ def main() -> int:
             ok = ok and met
             print(f"target for {r['run']}: < {TARGETS[r['run']]} s -> {'met' if met else 'NOT met'} "
                   f"(cpu {r['cpu_s_median']:.2f} s)")
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
 
     with atomic_write(RESULTS) as handle:
         json.dump({"benchmark": "chemref score brat, whole process", "documents": n_docs, "copies": COPIES,

@@ -2,13 +2,13 @@
 
 Run from the project root:  python benchmarks/bench_selector.py [--seeds 10] [--boot 300] [--workers 2]
 Builds the dev corpus (../shared/corpora/jats/dev) with ``--min-score 0``, joins the labels of
-corpora/labels/dev_labels.jsonl, and fits the project's model (:func:`chemref.questions.selector._fit`,
+corpora/labels/dev_labels.jsonl, and fits the project's model (:func:`chemref.questions.funnel.selector._fit`,
 L2 logistic regression on standardised features) on the shipped feature set and on that set plus each
 family of candidate features below. Prints one table and writes benchmarks/results/selector.json.
 
 Per row: ranking AUC (mean ± sd over ``--seeds`` fold assignments, 5 folds grouped by article), the good
 share when keeping 60% / 40% / 25% of the good candidates (mean over the fold seeds), the good share and
-good-kept share at the threshold :func:`~chemref.questions.selector.choose_threshold` picks (fold seed 0),
+good-kept share at the threshold :func:`~chemref.questions.funnel.selector.choose_threshold` picks (fold seed 0),
 and the AUC gain over the shipped set with a 95% interval from resampling articles (fold seed 0), the
 figure that says whether a gain is more than noise. The candidate features live here, not in the
 package: none of the families beat the shipped set by more than that noise (see corpora/labels/README.md).
@@ -56,12 +56,12 @@ OUT = ROOT / "benchmarks" / "results" / "selector.json"
 
 import numpy as np  # noqa: E402
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.jats import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
-from chemref.questions.evaluate import ranking_auc  # noqa: E402
-from chemref.questions.labels import good_labels, read_labels  # noqa: E402
-from chemref.questions.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
+from chemref.questions.labels.evaluate import ranking_auc  # noqa: E402
+from chemref.questions.labels.label import good_labels, read_labels  # noqa: E402
+from chemref.questions.funnel.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
                                         _standardise, article_of, choose_threshold, selector_features)
 
 _I = re.IGNORECASE
@@ -240,7 +240,7 @@ def kept_after_caps(scores: Any, rows: list[dict[str, Any]], candidates: Any, th
                     per_target: int = 1, per_article: int = 4, seed: int = 0) -> Any:
     """The rows a build keeps at ``threshold`` after the per-target and per-article caps (as
     ``questions evaluate --reselect``): ``candidates`` marks the rows that pass the other filters."""
-    from chemref.questions.filters import tiebreak
+    from chemref.questions.funnel.filters import tiebreak
 
     kept = np.zeros(len(rows), dtype=bool)
     by_article: dict[str, list[int]] = collections.defaultdict(list)

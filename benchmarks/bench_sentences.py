@@ -266,7 +266,7 @@ def main() -> int:
         "skipped": skipped,
         "worst_case_seconds_1mb": worst,
     }
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
     with atomic_write(RESULTS) as f:
         f.write(json.dumps(payload, indent=2))
     print(f"wrote {RESULTS.relative_to(ROOT)}")

@@ -1,6 +1,6 @@
 """The figures and descriptions that the README, the dataset card and ``--help`` share, rendered from the data
-the code uses: the filter table (:data:`chemref.questions.filters.REASONS` and their docstrings), the build
-defaults (:class:`~chemref.questions.settings.BuildSettings`), the question fields, the shipped selector's
+the code uses: the funnel's steps (:data:`chemref.questions.funnel.filters.STEPS`), the build
+defaults (:class:`~chemref.questions.funnel.settings.BuildSettings`), the question fields, the shipped selector's
 file and its recorded evaluation (``chemref/questions/data/selector_evaluation.json``).
 
 The README holds generated blocks between two markers::
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 __all__ = ["GENERATORS", "EVALUATION_FILE", "caps_text", "funnel_table", "question_fields", "jats_fields",
-           "selector_text", "selector_evaluation", "selector_fingerprint", "training_overlap", "render",
+           "selector_text", "selector_features_table", "selector_training_text", "selector_evaluation", "selector_fingerprint", "training_overlap", "render",
            "stale_blocks", "record_selector_evaluation", "main"]
 
 #: The recorded evaluation of the shipped selector (written by ``record-selector``, read by the card,
@@ -36,7 +36,7 @@ _BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(
 
 
 def _defaults() -> Any:
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.settings import BuildSettings
 
     return BuildSettings()
 
@@ -46,8 +46,8 @@ def _thousands(n: int) -> str:
 
 
 def caps_text(per_target: int, per_article: int) -> str:
-    """How the two caps choose, for the card and the README (the rule of :func:`~chemref.questions.filters.
-    per_target_cap` and :func:`~chemref.questions.filters.per_article_cap`)."""
+    """How the two caps choose, for the card and the README (the rule of :func:`~chemref.questions.funnel.filters.
+    per_target_cap` and :func:`~chemref.questions.funnel.filters.per_article_cap`)."""
     works = "question" if per_target == 1 else "questions"
     return (f"Of the candidates that pass every other filter, at most {per_target} {works} of an article may cite "
             f"the same work and at most {per_article} questions come from one article: in both caps the highest "
@@ -64,7 +64,7 @@ def _step_setting(reason: str) -> str:
     if reason == "min_findability":
         return "`--min-findability` (off by default)"
     if reason == "min_score":
-        from chemref.questions.selector import default_selector
+        from chemref.questions.funnel.selector import default_selector
 
         return f"`--min-score` {default_selector().threshold} (the shipped selector's threshold)"
     if reason == "per_target_cap":
@@ -78,10 +78,10 @@ def _step_setting(reason: str) -> str:
 
 def funnel_table() -> str:
     """The funnel steps in order, one row each: the step's own one-line description and its settings."""
-    from chemref.questions.filters import REASONS, description
+    from chemref.questions.funnel.filters import STEPS
 
     lines = ["| step | a candidate is kept when | setting (default) |", "|---|---|---|"]
-    lines += [f"| `{reason}` | {description(reason)} | {_step_setting(reason)} |" for reason in REASONS]
+    lines += [f"| `{step.name}` | {step.description} | {_step_setting(step.name)} |" for step in STEPS]
     return "\n".join(lines) + "\n"
 
 
@@ -92,8 +92,8 @@ def _wrap(text: str) -> str:
 
 
 def question_fields() -> str:
-    """The sentence listing the fields of a question record (:data:`~chemref.questions.records.QUESTION_FIELDS`)."""
-    from chemref.questions.records import QUESTION_FIELDS
+    """The sentence listing the fields of a question record (:data:`~chemref.questions.funnel.records.QUESTION_FIELDS`)."""
+    from chemref.questions.funnel.records import QUESTION_FIELDS
 
     return _wrap(f"Each question has `{', '.join(QUESTION_FIELDS)}`, with `excerpt == sentence[:citation_start] + "
                  "\"[CITATION]\" + sentence[citation_end:]` (with `--authors mask` the cited authors' names in the "
@@ -149,7 +149,7 @@ def _evaluation_file() -> dict[str, Any] | None:
 def selector_evaluation(selector: Any = None) -> dict[str, Any] | None:
     """The recorded evaluation of ``selector`` (default: the shipped one), or None when none was recorded
     for exactly these weights."""
-    from chemref.questions.selector import default_selector
+    from chemref.questions.funnel.selector import default_selector
 
     sel = selector if selector is not None else default_selector()
     data = _evaluation_file()
@@ -171,13 +171,13 @@ def selector_text(selector: Any = None) -> str:
     """How the selector behind ``score`` and ``--min-score`` was trained and how good it is, from its file
     (``meta``) and, for the shipped weights, the recorded evaluation: the one paragraph the card and the
     README show."""
-    from chemref.questions.selector import default_selector
+    from chemref.questions.funnel.selector import default_selector
 
     sel = selector if selector is not None else default_selector()
     meta = dict(sel.meta)
     features = f"{meta['features']} features" if meta.get("features") else "features"
     text = (f"The question selector (version {sel.version}) is a {meta.get('model', 'logistic regression')} over "
-            f"{features} documented in `chemref.questions.selector`")
+            f"{features} documented in `chemref.questions.funnel.selector`")
     if not meta.get("trained_on"):
         return text + "."
     ev = selector_evaluation(sel)
@@ -213,12 +213,52 @@ def _selector_block() -> str:
     return _wrap(selector_text())
 
 
-#: The README's generated blocks: name -> the function that renders it.
+def selector_features_table(selector: Any = None) -> str:
+    """The selector's features, one row per group of :data:`~chemref.questions.funnel.selector.FEATURE_TABLE`:
+    the names, which of them ``selector`` (default: the shipped one) uses, and what they measure."""
+    from chemref.questions.funnel.selector import FEATURE_TABLE, default_selector
+
+    sel = selector if selector is not None else default_selector()
+    lines = [f"| feature | used by the shipped weights (version {sel.version}) | what it measures |", "|---|---|---|"]
+    for names, what in FEATURE_TABLE:
+        used = [name for name in names if name in sel.weights]
+        unused = [name for name in names if name not in sel.weights]
+        mark = "" if not used else "✓" if not unused else (
+            f"✓ not {', '.join(f'`{n}`' for n in unused)}" if len(unused) < len(used)
+            else f"✓ {', '.join(f'`{n}`' for n in used)} only")
+        lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {mark} | {what} |")
+    return "\n".join(lines) + "\n"
+
+
+def selector_training_text(selector: Any = None) -> str:
+    """What the shipped weights are and what they were trained on (the selector file's ``meta`` and its
+    recorded evaluation), for the labels' notes."""
+    from chemref.questions.funnel.selector import default_selector
+
+    sel = selector if selector is not None else default_selector()
+    meta = dict(sel.meta)
+    text = (f"The shipped weights (`chemref/questions/data/selector.json`, version {sel.version}: "
+            f"{meta.get('features', len(sel.weights))} features, {meta.get('model', 'logistic regression')}, "
+            f"{meta.get('folds', '?')} folds grouped by article, seed {meta.get('seed', 0)}) are fitted on "
+            f"{_thousands(meta.get('trained_on', 0))} labelled candidates from {meta.get('articles', '?')} articles "
+            f"({_thousands(meta.get('good', 0))} good)")
+    ev = selector_evaluation(sel)
+    if ev is not None:
+        lost = meta.get("trained_on", 0) - ev["scored"]
+        text += (f": the {_thousands(ev['scored'])} that pass every other filter ({ev['scored_good']} good)"
+                 + (f" and {lost} rejected only for want of a DOI (usable with `--answer-key doi-or-pmid`); the "
+                    f"cross-validated figures below are over the {_thousands(ev['scored'])}" if lost > 0 else ""))
+    return text + "."
+
+
+#: The generated blocks (of the README and ``corpora/labels/README.md``): name -> the function that renders it.
 GENERATORS: dict[str, Callable[[], str]] = {
     "funnel-table": funnel_table,
     "question-fields": question_fields,
     "selector": _selector_block,
     "caps": lambda: _wrap(caps_text(_defaults().per_target, _defaults().per_article)),
+    "selector-features": lambda: selector_features_table(),
+    "selector-training": lambda: _wrap(selector_training_text()),
     "jats-fields": jats_fields,
 }
 
@@ -248,12 +288,12 @@ def record_selector_evaluation(labels_path: str, questions_path: str, rejected_p
     with the caps applied again, and write what the documents quote: the candidates scored, the AUC, the
     figures at the threshold and after the caps, and a hash of every labelled id it was trained on (so that
     ``evaluate`` can say when labels are in-sample)."""
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
     from chemref.cli.questions import _scores as read_scores
     from chemref.jsonl import read_jsonl
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import read_labels
-    from chemref.questions.selector import TRAINED_ON, default_selector
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import read_labels
+    from chemref.questions.funnel.selector import TRAINED_ON, default_selector
 
     labels = read_labels(labels_path)
     questions = [row for _, row in read_jsonl(questions_path)]

@@ -38,7 +38,7 @@ def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:
 
 def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
     """Write JSON Lines atomically (all of it or nothing); returns how many rows were written."""
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
 
     with atomic_write(path) as handle:
         return write_rows(handle, rows)
@@ -49,7 +49,7 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, An
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
     regular files), so a file larger than memory is fine."""
-    from chemref._io import iter_lines
+    from chemref._io.text import iter_lines
 
     for number, line in iter_lines(path):
         if not line.strip():
@@ -160,7 +160,7 @@ def read_json(path: str | os.PathLike[str], *, what: str, schema: dict[str, Any]
               limit: int | None = None, hint: str | None = None) -> Any:
     """The JSON document in the regular file ``path`` (at most ``limit`` bytes, default the input size limit),
     read strictly (:func:`parse_json`) and checked against ``schema`` (:func:`check_schema`)."""
-    from chemref._io import read_limited
+    from chemref._io.limits import read_limited
 
     value = parse_json(read_limited(path, limit), path=path)
     return value if schema is None else check_schema(value, schema, what=what, path=path, hint=hint)

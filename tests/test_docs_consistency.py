@@ -14,19 +14,44 @@ import pytest
 from tests.helpers import CORPORA, ROOT
 
 from chemref import docs
-from chemref.questions.filters import REASONS
-from chemref.questions.labels import GUIDE
-from chemref.questions.report import FILTER_DESCRIPTIONS
-from chemref.questions.selector import default_selector
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.filters import DESCRIPTIONS as FILTER_DESCRIPTIONS, REASONS
+from chemref.questions.labels.label import GUIDE
+from chemref.questions.funnel.selector import default_selector
+from chemref.questions.funnel.settings import BuildSettings
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+LABELS_README = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
+
+
 def test_readme_generated_blocks_are_up_to_date():
     assert docs.stale_blocks(README) == [], "run: python -m chemref.docs README.md"
+    assert docs.stale_blocks(LABELS_README) == [], "run: python -m chemref.docs corpora/labels/README.md"
     for name in docs.GENERATORS:
-        assert f"<!-- generated: {name} -->" in README, name
+        assert f"<!-- generated: {name} -->" in README + LABELS_README, name
+
+
+def test_the_selector_features_are_one_table_and_the_notes_show_it():
+    import chemref.questions.funnel.selector as selector_module
+    from chemref.questions.funnel.selector import FEATURE_TABLE, FEATURES
+
+    assert [name for names, _ in FEATURE_TABLE for name in names] == list(FEATURES)
+    table = docs.selector_features_table()
+    rows = table.splitlines()[2:]
+    assert len(rows) == len(FEATURE_TABLE)
+    used = set()
+    for (names, what), row in zip(FEATURE_TABLE, rows):
+        first, mark, text = row.strip("| ").split(" | ")
+        assert text == what and "<" not in what and "|" not in what, names
+        shown = [n for n in names if n in default_selector().weights]
+        assert mark == ("" if not shown else "✓" if len(shown) == len(names) else mark), names
+        used.update(shown)
+    assert used == set(default_selector().weights)  # every weight is a documented feature
+    assert "| `formula`, `chemical_name`, `number_unit`, `gene_protein`, `method`, `named_entity` | ✓ `method` only |" \
+        in table
+    assert "``findability``" not in (selector_module.__doc__ or "")  # the table is data, not the docstring
+    assert table in LABELS_README
 
 
 def test_readme_funnel_table_has_every_step_in_order():
@@ -139,7 +164,7 @@ def test_the_labelling_guide_is_in_the_repository_and_everything_points_to_it():
     assert "{{ guide }}" in (ROOT / "chemref" / "pages" / "templates" / "question_review.html").read_text()
     evaluate = _evaluate_help()
     assert GUIDE in " ".join(evaluate.split())
-    assert "../shared/QUESTION_GUIDE.md" not in (ROOT / "chemref" / "questions" / "labels.py").read_text()
+    assert "../shared/QUESTION_GUIDE.md" not in (ROOT / "chemref" / "questions" / "labels" / "label.py").read_text()
 
 
 def _evaluate_help() -> str:

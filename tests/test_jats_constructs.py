@@ -110,7 +110,7 @@ def test_sub_articles_are_read_on_request() -> None:
     assert (reply.part, reply.doi, reply.title, reply.pmcid, citations(reply), cited_dois(reply)) == (
         "/article/sub-article", "10.9999/fixture.reply", "Author response", "PMC9000001", [("p", "2", ("B2",))],
         [W[2]])
-    from chemref.questions.candidates import article_info
+    from chemref.questions.funnel.candidates import article_info
 
     assert (article_info(main).key, article_info(reply).key) == ("PMC9000001", "PMC9000001-s1")
     out = io.StringIO()

@@ -14,7 +14,8 @@ import pytest
 from tests.helpers import CORPORA, tar_package
 
 from chemref.errors import InputError
-from chemref.inputs import iter_sources, walk_jats
+from chemref.inputs.sources import iter_sources
+from chemref.inputs.walk import walk_jats
 from chemref.jats.report import run
 
 SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"
@@ -59,7 +60,7 @@ def test_a_symbolic_link_out_of_the_folder_is_a_warning(tmp_path: Path) -> None:
 
 
 def test_jats_reads_the_same_files_as_the_question_builder() -> None:
-    from chemref.questions.builder import expand_inputs
+    from chemref.questions.funnel.builder import expand_inputs
 
     out = io.StringIO()
     assert run([CORPORA / "jats"], as_json=True, stream=out) == []

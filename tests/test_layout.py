@@ -1,7 +1,8 @@
 """The layout drawn in the README's "Layout" section: nothing imports upward.
 
 ``jats``, ``brat`` and ``scoring`` import neither ``nlp`` nor ``questions``; the rule engines of ``nlp`` import no
-spaCy (nor thinc, nor a spaCy component). Every import is read from the source (module level and inside
+spaCy (nor thinc, nor a spaCy component). Inside ``questions``, ``funnel`` < ``output`` < ``judge`` < ``labels``:
+each imports only the parts before it. Every import is read from the source (module level and inside
 functions, and the module names of lazy-export tables), so an import that only runs on some path counts too.
 """
 
@@ -22,6 +23,8 @@ ENGINES = ("sentences", "rules", "authors", "claims", "citation_markers", "prefi
            "tokenizer_rules")
 #: Layers below nlp and questions.
 LOWER = ("jats", "brat", "scoring")
+#: The parts of questions, lowest first: each may import only those before it.
+QUESTION_PARTS = ("funnel", "output", "judge", "labels")
 
 
 def _module_name(path: Path) -> str:
@@ -68,6 +71,23 @@ def test_lower_layers_import_neither_nlp_nor_questions(layer: str) -> None:
         if _under(name, "chemref.nlp") or _under(name, "chemref.questions")
     }
     assert not upward, sorted(upward)
+
+
+@pytest.mark.parametrize("part", QUESTION_PARTS[:-1])
+def test_question_parts_import_only_the_parts_below(part: str) -> None:
+    above = QUESTION_PARTS[QUESTION_PARTS.index(part) + 1:]
+    upward = {
+        f"{_module_name(path)} imports {name}"
+        for path in sorted((PACKAGE / "questions" / part).rglob("*.py"))
+        for name in _imports(path)
+        if any(_under(name, f"chemref.questions.{other}") for other in above)
+    }
+    assert not upward, sorted(upward)
+
+
+def test_every_question_module_is_in_a_part() -> None:
+    loose = sorted(p.name for p in (PACKAGE / "questions").glob("*.py") if p.name != "__init__.py")
+    assert not loose, f"put these in one of {QUESTION_PARTS}: {loose}"
 
 
 @pytest.mark.parametrize("engine", ENGINES)

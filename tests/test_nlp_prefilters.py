@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-import chemref.questions.findability as findability_module
-import chemref.questions.selector as selector_module
+import chemref.questions.funnel.findability as findability_module
+import chemref.questions.funnel.selector as selector_module
 from chemref.nlp.claims import DEFAULT_RULES
 from chemref.nlp.prefilters import Words, literal_leads, needed_strings, prefilter
 

@@ -291,14 +291,14 @@ def test_review_page_labels_three_cards_and_exports_guide_lines(browser, review_
             {"id": kept[2]["id"], "good_question": None, "author_named": True, "function": "CLAIM",
              "sentence_ok": True, "note": ""},
         ]
-        from chemref.questions.labels import excerpt_sha1
+        from chemref.questions.labels.label import excerpt_sha1
 
         for row, record in zip(expected, kept):  # the fingerprint of the excerpt judged, as the label files have
             row["excerpt_sha1"] = excerpt_sha1(record["excerpt"])
         assert out.read_text(encoding="utf-8") == "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in expected)
         assert "1 incomplete left out" in page.text_content("#export-status")
         try:  # the reader of 'chemref questions evaluate', where this checkout has it
-            from chemref.questions.labels import read_labels
+            from chemref.questions.labels.label import read_labels
         except ImportError:
             read_labels = None
         if read_labels is not None:

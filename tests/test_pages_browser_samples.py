@@ -158,7 +158,7 @@ def test_review_page_cards_use_the_width(browser, sample_review_page):  # noqa: 
 
 
 def test_review_page_exports_the_excerpt_fingerprint(browser, sample_review_page, tmp_path):  # noqa: F811
-    from chemref.questions.labels import excerpt_sha1, read_labels
+    from chemref.questions.labels.label import excerpt_sha1, read_labels
 
     page_file, kept, _, _ = sample_review_page
     opened = Opened(browser, page_file, downloads=True)

@@ -70,7 +70,7 @@ def test_ctrl_c_while_the_caller_handles_the_last_result_is_not_lost():
 
 _KILLED_PARENT = """
 import os, sys, time
-from chemref._io import RunLock
+from chemref._io.lock import RunLock
 from chemref.pool import ordered_map
 
 def pid(_):
@@ -93,7 +93,7 @@ def test_workers_of_a_parent_killed_with_sigkill_leave_and_do_not_hold_its_lock(
     import sys
     from pathlib import Path
 
-    from chemref._io import RunLock
+    from chemref._io.lock import RunLock
 
     lock = tmp_path / ".chemref.lock"
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))

@@ -14,7 +14,7 @@ from tests.helpers import CORPORA, shared_path
 
 from chemref.jats import read
 from chemref.questions import BuildResult, build
-from chemref.questions.candidates import CITATION_MARK
+from chemref.questions.funnel.candidates import CITATION_MARK
 
 SAMPLE = CORPORA / "jats"
 ONE_OR_TWO_LETTER_PATTERNS = (r"{s} et al", r"{s} and co-?workers", r"{s} and colleagues", r"{s}['’]s\b",
@@ -244,7 +244,7 @@ def test_sentence_with_a_display_formula_is_rejected_not_flattened():
 def test_source_file_is_the_path_as_given(tmp_path, monkeypatch):
     import shutil
 
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.writer import build_to_files
 
     folder = tmp_path / "in" / "sub"
     folder.mkdir(parents=True)
@@ -266,8 +266,8 @@ def test_source_file_is_the_path_as_given(tmp_path, monkeypatch):
 
 
 def test_named_researchers_drop_the_question_even_without_reference_authors():
-    from chemref.questions.builder import article_questions
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.builder import article_questions
+    from chemref.questions.funnel.settings import BuildSettings
 
     article = read(SAMPLE / "sample_lfp_carbon_coating.xml")
     text = ("In the recent study by Moller et al. [1], copper nanocubes of about 35 nm were followed by operando "

@@ -8,10 +8,10 @@ import re
 import pytest
 
 from chemref.jats.model import Article, CitationAnchor, License, Paragraph, Reference, Section
-from chemref.questions.builder import article_questions
-from chemref.questions.candidates import iter_candidates, widen_anchor
-from chemref.questions.components import Components
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.builder import article_questions
+from chemref.questions.funnel.candidates import iter_candidates, widen_anchor
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.settings import BuildSettings
 
 WIDEN_CASES = [
     # (text, (start, end) of the anchor, expected widened span text)
@@ -201,3 +201,38 @@ def test_bytes_input_gives_the_same_questions():
     by_bytes = build([path.read_bytes()])
     assert [q.id for q in by_bytes.questions] == [q.id for q in by_path.questions]
     assert {q.source_file for q in by_bytes.questions} == {"<bytes 0>"}
+
+
+def test_the_claim_classifier_runs_once_per_candidate_and_the_selector_takes_its_answer():
+    """The selector's ``claim_score`` is the ``is_claim`` filter's decision, from the bundle it was given."""
+    from dataclasses import replace
+
+    from chemref.questions.funnel.selector import default_selector
+
+    calls: list[str] = []
+
+    def bundle(score: float) -> Components:
+        def classify(sentence, citation=None):
+            calls.append(sentence)
+            claim = _Claim("CLAIM")
+            claim.score = score
+            return claim
+        return replace(FAKE, classify=classify)
+
+    art = _article([_para(("The first claim" + FILLER + " [1].", "R1"), ("The second claim" + FILLER + " [2].", "R2"))])
+    high = article_questions(art, BuildSettings(min_score=0), components=bundle(1.0))
+    assert len(calls) == 2 == len(high.questions)  # one classification per candidate, not one more for the score
+    low = article_questions(art, BuildSettings(min_score=0), components=bundle(0.0))
+    assert "claim_score" in default_selector().weights
+    assert [q.score for q in high.questions] != [q.score for q in low.questions]  # the bundle's answer is used
+    for q in high.questions:
+        values = {**q.to_dict(), "claim_score": 1.0}
+        assert q.score == default_selector().score_record(values, claim=1.0)
+
+
+def test_target_key_is_the_doi_then_the_reference_then_the_record():
+    from chemref.questions.funnel.filters import target_key
+
+    assert target_key("10.1/x", "R1", "a-p1-s1") == "10.1/x"
+    assert target_key(None, "R1", "a-p1-s1") == target_key("", "R1", "a-p1-s2") == "R1"
+    assert target_key(None, None, "a-p1-s1") == "a-p1-s1"

@@ -16,8 +16,8 @@ from tests.helpers import CORPORA
 
 from chemref.errors import InputError
 from chemref.jsonl import write_json_streaming
-from chemref.questions import run
-from chemref.questions.totals import BuildTotals
+from chemref.questions.output import writer
+from chemref.questions.output.totals import BuildTotals
 
 SAMPLE = CORPORA / "jats"
 
@@ -33,7 +33,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def _identity() -> dict:
     """The identity of a build of 10 articles per shard (what a journal's header holds)."""
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.settings import BuildSettings
 
     return {"chemref_version": "0", "settings": BuildSettings().to_dict(),
             "layout": {"format": "jsonl", "shard_articles": 10}, "inputs": [], "files_from": None}
@@ -54,8 +54,8 @@ def _summary(index: int) -> dict:
 def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 6)  # 30 articles, 6 shards
     options = {"shard_articles": 5}
-    run.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
-    original = run._Checkpoint.add
+    writer.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
+    original = writer._Checkpoint.add
     calls = []
 
     def killed_while_writing_the_third(self, summary):
@@ -67,21 +67,21 @@ def test_a_torn_last_journal_line_is_redone_and_the_outputs_are_identical(tmp_pa
             raise KeyboardInterrupt
         original(self, summary)
 
-    monkeypatch.setattr(run._Checkpoint, "add", killed_while_writing_the_third)
+    monkeypatch.setattr(writer._Checkpoint, "add", killed_while_writing_the_third)
     with pytest.raises(KeyboardInterrupt):
-        run.build_to_files([str(corpus)], str(tmp_path / "cut"), **options)
-    monkeypatch.setattr(run._Checkpoint, "add", original)
+        writer.build_to_files([str(corpus)], str(tmp_path / "cut"), **options)
+    monkeypatch.setattr(writer._Checkpoint, "add", original)
     journal = tmp_path / "cut" / ".chemref-build" / "progress.jsonl"
     assert not journal.read_bytes().endswith(b"\n")  # header + 2 shards + a torn line
     assert (tmp_path / "cut" / ".chemref-build" / "questions-00002.jsonl").exists()
-    done = run.build_to_files([str(corpus)], str(tmp_path / "cut"), resume=True, **options)
+    done = writer.build_to_files([str(corpus)], str(tmp_path / "cut"), resume=True, **options)
     assert done.totals.articles == 30
     _assert_same_build(tmp_path / "whole", tmp_path / "cut")
 
 
 def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
     path = tmp_path / "progress.jsonl"
-    checkpoint = run._Checkpoint(path, _identity())
+    checkpoint = writer._Checkpoint(path, _identity())
     checkpoint.start()
     checkpoint.add(_summary(0))
     checkpoint.add(_summary(1))
@@ -90,7 +90,7 @@ def test_a_damaged_line_before_the_last_is_an_error(tmp_path):
     lines[1] = lines[1][:20]
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(InputError, match="line 2 of the checkpoint is damaged"):
-        run._Checkpoint(path, _identity()).load("the build")
+        writer._Checkpoint(path, _identity()).load("the build")
 
 
 @pytest.mark.slow
@@ -98,7 +98,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: None)  # the cost measured here is bytes, not the disk
     summaries = [_summary(k) for k in range(2000)]
     path = tmp_path / "bytes.jsonl"
-    checkpoint = run._Checkpoint(path, _identity())
+    checkpoint = writer._Checkpoint(path, _identity())
     checkpoint.start()
     sizes = [path.stat().st_size]
     for summary in summaries:
@@ -112,7 +112,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
     assert checkpoint.prefix_end == 2000 and not checkpoint.pending
     assert checkpoint.totals().articles == 20_000 and len(checkpoint.totals().sources) == 200
 
-    checkpoint = run._Checkpoint(tmp_path / "memory.jsonl", _identity())
+    checkpoint = writer._Checkpoint(tmp_path / "memory.jsonl", _identity())
     checkpoint.start()
     memory = {}
     tracemalloc.start()
@@ -130,7 +130,7 @@ def test_checkpoint_memory_and_bytes_per_shard_stay_flat(tmp_path, monkeypatch):
 def test_shards_done_out_of_order_fold_in_index_order_and_reload_the_same(tmp_path):
     path = tmp_path / "progress.jsonl"
     order = [1, 0, 3, 4, 2, 6, 5]
-    checkpoint = run._Checkpoint(path, _identity())
+    checkpoint = writer._Checkpoint(path, _identity())
     checkpoint.start()
     for k in order:
         checkpoint.add(_summary(k))
@@ -142,7 +142,7 @@ def test_shards_done_out_of_order_fold_in_index_order_and_reload_the_same(tmp_pa
     for k in range(7):
         expected.merge(BuildTotals.from_dict(_summary(k)["totals"]))
     assert checkpoint.totals().to_dict() == expected.to_dict()
-    again = run._Checkpoint(path, _identity())
+    again = writer._Checkpoint(path, _identity())
     again.load("the build")
     again.close()
     assert again.totals().to_dict() == expected.to_dict() and sorted(again.done) == list(range(7))
@@ -163,21 +163,21 @@ def test_the_streamed_manifest_is_json_dump_byte_for_byte(tmp_path, count):
 def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_folder(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 2)  # 10 articles, 4 shards
     options = {"shard_articles": 3}
-    run.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
+    writer.build_to_files([str(corpus)], str(tmp_path / "whole"), **options)
     for target in ("whole", "cut"):  # a fresh folder, and one holding a complete build being replaced
         if target == "cut":
-            run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=2)
+            writer.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=2)
 
         def stopped(*args, **kwargs):  # the shard files are in place, the manifest not yet written
             (tmp_path / target / ".manifest.json.k1ll3d00.tmp").write_text("{", encoding="utf-8")  # as kill -9 leaves
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(run, "write_json_streaming", stopped)
+        monkeypatch.setattr(writer, "write_json_streaming", stopped)
         with pytest.raises(KeyboardInterrupt):
-            run.build_to_files([str(corpus)], str(tmp_path / target), **options)
+            writer.build_to_files([str(corpus)], str(tmp_path / target), **options)
         monkeypatch.undo()
         assert not (tmp_path / target / "manifest.json").exists()
-        run.build_to_files([str(corpus)], str(tmp_path / target), resume=True, **options)
+        writer.build_to_files([str(corpus)], str(tmp_path / target), resume=True, **options)
     _assert_same_build(tmp_path / "whole", tmp_path / "cut")
     assert sorted(p.name for p in (tmp_path / "cut").iterdir() if p.name.startswith(".")) == []  # no lock left
 
@@ -193,14 +193,14 @@ def test_a_staging_folder_removal_cut_short_leaves_nothing_to_resume(tmp_path, m
             item.unlink()
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(run.shutil, "rmtree", cut_short)
+    monkeypatch.setattr(writer.shutil, "rmtree", cut_short)
     with pytest.raises(KeyboardInterrupt):
-        run.build_to_files([str(corpus)], str(target), shard_articles=3)
-    monkeypatch.setattr(run.shutil, "rmtree", real)
+        writer.build_to_files([str(corpus)], str(target), shard_articles=3)
+    monkeypatch.setattr(writer.shutil, "rmtree", real)
     first = target.read_bytes()
     with pytest.raises(InputError, match="nothing to resume"):
-        run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
-    run.build_to_files([str(corpus)], str(target), shard_articles=3)  # the leftovers are cleared
+        writer.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
+    writer.build_to_files([str(corpus)], str(target), shard_articles=3)  # the leftovers are cleared
     assert target.read_bytes() == first and not (tmp_path / ".q.jsonl.chemref-build").exists()
 
 
@@ -210,7 +210,7 @@ def _dies_on_the_sixth(self, item):
     return _DIES_ORIGINAL(self, item)
 
 
-_DIES_ORIGINAL = run._IndexedTask.__call__
+_DIES_ORIGINAL = writer._IndexedTask.__call__
 
 
 @pytest.mark.slow
@@ -220,7 +220,7 @@ def test_a_worker_killed_is_one_error_line_and_the_build_resumes(tmp_path, monke
     corpus = _corpus(tmp_path / "in", 3)
     args = ["questions", "build", str(corpus), "--shard-articles", "2", "--no-progress"]
     assert main([*args, "-o", str(tmp_path / "whole")]) == 0
-    monkeypatch.setattr(run._IndexedTask, "__call__", _dies_on_the_sixth)  # the workers fork with it
+    monkeypatch.setattr(writer._IndexedTask, "__call__", _dies_on_the_sixth)  # the workers fork with it
     assert main([*args, "-o", str(tmp_path / "cut"), "--workers", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "worker process stopped abruptly" in err and "--resume" in err, err
@@ -232,38 +232,38 @@ def test_a_worker_killed_is_one_error_line_and_the_build_resumes(tmp_path, monke
 
 def test_an_article_renamed_inside_a_shard_already_done_is_refused_on_resume(tmp_path, monkeypatch):
     corpus = _corpus(tmp_path / "in", 2)  # 10 articles, shards of 5
-    original = run._Checkpoint.add
+    original = writer._Checkpoint.add
 
     def stopped_after_the_first_shard(self, summary):
         original(self, summary)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(run._Checkpoint, "add", stopped_after_the_first_shard)
+    monkeypatch.setattr(writer._Checkpoint, "add", stopped_after_the_first_shard)
     with pytest.raises(KeyboardInterrupt):
-        run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5)
+        writer.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5)
     monkeypatch.undo()
     third = sorted(corpus.iterdir())[2]  # neither the first nor the last of shard 0
     third.rename(third.with_name(third.stem + "_renamed.xml"))
     with pytest.raises(InputError, match=r"articles 1 to 5 .* are not the same"):
-        run.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5, resume=True)
+        writer.build_to_files([str(corpus)], str(tmp_path / "cut"), shard_articles=5, resume=True)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
 def test_a_full_disk_while_writing_a_shard_or_the_journal_is_one_error_naming_the_file(tmp_path):
-    from chemref.questions.records import ArticleResult
-    from chemref.questions.shards import ShardWriter
+    from chemref.questions.funnel.records import ArticleResult
+    from chemref.questions.output.shards import ShardWriter
 
-    writer = ShardWriter(tmp_path, 3)
-    writer._handles["questions"].close()
-    writer._handles["questions"] = open("/dev/full", "wb")
-    writer.add(ArticleResult(source="a.xml", key="a", cc_by=True))
-    writer._handles["questions"].write(b"{}\n")  # a row still buffered, written out on closing
+    shard = ShardWriter(tmp_path, 3)
+    shard._handles["questions"].close()
+    shard._handles["questions"] = open("/dev/full", "wb")
+    shard.add(ArticleResult(source="a.xml", key="a", cc_by=True))
+    shard._handles["questions"].write(b"{}\n")  # a row still buffered, written out on closing
     with pytest.raises(InputError, match=r"questions-00003.jsonl: cannot write the shard: No space left.*--resume"):
-        writer.close()
-    writer.abort()  # the handle that could not be flushed does not stop the clean-up
+        shard.close()
+    shard.abort()  # the handle that could not be flushed does not stop the clean-up
     assert not list(tmp_path.iterdir())
 
-    checkpoint = run._Checkpoint(tmp_path / "progress.jsonl", _identity())
+    checkpoint = writer._Checkpoint(tmp_path / "progress.jsonl", _identity())
     checkpoint.start()
     checkpoint._handle.close()
     checkpoint._handle = open("/dev/full", "a", encoding="utf-8")
@@ -281,11 +281,11 @@ def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resum
         (tmp_path / ".q.jsonl.k1ll3d00.tmp").write_text("{}\n", encoding="utf-8")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(run, "_join", killed)
+    monkeypatch.setattr(writer, "_join", killed)
     with pytest.raises(KeyboardInterrupt):
-        run.build_to_files([str(corpus)], str(target), shard_articles=3)
+        writer.build_to_files([str(corpus)], str(target), shard_articles=3)
     monkeypatch.undo()
-    run.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
+    writer.build_to_files([str(corpus)], str(target), shard_articles=3, resume=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "in", "q.jsonl"]
 
 
@@ -295,7 +295,7 @@ def test_a_whole_journal_line_that_is_not_a_shard_summary_is_an_error(tmp_path):
                     + json.dumps({"index": 0, "articles": 1, "first": "a.xml", "last": "a.xml"}) + "\n",
                     encoding="utf-8")
     with pytest.raises(InputError, match=r"progress.jsonl:2: invalid checkpoint: \$ must contain \['files', 'totals'\] properties"):
-        run._Checkpoint(path, _identity()).load("the build")
+        writer._Checkpoint(path, _identity()).load("the build")
 
 
 def _assert_same_build(whole, cut):

@@ -9,8 +9,8 @@ import pytest
 from tests.helpers import CORPORA
 
 from chemref.cli import main
-from chemref.questions.card import CARD_MARKER
-from chemref.questions.records import QUESTION_FIELDS
+from chemref.questions.output.card import CARD_MARKER
+from chemref.questions.funnel.records import QUESTION_FIELDS
 
 
 @pytest.mark.slow

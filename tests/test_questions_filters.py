@@ -7,14 +7,14 @@ from dataclasses import dataclass
 import pytest
 
 from chemref.jats.model import CitationAnchor, Reference
-from chemref.questions.candidates import ArticleInfo, Candidate, replace_citation
-from chemref.questions.components import Components
-from chemref.questions.filters import (
+from chemref.questions.funnel.candidates import ArticleInfo, Candidate, replace_citation
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.filters import (
     FILTERS, REASONS, FilterContext, cc_by, has_doi, has_title, is_claim, length, no_author_named,
     no_caption_fragment, no_dangling_opening, no_display_formula, no_glued_sentences, no_table_row, one_citation,
     per_target_cap, section,
 )
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings
 
 
 @dataclass(frozen=True)
@@ -152,16 +152,19 @@ def test_filters_are_in_funnel_order():
         assert check.__name__ == name
 
 
-def test_funnel_descriptions_are_the_first_docstring_lines():
-    import chemref.questions.filters as filters
-    from chemref.questions.report import FILTER_DESCRIPTIONS
+def test_the_funnel_is_one_table_of_steps():
+    import chemref.questions.funnel.filters as filters
 
-    assert list(FILTER_DESCRIPTIONS) == list(REASONS)
-    for reason, text in FILTER_DESCRIPTIONS.items():
-        first = getattr(filters, reason).__doc__.strip().splitlines()[0]
-        assert first.endswith(".") and first[0].isupper(), reason  # a summary line, as a sentence
-        assert text == first[0].lower() + first[1:-1], reason  # shown as a table cell
-        assert "``" not in text and ":func:" not in text, reason  # plain text, no reST markup
+    assert [step.name for step in filters.STEPS] == list(REASONS) == list(filters.DESCRIPTIONS)
+    assert [(step.name, step.check) for step in filters.STEPS if step.stage == "sentence"] == list(FILTERS)
+    assert filters.SCORE_STAGES == REASONS[len(FILTERS):]  # every per-sentence filter comes first
+    assert filters.SELECTOR_STAGES == ("min_score", "per_target_cap", "per_article_cap")
+    for step in filters.STEPS:
+        assert step.check.__name__ == step.name and step.stage in filters.STAGES, step.name
+        text = step.description
+        assert text == filters.description(step.name)
+        assert text[0].islower() and not text.endswith("."), step.name  # shown as a table cell
+        assert "``" not in text and ":func:" not in text and "|" not in text, step.name  # plain text
     with pytest.raises(KeyError):
         filters.description("tiebreak")  # not a funnel step
 
@@ -176,7 +179,7 @@ def test_length_counts_the_excerpt_not_the_sentence():
 
 def test_article_steps_are_named_functions_too():
     """Steps (8) and --min-findability are named functions like filters 1-7, returning their reason."""
-    from chemref.questions.filters import min_findability, per_article_cap, tiebreak
+    from chemref.questions.funnel.filters import min_findability, per_article_cap, tiebreak
 
     assert min_findability(0.2, BuildSettings(min_findability=0.3)) == "min_findability"
     assert min_findability(0.3, BuildSettings(min_findability=0.3)) is None
@@ -220,17 +223,18 @@ def test_per_target_cap(survivors, per_target, kept, capped):
 
 @pytest.mark.slow
 def test_funnel_descriptions_survive_python_oo():
-    # ``python -OO`` (PYTHONOPTIMIZE=2) drops docstrings: the descriptions are read from the source instead
-    # (importing the report module used to raise IndexError there, so no build could run)
+    # ``python -OO`` (PYTHONOPTIMIZE=2) drops docstrings: the descriptions are data, so the funnel table is whole
     import json
     import subprocess
     import sys
 
-    from chemref.questions.report import FILTER_DESCRIPTIONS
+    from chemref.questions.funnel.filters import DESCRIPTIONS
 
-    code = "import json; from chemref.questions.report import FILTER_DESCRIPTIONS as d; print(json.dumps(d))"
+    code = ("import json; from chemref.questions.output.report import funnel_rows; "
+            "from chemref.questions.output.totals import BuildTotals; "
+            "print(json.dumps({r['filter']: r['description'] for r in funnel_rows(BuildTotals())}))")
     out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True, check=True).stdout
-    assert json.loads(out) == FILTER_DESCRIPTIONS
+    assert json.loads(out) == DESCRIPTIONS
 
 
 #: Sentences that are no sentence (our own text): (text, expected reason or None), one table per filter.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chemref.questions.findability import WEIGHTS, findability, findability_features
+from chemref.questions.funnel.findability import WEIGHTS, findability, findability_features
 
 # (more specific excerpt, less specific excerpt): the first must score strictly higher
 ORDER_CASES = [

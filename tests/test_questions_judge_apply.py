@@ -12,12 +12,12 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.evaluate import cohen_kappa, evaluate
+from chemref.questions.labels.evaluate import cohen_kappa, evaluate
 from chemref.questions.judge.answers import classify, parse_content, read_responses
 from chemref.questions.judge.apply import apply_judgement, judged_funnel
 from chemref.questions.judge.client import read_requests
 from chemref.questions.judge.prepare import prepare_requests
-from chemref.questions.labels import read_labels
+from chemref.questions.labels.label import read_labels
 
 DATA = Path(__file__).parent / "data" / "judge"
 OK = {"good_question": True, "author_named": False, "function": "CLAIM", "sentence_ok": True, "note": "x",

@@ -286,7 +286,7 @@ def test_build_with_the_judge_in_one_run(tmp_path, server, capsys):
 
 
 def test_build_with_the_judge_sends_candidates_from_the_selectors_cascade_start(tmp_path, server, capsys):
-    from chemref.questions.selector import default_selector
+    from chemref.questions.funnel.selector import default_selector
 
     out = tmp_path / "out" / "questions.jsonl"
     assert main(["questions", "build", "-o", str(out), "--judge-endpoint", server.url, "--judge-model", "test-model",

@@ -60,7 +60,7 @@ def test_folder_output_has_shards_manifest_and_card(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "complete" and manifest["articles_done"] == 10
     assert manifest["chemref_version"] and manifest["settings"]["per_article"] == 4
-    from chemref.questions.shards import sha256
+    from chemref.questions.output.shards import sha256
 
     for shard in manifest["shards"]:
         for name, info in shard["files"].items():
@@ -198,9 +198,9 @@ def test_file_list_naming_missing_files_is_one_error(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_a_second_writer_is_refused(tmp_path):
-    from chemref._io import RunLock
+    from chemref._io.lock import RunLock
     from chemref.errors import InputError
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.writer import build_to_files
 
     out = tmp_path / "out"
     out.mkdir()
@@ -243,7 +243,7 @@ def test_progress_prints_plain_lines_off_a_terminal():
 def test_dask_workers_write_the_shards_identical_to_a_local_build(tmp_path):
     distributed = pytest.importorskip("distributed")
     from chemref.questions import build_dask
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.writer import build_to_files
 
     corpus = _corpus(tmp_path / "in", 2)
     (corpus / "c000_zz_broken.xml").write_text("<article><front><article-meta></front></article>",
@@ -301,7 +301,7 @@ def test_workers_2_write_every_shard_file_identical_to_one_process(tmp_path):
 def test_package_read_ahead_stops_with_its_reader(tmp_path):
     import threading
 
-    from chemref.inputs import iter_sources
+    from chemref.inputs.sources import iter_sources
 
     files = sorted(SAMPLE.glob("*.xml"))
     package = _package(tmp_path / "pkg.tar.gz", {f"p/{n}_{f.name}": f.read_bytes() for n in range(5) for f in files})
@@ -334,7 +334,8 @@ def test_a_file_name_that_is_not_utf8_is_written_escaped(tmp_path):
 def test_a_file_list_is_streamed_not_held_in_memory(tmp_path, capsys):
     import tracemalloc
 
-    from chemref.inputs import count_sources, read_file_list
+    from chemref.inputs.file_lists import read_file_list
+    from chemref.inputs.sources import count_sources
 
     listing = tmp_path / "list.txt"
     listing.write_text(f"{SAMPLE / 'sample_zinc_knuckle.xml'}\n" * 20_000, encoding="utf-8")

@@ -10,9 +10,9 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.evaluate import evaluate, ranking_auc
-from chemref.questions.labels import Label, excerpt_sha1, parse_label, read_labels
-from chemref.questions.selector import (
+from chemref.questions.labels.evaluate import evaluate, ranking_auc
+from chemref.questions.labels.label import Label, excerpt_sha1, parse_label, read_labels
+from chemref.questions.funnel.selector import (
     DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
 )
 
@@ -424,7 +424,7 @@ def test_every_feature_is_computed_and_a_subset_on_request():
 
 
 def test_a_records_own_findability_is_used():
-    from chemref.questions.findability import findability
+    from chemref.questions.funnel.findability import findability
 
     assert selector_features(GOOD, ("findability",)) == {"findability": findability(GOOD["excerpt"])}
     assert selector_features({**GOOD, "findability": 0.25}, ("findability",)) == {"findability": 0.25}
@@ -450,9 +450,10 @@ def test_selector_patterns_are_linear_on_hostile_text(unit):
 
 
 def test_dataset_card_says_how_the_selector_was_trained(monkeypatch):
-    from chemref.questions import card, selector as selector_module
+    from chemref.questions.funnel import selector as selector_module
+    from chemref.questions.output import card
 
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.settings import BuildSettings
 
     shipped = card._selector_lines(BuildSettings())[0]
     assert "version 2" in shipped and "5-fold cross-validation grouped by article" in shipped
@@ -509,6 +510,6 @@ def test_fallback_good_kept_outside_0_1_is_an_error(share):
     pytest.param([0.9, 0.8], [False, False], 0.9, 0.0, id="no-good-one"),
 ])
 def test_cascade_threshold_keeps_the_share_of_the_good_ones(scores, good, share, expected):
-    from chemref.questions.selector import cascade_threshold
+    from chemref.questions.funnel.selector import cascade_threshold
 
     assert cascade_threshold(scores, good, share) == expected

@@ -10,7 +10,7 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.selector import (DEFAULT_FEATURES, _blended_targets, feature_list, load_selector,
+from chemref.questions.funnel.selector import (DEFAULT_FEATURES, _blended_targets, feature_list, load_selector,
                                         train_selector)
 from tests.test_questions_selector_evaluate import _label, _noisy, _write
 

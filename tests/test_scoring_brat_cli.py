@@ -17,7 +17,7 @@ from chemref.errors import ChemrefError, InputError, ScoringError
 from chemref.scoring import score_brat
 from chemref.scoring.brateval import java_double, java_format4, java_hashmap_order, java_split, java_sort_key
 from chemref.scoring.closure import transitive_closure
-from chemref.scoring.brat_report import Report
+from chemref.scoring.score_report import ScoreReport
 from chemref.scoring.brateval import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity
 from chemref.scoring.chemu import overlap
 
@@ -205,7 +205,7 @@ def test_api_never_exits(tmp_path: Path) -> None:
         score_brat(tmp_path / "missing", PRED)
     report = score_brat(GOLD, PRED, mode="brateval", level="entities", span="approx", similarity=0.8,
                         type_match="inexact")
-    assert isinstance(report, Report) and isinstance(report, dict)
+    assert isinstance(report, ScoreReport) and isinstance(report, dict)
     assert str(report).splitlines()[2] == "Summary:"
     assert json.loads(report.to_json())["overall"]["tp"] == report["overall"]["tp"]
 

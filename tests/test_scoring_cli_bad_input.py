@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import CORPORA
 
-from chemref._io import atomic_write
+from chemref._io.atomic import atomic_write
 from chemref.cli import main
 from chemref.errors import InputError
 
@@ -170,7 +170,7 @@ def test_atomic_write_errors_are_input_errors(tmp_path: Path) -> None:
 
 def test_atomic_write_refuses_a_folder_without_write_permission(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import chemref._io as io
+    import chemref._io.outputs as io
 
     monkeypatch.setattr(io.os, "access", lambda path, mode: False)  # tests may run as root: fake a read-only folder
     with pytest.raises(InputError, match="no permission to write in"):

@@ -59,7 +59,7 @@ def test_a_run_that_opened_a_lock_file_being_removed_locks_the_new_one(tmp_path)
     so two runs never hold locks on two different files of the same name."""
     import fcntl
 
-    from chemref._io import RunLock
+    from chemref._io.lock import RunLock
 
     path = tmp_path / ".q.jsonl.chemref.lock"
     first = RunLock(path, "to q.jsonl").__enter__()
@@ -102,10 +102,10 @@ def test_trec_hint_only_for_trec_shaped_lines(tmp_path):
 # ------------------------------------------------------------------------------ Dask with relative paths
 
 def test_dask_workers_get_absolute_paths_and_the_same_labels(tmp_path, monkeypatch):
-    from chemref.inputs import expand_inputs
-    from chemref.questions.builder import build_article
-    from chemref.questions.dask import for_workers
-    from chemref.questions.settings import BuildSettings
+    from chemref.inputs.sources import expand_inputs
+    from chemref.questions.funnel.builder import build_article
+    from chemref.questions.output.cluster import for_workers
+    from chemref.questions.funnel.settings import BuildSettings
 
     monkeypatch.chdir(ROOT)
     sources = expand_inputs(["corpora/jats"])
@@ -168,8 +168,8 @@ article distributed under the terms of the Creative Commons Attribution License.
 
 def test_evaluate_says_when_labels_are_the_selectors_training_labels(tmp_path):
     from chemref import docs
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import Label
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import Label
 
     trained = set(docs.selector_evaluation()["trained_ids"])
     rows = [json.loads(line) for line in (CORPORA / "labels" / "dev_labels.jsonl").read_text(encoding="utf-8")
@@ -187,9 +187,9 @@ def test_evaluate_says_when_labels_are_the_selectors_training_labels(tmp_path):
 
 
 def test_evaluate_on_the_sample_labels_is_not_in_sample():
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import read_labels
-    from chemref.questions.builder import build
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import read_labels
+    from chemref.questions.funnel.builder import build
 
     result = build([str(CORPORA / "jats")], min_score=0.0, workers=1)
     rows = [q.to_dict() for q in result.questions]

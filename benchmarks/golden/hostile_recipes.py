@@ -163,9 +163,9 @@ def sample_corpus(folder: Path, copies: int = 1) -> Path:
 def interrupted_build(corpus: Path, output: Path, *, shards_done: int = 2, shard_articles: int = 1) -> Path:
     """A folder build of ``corpus`` stopped (as by ``kill -9``) after ``shards_done`` shards; its staging folder.
     Run in this process; finish it with ``chemref questions build CORPUS -o OUTPUT/ --shard-articles N --resume``."""
-    from chemref.questions import run
+    from chemref.questions.output import writer
 
-    original = run._Checkpoint.add
+    original = writer._Checkpoint.add
     calls: list[int] = []
 
     def stop_after(self, summary):  # type: ignore[no-untyped-def]
@@ -174,13 +174,13 @@ def interrupted_build(corpus: Path, output: Path, *, shards_done: int = 2, shard
         calls.append(summary["index"])
         original(self, summary)
 
-    run._Checkpoint.add = stop_after  # type: ignore[method-assign]
+    writer._Checkpoint.add = stop_after  # type: ignore[method-assign]
     try:
-        run.build_to_files([str(corpus)], str(output) + "/", shard_articles=shard_articles)
+        writer.build_to_files([str(corpus)], str(output) + "/", shard_articles=shard_articles)
     except KeyboardInterrupt:
         pass
     finally:
-        run._Checkpoint.add = original  # type: ignore[method-assign]
+        writer._Checkpoint.add = original  # type: ignore[method-assign]
     return output / ".chemref-build"
 
 
@@ -218,7 +218,7 @@ def labelled_build(folder: Path) -> tuple[Path, Path, Path]:
     first 40 records, alternately good and not: ``(labels, questions, rejected)``."""
     import json
 
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.writer import build_to_files
 
     corpus = sample_corpus(folder / "corpus", 2)
     questions, rejected = folder / "q.jsonl", folder / "r.jsonl"

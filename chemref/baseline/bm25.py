@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
-from chemref.inputs import SAMPLE_CORPUS
+from chemref.inputs.sources import SAMPLE_CORPUS
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmark_io import record_id
 
@@ -26,7 +26,7 @@ __all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
-#: ``chemref questions build`` with no input reads these articles (see chemref.questions.run).
+#: ``chemref questions build`` with no input reads these articles (see chemref.questions.output.writer).
 
 
 def query_text(excerpt: str) -> str:
@@ -80,7 +80,7 @@ def _not_found(name: str, bases: list[Path]) -> InputError:
 def _source_articles(names: Iterable[str], bases: list[Path], read: Any) -> Iterator[Any]:
     """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
     reading only the members named)."""
-    from chemref.inputs import iter_sources
+    from chemref.inputs.sources import iter_sources
 
     members: dict[str, set[str]] = {}
     for name in names:

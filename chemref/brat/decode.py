@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chemref._io import line_and_column
+from chemref._io.text import line_and_column
 from chemref.errors import BratError
 
 #: what the first bytes of a file that is not UTF-8 text most likely are

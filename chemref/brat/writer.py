@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from chemref._io import atomic_write
+from chemref._io.atomic import atomic_write
 from chemref.brat.model import Document, Entity
 
 

@@ -27,7 +27,7 @@ def _shown(path: object) -> str:
 def cascade_start(selector: Optional[Path]) -> Optional[float]:
     """The selector score from which candidates go to the judge by default: the selector file's
     ``judge_threshold`` (None, every candidate, when the file records none)."""
-    from chemref.questions.selector import default_selector, load_selector
+    from chemref.questions.funnel.selector import default_selector, load_selector
 
     chosen = default_selector() if selector is None else load_selector(selector)
     value = chosen.meta.get("judge_threshold")

@@ -90,8 +90,8 @@ def build_command(
                                                     "selector's cascade start, its judge_threshold; 0: all)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
-    from chemref.questions.report import funnel_table
-    from chemref.questions.run import build_to_files
+    from chemref.questions.output.report import funnel_table
+    from chemref.questions.output.writer import build_to_files
 
     if fmt not in ("jsonl", "parquet"):
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
@@ -143,7 +143,7 @@ def _records(path: Optional[Path]) -> list[dict]:
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
-    from chemref.questions.evaluate import read_scores
+    from chemref.questions.labels.evaluate import read_scores
 
     return read_scores(path)
 
@@ -170,8 +170,8 @@ def evaluate_command(
     """Measure a question build against labels: kept-set quality, per-filter losses, the score curve."""
     import json
 
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import read_labels
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import read_labels
 
     refuse_overwriting_inputs(output, labels, questions, rejected, scores)
 
@@ -215,9 +215,9 @@ def train_selector_command(
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
-    from chemref.questions.evaluate import evaluate
-    from chemref.questions.labels import good_labels, read_labels
-    from chemref.questions.selector import feature_list, train_selector
+    from chemref.questions.labels.evaluate import evaluate
+    from chemref.questions.labels.label import good_labels, read_labels
+    from chemref.questions.funnel.selector import feature_list, train_selector
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
     refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)

@@ -14,9 +14,10 @@ from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 from lxml import etree
 
-from chemref._io import read_limited
+from chemref._io.limits import read_limited
 from chemref.errors import UNEXPECTED, InputError, JatsError
-from chemref.inputs import Source, iter_sources
+from chemref.inputs.source import Source
+from chemref.inputs.sources import iter_sources
 from chemref.jats.citations import resolve_anchors
 from chemref.jats.license import read_license
 from chemref.jats.metadata import read_meta, read_metadata

@@ -71,8 +71,10 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     ``output`` is then left as it was, since the run failed). What a folder leaves out (links out of it,
     looping links) is a :class:`UserWarning` each.
     """
-    from chemref._io import atomic_write, check_not_input, is_stdout
-    from chemref.inputs import check_inputs, count_sources, read_file_list
+    from chemref._io.atomic import atomic_write
+    from chemref._io.outputs import check_not_input, is_stdout
+    from chemref.inputs.file_lists import read_file_list
+    from chemref.inputs.sources import check_inputs, count_sources
     from chemref.jats.reader import map_articles
 
     inputs = [os.fspath(p) for p in inputs]

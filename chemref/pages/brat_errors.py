@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-from chemref.scoring.report_formats import format4
+from chemref.scoring.score_report_formats import format4
 
 __all__ = ["brat_error_page", "page_segments", "segments", "write_brat_error_page"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from chemref.errors import InputError
-from chemref.questions.labels import GUIDE, excerpt_sha1
+from chemref.questions.labels.label import GUIDE, excerpt_sha1
 
 __all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
 

@@ -39,7 +39,7 @@ def render_page(template: str, **context: Any) -> str:
 def check_page_path(path: str | os.PathLike[str]) -> None:
     """Raise :class:`InputError` unless ``path`` can be written as a page: its folder must exist and be writable
     (a page is a report of a run: a typo in the folder name should not create a new folder tree)."""
-    from chemref._io import check_output
+    from chemref._io.outputs import check_output
 
     target = Path(path)
     folder = target.parent
@@ -54,7 +54,7 @@ def check_page_path(path: str | os.PathLike[str]) -> None:
 
 def write_page(path: str | os.PathLike[str], template: str, **context: Any) -> int:
     """Render ``template`` and write it to ``path`` atomically; returns the page size in bytes."""
-    from chemref._io import write_text
+    from chemref._io.atomic import write_text
 
     check_page_path(path)
     html = render_page(template, **context)

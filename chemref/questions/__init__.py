@@ -2,18 +2,18 @@
 
 ``build(inputs, ...) -> BuildResult`` is the entry point; ``build_dask`` / ``build_bag`` run the same
 per-article function on Dask; ``build_to_files`` is what ``chemref questions build`` calls;
-``chemref.questions.findability.findability(text)`` is the documented findability score.
+``chemref.questions.funnel.findability.findability(text)`` is the documented findability score.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from chemref.questions.builder import Source, article_questions, build, build_article, expand_inputs, iter_build
-from chemref.questions.candidates import CITATION_MARK, Candidate
-from chemref.questions.filters import FILTERS, REASONS
-from chemref.questions.records import QUESTION_FIELDS, ArticleResult, BuildResult, Record
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.builder import Source, article_questions, build, build_article, expand_inputs, iter_build
+from chemref.questions.funnel.candidates import CITATION_MARK, Candidate
+from chemref.questions.funnel.filters import FILTERS, REASONS
+from chemref.questions.funnel.records import QUESTION_FIELDS, ArticleResult, BuildResult, Record
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = [
     "build", "build_article", "article_questions", "iter_build", "expand_inputs", "Source", "BuildSettings",
@@ -25,9 +25,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # Dask and the writers are imported only when used.
     if name in ("build_bag", "build_dask"):
-        from chemref.questions import dask as _dask
-        return getattr(_dask, name)
+        from chemref.questions.output import cluster
+        return getattr(cluster, name)
     if name == "build_to_files":
-        from chemref.questions.run import build_to_files
+        from chemref.questions.output.writer import build_to_files
         return build_to_files
     raise AttributeError(f"module 'chemref.questions' has no attribute {name!r}")

@@ -22,6 +22,8 @@ _EXPORTS: dict[str, str] = {
     "compare_brat": "chemref.scoring.leaderboard",
     "compare_ranking": "chemref.scoring.leaderboard",
     "compare_questions": "chemref.scoring.leaderboard",
+    # the one report type they all return
+    "ScoreReport": "chemref.scoring.score_report",
 }
 
 __all__ = ["normalize_doi", *_EXPORTS]

@@ -13,9 +13,8 @@ from typing import Any, Iterator
 
 from chemref._io import iter_lines, line_and_column, read_limited
 from chemref.errors import InputError, ScoringError
-from chemref.jsonl import read_jsonl  # re-exported: the scorers' JSON Lines reader is the shared one
 
-__all__ = ["read_text", "read_jsonl", "read_json", "read_columns", "number", "record_id", "string_list"]
+__all__ = ["read_text", "read_json", "read_columns", "number", "record_id", "string_list"]
 
 PathLike = str | os.PathLike[str]
 

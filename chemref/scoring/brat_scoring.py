@@ -14,9 +14,9 @@ from chemref._version import __version__
 from chemref.brat.decode import decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items
-from chemref.scoring.brat_report import Report, block
-from chemref.scoring.counts import Counts, add_counts, total
+from chemref.scoring.counts import Counts, add_counts, prf_block, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
+from chemref.scoring.score_report import ScoreReport, brat_sections
 from chemref.scoring.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
@@ -42,7 +42,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False,
-               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
+               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -137,7 +137,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
-                 max_match_edges: int | None = MAX_MATCH_EDGES) -> Report:
+                 max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
     from chemref.scoring.chemu import BLOCKS
     from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
@@ -195,26 +195,38 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         rel: dict[str, Any] = {}
         for b in BLOCKS[:4]:
             if _keep(b, level, span):
-                rel.setdefault(b[1], {})[b[2]] = block(totals[b])
+                rel.setdefault(b[1], {})[b[2]] = prf_block(totals[b])
         data["relations"] = rel
     if level in (None, "entities"):
-        data["entities"] = {b[1]: block(totals[b]) for b in BLOCKS[4:] if _keep(b, level, span)}
+        data["entities"] = {b[1]: prf_block(totals[b]) for b in BLOCKS[4:] if _keep(b, level, span)}
     if per_doc:
         data["per_doc"] = docs
     if errors:
         data["errors"] = records
         warnings.extend(_missing_text_warning(records, gsrc.path))
     data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
-    report = Report(data)
+    kept_details = None
     if details:
         extra = record_warnings + ([] if errors else _missing_text_warning(records, gsrc.path))
-        report.details = {"per_doc": docs, "errors": records,
-                          "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
+        kept_details = {"per_doc": docs, "errors": records,
+                        "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
     if resampling is not None:
-        report.add_intervals(rows, resampling)
-    if doc_counts:
-        report.doc_counts = rows
-    return report
+        add_intervals(data, rows, resampling)
+    return ScoreReport.from_brat(data, doc_counts=rows if doc_counts else None, details=kept_details)
+
+
+def add_intervals(data: dict[str, Any], rows: list[dict[tuple[str, str], tuple[int, int, int]]],
+                  resampling: Resampling) -> None:
+    """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of a report's
+    document, from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per
+    document)."""
+    from chemref.scoring.statistics import micro_intervals
+
+    intervals = micro_intervals(rows, resampling)
+    zero = {m: [0.0, 0.0] for m in ("precision", "recall", "f1")}
+    for label, per_type, overall in brat_sections(data):
+        for t, c in list(per_type.items()) + [("all", overall)]:
+            c["ci"] = intervals.get((label, t), zero)
 
 
 def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Resampling | None,

@@ -19,14 +19,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.benchmark_io import read_jsonl, read_text, record_id, string_list
-from chemref.scoring.benchmark_report import MetricsReport, breakdown
+from chemref.jsonl import read_jsonl
+from chemref.scoring.benchmark_io import read_text, record_id, string_list
+from chemref.scoring.breakdowns import breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
+from chemref.scoring.score_report import ScoreReport
 from chemref.scoring.titles import DEFAULT_THRESHOLD, titles_match
 
 __all__ = [
@@ -249,7 +251,7 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
                     format: str = "chemref", k: int | Sequence[int] = (1, 5, 10),
                     threshold: float = DEFAULT_THRESHOLD, strict: bool = False, per_question: bool = False,
                     ci: float | None = None, resamples: int = DEFAULT_RESAMPLES,
-                    seed: int = DEFAULT_SEED) -> MetricsReport:
+                    seed: int = DEFAULT_SEED) -> ScoreReport:
     """Accuracy@1, Recall@K and MRR@K of ranked DOI / title predictions, with per-section and per-source tables.
 
     ``questions`` is a path (chemref JSONL, or CiteME TSV with ``format="citeme"``) or records;
@@ -265,22 +267,40 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     if not 0.0 < threshold <= 1.0:
         raise ScoringError(f"title similarity threshold must be in (0, 1], got {threshold}")
     diagnostics: list[str] = []
-    if isinstance(questions, (str, os.PathLike)):
-        gold, read_diagnostics = read_questions(questions, format=format)
-        diagnostics += read_diagnostics
-        if not gold:
-            raise ScoringError("the question file holds no questions", path=str(questions),
-                               hint="give the gold question file first, then the predictions")
-    else:
-        gold = [q if isinstance(q, GoldQuestion) else _chemref_question(q, path=None, line=i + 1)
-                for i, q in enumerate(questions)]
+    gold = _read_gold(questions, format, diagnostics)
     pred_path = predictions if isinstance(predictions, (str, os.PathLike)) else None
-    if pred_path is not None:
-        preds = read_question_predictions(pred_path)
-    else:
-        preds = [p if isinstance(p, Prediction) else _prediction(p, path=None, line=i + 1)
-                 for i, p in enumerate(predictions)]  # type: ignore[union-attr]
+    preds = _read_predictions(predictions, pred_path)
+    by_id = _predictions_by_id(preds, pred_path)
+    unknown = _unknown_ids(gold, preds, pred_path, strict, diagnostics)
+    scored = _question_values(gold, by_id, ks, threshold, pred_path)
+    diagnostics += scored.diagnostics(max(ks))
+    return _report(scored, gold, ks, format=format, threshold=threshold, unknown=unknown, per_question=per_question,
+                   diagnostics=diagnostics, resampling=resampling)
 
+
+def _read_gold(questions: Any, format: str, diagnostics: list[str]) -> list[GoldQuestion]:
+    """The gold questions from a file (whose reading diagnostics are added) or from records."""
+    if not isinstance(questions, (str, os.PathLike)):
+        return [q if isinstance(q, GoldQuestion) else _chemref_question(q, path=None, line=i + 1)
+                for i, q in enumerate(questions)]
+    gold, read_diagnostics = read_questions(questions, format=format)
+    diagnostics += read_diagnostics
+    if not gold:
+        raise ScoringError("the question file holds no questions", path=str(questions),
+                           hint="give the gold question file first, then the predictions")
+    return gold
+
+
+def _read_predictions(predictions: Any, pred_path: PathLike | None) -> list[Prediction]:
+    """The ranked predictions from the JSONL file ``pred_path`` or from records."""
+    if pred_path is not None:
+        return read_question_predictions(pred_path)
+    return [p if isinstance(p, Prediction) else _prediction(p, path=None, line=i + 1)
+            for i, p in enumerate(predictions)]
+
+
+def _predictions_by_id(preds: list[Prediction], pred_path: PathLike | None) -> dict[str, Prediction]:
+    """One prediction per question id (a second one is an error naming both lines)."""
     by_id: dict[str, Prediction] = {}
     for prediction in preds:
         if prediction.id in by_id:
@@ -288,6 +308,18 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
                                f"{by_id[prediction.id].line})", path=None if pred_path is None else str(pred_path),
                                line=prediction.line, hint="give one ranked list per question")
         by_id[prediction.id] = prediction
+    return by_id
+
+
+def _some(ids: list[str]) -> str:
+    """The first five ids, quoted, and "..." when there are more."""
+    return ", ".join(map(repr, ids[:5])) + (" ..." if len(ids) > 5 else "")
+
+
+def _unknown_ids(gold: list[GoldQuestion], preds: list[Prediction], pred_path: PathLike | None, strict: bool,
+                 diagnostics: list[str]) -> list[str]:
+    """The predicted ids that are not question ids: reported, or an error with ``strict`` or when no
+    predicted id is a question id (the wrong file)."""
     gold_ids = {q.id for q in gold}
     unknown = [p.id for p in preds if p.id not in gold_ids]
     if unknown and (strict or len(unknown) == len(preds)):
@@ -295,40 +327,64 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
                            path=None if pred_path is None else str(pred_path),
                            hint="are questions and predictions from the same set? questions come first")
     if unknown:
-        diagnostics.append(f"{len(unknown)} prediction(s) for ids not in the questions, ignored: "
-                           + ", ".join(map(repr, unknown[:5])) + (" ..." if len(unknown) > 5 else ""))
+        diagnostics.append(f"{len(unknown)} prediction(s) for ids not in the questions, ignored: " + _some(unknown))
+    return unknown
 
-    names = _metric_names(ks)
+
+@dataclass
+class _QuestionValues:
+    """Every question with its metric values, the questions without a prediction, the unparseable strings
+    met and the kinds of prediction (DOIs, PMIDs, titles) seen."""
+
+    names: list[str]
+    rows: list[tuple[GoldQuestion, dict[str, float]]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unparseable: int = 0
+    kinds: set[str] = field(default_factory=set)
+
+    def diagnostics(self, depth: int) -> list[str]:
+        out = []
+        if self.missing:
+            out.append(f"{len(self.missing)} question(s) without a prediction, counted wrong: " + _some(self.missing))
+        if self.unparseable:
+            out.append(f"{self.unparseable} predicted string(s) in the top {depth} are not DOIs or PMIDs (counted "
+                       "as misses)")
+        return out
+
+
+def _question_values(gold: list[GoldQuestion], by_id: dict[str, Prediction], ks: tuple[int, ...],
+                     threshold: float, pred_path: PathLike | None) -> _QuestionValues:
+    """Accuracy@1, Recall@K and RR@K of every gold question (no prediction: all 0)."""
+    out = _QuestionValues(_metric_names(ks))
     depth = max(ks)
-    rows: list[tuple[GoldQuestion, dict[str, float]]] = []
-    missing: list[str] = []
-    unparseable = 0
-    kinds: set[str] = set()
     for question in gold:
         prediction = by_id.get(question.id)
         rank = None
         if prediction is None:
-            missing.append(question.id)
+            out.missing.append(question.id)
         else:
-            kinds.add(prediction.kind)
+            out.kinds.add(prediction.kind)
             rank, bad = _hit_rank(question, prediction, depth, threshold, pred_path)
-            unparseable += bad
-        rows.append((question, _values(rank, ks)))
-    if missing:
-        diagnostics.append(f"{len(missing)} question(s) without a prediction, counted wrong: "
-                           + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
-    if unparseable:
-        diagnostics.append(f"{unparseable} predicted string(s) in the top {depth} are not DOIs or PMIDs (counted "
-                           "as misses)")
+            out.unparseable += bad
+        out.rows.append((question, _values(rank, ks)))
+    return out
 
-    metrics = {name: (sum(v[name] for _, v in rows) / len(rows) if rows else 0.0) for name in names}
-    breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
+
+def _breakdowns(rows: list[tuple[GoldQuestion, dict[str, float]]], gold: list[GoldQuestion],
+                names: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per-group means by section, by source and by every CiteME group field (split, year)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
     if any(q.section for q in gold):
-        breakdowns["section"] = breakdown(rows, lambda q: q.section or None, names)
+        out["section"] = breakdown(rows, lambda q: q.section or None, names)
     if any(q.source for q in gold):
-        breakdowns["source"] = breakdown(rows, lambda q: q.source or None, names)
+        out["source"] = breakdown(rows, lambda q: q.source or None, names)
     for group in dict.fromkeys(name for q in gold for name, _ in q.groups):
-        breakdowns[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)
+        out[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)
+    return out
+
+
+def _matching(kinds: set[str], gold: list[GoldQuestion], threshold: float) -> list[str]:
+    """How the kinds of prediction seen were matched, for the report's definition."""
     matching = []
     if "dois" in kinds:
         matching.append("DOIs equal after normalize_doi")
@@ -337,10 +393,26 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
     if "titles" in kinds:
         matching.append(f"titles match after normalisation, fuzzy similarity ≥ {threshold} for titles of "
                         "30+ characters")
+    return matching
+
+
+def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ...], *, format: str,
+            threshold: float, unknown: list[str], per_question: bool, diagnostics: list[str],
+            resampling: Resampling | None) -> ScoreReport:
+    """The means over every question, with their intervals when asked for, as a report."""
+    rows, names = scored.rows, scored.names
+    metrics = {name: (sum(v[name] for _, v in rows) / len(rows) if rows else 0.0) for name in names}
+    matching = _matching(scored.kinds, gold, threshold)
     details: dict[str, Any] = {"title_threshold": threshold}
     if per_question:
         details["per_question"] = {q.id: values for q, values in rows}
-    report = MetricsReport(
+    intervals = None
+    if resampling is not None:
+        from chemref.scoring.statistics import mean_intervals
+
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+    missing = len(scored.missing)
+    return ScoreReport.from_metrics(
         task=f"citation prediction ({'CiteME TSV' if format == 'citeme' else 'chemref questions'})",
         metrics=metrics,
         n=len(rows),
@@ -349,15 +421,10 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
                    + (f"; {'; '.join(matching)}" if matching else ""),
         averaging=f"mean over all {len(rows)} questions (a question without a prediction counts 0)",
         k=ks,
-        counts={"questions": len(gold), "predicted": len(gold) - len(missing), "missing_predictions": len(missing),
-                "unknown_prediction_ids": len(unknown), "unparseable_dois": unparseable},
-        breakdowns=breakdowns,
+        counts={"questions": len(gold), "predicted": len(gold) - missing, "missing_predictions": missing,
+                "unknown_prediction_ids": len(unknown), "unparseable_dois": scored.unparseable},
+        breakdowns=_breakdowns(rows, gold, names),
         details=details,
-        diagnostics=tuple(diagnostics),
+        diagnostics=diagnostics,
+        intervals=intervals, resampling=resampling, unit="question",
     )
-    if resampling is None:
-        return report
-    from chemref.scoring.statistics import mean_intervals
-
-    intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
-    return report.with_intervals(intervals, resampling, "question")

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 K = TypeVar("K")
 
-__all__ = ["Counts", "BratevalCounts", "prf", "total", "add_counts"]
+__all__ = ["Counts", "BratevalCounts", "prf", "prf_block", "total", "add_counts"]
 
 
 def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
@@ -97,3 +97,9 @@ def add_counts(totals: MutableMapping[K, Counts], rows: Mapping[K, Counts]) -> N
             totals[key] = row.copy()
         else:
             old.add(row)
+
+
+def prf_block(counts: Mapping[str, Counts]) -> dict[str, Any]:
+    """``{"per_type": {type: prf}, "overall": prf}`` from ``type -> Counts`` (micro sum): one table of a report."""
+    per_type = {t: counts[t].prf() for t in sorted(counts)}
+    return {"per_type": per_type, "overall": total(counts.values()).prf()}

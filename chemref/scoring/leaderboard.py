@@ -11,31 +11,25 @@ the primary metric of every system is compared with the best system's by a paire
 
 from __future__ import annotations
 
-import io
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from chemref._version import __version__
 from chemref.errors import InputError, printable
-from chemref.scoring.brat_report import format4, format_interval
 from chemref.scoring.resampling import plural
+from chemref.scoring.score_report import ScoreReport
 from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
                                         Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
                                         paired_test, percentile_interval, precision_of, recall_of)
 
-__all__ = ["Leaderboard", "SystemRow", "build_leaderboard", "compare_brat", "compare_ranking",
+__all__ = ["SystemRow", "build_leaderboard", "compare_brat", "compare_ranking",
            "compare_questions", "system_names"]
 
 PathLike = str | os.PathLike[str]
-
-#: significance markers of the Markdown table, strictest first
-MARKERS = ((0.01, "**"), (0.05, "*"))
-
 
 @dataclass(frozen=True, slots=True)
 class SystemRow:
@@ -52,116 +46,6 @@ class SystemRow:
         return {"system": self.name, "rank": self.rank, **self.metrics,
                 "ci": {m: list(v) for m, v in self.intervals.items()},
                 "difference_to_best": self.difference, "p_value": self.p_value}
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """Systems ranked by the primary metric, best first, with intervals and paired p-values against the best."""
-
-    title: str
-    primary: str
-    metrics: tuple[str, ...]
-    systems: tuple[SystemRow, ...]
-    meta: dict[str, Any] = field(default_factory=dict)
-    diagnostics: tuple[str, ...] = ()
-
-    @property
-    def best(self) -> SystemRow:
-        return self.systems[0]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"meta": self.meta, "title": self.title, "primary": self.primary, "metrics": list(self.metrics),
-                "systems": [s.to_dict() for s in self.systems], "diagnostics": list(self.diagnostics)}
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def _notes(self) -> list[str]:
-        m = self.meta
-        report = f" of {m['report']}" if m.get("report") else ""
-        return [f"primary: {self.primary}{report}", f"averaging: {m['averaging']}", f"{plural(m['unit'])}: {m['n']}",
-                f"intervals: {m['ci']['description']}", f"test: {m['test']['description']}"]
-
-    def to_text(self) -> str:
-        level = f"{self.meta['ci']['level']:.0%} CI"
-        header = ["rank", "system"]
-        for name in self.metrics:
-            header += [name, level]
-        header += [f"Δ{self.primary}", "p"]
-        rows = []
-        for s in self.systems:
-            row = [str(s.rank), s.name]
-            for name in self.metrics:
-                row += [format4(s.metrics[name]), format_interval(s.intervals[name])]
-            row += ["" if s.difference is None else format4(s.difference),
-                    "best" if s.p_value is None else format4(s.p_value)]
-            rows.append(row)
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        lines = [f"chemref {__version__} · {self.title}", *self._notes(), ""]
-        for index, row in enumerate([header, *rows]):
-            lines.append("  ".join(c.ljust(w) if i in (1,) or (i > 1 and header[i] == level) else c.rjust(w)
-                                   for i, (c, w) in enumerate(zip(row, widths))).rstrip())
-            if index == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        lines += [f"  {d}" for d in (["diagnostics:"] if self.diagnostics else [])] + \
-            [f"  - {d}" for d in self.diagnostics]
-        return "\n".join(lines) + "\n"
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def to_csv(self) -> str:
-        import csv
-
-        buf = io.StringIO()
-        cols = ["rank", "system"]
-        for name in self.metrics:
-            cols += [name, f"{name}_low", f"{name}_high"]
-        cols += ["difference_to_best", "p_value"]
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(cols)
-        for s in self.systems:
-            row: list[Any] = [s.rank, s.name]
-            for name in self.metrics:
-                row += [format4(s.metrics[name]), format4(s.intervals[name][0]), format4(s.intervals[name][1])]
-            row += ["" if s.difference is None else format4(s.difference),
-                    "" if s.p_value is None else format4(s.p_value)]
-            writer.writerow(row)
-        return buf.getvalue()
-
-    def to_markdown(self) -> str:
-        """A table for a paper: best system in bold, significance markers on the primary metric, a footnote."""
-        level = f"{self.meta['ci']['level']:.0%}"
-        cols = ["#", "System", *[f"{m} ({level} CI)" for m in self.metrics], "p[^sig]"]
-        lines = ["| " + " | ".join(cols) + " |", "|---:|---|" + "---:|" * (len(self.metrics) + 1)]
-        for s in self.systems:
-            cells = [str(s.rank), _md(s.name) if s.p_value is not None else f"**{_md(s.name)}**"]
-            for name in self.metrics:
-                lo, hi = s.intervals[name]
-                value = format4(s.metrics[name])
-                if name == self.primary:
-                    value = f"**{value}**" if s.p_value is None else value + _marker(s.p_value)
-                cells.append(f"{value} ({format4(lo)}–{format4(hi)})")
-            cells.append("–" if s.p_value is None else format4(s.p_value))
-            lines.append("| " + " | ".join(cells) + " |")
-        test = self.meta["test"]
-        marks = ", ".join(f"{m} p < {t}" for t, m in MARKERS)
-        lines += ["", f"[^sig]: {test['description']}; marked on {self.primary}: {marks}; unmarked: not "
-                      f"significantly different from the best system (bold) at 0.05. Parentheses: "
-                      f"{self.meta['ci']['description']}; averaging: {self.meta['averaging']}. chemref {__version__}."]
-        return "\n".join(lines) + "\n"
-
-
-def _marker(p: float) -> str:
-    for threshold, mark in MARKERS:
-        if p < threshold:
-            return mark
-    return ""
-
-
-def _md(text: str) -> str:
-    """A table cell: control characters escaped (a newline would end the row), ``|`` escaped."""
-    return printable(text).replace("|", "\\|")
 
 
 def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list[str]:
@@ -190,7 +74,7 @@ def system_names(preds: Sequence[PathLike], names: Sequence[str] | None) -> list
 def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statistics: Mapping[str, Statistic],
                       primary: str, *, unit: str, averaging: str, title: str, test: str = "randomization",
                       trials: int | None = None, resampling: Resampling | None = None,
-                      meta: Mapping[str, Any] | None = None, diagnostics: Sequence[str] = ()) -> Leaderboard:
+                      meta: Mapping[str, Any] | None = None, diagnostics: Sequence[str] = ()) -> ScoreReport:
     """Rank systems whose per-``unit`` ``rows`` (one array per system, same items in the same order) give the
     metrics ``statistics`` (``{name: function of summed rows}``); test every system against the best on
     ``primary``. ``trials`` defaults to 10,000 for randomization and to the bootstrap resamples otherwise."""
@@ -239,14 +123,15 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
                  "ci": {**resampling.to_dict(), "unit": unit,
                         "description": resampling.describe(unit, n)},
                  "test": test_meta}
-    return Leaderboard(title, primary, tuple(statistics), tuple(out), full_meta, tuple(diagnostics))
+    return ScoreReport.from_leaderboard(title=title, primary=primary, metrics=tuple(statistics), systems=out,
+                                        meta=full_meta, diagnostics=diagnostics)
 
 
 # --------------------------------------------------------------------------------------------- scorers
 
 def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
                  test: str = "randomization", trials: int | None = None, ci: float = DEFAULT_LEVEL,
-                 resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, **options: Any) -> Leaderboard:
+                 resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, **options: Any) -> ScoreReport:
     """Leaderboard of BRAT predictions against one gold: P, R and F1 of the report's primary figure (ChEMU 2021:
     relations, exact, COREFERENCE expanded), each with its interval, and the paired test on F1.
 
@@ -268,7 +153,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
         key = (primary_label, "all")
         rows.append(np.array([r.get(key, (0, 0, 0)) for r in report.doc_counts or []], dtype=np.float64)
                     .reshape(-1, 3))
-        diagnostics += [f"{label}: {w}" for w in report.get("warnings", ())]
+        diagnostics += [f"{label}: {w}" for w in report.diagnostics]
     title = (f"leaderboard: {len(labels)} systems, {primary_label}, {meta.get('documents', 0)} documents "
              f"(gold {gold})")
     extra = {"mode": meta.get("mode"), "report": primary_label, "matching": meta.get("matching"),
@@ -282,7 +167,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[PathLike], Any], *, unit: str,
                    task: str, meta_task: str, averaging: str | None, names: Sequence[str] | None,
                    primary: str | None, test: str, trials: int | None, ci: float, resamples: int,
-                   seed: int) -> Leaderboard:
+                   seed: int) -> ScoreReport:
     """Leaderboard of systems whose metrics are means over ``unit`` items (queries, questions): ``score(pred)``
     is a benchmark report with every item's values in ``details["per_<unit>"]``; the items are paired.
     ``averaging`` describes the mean (None: the reports' own description); ``primary`` defaults to the first metric."""
@@ -292,7 +177,7 @@ def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[P
     report = None
     for label, pred in zip(labels, preds):
         report = score(pred)
-        per_item.append(report.details[f"per_{unit}"])
+        per_item.append(report[f"per_{unit}"])
         diagnostics += [f"{label}: {d}" for d in report.diagnostics]
     metric_names = list(report.metrics) if report is not None else []
     items = list(per_item[0]) if per_item else []
@@ -305,7 +190,7 @@ def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[P
             .reshape(len(items), len(metric_names)) for values in per_item]
     stats = {m: mean_of(j, len(items)) for j, m in enumerate(metric_names)}
     if averaging is None:
-        averaging = report.averaging if report is not None else f"mean over {plural(unit)}"
+        averaging = report["averaging"] if report is not None else f"mean over {plural(unit)}"
     return build_leaderboard(labels, rows, stats, primary or metric_names[0], unit=unit, averaging=averaging,
                              title=f"leaderboard: {len(labels)} systems, {task} (gold {gold})", test=test,
                              trials=trials, resampling=Resampling(ci, resamples, seed),
@@ -316,7 +201,7 @@ def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[P
 def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
                     primary: str | None = None, test: str = "randomization", trials: int | None = None,
                     ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                    **options: Any) -> Leaderboard:
+                    **options: Any) -> ScoreReport:
     """Leaderboard of rankings (Recall@K, MRR@K) against one gold; the paired unit is the query.
     ``primary`` defaults to the first metric (``recall@K`` of the first K)."""
     from chemref.scoring.ranking import score_ranking
@@ -330,7 +215,7 @@ def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequenc
 def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: Sequence[str] | None = None,
                       primary: str | None = None, test: str = "randomization", trials: int | None = None,
                       ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                      **options: Any) -> Leaderboard:
+                      **options: Any) -> ScoreReport:
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
     from chemref.scoring.citation_prediction import score_questions
 

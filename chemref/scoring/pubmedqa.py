@@ -15,7 +15,7 @@ from typing import Any
 
 from chemref.errors import ScoringError
 from chemref.scoring.benchmark_io import read_json
-from chemref.scoring.benchmark_report import MetricsReport
+from chemref.scoring.score_report import ScoreReport
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = ["score_pubmedqa", "LABELS", "read_labels"]
@@ -53,7 +53,7 @@ def _f1(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
 
 def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[str, Any], *,
                    ci: float | None = None, resamples: int = DEFAULT_RESAMPLES,
-                   seed: int = DEFAULT_SEED) -> MetricsReport:
+                   seed: int = DEFAULT_SEED) -> ScoreReport:
     """Accuracy and macro-F1 of ``pred`` ({pmid: label}) against ``gold`` (e.g. ``test_ground_truth.json``).
 
     ``ci`` (e.g. 0.95) adds percentile bootstrap intervals over items (``resamples``, ``seed``)."""
@@ -88,7 +88,8 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
         per_class[label] = {"precision": precision, "recall": recall, "f1": f1, "support": tp + fn}
     never = [label for label in LABELS if not any(confusion[g][label] for g in LABELS)]
     diagnostics = tuple(f"class {label!r} is never predicted: its precision and F1 are 0" for label in never)
-    report = MetricsReport(
+    intervals = None if resampling is None else _intervals(gold_labels, pred_labels, resampling)
+    return ScoreReport.from_metrics(
         task="PubMedQA (PQA-L, reasoning-required)",
         metrics={"accuracy": correct / n, "macro_f1": sum(c["f1"] for c in per_class.values()) / len(LABELS)},
         n=n,
@@ -98,10 +99,8 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
         counts={"correct": correct},
         details={"per_class": per_class, "confusion": confusion},
         diagnostics=diagnostics,
+        intervals=intervals, resampling=resampling, unit="item",
     )
-    if resampling is None:
-        return report
-    return report.with_intervals(_intervals(gold_labels, pred_labels, resampling), resampling, "item")
 
 
 def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resampling) -> dict[str, list[float]]:

@@ -27,13 +27,15 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.benchmark_io import number, read_columns, read_jsonl, record_id, string_list
-from chemref.scoring.benchmark_report import MetricsReport, breakdown
+from chemref.jsonl import read_jsonl
+from chemref.scoring.benchmark_io import number, read_columns, record_id, string_list
+from chemref.scoring.breakdowns import breakdown
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+from chemref.scoring.score_report import ScoreReport
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -260,7 +262,7 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
                   pred: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any]], *,
                   k: int | Sequence[int] = 10, format: str = "jsonl", per_query: bool = False,
                   empty_queries: str = "count", min_rel: int = 1, ci: float | None = None,
-                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> MetricsReport:
+                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> ScoreReport:
     """Recall@K and MRR@K of ``pred`` against ``gold``, with breakdowns by the optional gold fields.
 
     ``gold`` / ``pred`` are paths (JSON Lines, or TREC qrels / run with ``format="trec"``), or in
@@ -269,6 +271,20 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     default, or "skip") and ``min_rel`` are described in the module docstring. ``ci`` (e.g. 0.95) adds
     percentile bootstrap intervals over queries (``resamples``, ``seed``; see :mod:`chemref.scoring.statistics`).
     """
+    ks = _check_options(k, format, empty_queries, min_rel)
+    trec_gold = format == "trec" and isinstance(gold, (str, os.PathLike))
+    diagnostics: list[str] = []
+    queries = _read_gold(gold, format, min_rel)
+    runs = _read_runs(pred, format, diagnostics)
+    unknown = _unknown_queries(queries, runs, diagnostics)
+    scored = _query_values(queries, runs, ks, trec_gold=trec_gold, empty_queries=empty_queries)
+    diagnostics += scored.diagnostics(trec_gold, empty_queries)
+    return _report(scored, ks, queries=queries, unknown=unknown, trec_gold=trec_gold, empty_queries=empty_queries,
+                   per_query=per_query, diagnostics=diagnostics, ci=ci, resamples=resamples, seed=seed)
+
+
+def _check_options(k: int | Sequence[int], format: str, empty_queries: str, min_rel: int) -> tuple[int, ...]:
+    """The cut-offs as a tuple, once every option is known to be valid."""
     ks = (k,) if isinstance(k, int) else tuple(k)
     if not ks or any(not isinstance(v, int) or v < 1 for v in ks):
         raise ScoringError(f"K must be a positive integer, got {k!r}")
@@ -278,83 +294,125 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
         raise ScoringError(f"unknown empty-queries mode {empty_queries!r}", hint="use 'count' or 'skip'")
     if isinstance(min_rel, bool) or not isinstance(min_rel, int):
         raise ScoringError(f"min_rel must be an integer, got {min_rel!r}")
-    trec_gold = format == "trec" and isinstance(gold, (str, os.PathLike))
-    diagnostics: list[str] = []
-    if isinstance(gold, (str, os.PathLike)):
-        queries = read_qrels(gold, min_rel=min_rel) if format == "trec" else read_ranking_gold(gold)
-        if not queries:
-            raise ScoringError("the gold file holds no queries", path=str(gold),
-                               hint="give the gold file first, then the predictions")
-    else:
-        queries = _gold_from_memory(gold)
-    if isinstance(pred, (str, os.PathLike)):
-        if format == "trec":
-            runs, run_diagnostics = read_trec_run(pred)
-            diagnostics += run_diagnostics
-        else:
-            runs = read_ranking_predictions(pred)
-    else:
-        runs = _pred_from_memory(pred)
+    return ks
 
+
+def _read_gold(gold: Any, format: str, min_rel: int) -> list[GoldQuery]:
+    """The gold queries from a file (JSON Lines or TREC qrels) or from memory."""
+    if not isinstance(gold, (str, os.PathLike)):
+        return _gold_from_memory(gold)
+    queries = read_qrels(gold, min_rel=min_rel) if format == "trec" else read_ranking_gold(gold)
+    if not queries:
+        raise ScoringError("the gold file holds no queries", path=str(gold),
+                           hint="give the gold file first, then the predictions")
+    return queries
+
+
+def _read_runs(pred: Any, format: str, diagnostics: list[str]) -> dict[str, list[str]]:
+    """Every query's ranking from a file (JSON Lines or TREC run, whose diagnostics are added) or from memory."""
+    if not isinstance(pred, (str, os.PathLike)):
+        return _pred_from_memory(pred)
+    if format != "trec":
+        return read_ranking_predictions(pred)
+    runs, run_diagnostics = read_trec_run(pred)
+    diagnostics += run_diagnostics
+    return runs
+
+
+def _unknown_queries(queries: list[GoldQuery], runs: dict[str, list[str]], diagnostics: list[str]) -> list[str]:
+    """The predicted query ids that are not in the gold (reported; all of them is the wrong file)."""
     gold_ids = {q.id for q in queries}
     unknown = [qid for qid in runs if qid not in gold_ids]
     if runs and len(unknown) == len(runs) and queries:
         raise ScoringError(f"none of the {len(runs)} predicted query ids is in the gold (e.g. {unknown[0]!r})",
                            hint="are gold and predictions from the same benchmark? gold comes first")
     if unknown:
-        diagnostics.append(f"{len(unknown)} predicted query id(s) not in the gold, ignored: "
-                           + ", ".join(map(repr, unknown[:5])) + (" ..." if len(unknown) > 5 else ""))
+        diagnostics.append(f"{len(unknown)} predicted query id(s) not in the gold, ignored: " + _some(unknown))
+    return unknown
 
-    names = [f"{m}@{v}" for v in ks for m in ("recall", "mrr")]
-    no_relevant: list[str] = []
-    missing: list[str] = []
-    repeats_total = 0
-    rows: list[tuple[GoldQuery, dict[str, float]]] = []
+
+def _some(ids: list[str]) -> str:
+    """The first five ids, quoted, and "..." when there are more."""
+    return ", ".join(map(repr, ids[:5])) + (" ..." if len(ids) > 5 else "")
+
+
+@dataclass
+class _QueryValues:
+    """Every averaged query with its metric values, and the queries left out or scored 0 on the way."""
+
+    names: list[str]
+    rows: list[tuple[GoldQuery, dict[str, float]]] = field(default_factory=list)
+    no_relevant: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    repeats: int = 0
+
+    def diagnostics(self, trec_gold: bool, empty_queries: str) -> list[str]:
+        out = []
+        if self.no_relevant:
+            out.append(f"{len(self.no_relevant)} gold query(ies) with no relevant item, "
+                       + ("scored 0 (as trec_eval): " if trec_gold else "skipped: ") + _some(self.no_relevant))
+        if self.missing:
+            out.append(f"{len(self.missing)} gold query(ies) with no prediction, "
+                       + ("scored 0: " if empty_queries == "count" else "left out of the mean: ")
+                       + _some(self.missing))
+        if self.repeats:
+            out.append(f"{self.repeats} repeated id(s) in rankings; each counts only at its first position")
+        if not self.rows:
+            out.append("no query with a relevant item: nothing to average, metrics reported as 0")
+        return out
+
+
+def _query_values(queries: list[GoldQuery], runs: dict[str, list[str]], ks: tuple[int, ...], *, trec_gold: bool,
+                  empty_queries: str) -> _QueryValues:
+    """Recall@K and RR@K of every query that is averaged (a TREC qrels query with nothing relevant scores 0, as
+    in trec_eval; a JSON Lines one is skipped; a query without a prediction per ``empty_queries``)."""
+    out = _QueryValues([f"{m}@{v}" for v in ks for m in ("recall", "mrr")])
     for query in queries:
         if not query.relevant:
-            no_relevant.append(query.id)
+            out.no_relevant.append(query.id)
             if not trec_gold:
                 continue
         ranking = runs.get(query.id)
         if ranking is None:
-            missing.append(query.id)
+            out.missing.append(query.id)
             if empty_queries == "skip":
                 continue
             ranking = []
         ranking, repeats = _dedupe(ranking)
-        repeats_total += repeats
-        values: dict[str, float] = {}
+        out.repeats += repeats
         if not query.relevant:  # (TREC qrels only) trec_eval scores such a query 0
-            rows.append((query, dict.fromkeys(names, 0.0)))
+            out.rows.append((query, dict.fromkeys(out.names, 0.0)))
             continue
+        values: dict[str, float] = {}
         for v in ks:
             values[f"recall@{v}"] = recall_at_k(ranking, query.relevant, v)
             values[f"mrr@{v}"] = reciprocal_rank_at_k(ranking, query.relevant, v)
-        rows.append((query, values))
+        out.rows.append((query, values))
+    return out
 
-    if no_relevant:
-        diagnostics.append(f"{len(no_relevant)} gold query(ies) with no relevant item, "
-                           + ("scored 0 (as trec_eval): " if trec_gold else "skipped: ")
-                           + ", ".join(map(repr, no_relevant[:5])) + (" ..." if len(no_relevant) > 5 else ""))
-    if missing:
-        diagnostics.append(f"{len(missing)} gold query(ies) with no prediction, "
-                           + ("scored 0: " if empty_queries == "count" else "left out of the mean: ")
-                           + ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else ""))
-    if repeats_total:
-        diagnostics.append(f"{repeats_total} repeated id(s) in rankings; each counts only at its first position")
-    if not rows:
-        diagnostics.append("no query with a relevant item: nothing to average, metrics reported as 0")
 
-    metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
-    breakdowns: dict[str, dict[str, dict[str, Any]]] = {}
+def _breakdowns(rows: list[tuple[GoldQuery, dict[str, float]]], names: list[str]) -> dict[str, dict[str, Any]]:
+    """A table of per-group means for every optional gold field some averaged query has."""
+    out: dict[str, dict[str, Any]] = {}
     for field_name in BREAKDOWN_FIELDS:
-        if not any(dict(q.fields).get(field_name) is not None for q, _ in rows):
-            continue
-        breakdowns[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)
-    details: dict[str, Any] = {}
-    if per_query:
-        details["per_query"] = {query.id: values for query, values in rows}
-    report = MetricsReport(
+        if any(dict(q.fields).get(field_name) is not None for q, _ in rows):
+            out[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)
+    return out
+
+
+def _report(scored: _QueryValues, ks: tuple[int, ...], *, queries: list[GoldQuery], unknown: list[str],
+            trec_gold: bool, empty_queries: str, per_query: bool, diagnostics: list[str], ci: float | None,
+            resamples: int, seed: int) -> ScoreReport:
+    """The means over the averaged queries, with their intervals when asked for, as a report."""
+    rows, names = scored.rows, scored.names
+    metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
+    intervals = resampling = None
+    if ci is not None:
+        from chemref.scoring.statistics import Resampling, mean_intervals  # numpy: only with intervals
+
+        resampling = Resampling(ci, resamples, seed)
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+    return ScoreReport.from_metrics(
         task="citation recommendation (ranking)",
         metrics=metrics,
         n=len(rows),
@@ -366,19 +424,13 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
                      else " that have a prediction"),
         k=ks,
         counts={"queries_in_gold": len(queries),
-                "no_relevant_skipped": 0 if trec_gold else len(no_relevant),
-                "no_relevant_scored_zero": len(no_relevant) if trec_gold else 0,
-                "missing_skipped": len(missing) if empty_queries == "skip" else 0,
-                "missing_predictions": len(missing), "unknown_prediction_ids": len(unknown),
-                "repeated_ids": repeats_total},
-        breakdowns=breakdowns,
-        details=details,
-        diagnostics=tuple(diagnostics),
+                "no_relevant_skipped": 0 if trec_gold else len(scored.no_relevant),
+                "no_relevant_scored_zero": len(scored.no_relevant) if trec_gold else 0,
+                "missing_skipped": len(scored.missing) if empty_queries == "skip" else 0,
+                "missing_predictions": len(scored.missing), "unknown_prediction_ids": len(unknown),
+                "repeated_ids": scored.repeats},
+        breakdowns=_breakdowns(rows, names),
+        details={"per_query": {query.id: values for query, values in rows}} if per_query else {},
+        diagnostics=diagnostics,
+        intervals=intervals, resampling=resampling, unit="query",
     )
-    if ci is None:
-        return report
-    from chemref.scoring.statistics import Resampling, mean_intervals  # numpy: only with intervals
-
-    resampling = Resampling(ci, resamples, seed)
-    intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
-    return report.with_intervals(intervals, resampling, "query")

@@ -111,7 +111,7 @@ def test_a_full_disk_names_the_output(tiny_disk: Path, tmp_path: Path) -> None:
 def test_a_full_disk_during_a_write_names_the_file(tmp_path: Path) -> None:
     import errno
 
-    from chemref._io import atomic_write
+    from chemref._io.atomic import atomic_write
     from chemref.errors import InputError
 
     (tmp_path / "out.txt").write_text(PREVIOUS)

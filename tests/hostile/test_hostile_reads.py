@@ -61,7 +61,7 @@ def test_bad_selector_weights_are_refused(tmp_path: Path, case: str) -> None:
 
 
 def test_the_shipped_selector_passes_its_own_schema() -> None:
-    from chemref.questions.selector import load_selector
+    from chemref.questions.funnel.selector import load_selector
 
     assert load_selector(SHIPPED).threshold == pytest.approx(0.6055)
 

@@ -23,9 +23,9 @@ _ENGINE = textwrap.dedent("""
     engine, unit = sys.argv[1], sys.argv[2]
     text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
     if engine == "findability":
-        from chemref.questions.findability import findability as run
+        from chemref.questions.funnel.findability import findability as run
     elif engine == "selector":
-        from chemref.questions.selector import selector_features
+        from chemref.questions.funnel.selector import selector_features
         def run(t):
             return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
                                       "citation_start": len(t) + 1, "citation_end": len(t) + 4,

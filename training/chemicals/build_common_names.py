@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from chemref._io import atomic_write  # noqa: E402
+from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.errors import InputError  # noqa: E402
 from chemref.nlp.chemical_corpus import rarely_tagged, read_tagged  # noqa: E402
 from chemref.nlp.chemicals import RULES_FILE  # noqa: E402

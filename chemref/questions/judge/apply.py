@@ -5,7 +5,7 @@ Every candidate gets the judge's fields (``judge_good_question``, ``judge_author
 ``judge_status``: the answer's kind, :data:`~chemref.questions.judge.answers.ANSWER_KINDS`). A candidate is
 kept when its answer is ``ok`` and says good question, no author named, CLAIM, sentence ok, with a confidence
 of at least ``min_confidence``; the per-target and per-article caps of the build are then applied again
-(:func:`chemref.questions.filters.per_target_cap`, :func:`~chemref.questions.filters.per_article_cap`),
+(:func:`chemref.questions.funnel.filters.per_target_cap`, :func:`~chemref.questions.funnel.filters.per_article_cap`),
 ranking by the judge's confidence, then the selector score. Every other candidate is rejected with its
 ``reason``: ``judge_unanswered`` (no ``ok`` answer: missing, stale, an HTTP error, refused, truncated, not JSON,
 wrong schema), ``judge`` (the judge said no), or a cap. Records that were not candidates keep their reasons
@@ -148,7 +148,7 @@ def _number(value: Any) -> float:
 
 def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     """A sort key per id: articles in order of first appearance, then paragraph (captions after) and sentence."""
-    from chemref.questions.selector import article_of
+    from chemref.questions.funnel.selector import article_of
 
     articles: dict[str, int] = {}
     keys: dict[str, tuple] = {}
@@ -169,11 +169,11 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
     request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
-    from chemref.questions.filters import per_article_cap, per_target_cap
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
     from chemref.questions.judge.prepare import reaches_judge
     from chemref.questions.judge.prompt import PROMPT_VERSION
-    from chemref.questions.selector import article_of
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.selector import article_of
+    from chemref.questions.funnel.settings import BuildSettings
 
     if not 0.0 <= min_confidence <= 1.0:
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
@@ -263,7 +263,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     survivors: list[dict[str, Any]] = []
     for items in by_article.values():
         passing, over_target = per_target_cap(
-            items, settings, target=lambda r: str(r.get("target_doi") or r.get("ref_id") or r["id"]),
+            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
             score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
         passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
                                                 record_id=lambda r: r["id"])
@@ -304,8 +304,7 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     the selector (the build's ``base_funnel`` rows when given, else counted from the records' reasons), then
     ``min_score`` (passed those steps but not sent to the judge), the judge's two steps and the caps applied
     again; the last ``remaining`` is the number of questions."""
-    from chemref.questions.filters import REASONS, SELECTOR_STAGES
-    from chemref.questions.report import FILTER_DESCRIPTIONS
+    from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS, SELECTOR_STAGES
 
     s = judged.summary
     known = {row["filter"]: int(row["rejected"]) for row in base_funnel or ()}
@@ -321,7 +320,7 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     for reason, n in steps:
         remaining -= n
         rows.append({"filter": reason, "rejected": n, "remaining": remaining,
-                     "description": JUDGE_DESCRIPTIONS.get(reason) or FILTER_DESCRIPTIONS.get(reason, "")})
+                     "description": JUDGE_DESCRIPTIONS.get(reason) or DESCRIPTIONS.get(reason, "")})
     return rows
 
 
@@ -358,7 +357,7 @@ def _build_report(questions_path: str, given: str | None = None) -> tuple[str | 
 
 def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
     """Build totals for the dataset card of the judged questions (counts from the build's report)."""
-    from chemref.questions.totals import MAX_SOURCES, BuildTotals
+    from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
     skipped = dict(report.get("articles_skipped") or {})
     articles = int(report.get("articles", 0))
@@ -435,8 +434,8 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
             handle.write("\n")
     if base is not None:
-        from chemref.questions.card import write_card
-        from chemref.questions.settings import BuildSettings
+        from chemref.questions.output.card import write_card
+        from chemref.questions.funnel.settings import BuildSettings
 
         known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
         try:

@@ -11,7 +11,7 @@ import math
 import os
 from typing import Any, Iterable, Iterator, Mapping
 
-from chemref.questions.filters import SELECTOR_STAGES
+from chemref.questions.funnel.filters import SELECTOR_STAGES
 from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
 
 __all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "reaches_judge", "judge_candidates", "prepare_requests",

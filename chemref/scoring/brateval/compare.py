@@ -6,13 +6,14 @@ from ``Summary:`` on (SCORING.md section 2).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from chemref.errors import BratError, ScoringError
 from chemref.scoring.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
                                            java_sort_key)
 from chemref.scoring.brateval.reader import BDocument, BEntity, BRelation, read_document
-from chemref.scoring.brat_report import Report
+from chemref.scoring.score_report import ScoreReport
 from chemref.scoring.counts import BratevalCounts, add_counts, prf, total as counts_total
 
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
@@ -197,11 +198,34 @@ def _row(tp: int, fp: int, fn: int) -> tuple[str, str, str, dict[str, Any]]:
     return java_format4(c["precision"]), java_format4(c["recall"]), java_format4(c["f1"]), c
 
 
+@dataclass
+class _Scored:
+    """What scoring every document pair gave: counts by row key, the keys met, per-document counts, FP/FN
+    records, warnings and (for intervals and leaderboards) per-document rows."""
+
+    acc: dict[str, BratevalCounts] = field(default_factory=dict)
+    types: set[str] = field(default_factory=set)
+    docs: dict[str, Any] = field(default_factory=dict)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = field(default_factory=list)
+    documents: int = 0
+
+    def add(self, part: tuple) -> None:
+        part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
+        self.rows.extend(part_rows)
+        add_counts(self.acc, part_acc)
+        self.types |= part_types
+        self.docs.update(part_docs)
+        self.records.extend(part_records)
+        self.warnings.extend(part_warnings)
+
+
 def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *, level: str = "relations",
                    span: str = "exact", similarity: float | None = None, type_match: str = "exact",
                    per_doc: bool = False, errors: bool = False, jobs: int | None = None,
                    resampling: Any = None, doc_counts: bool = False, zip_limits: Any = None,
-                   details: bool = False) -> Report:
+                   details: bool = False) -> ScoreReport:
     """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``).
 
     ``resampling`` (a :class:`~chemref.scoring.resampling.Resampling`) adds bootstrap intervals over documents;
@@ -209,66 +233,83 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read; ``details`` keeps the
     per-document counts and FP/FN records in ``report.details`` (as :func:`~chemref.scoring.score_brat`).
     """
-    from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.sources import AnnSource
+    from chemref.scoring.brat_scoring import add_intervals
 
     threshold = similarity if span == "approx" else None
     if span == "approx" and threshold is None:
         threshold = 0.8
-    m = Matcher(span, type_match, threshold)
     relations = level == "relations"
-    warnings: list[str] = []
-    acc: dict[str, BratevalCounts] = {}
-    types: set[str] = set()
-    docs: dict[str, Any] = {}
-    records: list[dict[str, Any]] = []
-    rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
-    collect = resampling is not None or doc_counts
     label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
+    scored = _score_folders(gold, pred, Matcher(span, type_match, threshold), relations=relations, label=label,
+                            per_doc=per_doc or details, errors=errors or details,
+                            collect=resampling is not None or doc_counts, jobs=jobs, zip_limits=zip_limits)
+    lines, per_type, overall = _summary(scored, relations,
+                                        _settings_line(str(pred), str(gold), span, type_match, threshold))
+    data = _document(scored, lines, per_type, overall, label=label, level=level, span=span, threshold=threshold,
+                     type_match=type_match, gold=str(gold), pred=str(pred), per_doc=per_doc, errors=errors,
+                     resampling=resampling)
+    if resampling is not None:
+        add_intervals(data, scored.rows, resampling)
+    return ScoreReport.from_brat(data, doc_counts=scored.rows if doc_counts else None,
+                                 details={"per_doc": scored.docs, "errors": scored.records, "warnings": []}
+                                 if details else None)
+
+
+def _score_folders(gold: Any, pred: Any, m: Matcher, *, relations: bool, label: str, per_doc: bool, errors: bool,
+                   collect: bool, jobs: int | None, zip_limits: Any) -> _Scored:
+    """Read the gold and prediction folders (or zips) as BRATEval does and score every document pair."""
+    from chemref.pool import map_chunks, resolve_jobs as _jobs
+    from chemref.scoring.sources import AnnSource
+
+    scored = _Scored()
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
         psrc.pair_with(gsrc)
-        warnings.extend(gsrc.notes + psrc.notes)
-        if not gsrc.names:
-            warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
-        for src in (gsrc, psrc):
-            for skipped in src.skipped:
-                warnings.append(f"{skipped}: in a subfolder; BRATEval's CompareRelations ignores it")
-        for name in sorted(psrc.names.keys() - gsrc.names.keys()):
-            warnings.append(f"{psrc.display(name)}: prediction file has no gold file; BRATEval ignores it")
-        for name in sorted(gsrc.names):
-            if name not in psrc.names:
-                raise ScoringError(f"mandatory file is missing: {name}.ann (no such file in {psrc.path})",
-                                   path=gsrc.display(name),
-                                   hint="BRATEval v0.3.2 aborts here; chemref's ChEMU mode (without --brateval) "
-                                        "scores a missing file as empty")
+        scored.warnings.extend(_pairing_warnings(gsrc, psrc))
         names = sorted(gsrc.names)
+        scored.documents = len(names)
 
         def run(chunk: Sequence[str]) -> tuple:
-            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc or details,
-                                errors=errors or details, label=label, collect=collect)
+            return _score_names(chunk, gsrc, psrc, m, relations=relations, per_doc=per_doc, errors=errors,
+                                label=label, collect=collect)
 
         def reopen() -> None:
             gsrc.reopen()
             psrc.reopen()
 
         for part in map_chunks(run, names, _jobs(jobs, len(names)), reopen):
-            part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
-            rows.extend(part_rows)
-            add_counts(acc, part_acc)
-            types |= part_types
-            docs.update(part_docs)
-            records.extend(part_records)
-            warnings.extend(part_warnings)
-    lines = ["Annotation taxonomy ignored. No file annotation.conf found.",
-             _settings_line(str(pred), str(gold), span, type_match, threshold), "Summary:"]
-    per_type: dict[str, Any] = {}
-    total = _counts()
+            scored.add(part)
+    return scored
+
+
+def _pairing_warnings(gsrc: Any, psrc: Any) -> list[str]:
+    """What BRATEval ignores (files in subfolders, predictions without gold); a gold file without a
+    prediction is the error BRATEval aborts with."""
+    warnings = list(gsrc.notes + psrc.notes)
+    if not gsrc.names:
+        warnings.append(f"{gsrc.path}: no .ann files in the gold folder; BRATEval prints an empty summary")
+    for src in (gsrc, psrc):
+        for skipped in src.skipped:
+            warnings.append(f"{skipped}: in a subfolder; BRATEval's CompareRelations ignores it")
+    for name in sorted(psrc.names.keys() - gsrc.names.keys()):
+        warnings.append(f"{psrc.display(name)}: prediction file has no gold file; BRATEval ignores it")
+    for name in sorted(gsrc.names):
+        if name not in psrc.names:
+            raise ScoringError(f"mandatory file is missing: {name}.ann (no such file in {psrc.path})",
+                               path=gsrc.display(name),
+                               hint="BRATEval v0.3.2 aborts here; chemref's ChEMU mode (without --brateval) "
+                                    "scores a missing file as empty")
+    return warnings
+
+
+def _summary(scored: _Scored, relations: bool, settings: str) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """BRATEval's printed lines (its relation and entity formats differ) and the counts of every row and of
+    the ``all`` row."""
+    lines = ["Annotation taxonomy ignored. No file annotation.conf found.", settings, "Summary:"]
     if not relations:
         lines.append("|tp|fp|fn|precision|recall|f1")
 
     def summary_line(key: str, row: BratevalCounts) -> dict[str, Any]:
-        """Append BRATEval's printed line for one row (its relation and entity formats differ); return its counts."""
         p, r, f, counts = _row(row.tp, row.fp, row.fn)
         if relations:
             counts.update(fpm=row.fpm, fnm=row.fnm)
@@ -278,48 +319,40 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
             lines.append(f"{key}|{row.tp}|{row.fp}|{row.fn}|{p}|{r}|{f}")
         return counts
 
-    for key in sorted(types, key=java_sort_key):
-        row = acc.get(key, _counts())
+    per_type: dict[str, Any] = {}
+    total = _counts()
+    for key in sorted(scored.types, key=java_sort_key):
+        row = scored.acc.get(key, _counts())
         total.add(row)
         per_type[key] = summary_line(key, row)
     overall = summary_line("all", total)
     if not relations:
         lines.append("")
-    text = "\n".join(lines) + "\n"
-    if per_doc:
-        from chemref.errors import printable
+    return lines, per_type, overall
 
-        text += "\nper document (tp/fp/fn)\n" + "".join(
-            f"  {printable(str(d))}  {c['all']['tp']}/{c['all']['fp']}/{c['all']['fn']}\n" for d, c in docs.items())
-    if errors:
-        from chemref.scoring.brat_report import format_error
 
-        text += f"\nerrors ({len(records)} false positives and false negatives)\n" + "".join(
-            "  " + format_error(e) + "\n" for e in records)
+def _document(scored: _Scored, lines: list[str], per_type: dict[str, Any], overall: dict[str, Any], *, label: str,
+              level: str, span: str, threshold: float | None, type_match: str, gold: str, pred: str, per_doc: bool,
+              errors: bool, resampling: Any) -> dict[str, Any]:
+    """The report's JSON document: ``meta``, the settings, the summary rows, BRATEval's lines and what was asked
+    for (per-document counts, FP/FN records)."""
     from chemref.scoring.brat_scoring import _meta
 
     matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
                 + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
                 + f"; type {_TYPE_NAMES[type_match]}")
-    meta = _meta("brateval", f"{label} f1 (the 'all' row)", len(gsrc.names), matching, resampling,
+    meta = _meta("brateval", f"{label} f1 (the 'all' row)", scored.documents, matching, resampling,
                  "BRATEval's summary line 'all'")
     data: dict[str, Any] = {"meta": meta, "mode": "brateval", "label": label, "level": level, "span": span,
-                            "similarity": threshold, "type": type_match, "gold": str(gold), "pred": str(pred),
-                            "documents": len(gsrc.names), "per_type": per_type, "overall": overall,
+                            "similarity": threshold, "type": type_match, "gold": gold, "pred": pred,
+                            "documents": scored.documents, "per_type": per_type, "overall": overall,
                             "lines": lines}
     if per_doc:
-        data["per_doc"] = docs
+        data["per_doc"] = scored.docs
     if errors:
-        data["errors"] = records
-    data["warnings"] = warnings
-    report = Report(data, text=text)
-    if details:
-        report.details = {"per_doc": docs, "errors": records, "warnings": []}
-    if resampling is not None:
-        report.add_intervals(rows, resampling)
-    if doc_counts:
-        report.doc_counts = rows
-    return report
+        data["errors"] = scored.records
+    data["warnings"] = scored.warnings
+    return data
 
 
 def _brateval_errors(name: str, errs: list, relations: bool) -> list[dict[str, Any]]:

@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
-from chemref.questions.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
-from chemref.questions.labels import Label, excerpt_sha1
+from chemref.questions.labels.label import Label, excerpt_sha1
 
 __all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "read_scores",
@@ -275,7 +275,7 @@ def read_scores(path: Any) -> dict[str, float]:
 
 
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
-    from chemref.questions.filters import REASONS
+    from chemref.questions.funnel.filters import REASONS
 
     order = list(REASONS)
     reasons = list(reasons)
@@ -334,9 +334,9 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
-    from chemref.questions.filters import per_article_cap, per_target_cap
-    from chemref.questions.selector import article_of
-    from chemref.questions.settings import BuildSettings
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
+    from chemref.questions.funnel.selector import article_of
+    from chemref.questions.funnel.settings import BuildSettings
 
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
     by_article: dict[str, list[tuple[str, float, str]]] = {}
@@ -345,7 +345,7 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
             value = scores.get(ident, record.get("score"))
             if value is None:
                 continue
-            target = str(record.get("target_doi") or record.get("ref_id") or ident)
+            target = target_key(record.get("target_doi"), record.get("ref_id"), ident)
             by_article.setdefault(article_of(ident), []).append((ident, _score(value, ident), target))
     kept_total = 0
     for items in by_article.values():
@@ -367,6 +367,10 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     return kept_total
 
 
+#: One labelled record: its label, the record and its reason (None: a kept question).
+_Joined = tuple[Label, Mapping[str, Any], "str | None"]
+
+
 def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
              rejected: Iterable[Mapping[str, Any]] = (), *, scores: Mapping[str, float] | None = None,
              threshold: float | None = None, thresholds: Sequence[float] | None = None,
@@ -381,6 +385,39 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     (this needs the rejected file of a build run with ``--min-score 0``). A label whose id is in neither
     file is an error; a label whose ``excerpt_sha1`` does not match the record is stale and left out.
     """
+    records = _read_records(labels, questions, rejected, source)
+    if threshold is None:
+        from chemref.questions.funnel.selector import default_selector
+
+        threshold = default_selector().threshold
+    if reselect:
+        n_questions = _reselect(records, scores or {}, threshold, per_target, per_article, seed)
+    else:
+        n_questions = sum(1 for _, reason in records.values() if reason is None)
+    joined, stale = _join(labels, records)
+    scored = _scored(joined, scores)
+    total_good = sum(1 for _, good in scored if good)
+    curve = _curve(scored, total_good, threshold, thresholds)
+    at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
+    reachable = (_at_good_kept(share, scored, total_good) for share in GOOD_KEPT_TARGETS) if total_good else ()
+    trained_on, cross_validated = _in_sample(joined) if scores is None else (0, None)
+    return Evaluation(
+        labels=len(labels), matched=len(joined) + stale,
+        matched_questions=sum(1 for i in labels if records[i][1] is None),
+        matched_rejected=sum(1 for i in labels if records[i][1] is not None), stale=stale,
+        kept=_kept_quality(joined, n_questions), filters=_filter_rows(joined), scored=len(scored),
+        scored_good=total_good, curve=curve, threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
+        at_good_kept=tuple(p for p in reachable if p is not None),
+        judge=_judge_quality(joined),
+        trained_on=trained_on, cross_validated=cross_validated,
+    )
+
+
+def _read_records(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
+                  rejected: Iterable[Mapping[str, Any]],
+                  source: str | None) -> dict[str, tuple[Mapping[str, Any], str | None]]:
+    """``{id: (record, reason)}`` of the questions (reason None) and the rejected candidates; every labelled
+    id must be one of them (an :class:`InputError` otherwise)."""
     records: dict[str, tuple[Mapping[str, Any], str | None]] = {}
     for record in questions:
         records[str(record.get("id"))] = (record, None)
@@ -392,30 +429,33 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
                          f"(first: {unknown[0]!r})", path=source,
                          hint="give the questions.jsonl and rejected.jsonl the labels were made from "
                               "(--rejected for rejected candidates)")
-    if threshold is None:
-        from chemref.questions.selector import default_selector
+    return records
 
-        threshold = default_selector().threshold
-    if reselect:
-        n_questions = _reselect(records, scores or {}, threshold, per_target, per_article, seed)
-    else:
-        n_questions = sum(1 for _, reason in records.values() if reason is None)
+
+def _join(labels: Mapping[str, Label],
+          records: Mapping[str, tuple[Mapping[str, Any], str | None]]) -> tuple[list[_Joined], int]:
+    """Each label with its record and reason, in label order, and the number of stale labels left out (whose
+    ``excerpt_sha1`` is not that of the record's excerpt)."""
     stale = 0
-    joined: list[tuple[Label, Mapping[str, Any], str | None]] = []
+    joined: list[_Joined] = []
     for ident, label in labels.items():
         record, reason = records[ident]
         if label.excerpt_sha1 is not None and label.excerpt_sha1 != excerpt_sha1(str(record.get("excerpt", ""))):
             stale += 1
             continue
         joined.append((label, record, reason))
+    return joined, stale
 
+
+def _kept_quality(joined: Sequence[_Joined], n_questions: int) -> KeptQuality:
+    """The labels of the kept questions, counted and as shares."""
     kept_labels = [label for label, _, reason in joined if reason is None]
     decided = [label for label in kept_labels if label.good_question is not None]
     good = sum(1 for label in decided if label.good_question)
     author_named = sum(1 for label in kept_labels if label.author_named)
     passing = sum(1 for label in kept_labels if label.function == "PASSING")
     broken = sum(1 for label in kept_labels if not label.sentence_ok)
-    kept = KeptQuality(
+    return KeptQuality(
         questions=n_questions, labelled=len(kept_labels), decided=len(decided),
         good=good, good_share=_share(good, len(decided)),
         author_named=author_named, author_named_share=_share(author_named, len(kept_labels)),
@@ -423,6 +463,9 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         broken=broken, broken_share=_share(broken, len(kept_labels)),
     )
 
+
+def _filter_rows(joined: Sequence[_Joined]) -> tuple[FilterRow, ...]:
+    """One :class:`FilterRow` per funnel step in order (the judge's steps too, for a judged build)."""
     order = _funnel_order(reason for _, _, reason in joined if reason is not None)
     position = {reason: i for i, reason in enumerate(order)}
     stage = [(label, len(order) if reason is None else position[reason]) for label, _, reason in joined]
@@ -436,7 +479,12 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
             removed_undecided=sum(1 for label in removed if label.good_question is None),
             bad_let_through=sum(1 for label, at in stage if at > i and label.good_question is False),
         ))
+    return tuple(rows)
 
+
+def _scored(joined: Sequence[_Joined], scores: Mapping[str, float] | None) -> list[tuple[float, bool]]:
+    """``(score, good)`` of each decided label whose candidate reached the selector (kept, or rejected at a
+    score stage or by the judge), the score from ``scores`` when given, else the record's."""
     scored: list[tuple[float, bool]] = []
     for label, record, reason in joined:
         if label.good_question is None or not (reason is None or reason in SCORE_STAGES or reason in JUDGE_STEPS):
@@ -447,27 +495,23 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         if value is None:
             continue
         scored.append((_score(value, label.id), bool(label.good_question)))
-    total_good = sum(1 for _, good in scored if good)
-    grid = sorted(set(thresholds if thresholds is not None else _GRID) | {round(threshold, 4)})
-    curve = tuple(_curve_point(t, scored, total_good) for t in grid)
-    at = next((p for p in curve if p.threshold == round(threshold, 4)), None)
-    reachable = (_at_good_kept(share, scored, total_good) for share in GOOD_KEPT_TARGETS) if total_good else ()
-    trained_on, cross_validated = 0, None
-    if scores is None:  # the records' own scores: in-sample for labels the shipped selector learnt from
-        from chemref.docs import selector_evaluation, training_overlap
+    return scored
 
-        trained_on = training_overlap(label.id for label, _, _ in joined)
-        cross_validated = selector_evaluation() if trained_on else None
-    return Evaluation(
-        labels=len(labels), matched=len(joined) + stale,
-        matched_questions=sum(1 for i in labels if records[i][1] is None),
-        matched_rejected=sum(1 for i in labels if records[i][1] is not None), stale=stale, kept=kept,
-        filters=tuple(rows), scored=len(scored), scored_good=total_good, curve=curve,
-        threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
-        at_good_kept=tuple(p for p in reachable if p is not None),
-        judge=_judge_quality(joined),
-        trained_on=trained_on, cross_validated=cross_validated,
-    )
+
+def _curve(scored: Sequence[tuple[float, bool]], total_good: int, threshold: float,
+           thresholds: Sequence[float] | None) -> tuple[CurvePoint, ...]:
+    """The precision-yield curve at ``thresholds`` (default: every 0.05) and at ``threshold``."""
+    grid = sorted(set(thresholds if thresholds is not None else _GRID) | {round(threshold, 4)})
+    return tuple(_curve_point(t, scored, total_good) for t in grid)
+
+
+def _in_sample(joined: Sequence[_Joined]) -> tuple[int, Mapping[str, Any] | None]:
+    """How many of the labels the shipped selector was trained on, and then its recorded cross-validated
+    evaluation (the records' own scores of them are in-sample)."""
+    from chemref.docs import selector_evaluation, training_overlap
+
+    trained_on = training_overlap(label.id for label, _, _ in joined)
+    return trained_on, selector_evaluation() if trained_on else None
 
 
 def cohen_kappa(pairs: Sequence[tuple[Any, Any]]) -> float | None:
@@ -493,7 +537,7 @@ _JUDGED_LABELS = tuple((name, f"judge_{name}") for name in ("good_question", "au
                                                              "sentence_ok"))
 
 
-def _judge_quality(joined: Sequence[tuple[Label, Mapping[str, Any], str | None]]) -> JudgeQuality | None:
+def _judge_quality(joined: Sequence[_Joined]) -> JudgeQuality | None:
     """:class:`JudgeQuality` over the labelled records that reached the judge (None when none did)."""
     reached = [(label, record, reason) for label, record, reason in joined if record.get("judge_status")]
     if not reached:

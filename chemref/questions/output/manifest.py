@@ -40,8 +40,8 @@ _SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
 
 def _totals_schema(samples: bool) -> dict[str, Any]:
-    from chemref.questions.filters import REASONS
-    from chemref.questions.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
+    from chemref.questions.funnel.filters import REASONS
+    from chemref.questions.output.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
 
     properties: dict[str, Any] = {
         "articles": _COUNT, "read": _COUNT, "unreadable": _COUNT, "with_questions": _COUNT,
@@ -63,7 +63,7 @@ def _totals_schema(samples: bool) -> dict[str, Any]:
 
 
 def _settings_schema() -> dict[str, Any]:
-    from chemref.questions.settings import ANSWER_KEYS, AUTHOR_MODES
+    from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES
 
     share = {"type": "number", "minimum": 0, "maximum": 1}
     properties = {
@@ -78,7 +78,7 @@ def _settings_schema() -> dict[str, Any]:
 
 
 def _identity_schema() -> dict[str, Any]:
-    from chemref.questions.shards import FORMATS
+    from chemref.questions.output.shards import FORMATS
 
     properties = {
         "chemref_version": _TEXT, "settings": _settings_schema(), "selector_sha256": _SHA256,
@@ -193,7 +193,7 @@ def journal_shard(raw: bytes | str, *, path: Path, line: int, fmt: str, shard_ar
 
 def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_articles: int) -> str | None:
     """What is wrong with a shard summary beyond its schema, or None."""
-    from chemref.questions.shards import KINDS, shard_name
+    from chemref.questions.output.shards import KINDS, shard_name
 
     k = shard["index"]
     if index is not None and k != index:
@@ -228,7 +228,7 @@ def check_shard(shard: dict[str, Any], folders: tuple[Path, ...]) -> None:
     """The files of a shard the journal (or manifest) lists must be on disk as it lists them: size, SHA-256
     and (JSON Lines) row count, in the first of ``folders`` that holds them. Checked before a resumed build
     uses them."""
-    from chemref.questions.shards import file_digest
+    from chemref.questions.output.shards import file_digest
 
     for name, info in shard["files"].items():
         path = next((folder / name for folder in folders if (folder / name).is_file()), None)

@@ -20,8 +20,8 @@ from typing import Any, Iterable
 
 from chemref.errors import InputError
 from chemref.jsonl import json_line
-from chemref.questions.records import QUESTION_FIELDS, ArticleResult
-from chemref.questions.totals import BuildTotals
+from chemref.questions.funnel.records import QUESTION_FIELDS, ArticleResult
+from chemref.questions.output.totals import BuildTotals
 
 __all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256",
            "file_digest", "add_label"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
 
@@ -25,7 +25,7 @@ class Record:
     ``--authors mask`` replaced author names in the excerpt (the offsets always refer to ``sentence``).
     For a rejected sentence with several citations the citation fields describe the first one and
     ``ref_id`` lists every cited id separated by spaces. ``score`` is the question selector's estimate
-    that the excerpt identifies its cited work (see :mod:`chemref.questions.selector`), ``findability``
+    that the excerpt identifies its cited work (see :mod:`chemref.questions.funnel.selector`), ``findability``
     the older hand-weighted score; both are None for sentences rejected before they are computed.
     """
 
@@ -143,7 +143,7 @@ class BuildResult:
     @property
     def funnel(self) -> dict[str, int]:
         """Rejections per first failing filter over all articles, in funnel order."""
-        from chemref.questions.filters import REASONS
+        from chemref.questions.funnel.filters import REASONS
 
         totals = {reason: 0 for reason in REASONS}
         for article in self.articles:
@@ -155,12 +155,3 @@ class BuildResult:
     def survival_rate(self) -> float:
         """Questions per candidate sentence (0 when there are no candidates)."""
         return len(self.questions) / self.candidates if self.candidates else 0.0
-
-    def totals(self) -> "BuildTotals":
-        """The running totals of this result (what the report, chart and card are made from)."""
-        from chemref.questions.totals import BuildTotals
-
-        totals = BuildTotals()
-        for article in self.articles:
-            totals.add(article)
-        return totals

@@ -7,7 +7,6 @@ a README.md that chemref did not write is never overwritten (the card is then ``
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -15,10 +14,12 @@ from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.docs import caps_text
 from chemref.inputs import path_text
-from chemref.questions.records import QUESTION_FIELDS, BuildResult
-from chemref.questions.settings import BuildSettings
-from chemref.questions.totals import BuildTotals
-from chemref.questions.report import FILTER_DESCRIPTIONS, funnel_rows
+from chemref.licence import is_cc_by_4, short_name
+from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.totals import BuildTotals
+from chemref.questions.funnel.filters import DESCRIPTIONS
+from chemref.questions.output.report import funnel_rows
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
 
@@ -48,9 +49,9 @@ _FIELD_DOCS = {
     "source_license": "licence URL (or text) of the source article",
     "ref_id": "id of the cited reference in the source's reference list",
     "section": "section kind (introduction, results, discussion, conclusions, other, ...)",
-    "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.findability)",
+    "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.funnel.findability)",
     "score": "0–1 selector estimate that the excerpt identifies its one cited work (a logistic regression "
-             "trained on labelled questions; see chemref.questions.selector); the ranking and threshold",
+             "trained on labelled questions; see chemref.questions.funnel.selector); the ranking and threshold",
 }
 
 
@@ -58,7 +59,7 @@ def _selector_lines(settings: BuildSettings) -> list[str]:
     """How the selector behind ``score`` and ``--min-score`` was trained, and how good it is (the paragraph the
     README shows too: :func:`chemref.docs.selector_text`)."""
     from chemref.docs import selector_text
-    from chemref.questions.selector import default_selector, load_selector_cached
+    from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
     sel = load_selector_cached(settings.selector) if settings.selector else default_selector()
     return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]
@@ -78,25 +79,10 @@ def card_path(output: str | os.PathLike[str]) -> Path:
 
 def _license(totals: BuildTotals) -> list[str]:
     urls = set(totals.licences)
-    if urls and not totals.licences_over and all("/by/4.0" in u for u in urls):
+    if urls and not totals.licences_over and all(map(is_cc_by_4, urls)):
         return ["license: cc-by-4.0"]
     return ["license: other", "license_name: cc-by-per-source-article",
             "license_details: each question carries the CC BY licence of its source article in source_license"]
-
-
-_CC_URL = re.compile(r"creativecommons\.org/licenses/(by(?:-[a-z-]+)?)/(\d\.\d)", re.IGNORECASE)
-
-
-def _short_license(text: str | None) -> str:
-    """"CC BY 4.0" for a Creative Commons URL, "CC BY (licence text)" for a licence sentence, else the text."""
-    if not text:
-        return ""
-    match = _CC_URL.search(text)
-    if match:
-        return f"CC {match.group(1).upper()} {match.group(2)}"
-    if "creative commons attribution" in text.lower():
-        return "CC BY (licence text in `source_license`)"
-    return text.replace("|", "/")[:80]
 
 
 def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
@@ -121,7 +107,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
     the judge's section."""
     out = Path(output)
-    totals = result.totals() if isinstance(result, BuildResult) else result
+    totals = BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
     data = path_text(data_files or out.name)  # a name that is not UTF-8 cannot stand in the card as it is
     builder = "json" if not data.endswith(".parquet") else "parquet"
@@ -160,7 +146,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{FILTER_DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
+                     f"{DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
@@ -175,7 +161,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
     lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
-        lines.append(f"| {source} | {doi or ''} | {_short_license(licence)} | {count} |")
+        lines.append(f"| {source} | {doi or ''} | {short_name(licence)} | {count} |")
     if totals.with_questions > len(totals.sources):
         lines.append(f"| … and {totals.with_questions - len(totals.sources)} more articles "
                      "(`source_pmcid`, `source_file` in the data) | | | |")

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["build_bag", "build_dask", "build_shards_on"]
 
@@ -34,14 +34,14 @@ def _import_distributed() -> Any:
 
 def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npartitions: int | None = None,
               **settings: Any) -> Any:
-    """A ``dask.bag.Bag`` of :class:`~chemref.questions.records.ArticleResult`, one per input article, in
+    """A ``dask.bag.Bag`` of :class:`~chemref.questions.funnel.records.ArticleResult`, one per input article, in
     input order, for your own Dask pipelines (computing it gathers every result: for big corpora use
     :func:`build_dask`, which writes shards from the workers)."""
     try:
         import dask.bag as db
     except ImportError as exc:
         raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
-    from chemref.questions.builder import build_article
+    from chemref.questions.funnel.builder import build_article
 
     options = BuildSettings(**settings)
     sources = for_workers(expand_inputs(inputs))
@@ -54,8 +54,8 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
 def _write_shard_task(staging: str, index: int, sources: list[Source], settings: BuildSettings,
                       fmt: str) -> dict[str, Any]:
     """On a worker: build the shard's articles (each failure an error row) and write its files."""
-    from chemref.questions.builder import build_article
-    from chemref.questions.shards import write_shard
+    from chemref.questions.funnel.builder import build_article
+    from chemref.questions.output.shards import write_shard
 
     return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
 
@@ -105,10 +105,10 @@ def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settin
 
 def build_dask(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, client: Any = None,
                **options: Any) -> Any:
-    """:func:`chemref.questions.run.build_to_files` with the shards built and written by Dask workers
+    """:func:`chemref.questions.output.writer.build_to_files` with the shards built and written by Dask workers
     (``client``: a ``distributed.Client`` or a scheduler address; None starts a LocalCluster). Returns the
-    :class:`~chemref.questions.run.BuildOutputs`; the files are identical to a local build's."""
-    from chemref.questions.run import build_to_files
+    :class:`~chemref.questions.output.writer.BuildOutputs`; the files are identical to a local build's."""
+    from chemref.questions.output.writer import build_to_files
 
     if client is None:
         distributed = _import_distributed()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from chemref.errors import InputError
 
 if TYPE_CHECKING:
-    from chemref.questions.selector import Selector
+    from chemref.questions.funnel.selector import Selector
 
 __all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
 
@@ -56,7 +56,7 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
-        from chemref.questions.selector import default_selector, load_selector_cached
+        from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
         return load_selector_cached(self.selector) if self.selector else default_selector()
 

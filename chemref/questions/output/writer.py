@@ -1,7 +1,7 @@
 """The whole job of ``chemref questions build``: a streaming, resumable build written as one set of outputs.
 
 Articles are built in input order and written as they arrive, shard by shard
-(:mod:`chemref.questions.shards`) into a staging folder beside the outputs; the funnel totals are added up
+(:mod:`chemref.questions.output.shards`) into a staging folder beside the outputs; the funnel totals are added up
 as the run goes. After each shard a line appended to a journal (``progress.jsonl``) records it, with its
 checksums and totals, so ``resume=True`` after a crash or ``kill -9`` skips the shards done and finishes with
 byte-identical outputs; the journal costs the same per shard however long the run. At the end the report,
@@ -35,11 +35,11 @@ from chemref.errors import InputError
 from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
     read_file_list, sample_corpus, sample_sources
 from chemref.jsonl import json_line, write_json_streaming
-from chemref.questions.settings import BuildSettings
-from chemref.questions.shards import FORMATS, EncodedArticle, shard_name
-from chemref.questions.state import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_shard, \
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.shards import FORMATS, EncodedArticle, shard_name
+from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_shard, \
     is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
-from chemref.questions.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
+from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
 
@@ -124,7 +124,7 @@ def _selector_sha256(options: BuildSettings) -> str:
     import hashlib
 
     from chemref._io import read_limited
-    from chemref.questions.selector import shipped_selector_path
+    from chemref.questions.funnel.selector import shipped_selector_path
 
     return hashlib.sha256(read_limited(options.selector or shipped_selector_path())).hexdigest()
 
@@ -322,7 +322,7 @@ def _stamp(digest: Any, source: Source) -> None:
     modification time; for a package member, a digest of its bytes."""
     import hashlib
 
-    from chemref.questions.shards import add_label
+    from chemref.questions.output.shards import add_label
 
     add_label(digest, source.label)
     if source.data is not None:
@@ -360,7 +360,7 @@ class _Inputs:
         """``(position, source)`` of every article whose shard is not done yet, in input order."""
         import hashlib
 
-        from chemref.questions.shards import add_label
+        from chemref.questions.output.shards import add_label
 
         count = 0
         labels: Any = None  # the digest of the labels of the done shard being read
@@ -419,8 +419,8 @@ class _IndexedTask:
         self.settings, self.fmt = settings, fmt
 
     def __call__(self, item: tuple[int, Source]) -> tuple[int, EncodedArticle]:
-        from chemref.questions.builder import build_article
-        from chemref.questions.shards import encode
+        from chemref.questions.funnel.builder import build_article
+        from chemref.questions.output.shards import encode
 
         return item[0], encode(build_article(item[1], self.settings), self.fmt)
 
@@ -440,8 +440,8 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
 def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                   workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
     from chemref.pool import ordered_map
-    from chemref.questions.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
-    from chemref.questions.shards import ShardWriter, encode
+    from chemref.questions.funnel.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
+    from chemref.questions.output.shards import ShardWriter, encode
 
     if workers > 1:
         warm_up()
@@ -483,9 +483,9 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
 
 
 def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
-    """The :class:`~chemref.questions.builder.UniqueIds` of a run, holding the articles of the shards done
+    """The :class:`~chemref.questions.funnel.builder.UniqueIds` of a run, holding the articles of the shards done
     before a resume (their verified ``articles-*.jsonl`` rows)."""
-    from chemref.questions.builder import UniqueIds
+    from chemref.questions.funnel.builder import UniqueIds
 
     ids = UniqueIds()
     for row in _per_article_rows(staging, sorted(checkpoint.done), fmt, placed=staging.parent):
@@ -496,7 +496,7 @@ def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
 def _check_unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> None:
     """On Dask, where workers write whole shards: refuse a build whose articles share question ids (a local
     build gives them distinct ids, or skips an article given twice)."""
-    from chemref.questions.builder import UniqueIds
+    from chemref.questions.funnel.builder import UniqueIds
 
     ids = UniqueIds()
     for row in _per_article_rows(staging, range(checkpoint.prefix_end), fmt, placed=staging.parent):
@@ -593,7 +593,7 @@ def _check_file_format(layout: _Layout) -> None:
 def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
     """No two outputs on one file, every output a regular file (or new), and no output over an input article
     or inside an input folder (nor an input inside the output folder)."""
-    from chemref.questions.card import card_path
+    from chemref.questions.output.card import card_path
 
     if layout.folder:
         targets = {"output folder": layout.output}
@@ -664,7 +664,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
     bar.questions = checkpoint.questions
     try:
         if dask is not None:
-            from chemref.questions.dask import build_shards_on
+            from chemref.questions.output.cluster import build_shards_on
 
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
             _check_unique_ids(staging, checkpoint, fmt)
@@ -678,8 +678,8 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
 
 def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], options: BuildSettings,
             fmt: str) -> BuildOutputs:
-    from chemref.questions.card import card_path, write_card
-    from chemref.questions.report import write_chart, write_report
+    from chemref.questions.output.card import card_path, write_card
+    from chemref.questions.output.report import write_chart, write_report
 
     staging = layout.staging
     shards = range(checkpoint.prefix_end)  # every shard is done: the indices 0..n-1
@@ -731,7 +731,7 @@ def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], 
 def _clear_staged(layout: _Layout) -> None:
     """Remove the temporary copies of the outputs left beside them by a run killed while writing them (the run
     lock is held: no other build is writing these outputs)."""
-    from chemref.questions.card import card_path
+    from chemref.questions.output.card import card_path
 
     for target in (layout.output, card_path(layout.output), layout.rejected, layout.report,
                    None if layout.report is None else layout.report.with_suffix(".png")):
@@ -756,9 +756,9 @@ def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: st
 
 def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals,
                    identity: dict[str, Any], options: BuildSettings, fmt: str) -> BuildOutputs:
-    from chemref.questions.card import write_card
-    from chemref.questions.report import write_chart, write_report
-    from chemref.questions.shards import KINDS, sha256
+    from chemref.questions.output.card import write_card
+    from chemref.questions.output.report import write_chart, write_report
+    from chemref.questions.output.shards import KINDS, sha256
 
     staging, out = layout.staging, layout.output
     count = checkpoint.prefix_end
@@ -813,7 +813,7 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
 def _check_placed(checkpoint: _Checkpoint, staging: Path, out: Path) -> None:
     """The shard files no longer in the staging folder must be in the output folder as the journal has them
     (an interrupted finish had moved them there)."""
-    from chemref.questions.shards import sha256
+    from chemref.questions.output.shards import sha256
 
     for shard in checkpoint.shards():
         for name, info in shard["files"].items():
@@ -832,7 +832,7 @@ def _remove_staging(staging: Path) -> None:
 
 def _in_build(name: str, count: int, fmt: str) -> bool:
     """Whether ``name`` is a file of a folder build of ``count`` shards in ``fmt``."""
-    from chemref.questions.shards import KINDS
+    from chemref.questions.output.shards import KINDS
 
     if name in _FOLDER_FILES:
         return True

@@ -5,6 +5,9 @@ Each filter takes the candidate, its current excerpt and the build context and r
 The steps that follow them are named functions here too: :func:`min_findability` (the older score,
 optional), :func:`min_score` (the question selector's score), :func:`per_target_cap` (one question per
 cited work and article) and :func:`per_article_cap` (over all survivors of one article).
+
+:data:`STEPS` is the funnel as data: each step's name, stage, function and the one-line description that
+the funnel table, the report, the README and the dataset card show.
 """
 
 from __future__ import annotations
@@ -12,20 +15,18 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Sequence, TypeVar
 
-from chemref.questions.candidates import Candidate
-from chemref.questions.components import Components
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.candidates import Candidate
+from chemref.questions.funnel.engines import Components
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "SCORE_STAGES", "SELECTOR_STAGES", "EXCLUDED_SECTIONS",
     "cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences", "section", "no_display_formula",
     "one_citation", "has_doi", "has_title", "no_author_named",
     "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
-    "tiebreak", "description",
+    "tiebreak", "target_key", "description", "Step", "STEPS", "STAGES", "DESCRIPTIONS",
 ]
 
 #: Section kinds whose sentences never become questions (protocol text, not claims); captions too.
@@ -44,18 +45,13 @@ Filter = Callable[[Candidate, str, FilterContext], "str | None"]
 
 
 def cc_by(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Source article is CC BY (no NC/ND/SA).
-
-    The licence is the one the JATS reader decided.
-    """
+    """The licence is the one the JATS reader decided."""
     return None if cand.article.cc_by else "cc_by"
 
 
 def section(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Not in Methods/Materials/Protocol/Experimental, not a caption.
-
-    Sentences of those sections (:data:`EXCLUDED_SECTIONS`) and of figure/table captions are protocol text.
-    """
+    """Sentences of the sections in :data:`EXCLUDED_SECTIONS` (Methods, Materials, Protocol, Experimental,
+    captions) are protocol text."""
     return "section" if cand.section in EXCLUDED_SECTIONS else None
 
 
@@ -67,9 +63,7 @@ _TABLE_CELLS = re.compile(r"\S\s*\|\s*\S[^|]*\|")
 
 
 def no_table_row(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Not a table row or list item flattened into text.
-
-    A "sentence" whose cells are joined by " | " (two separators or more), or that holds a list bullet
+    """A "sentence" whose cells are joined by " | " (two separators or more), or that holds a list bullet
     ("•", "▪", "●"), is a table row or a list entry read as running text: it states no claim a reader can
     follow.
     """
@@ -100,9 +94,7 @@ _COLOUR_KEY = re.compile(_COLOUR + r"[^.;]{0,80}?" + _COLOUR)
 
 
 def no_caption_fragment(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Not a figure or table legend read as body text.
-
-    Legend text (a picture credit, "This figure is adapted from", scale or error bars, a colour key such as
+    """Legend text (a picture credit, "This figure is adapted from", scale or error bars, a colour key such as
     "Wt1 (red) and Cited1 (red)") describes a picture the question does not show.
     """
     text = cand.sentence.lower()
@@ -128,9 +120,7 @@ _WORD_AFTER_STOP = re.compile(r"[A-Z][a-z]{2,}\b")
 
 
 def no_glued_sentences(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Not two sentences glued together.
-
-    A capitalised sentence adverb after a comma (", However, ...") or a full stop followed by the next
+    """A capitalised sentence adverb after a comma (", However, ...") or a full stop followed by the next
     sentence with no space ("measured.The") marks two sentences read as one (a typo of the source or a
     missing break): the excerpt mixes two claims.
     """
@@ -148,17 +138,12 @@ def no_glued_sentences(cand: Candidate, excerpt: str, ctx: FilterContext) -> str
 
 
 def no_display_formula(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """No display formula flattened into the sentence.
-
-    A ``<disp-formula>`` inside the sentence would be flattened into its text.
-    """
+    """A ``<disp-formula>`` inside the sentence would be flattened into its text."""
     return "no_display_formula" if cand.display_formula else None
 
 
 def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Exactly one citation, resolving to exactly one reference.
-
-    The sentence has one anchor, resolving to one known, unambiguous reference. A range or multi-rid anchor
+    """The sentence has one anchor, resolving to one known, unambiguous reference. A range or multi-rid anchor
     ("[3–7]", ``rid="B2 B3"``) counts as several citations.
     """
     if len(cand.anchors) != 1 or len(cand.references) != 1:
@@ -170,10 +155,7 @@ def one_citation(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | Non
 
 
 def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The cited reference has a DOI (or a PMID with --answer-key doi-or-pmid).
-
-    The DOI is the answer of the question; with ``answer_key="doi-or-pmid"`` a PMID will do.
-    """
+    """The DOI is the answer of the question; with ``answer_key="doi-or-pmid"`` a PMID will do."""
     ref = cand.reference
     if ref is None:
         return "has_doi"
@@ -183,18 +165,13 @@ def has_doi(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 
 
 def has_title(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The cited reference has a title.
-
-    A question's target is shown and checked by its title.
-    """
+    """A question's target is shown and checked by its title."""
     ref = cand.reference
     return None if ref is not None and ref.title and ref.title.strip() else "has_title"
 
 
 def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """No cited author (nor "X et al.", "the X group") named in the excerpt.
-
-    No author of the cited work is named in the excerpt, and no researcher is named by a pattern such as
+    """No author of the cited work is named in the excerpt, and no researcher is named by a pattern such as
     "X et al.", "the X group", "X's team", "X and co-workers" (reference author lists are often truncated,
     misspelt or missing).
 
@@ -207,9 +184,7 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The sentence makes a claim (not a supplier/kit/software/method mention).
-
-    A claim the cited work supports, not a passing mention (supplier, reagent, kit, instrument, software,
+    """A claim the cited work supports, not a passing mention (supplier, reagent, kit, instrument, software,
     "as described previously").
     """
     anchor = cand.anchor
@@ -218,10 +193,7 @@ def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
 
 
 def length(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """Excerpt length within the bounds.
-
-    The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long.
-    """
+    """The excerpt (after the replacement) is ``min_chars``–``max_chars`` characters long."""
     return None if ctx.settings.min_chars <= len(excerpt) <= ctx.settings.max_chars else "length"
 
 
@@ -231,79 +203,22 @@ _DANGLING_OPENING = re.compile(r"(?:[A-Z][a-z]+(?: [a-z]+)?, )?(?:This|These|Tho
 
 
 def no_dangling_opening(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
-    """The excerpt does not open by pointing back ("This", "These", "Such" ...).
-
-    An opening "This", "These", "Those" or "Such" (also after a connective such as "Moreover, these ...")
+    """An opening "This", "These", "Those" or "Such" (also after a connective such as "Moreover, these ...")
     points back at the sentence before it: what it refers to is not in the question. (On the dev labels 7%
     of such openings were good questions, against 29% overall.)
     """
     return "no_dangling_opening" if _DANGLING_OPENING.match(excerpt) else None
 
 
-#: The per-sentence filters in funnel order.
-FILTERS: tuple[tuple[str, Filter], ...] = (
-    ("cc_by", cc_by),
-    ("no_table_row", no_table_row),
-    ("no_caption_fragment", no_caption_fragment),
-    ("no_glued_sentences", no_glued_sentences),
-    ("section", section),
-    ("no_display_formula", no_display_formula),
-    ("one_citation", one_citation),
-    ("has_doi", has_doi),
-    ("has_title", has_title),
-    ("no_author_named", no_author_named),
-    ("is_claim", is_claim),
-    ("length", length),
-    ("no_dangling_opening", no_dangling_opening),
-)
-
-#: Every rejection reason, in funnel order (the last four are decided on the scores, the last two per article).
-REASONS: tuple[str, ...] = tuple(name for name, _ in FILTERS) + (
-    "min_findability", "min_score", "per_target_cap", "per_article_cap")
-#: The reasons decided on (or after) the scores: such a candidate passed every per-sentence filter.
-SCORE_STAGES: tuple[str, ...] = REASONS[len(FILTERS):]
-#: The score stages decided by the selector score and the caps, which ``evaluate --reselect`` and the judge
-#: decide again (``min_findability`` is a filter of the user's own and stays decided).
-SELECTOR_STAGES: tuple[str, ...] = SCORE_STAGES[1:]
-
-
-def description(reason: str) -> str:
-    """The one-line description of the funnel step ``reason`` (for tables and the dataset card): the first line
-    of the docstring of the function named after it, as a table cell (lower-case start, no full stop)."""
-    if reason not in REASONS:
-        raise KeyError(f"unknown funnel step {reason!r}")
-    lines = (globals()[reason].__doc__ or _source_docstrings().get(reason, "")).strip().splitlines()
-    summary = lines[0] if lines else reason
-    return summary[:1].lower() + summary[1:].removesuffix(".")
-
-
-@lru_cache(maxsize=1)
-def _source_docstrings() -> dict[str, str]:
-    """The docstrings of this module's functions read from its source (``python -OO`` drops ``__doc__``)."""
-    import ast
-
-    try:
-        tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return {}
-    return {node.name: ast.get_docstring(node) or "" for node in tree.body if isinstance(node, ast.FunctionDef)}
-
-
 def min_findability(score: float, settings: BuildSettings) -> str | None:
-    """Findability at least --min-findability.
-
-    Optional: the excerpt's findability is at least ``settings.min_findability`` when that is set.
-    """
+    """Optional: the excerpt's findability is at least ``settings.min_findability`` when that is set."""
     if settings.min_findability is not None and score < settings.min_findability:
         return "min_findability"
     return None
 
 
 def min_score(score: float, settings: BuildSettings) -> str | None:
-    """Selector score at least --min-score (P(good question), learned from labels).
-
-    The selector's score of the excerpt is at least ``settings.min_score``.
-    """
+    """The selector's score of the excerpt is at least ``settings.min_score``."""
     if settings.min_score is not None and score < settings.min_score:
         return "min_score"
     return None
@@ -323,11 +238,15 @@ def _ranked(survivors: Sequence[_S], settings: BuildSettings, score: Callable[[_
     return sorted(survivors, key=lambda s: (-score(s), tiebreak(settings.seed, record_id(s))))
 
 
+def target_key(doi: str | None, ref_id: str | None, record_id: str) -> str:
+    """The cited work a question counts against in :func:`per_target_cap`: its DOI, else its reference id
+    in the article, else (nothing to tell works apart) the record itself."""
+    return str(doi or ref_id or record_id)
+
+
 def per_target_cap(survivors: Sequence[_S], settings: BuildSettings, *, target: Callable[[_S], str],
                    score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
-    """At most --per-target questions per cited work in one article (highest score kept).
-
-    At most ``settings.per_target`` questions of one article cite the same work: the highest ``score``
+    """At most ``settings.per_target`` questions of one article cite the same work: the highest ``score``
     win (ties by :func:`tiebreak`). Returns ``(kept, capped)``: kept in input order, capped best first."""
     seen: dict[str, int] = {}
     capped_ids: set[int] = set()
@@ -343,12 +262,76 @@ def per_target_cap(survivors: Sequence[_S], settings: BuildSettings, *, target: 
 
 def per_article_cap(survivors: Sequence[_S], settings: BuildSettings, *,
                     score: Callable[[_S], float], record_id: Callable[[_S], str]) -> tuple[list[_S], list[_S]]:
-    """At most --per-article questions per article (highest score kept).
-
-    At most ``settings.per_article`` questions per article: the highest ``score`` (the selector's) win,
+    """At most ``settings.per_article`` questions per article: the highest ``score`` (the selector's) win,
     ties broken by :func:`tiebreak` of the seed and the id. Returns ``(kept, capped)``: kept in the input
     (document) order, capped from best to worst."""
     ranked = _ranked(survivors, settings, score, record_id)
     cut = settings.per_article
     kept_ids = {id(s) for s in ranked[:cut]}
     return [s for s in survivors if id(s) in kept_ids], ranked[cut:]
+
+
+# ------------------------------------------------------------------------------------------------ the funnel
+
+#: Where a step is decided: on one sentence (a :data:`Filter`), on the findability or the selector score of a
+#: candidate that passed every filter, or over the survivors of one article (a cap).
+STAGES = ("sentence", "findability", "selector", "cap")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the funnel: ``name`` (the reason its rejects get), its stage (one of :data:`STAGES`), the
+    function that decides it, and ``description``: what a kept candidate is, as the funnel table, the report,
+    the README and the dataset card show it (a table cell: lower-case start, no full stop)."""
+
+    name: str
+    stage: str
+    check: Callable[..., object]
+    description: str
+
+
+#: The funnel, in order: a candidate's reason is its first failing step.
+STEPS: tuple[Step, ...] = (
+    Step("cc_by", "sentence", cc_by, "source article is CC BY (no NC/ND/SA)"),
+    Step("no_table_row", "sentence", no_table_row, "not a table row or list item flattened into text"),
+    Step("no_caption_fragment", "sentence", no_caption_fragment, "not a figure or table legend read as body text"),
+    Step("no_glued_sentences", "sentence", no_glued_sentences, "not two sentences glued together"),
+    Step("section", "sentence", section, "not in Methods/Materials/Protocol/Experimental, not a caption"),
+    Step("no_display_formula", "sentence", no_display_formula, "no display formula flattened into the sentence"),
+    Step("one_citation", "sentence", one_citation, "exactly one citation, resolving to exactly one reference"),
+    Step("has_doi", "sentence", has_doi, "the cited reference has a DOI (or a PMID with --answer-key doi-or-pmid)"),
+    Step("has_title", "sentence", has_title, "the cited reference has a title"),
+    Step("no_author_named", "sentence", no_author_named,
+         'no cited author (nor "X et al.", "the X group") named in the excerpt'),
+    Step("is_claim", "sentence", is_claim, "the sentence makes a claim (not a supplier/kit/software/method mention)"),
+    Step("length", "sentence", length, "excerpt length within the bounds"),
+    Step("no_dangling_opening", "sentence", no_dangling_opening,
+         'the excerpt does not open by pointing back ("This", "These", "Such" ...)'),
+    Step("min_findability", "findability", min_findability,
+         "findability at least --min-findability"),
+    Step("min_score", "selector", min_score,
+         "selector score at least --min-score (P(good question), learned from labels)"),
+    Step("per_target_cap", "cap", per_target_cap,
+         "at most --per-target questions per cited work in one article (highest score kept)"),
+    Step("per_article_cap", "cap", per_article_cap,
+         "at most --per-article questions per article (highest score kept)"),
+)
+
+#: The per-sentence filters in funnel order, ``(name, filter)``.
+FILTERS: tuple[tuple[str, Filter], ...] = tuple((s.name, s.check) for s in STEPS if s.stage == "sentence")
+#: Every rejection reason, in funnel order.
+REASONS: tuple[str, ...] = tuple(s.name for s in STEPS)
+#: The reasons decided on (or after) the scores: such a candidate passed every per-sentence filter.
+SCORE_STAGES: tuple[str, ...] = tuple(s.name for s in STEPS if s.stage != "sentence")
+#: The steps decided by the selector score and the caps, which ``evaluate --reselect`` and the judge decide
+#: again (``min_findability`` is a filter of the user's own and stays decided).
+SELECTOR_STAGES: tuple[str, ...] = tuple(s.name for s in STEPS if s.stage in ("selector", "cap"))
+#: The one-line description of each step, by name (see :class:`Step`).
+DESCRIPTIONS: dict[str, str] = {s.name: s.description for s in STEPS}
+
+
+def description(reason: str) -> str:
+    """The one-line description of the funnel step ``reason`` (a KeyError for a name that is no step)."""
+    if reason not in DESCRIPTIONS:
+        raise KeyError(f"unknown funnel step {reason!r}")
+    return DESCRIPTIONS[reason]

@@ -11,20 +11,21 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from chemref.errors import UNEXPECTED, ChemrefError, InputError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
-from chemref.questions.components import Components, default_components
-from chemref.questions.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
-                                       per_article_cap, per_target_cap)
-from chemref.questions.findability import findability
-from chemref.questions.selector import Selector, default_selector
-from chemref.questions.records import ArticleResult, BuildResult, Record
-from chemref.questions.settings import BuildSettings
+from chemref.questions.funnel.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
+from chemref.questions.funnel.engines import Components, default_components
+from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
+                                       per_article_cap, per_target_cap, target_key)
+from chemref.questions.funnel.findability import findability
+from chemref.questions.funnel.selector import Selector, default_selector
+from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
+from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
            "warm_up", "JATS_SUFFIXES", "UniqueIds", "duplicate_message"]
@@ -73,13 +74,19 @@ def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str
     return None, excerpt
 
 
+def _remembering_claims(components: Components) -> Components:
+    """``components`` whose ``classify`` remembers its last answer: the selector's ``claim_score`` is the
+    decision of the ``is_claim`` filter on the same sentence, not a second classification."""
+    return replace(components, classify=lru_cache(maxsize=1)(components.classify))
+
+
 def article_questions(article: Article, settings: BuildSettings | None = None, *,
                       components: Components | None = None, label: str | None = None,
                       selector: Selector | None = None, key: str | None = None) -> ArticleResult:
     """Apply the whole funnel to one article: questions and rejections in document order (``key``: the
     prefix of the question ids instead of the PMCID or file name, see :class:`UniqueIds`)."""
     settings = settings or BuildSettings()
-    ctx = FilterContext(settings, components or default_components())
+    ctx = FilterContext(settings, _remembering_claims(components or default_components()))
     info = article_info(article)
     if label is not None:
         natural = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
@@ -100,7 +107,9 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             continue
         record = _record(cand, excerpt, None)
         record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
-        record = replace(record, score=selector.score_record(record.to_dict()))
+        anchor = cand.anchor
+        claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
+        record = replace(record, score=selector.score_record(record.to_dict(), claim=claim.score))
         reason = min_findability(record.findability, settings) or min_score(record.score, settings)
         if reason is not None:
             counts[reason] += 1
@@ -114,8 +123,10 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     def record_id(item: tuple[int, Record]) -> str:
         return item[1].id
 
-    kept, capped_target = per_target_cap(survivors, settings, target=lambda s: s[1].target_doi or s[1].ref_id or s[1].id,
-                                         score=rank, record_id=record_id)
+    def target(item: tuple[int, Record]) -> str:
+        return target_key(item[1].target_doi, item[1].ref_id, item[1].id)
+
+    kept, capped_target = per_target_cap(survivors, settings, target=target, score=rank, record_id=record_id)
     kept, capped = per_article_cap(kept, settings, score=rank, record_id=record_id)
     for reason, items in (("per_target_cap", capped_target), ("per_article_cap", capped)):
         for order, record in items:

@@ -8,20 +8,16 @@ from typing import Any, Iterable
 
 from chemref._io import atomic_write
 from chemref.jsonl import write_json_streaming
-from chemref.questions.filters import REASONS, description
-from chemref.questions.records import BuildResult
-from chemref.questions.settings import BuildSettings
-from chemref.questions.totals import BuildTotals
+from chemref.questions.funnel.filters import DESCRIPTIONS
+from chemref.questions.funnel.records import BuildResult
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.totals import BuildTotals
 
-__all__ = ["FILTER_DESCRIPTIONS", "funnel_rows", "funnel_table", "report_dict", "write_report",
+__all__ = ["funnel_rows", "funnel_table", "report_dict", "write_report",
            "write_chart"]
 
-#: One line per funnel step, for the table, the report and the dataset card: the first line of the step's docstring.
-FILTER_DESCRIPTIONS: dict[str, str] = {reason: description(reason) for reason in REASONS}
-
-
 def _totals(result: BuildResult | BuildTotals) -> BuildTotals:
-    return result.totals() if isinstance(result, BuildResult) else result
+    return BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
 
 
 def _settings(result: BuildResult | BuildTotals, settings: BuildSettings | None) -> BuildSettings:
@@ -40,7 +36,7 @@ def funnel_rows(result: BuildResult | BuildTotals) -> list[dict[str, Any]]:
     for reason, n in totals.funnel.items():
         remaining -= n
         rows.append({"filter": reason, "rejected": n, "remaining": remaining,
-                     "description": FILTER_DESCRIPTIONS.get(reason, "")})
+                     "description": DESCRIPTIONS.get(reason, "")})
     return rows
 
 
@@ -75,7 +71,7 @@ def funnel_table(result: BuildResult | BuildTotals, settings: BuildSettings | No
 def report_dict(result: BuildResult | BuildTotals, settings: BuildSettings | None = None, *,
                 per_article: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The JSON report: settings, totals, the funnel, per-article counts and unreadable files
-    (the first :data:`~chemref.questions.totals.MAX_ERRORS`; the per-article rows hold all of them)."""
+    (the first :data:`~chemref.questions.output.totals.MAX_ERRORS`; the per-article rows hold all of them)."""
     totals = _totals(result)
     if per_article is None:
         per_article = [a.row() for a in result.articles] if isinstance(result, BuildResult) else []

@@ -7,65 +7,26 @@ the format of the labelling guide, with article-grouped cross-validation and a f
 (``chemref questions train-selector``), so a benchmark builder can retrain on labels of their own.
 
 The default threshold (``--min-score``) puts precision first (:func:`choose_threshold`): the lowest
-threshold whose cross-validated kept set is 85% good with 60% of the good candidates kept, and, since no
-threshold reaches that on the dev labels, the highest that still keeps a third (0.33) of the good ones:
-0.6055 for the shipped weights. Cross-validated on the 1,226 labelled dev candidates that pass the other
-filters (387 good; ranking AUC 0.80), with the per-target and per-article caps applied again: 102 questions
-kept, good share 0.686, author named 0, PASSING 0.020, broken 0.010, 18% of the good candidates kept (34%
-before the caps). The F0.5 maximum, the default until the same weights were shipped with this threshold
-(``train-selector --fallback-good-kept 0``: 0.4882), kept 140 at 0.643 good, PASSING 0.021. ``--min-score``
-sets any other threshold at build time.
+threshold whose cross-validated kept set is 85% good with 60% of the good candidates kept, else the highest that
+still keeps a third (:data:`FALLBACK_GOOD_KEPT`) of the good ones. How the shipped weights were trained and
+their cross-validated figures at the threshold are the weights file's ``meta``; the kept set after the caps is
+recorded beside it (``chemref/questions/data/selector_evaluation.json``); :func:`chemref.docs.selector_text`
+writes them out for the README and the dataset card. ``--min-score`` sets any other threshold at build time.
 
-Features (each computed on the excerpt unless said otherwise; counts are capped at 3). The shipped
-weights (version 2) use the features marked ✓; the others stay computable for weight files of one's own
-(they did not help in cross-validation on the dev labels, or repeat another feature):
+The features and what each measures are :data:`FEATURE_TABLE` (each computed on the excerpt unless said
+otherwise; counts are capped at 3); the weights use some of them, and the others stay computable for weight files
+of one's own. ``python -m chemref.docs`` writes the table, with the features the shipped weights use, into
+``corpora/labels/README.md``.
 
-| feature | v2 | what it measures |
-|---|---|---|
-| ``findability`` | ✓ | the older hand-weighted score (:mod:`chemref.questions.findability`) |
-| ``formula``, ``chemical_name``, ``number_unit``, ``gene_protein``, ``method``, ``named_entity`` | ✓ ``method`` only | specific entities (findability's matchers, counted) |
-| ``claim_score`` | ✓ | P(CLAIM) of the claim-vs-passing classifier on the sentence |
-| ``attribution`` | ✓ | a result attributed to a study: "X showed that", "a previous study reported", "was identified by" |
-| ``first_described`` | ✓ | "was first described / identified", "originally", "pioneering" |
-| ``background`` | ✓ | textbook phrasing: "plays a key role", "has attracted attention", "is widely used", "in recent years" |
-| ``pointer`` | ✓ | vague pointers: "for a review", "reviewed in", "see [CITATION]", "and references therein", "e.g." |
-| ``routine_assignment`` |  | routine characterisation: peaks/bands "at", "assigned to", lattice parameters, "reported values" |
-| ``comparison`` | ✓ | own results compared in passing: "consistent with", "in agreement with", "similar to" |
-| ``own_result`` | ✓ | the citing authors' voice: "we", "our", "here", "this study" |
-| ``passing_cue`` |  | tools near the citation: software, package, database, force field, kit, protocol, "using" |
-| ``see_pointer`` | ✓ | "(see ... [CITATION])", "see Materials and methods" |
-| ``list_items`` | ✓ | commas, "such as", "including" (lists of many items) |
-| ``dangling_opening`` | ✓ | opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus") |
-| ``referring_opening`` | ✓ | opens by referring back: "This", "These", "Such", "Similarly", "In these cases", "The latter" |
-| ``specific_tokens`` | ✓ | tokens that name specific things: letters with digits, inner capitals, acronyms, Greek letters |
-| ``leftover_marker`` |  | another citation left in the excerpt ("[12]", "(Smith, 2010)") |
-| ``author_phrase`` | ✓ | "et al.", "and colleagues", "'s group" left in the excerpt |
-| ``hedge`` |  | "may", "might", "could", "potentially" |
-| ``citation_final`` | ✓ | the citation ends the sentence |
-| ``log_chars`` | ✓ | log of the excerpt's length |
-| ``title_review``, ``title_resource``, ``title_missing`` | ✓ | the cited title names a review, database/software/protocol/handbook, or is missing |
-| ``venue_review`` | ✓ | the cited work appeared in a review venue (Chem. Rev., Nat. Rev., Annu. Rev., Trends, Curr. Opin., Acc. Chem. Res.) |
-| ``not_journal`` |  | the cited work is not a journal article (book, web page, data, software, patent) |
-| ``section_introduction``, ``section_results``, ``section_discussion``, ``section_other`` | ✓ not ``other`` | the section kind (``other`` is the baseline of the other three) |
-| ``demonstrative`` | ✓ | a noun phrase that points back to the text before: "this/these/those/such <noun>" anywhere (not "this study"), "the latter/former/same", "aforementioned" |
-| ``passive_attribution`` | ✓ | a finding attributed in the passive: "was shown to", "has been found that", "were reported in" |
-| ``study_subject`` | ✓ | a study as the subject: "a previous study", "recent work", "researchers have" |
-| ``past_tense`` | ✓ | past auxiliaries (was, were, had, did): reported events rather than timeless background |
-| ``target_authors`` | ✓ | log(1 + number of authors of the cited work, counted up to 6 as reference styles truncate lists): reviews have few, experimental papers many |
-| ``title_finding`` | ✓ | the cited title states a finding with a verb ("X inhibits Y", "... reveals ...") |
-| ``title_colon`` | ✓ | the cited title has a colon ("Topic: a review", "X: from A to B") |
-| ``title_words`` | ✓ | log(1 + words in the cited title) |
-| ``title_overlap`` |  | the share of the cited title's content words (by their first six letters) that the excerpt has: not shipped, as it selects questions that lexical retrieval answers (below) |
-
-Sixty-two further candidates (generic-statement cues, specific-result cues, openings, how often and where the
-article cites the target, paragraph context, the citing article's vocabulary, the cited title's form, section ×
-cue products) and shallow tree ensembles did not beat these features beyond the noise of article-grouped
-cross-validation; ``benchmarks/bench_selector.py`` measures them and ``corpora/labels/README.md`` has the table.
-Nor did the source article's type (JATS ``article-type``), its number of candidates, the cited reference's age
-and citations, a longer list of review venues, or sentence embeddings of the excerpt (WordLlama, as principal
-components fitted in each fold or as a second model); nor chemical mentions (the ``chemref_chemicals``
-component), where the marker sits, two-stage or within-article models (the article's mean score, the rank in
-the article, article intercepts). What does lift the kept set reads the cited title: ``title_overlap`` (AUC +0.02,
+Further candidates (generic-statement cues, specific-result cues, openings, how often and where the article cites
+the target, paragraph context, the citing article's vocabulary, the cited title's form, section × cue products)
+and shallow tree ensembles did not beat these features beyond the noise of article-grouped cross-validation;
+``benchmarks/bench_selector.py`` measures them and ``corpora/labels/README.md`` has the table. Nor did the source
+article's type (JATS ``article-type``), its number of candidates, the cited reference's age and citations, a
+longer list of review venues, or sentence embeddings of the excerpt (WordLlama, as principal components fitted in
+each fold or as a second model); nor chemical mentions (the ``chemref_chemicals`` component), where the marker
+sits, two-stage or within-article models (the article's mean score, the rank in the article, article
+intercepts). What does lift the kept set reads the cited title: ``title_overlap`` (AUC +0.02,
 kept set 0.76 good instead of 0.69 on fold seed 0), at a price: BM25 then answers about 0.59 of the kept
 questions at rank 1 instead of 0.40 (0.41 of all the good candidates), so the shipped weights leave it out and
 ``train-selector --features default,title_overlap`` fits it for those who want it. Soft targets
@@ -88,7 +49,7 @@ from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
-           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "feature_list"]
+           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "FEATURE_TABLE", "feature_list"]
 
 SELECTOR_FILE = "selector.json"
 _CAP = 3.0
@@ -204,7 +165,66 @@ FEATURES: tuple[str, ...] = (
     "title_colon", "title_words", "title_overlap",
 )
 
-#: The features the shipped weights use and :func:`train_selector` fits by default (see the table above).
+#: What each feature measures, one row per group of features: ``(names, what they measure)``, in the order of
+#: :data:`FEATURES` (``python -m chemref.docs`` writes it into ``corpora/labels/README.md``).
+FEATURE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("findability",), "the older hand-weighted score (`chemref.questions.funnel.findability`)"),
+    (("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity"),
+     "specific entities (findability's matchers, counted)"),
+    (("claim_score",), "P(CLAIM) of the claim-vs-passing classifier on the sentence"),
+    (("attribution",),
+     'a result attributed to a study: "X showed that", "a previous study reported", "was identified by"'),
+    (("first_described",), '"was first described / identified", "originally", "pioneering"'),
+    (("background",),
+     'textbook phrasing: "plays a key role", "has attracted attention", "is widely used", "in recent '
+     'years"'),
+    (("pointer",),
+     'vague pointers: "for a review", "reviewed in", "see [CITATION]", "and references therein", "e.g."'),
+    (("routine_assignment",),
+     'routine characterisation: peaks/bands "at", "assigned to", lattice parameters, "reported values"'),
+    (("comparison",), 'own results compared in passing: "consistent with", "in agreement with", "similar to"'),
+    (("own_result",), "the citing authors' voice: \"we\", \"our\", \"here\", \"this study\""),
+    (("passing_cue",), 'tools near the citation: software, package, database, force field, kit, protocol, "using"'),
+    (("see_pointer",), '"(see ... [CITATION])", "see Materials and methods"'),
+    (("list_items",), 'commas, "such as", "including" (lists of many items)'),
+    (("dangling_opening",),
+     'opens with a pronoun or connective that needs the sentence before ("This", "However", "Thus")'),
+    (("referring_opening",),
+     'opens by referring back: "This", "These", "Such", "Similarly", "In these cases", "The latter"'),
+    (("specific_tokens",),
+     "tokens that name specific things: letters with digits, inner capitals, acronyms, Greek letters"),
+    (("leftover_marker",), 'another citation left in the excerpt ("[12]", "(Smith, 2010)")'),
+    (("author_phrase",), "\"et al.\", \"and colleagues\", \"'s group\" left in the excerpt"),
+    (("hedge",), '"may", "might", "could", "potentially"'),
+    (("citation_final",), "the citation ends the sentence"),
+    (("log_chars",), "log of the excerpt's length"),
+    (("title_review", "title_resource", "title_missing"),
+     "the cited title names a review, database/software/protocol/handbook, or is missing"),
+    (("venue_review",),
+     "the cited work appeared in a review venue (Chem. Rev., Nat. Rev., Annu. Rev., Trends, Curr. Opin., "
+     "Acc. Chem. Res.)"),
+    (("not_journal",), "the cited work is not a journal article (book, web page, data, software, patent)"),
+    (("section_introduction", "section_results", "section_discussion", "section_other"),
+     "the section kind (`other` is the baseline of the other three)"),
+    (("demonstrative",),
+     'a noun phrase that points back to the text before: "this/these/those/such" before a noun anywhere (not '
+     '"this study"), "the latter/former/same", "aforementioned"'),
+    (("passive_attribution",),
+     'a finding attributed in the passive: "was shown to", "has been found that", "were reported in"'),
+    (("study_subject",), 'a study as the subject: "a previous study", "recent work", "researchers have"'),
+    (("past_tense",), "past auxiliaries (was, were, had, did): reported events rather than timeless background"),
+    (("target_authors",),
+     "log(1 + number of authors of the cited work, counted up to 6 as reference styles truncate lists): "
+     "reviews have few, experimental papers many"),
+    (("title_finding",), 'the cited title states a finding with a verb ("X inhibits Y", "... reveals ...")'),
+    (("title_colon",), 'the cited title has a colon ("Topic: a review", "X: from A to B")'),
+    (("title_words",), "log(1 + words in the cited title)"),
+    (("title_overlap",), "the share of the cited title's content words (by their first six letters) that the "
+                         "excerpt has: not in the shipped weights, as it selects the questions lexical retrieval "
+                         "answers"),
+)
+
+#: The features :func:`train_selector` fits by default (those the shipped weights use).
 DEFAULT_FEATURES: tuple[str, ...] = tuple(name for name in FEATURES if name not in (
     "formula", "chemical_name", "number_unit", "gene_protein", "named_entity", "routine_assignment",
     "passing_cue", "leftover_marker", "hedge", "not_journal", "section_other", "title_overlap"))
@@ -289,14 +309,19 @@ def _count(pattern: "re.Pattern[str]", text: str, cap: float = _CAP, lower: str 
     return float(min(found, cap))
 
 
+def claim_feature(score: float) -> float:
+    """The ``claim_score`` feature from the claim classifier's P(CLAIM) (rounded: stable in JSON)."""
+    return round(score, 4)
+
+
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
     from chemref.nlp.claims import classify_citation
 
     try:
-        return round(classify_citation(sentence, citation=(start, end)).score, 4)
+        return claim_feature(classify_citation(sentence, citation=(start, end)).score)
     except ValueError:
-        return round(classify_citation(sentence).score, 4)
+        return claim_feature(classify_citation(sentence).score)
 
 
 class _Views:
@@ -337,7 +362,7 @@ class _Views:
 
     def entities(self) -> dict[str, set[str]]:
         """Findability's matchers on the excerpt (:func:`chemref.questions.findability.findability_features`)."""
-        from chemref.questions.findability import findability_features
+        from chemref.questions.funnel.findability import findability_features
 
         return self._once("entities", lambda: findability_features(self.excerpt))
 
@@ -353,7 +378,7 @@ class _Views:
 # ----------------------------------------------------------------------------- the features, one step each
 def _findability_step(v: _Views) -> float:
     """The record's own findability when it has one (the builder computes it first), else the excerpt's."""
-    from chemref.questions.findability import score_features
+    from chemref.questions.funnel.findability import score_features
 
     value = v.record.get("findability")
     if isinstance(value, (int, float)):
@@ -490,9 +515,14 @@ class Selector:
         z = self.logit(values)
         return round(1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0, 4)
 
-    def score_record(self, record: Mapping[str, Any]) -> float:
-        """The score of one question or candidate record (see :func:`selector_features`)."""
-        return self.score(selector_features(record, self.weights))
+    def score_record(self, record: Mapping[str, Any], *, claim: float | None = None) -> float:
+        """The score of one question or candidate record (see :func:`selector_features`); ``claim``: the claim
+        classifier's P(CLAIM) of its citation when the caller has it already (the builder's filter did)."""
+        if claim is None or "claim_score" not in self.weights:
+            return self.score(selector_features(record, self.weights))
+        values = selector_features(record, [name for name in self.weights if name != "claim_score"])
+        values["claim_score"] = claim_feature(claim)
+        return self.score(values)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": "chemref-selector", "version": self.version, "features": list(self.weights),

@@ -8,9 +8,9 @@ build of millions of articles keeps them in a few kilobytes.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
-from chemref.questions.records import ArticleResult
+from chemref.questions.funnel.records import ArticleResult
 
 __all__ = ["BuildTotals", "MAX_SOURCES", "MAX_ERRORS", "MAX_LICENCES"]
 
@@ -23,7 +23,7 @@ MAX_LICENCES = 50
 
 
 def _funnel() -> dict[str, int]:
-    from chemref.questions.filters import REASONS
+    from chemref.questions.funnel.filters import REASONS
 
     return {reason: 0 for reason in REASONS}
 
@@ -105,6 +105,15 @@ class BuildTotals:
         self.sources.extend(other.sources[: MAX_SOURCES - len(self.sources)])
         self.errors.extend(other.errors[: MAX_ERRORS - len(self.errors)])
         self.stopped.extend(other.stopped)
+
+    @classmethod
+    def of(cls, articles: Iterable[ArticleResult]) -> "BuildTotals":
+        """The totals of ``articles`` (``BuildResult.articles``: what the report, chart and card of an
+        in-memory build are made from)."""
+        totals = cls()
+        for article in articles:
+            totals.add(article)
+        return totals
 
     @property
     def survival_rate(self) -> float:
