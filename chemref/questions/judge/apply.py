@@ -56,7 +56,7 @@ JUDGE_FIELD_DOCS = {
 }
 #: The confidence a kept answer needs by default.
 DEFAULT_MIN_CONFIDENCE = 0.5
-_VERSION_LINE = re.compile(r"\Achemref question judge, prompt (\S+)")
+_VERSION_LINE = re.compile(r"\Achemref question judge, prompt ([\w.+-]{1,40})(?!\S)")
 _ORDER = re.compile(r"-([pc])(\d+)-s(\d+)\Z")
 
 
@@ -395,6 +395,14 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
     base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
+    if base is not None and report is None:
+        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
+    from chemref._io.outputs import check_distinct_outputs
+    from chemref.questions.output.card import card_path
+
+    # before any work: no output may overwrite another, the dataset card included
+    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
+                            "report": report, "dataset card": card_path(output) if base is not None else None})
 
     def setting(value: int | None, name: str, default: int) -> int:
         if value is not None:
@@ -417,8 +425,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         write_jsonl(rejected_out, judged.rejected)
     card = None
     summary = judged.summary.to_dict()
-    if base is not None and report is None:
-        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
     if report is not None:
         import json
 

@@ -116,6 +116,12 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
         raise bad(f"url must be a path such as \"/v1/chat/completions\", got {url!r}")
     if not isinstance(body, dict):
         raise bad(f"body must be a JSON object, got {type(body).__name__}")
+    if "model" in body:
+        from chemref.questions.judge.answers import check_model_name
+
+        if not isinstance(body["model"], str):
+            raise bad(f"body.model must be a string, got {type(body['model']).__name__}")
+        check_model_name(body["model"], path=path, line=line, what="body.model")
     return Request(ident, url, body, line)
 
 
@@ -127,7 +133,7 @@ def read_requests(path: str | os.PathLike[str]) -> list[Request]:
     where = os.fspath(path)
     requests: list[Request] = []
     first: dict[str, int] = {}
-    for number, row in read_jsonl(where):
+    for number, row in read_jsonl(where, strict_keys=True):
         request = _check_request(row, where, number)
         if request.custom_id in first:
             raise InputError(f"custom_id {request.custom_id!r} is requested twice (first on line "
