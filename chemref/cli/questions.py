@@ -177,6 +177,7 @@ def evaluate_command(
 
     def run():
         return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+                        scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
                         source=str(labels))
 
