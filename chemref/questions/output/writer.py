@@ -37,8 +37,8 @@ from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, i
 from chemref.jsonl import json_line, write_json_streaming
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.shards import FORMATS, EncodedArticle, shard_name
-from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_shard, \
-    is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
+from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_build_state, \
+    check_shard, is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
 from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
@@ -632,6 +632,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
     staging = layout.staging
     checkpoint = _Checkpoint(staging / _CHECKPOINT, identity)
     if resume:
+        check_build_state(staging, staging / _CHECKPOINT)
         if (staging / _CHECKPOINT).is_file():
             checkpoint.load(f"the interrupted build in {staging}")
             checkpoint.verify((staging, layout.output) if layout.folder else (staging,))
