@@ -148,3 +148,62 @@ def test_a_record_given_twice_to_prepare_is_refused(files: dict[str, Path], tmp_
                    "-o", "req.jsonl", cwd=tmp_path, timeout=60)
     assert_refused(proc, "given twice")
     assert not (tmp_path / "req.jsonl").exists()
+
+
+# -- judge run: a server's answers are bounded in time and size
+class _Server:
+    """A hostile OpenAI-compatible server on 127.0.0.1 (port 0): ``"wait"`` answers 429 asking for a day's
+    wait; ``"endless"`` answers 200 with a body that never ends (until the client hangs up)."""
+
+    def __init__(self, mode: str) -> None:
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if mode == "wait":
+                    self.send_response(429)
+                    self.send_header("Retry-After", "86400")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.end_headers()
+                try:
+                    self.wfile.write(b'{"choices": [{"message": {"content": "')
+                    block = b"a" * (1 << 20)
+                    for _ in range(4096):
+                        self.wfile.write(block)
+                except OSError:
+                    pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.mark.parametrize("mode", ["wait", "endless"])
+def test_judge_run_is_bounded_by_a_hostile_server(files: dict[str, Path], tmp_path: Path, mode: str) -> None:
+    pytest.importorskip("httpx")
+    lines = files["requests"].read_text(encoding="utf-8").splitlines()[:2]
+    (tmp_path / "two.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with _Server(mode) as url:
+        proc = chemref("questions", "judge", "run", "two.jsonl", "--endpoint", url, "-o", "answers.jsonl",
+                       "--max-retries", "1", "--retry-wait", "0.1", "--timeout", "20", "--no-progress",
+                       cwd=tmp_path, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.seconds < 45  # type: ignore[attr-defined]
+    errors = [json.loads(line)["error"] for line in (tmp_path / "answers.jsonl").read_text().splitlines()]
+    assert len(errors) == 2 and {e["code"] for e in errors} == {"http_429" if mode == "wait" else "invalid_json"}
