@@ -139,3 +139,17 @@ def test_jats_json_output_of_a_file_name_that_is_not_utf8(tmp_path: Path) -> Non
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     row = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
     assert row["file"] == "in/caf\\xe9.xml"
+
+
+# -- a build writes only its own card: another build's card in the same folder is left as it is
+def test_a_second_build_in_one_folder_keeps_the_first_builds_card(tmp_path: Path) -> None:
+    for name, article in (("a.jsonl", SAMPLE), ("b.jsonl", CORPORA / "jats" / "sample_cu_tio2_co2.xml")):
+        proc = chemref("questions", "build", article, "-o", name, "--min-score", "0", "--no-progress", cwd=tmp_path,
+                       timeout=120)
+        assert proc.returncode == 0, proc.stderr
+    assert "path: a.jsonl" in (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "path: b.jsonl" in (tmp_path / "b.README.md").read_text(encoding="utf-8")
+    again = chemref("questions", "build", SAMPLE, "-o", "a.jsonl", "--min-score", "0", "--no-progress", cwd=tmp_path,
+                    timeout=120)
+    assert again.returncode == 0 and "README.md (dataset card)" in again.stdout  # its own card is replaced
+    assert not (tmp_path / "a.README.md").exists()
