@@ -153,3 +153,15 @@ def test_a_second_build_in_one_folder_keeps_the_first_builds_card(tmp_path: Path
                     timeout=120)
     assert again.returncode == 0 and "README.md (dataset card)" in again.stdout  # its own card is replaced
     assert not (tmp_path / "a.README.md").exists()
+
+
+# -- baseline bm25: a --corpus that is not there is an error, not a silent fall-back to other folders
+@pytest.mark.parametrize("corpus", ["no-such-folder", "a-file"])
+def test_a_missing_bm25_corpus_is_refused(tmp_path: Path, corpus: str) -> None:
+    (tmp_path / "a-file").write_text("x\n")
+    proc = chemref("questions", "build", SAMPLE, "-o", "q.jsonl", "--min-score", "0", "--no-progress", cwd=tmp_path,
+                   timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    proc = chemref("baseline", "bm25", "q.jsonl", "-o", "p.jsonl", "--corpus", corpus, cwd=tmp_path, timeout=60)
+    assert_refused(proc, corpus, "corpus")
+    assert not (tmp_path / "p.jsonl").exists()
