@@ -165,3 +165,21 @@ def test_a_missing_bm25_corpus_is_refused(tmp_path: Path, corpus: str) -> None:
     proc = chemref("baseline", "bm25", "q.jsonl", "-o", "p.jsonl", "--corpus", corpus, cwd=tmp_path, timeout=60)
     assert_refused(proc, corpus, "corpus")
     assert not (tmp_path / "p.jsonl").exists()
+
+
+# -- a question id is one token of one line, whatever the PMCID or the file name it is made from
+def test_question_ids_hold_no_whitespace_or_control_characters(tmp_path: Path) -> None:
+    text = SAMPLE.read_text(encoding="utf-8")
+    start = text.index('<article-id pub-id-type="pmcid">') + len('<article-id pub-id-type="pmcid">')
+    end = text.index("</article-id>", start)
+    (tmp_path / "forged.xml").write_text(text[:start] + "PMC7&#13;chemref: error: forged&#10;x" + text[end:],
+                                         encoding="utf-8")
+    (tmp_path / "two words.xml").write_text(text[:start - len('<article-id pub-id-type="pmcid">')]
+                                            + text[end + len("</article-id>"):], encoding="utf-8")
+    proc = chemref("questions", "build", "forged.xml", "two words.xml", "-o", "q.jsonl", "--rejected", "r.jsonl",
+                   "--min-score", "0", "--no-progress", cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for name in ("q.jsonl", "r.jsonl")
+            for line in (tmp_path / name).read_text(encoding="utf-8").splitlines()]
+    ids = {row["id"].rsplit("-p", 1)[0].rsplit("-c", 1)[0] for row in rows}
+    assert ids == {"PMC7_chemref:_error:_forged_x", "two_words"}
