@@ -183,3 +183,12 @@ def test_question_ids_hold_no_whitespace_or_control_characters(tmp_path: Path) -
             for line in (tmp_path / name).read_text(encoding="utf-8").splitlines()]
     ids = {row["id"].rsplit("-p", 1)[0].rsplit("-c", 1)[0] for row in rows}
     assert ids == {"PMC7_chemref:_error:_forged_x", "two_words"}
+
+
+# -- an output on the build's own lock file or staging folder (which the build removes) is refused
+@pytest.mark.parametrize("name", [".q.jsonl.chemref.lock", ".q.jsonl.chemref-build"])
+def test_an_output_on_the_builds_own_working_files_is_refused(tmp_path: Path, name: str) -> None:
+    proc = chemref("questions", "build", SAMPLE, "-o", "q.jsonl", "--rejected", name, "--no-progress", cwd=tmp_path,
+                   timeout=60)
+    assert_refused(proc, name, "would be the same file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -607,7 +607,8 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
             if path is not None:
                 check_output(path)
     try:
-        check_distinct_outputs(targets)
+        # nor the build's own working files (its lock, its staging folder), which it removes when it ends
+        check_distinct_outputs({**targets, "build's lock file": layout.lock, "build's staging folder": layout.staging})
     except InputError as exc:
         raise InputError(exc.message, path=exc.path, hint="give each output its own file name; the chart is the "
                          "report's name with .png") from None
