@@ -56,9 +56,12 @@ def prepare_command(
 
     from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests
 
+    from chemref.questions.judge.answers import check_model_name
+
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
         fail("--model must name a model")
+    guarded(lambda: check_model_name(model, what="--model"))
     if min_score is None:
         min_score = guarded(lambda: cascade_start(selector))
     counts = {"read": 0, "no_score": 0, "below": 0}

@@ -338,17 +338,18 @@ class JudgeOutputs:
 
 def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
     """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
-    import json
     from pathlib import Path
+
+    from chemref.jsonl import read_json
 
     path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
     if not path.is_file():
         return None, None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read the build's report beside the questions: {exc}", path=str(path),
-                         hint="move it away, or give the report a build wrote") from None
+        data = read_json(path, what="the build's report")
+    except InputError as exc:
+        raise InputError(f"cannot read the build's report beside the questions: {exc.message}", path=str(path),
+                         line=exc.line, hint="move it away, or give the report a build wrote") from None
     if not isinstance(data, dict) or not isinstance(data.get("funnel"), list) or "candidates" not in data:
         raise InputError("not a report of 'chemref questions build' (no funnel)", path=str(path),
                          hint="move it away, or give the report a build wrote")
