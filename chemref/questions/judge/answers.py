@@ -186,6 +186,7 @@ def check_model_name(name: str, *, path: str | None = None, line: int | None = N
     if not name.strip() or len(name) > MAX_MODEL_NAME or not name.isprintable() or "`" in name:
         raise InputError(f"the {what} '{printable(name[:60])}' is no model name (it must be one line of "
                          f"printable text without backticks, at most {MAX_MODEL_NAME} characters)",
-                         path=path, line=line, hint="fix the file: the name would forge lines in the "
-                         "summary and the dataset card")
+                         path=path, line=line, hint=("give the name the server knows" if path is None else
+                                                     "fix the file: the name would forge lines in the summary "
+                                                     "and the dataset card"))
     return name
