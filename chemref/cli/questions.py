@@ -102,7 +102,9 @@ def build_command(
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
+        from chemref.questions.judge.answers import check_model_name
 
+        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
