@@ -207,3 +207,17 @@ def test_judge_run_is_bounded_by_a_hostile_server(files: dict[str, Path], tmp_pa
     assert proc.seconds < 45  # type: ignore[attr-defined]
     errors = [json.loads(line)["error"] for line in (tmp_path / "answers.jsonl").read_text().splitlines()]
     assert len(errors) == 2 and {e["code"] for e in errors} == {"http_429" if mode == "wait" else "invalid_json"}
+
+
+@pytest.mark.parametrize("command", ["judge prepare", "build"])
+def test_a_model_name_given_as_an_option_is_checked_before_any_work(files: dict[str, Path], tmp_path: Path,
+                                                                     command: str) -> None:
+    if command == "judge prepare":
+        args = ("questions", "judge", "prepare", "questions.jsonl", "--model", "m\nchemref: error: x", "-o",
+                "req.jsonl")
+    else:
+        args = ("questions", "build", CORPORA / "jats" / "sample_zinc_knuckle.xml", "-o", "req.jsonl",
+                "--judge-endpoint", "http://127.0.0.1:9/v1", "--judge-model", "m\nchemref: error: x", "--no-progress")
+    proc = chemref(*args, cwd=tmp_path, timeout=60)
+    assert_refused(proc, "model name")
+    assert not (tmp_path / "req.jsonl").exists()
