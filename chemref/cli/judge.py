@@ -216,5 +216,5 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
     outputs = guarded(lambda: apply_to_files(
         str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
         requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
-        report=str(report) if report is not None else None, build_report=str(paths["report"])))
+        report=str(report) if report is not None else None, build_report=str(paths["report"]), supersedes=True))
     _print_judged(outputs)

@@ -381,12 +381,13 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
                    requests: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                    rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
                    per_article: int | None = None, seed: int | None = None,
-                   build_report: str | None = None) -> JudgeOutputs:
+                   build_report: str | None = None, supersedes: bool = False) -> JudgeOutputs:
     """Read the build's files and the responses, :func:`apply_judgement`, and write the judged questions (and
     ``rejected_out``) atomically. When the build's ``report.json`` is beside ``questions``, its caps and seed are
     the defaults, the judged report (the build's with the judge's funnel and a ``judge`` entry) is written to
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
-    names the build's report when it is elsewhere)."""
+    names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
+    ``questions``, whose card beside them they may replace)."""
     from pathlib import Path
 
     from chemref._io import atomic_write
@@ -402,8 +403,9 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     from chemref.questions.output.card import card_path
 
     # before any work: no output may overwrite another, the dataset card included
+    card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
     check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
-                            "report": report, "dataset card": card_path(output) if base is not None else None})
+                            "report": report, "dataset card": card_target})
 
     def setting(value: int | None, name: str, default: int) -> int:
         if value is not None:
@@ -449,7 +451,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             options = BuildSettings(**{**known, "selector": None})
         except (InputError, TypeError) as exc:
             raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
-        card = str(write_card(_totals(judged, base, funnel), output, settings=options,
+        card = str(write_card(_totals(judged, base, funnel), output, settings=options, path=card_target,
                               judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
                                                                      "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)

@@ -66,15 +66,17 @@ def _selector_lines(settings: BuildSettings) -> list[str]:
     return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]
 
 
-def card_path(output: str | os.PathLike[str]) -> Path:
+def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | None = None) -> Path:
     """Where the card of ``output`` goes: README.md beside it, unless that is a README chemref did not write,
-    or the card of another output (its data files are not ``output``'s name)."""
+    or the card of another output (its data files are not ``output``'s name, nor ``also``'s: the output this
+    one supersedes, as the judged questions do the selector's in ``questions build --judge-endpoint``)."""
     out = Path(output)
     readme = out.with_name("README.md")
     if readme.is_file():  # a FIFO or device there is never read (the card's output check refuses it)
         with readme.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
-        if CARD_MARKER not in head or _card_data(head) not in (None, path_text(out.name)):
+        own = (None, path_text(out.name)) + (() if also is None else (path_text(Path(also).name),))
+        if CARD_MARKER not in head or _card_data(head) not in own:
             return out.with_name(f"{out.stem}.README.md")
     return readme
 
