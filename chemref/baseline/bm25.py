@@ -166,7 +166,13 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
     """Where relative ``source_file`` names are looked up, in order (duplicates removed)."""
     folders: list[Path] = []
     if corpus is not None:
-        folders += [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
+        given = [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
+        for folder in given:  # a corpus given but not there would silently fall back to the other folders
+            if not folder.is_dir():
+                raise InputError("the corpus folder does not exist" if not folder.exists() else
+                                 "the corpus is not a folder", path=str(folder),
+                                 hint="give the folder the questions were built from")
+        folders += given
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
     folders += [Path("."), SAMPLE_CORPUS]

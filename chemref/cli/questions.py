@@ -102,7 +102,9 @@ def build_command(
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
+        from chemref.questions.judge.answers import check_model_name
 
+        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -177,6 +179,7 @@ def evaluate_command(
 
     def run():
         return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+                        scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
                         source=str(labels))
 

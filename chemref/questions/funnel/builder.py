@@ -18,7 +18,8 @@ from typing import Iterable, Iterator, Sequence
 from chemref.errors import UNEXPECTED, ChemrefError, InputError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.funnel.candidates import Candidate, article_info, iter_candidates, replace_citation, with_part
+from chemref.questions.funnel.candidates import Candidate, article_info, id_key, iter_candidates, replace_citation, \
+    with_part
 from chemref.questions.funnel.engines import Components, default_components
 from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
                                        per_article_cap, per_target_cap, target_key)
@@ -90,7 +91,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     info = article_info(article)
     if label is not None:
         natural = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
-            with_part(Path(label).stem, article)
+            with_part(id_key(Path(label).stem), article)
         info = replace(info, source_file=label, key=natural)
     if key is not None:
         info = replace(info, key=key)

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 from chemref.jats.model import Article, CitationAnchor, Reference
 from chemref.jats.text import DISPLAY_FORMULA
 
-__all__ = ["ArticleInfo", "Candidate", "article_info", "iter_candidates", "replace_citation",
+__all__ = ["ArticleInfo", "Candidate", "article_info", "id_key", "iter_candidates", "replace_citation",
            "widen_anchor", "CITATION_MARK"]
 
 #: What replaces the one citation of a question in its excerpt.
@@ -78,14 +78,22 @@ def _license_label(article: Article) -> str | None:
     return lic.url or (lic.text.strip()[:200] if lic.text else None)
 
 
+def id_key(text: str) -> str:
+    """``text`` (a PMCID or a file stem, from an untrusted file) as an id prefix: each space, other whitespace
+    or control character as ``_``, so that an id is one token of one line (TREC runs, TSV, the terminal)."""
+    if text.isprintable() and " " not in text:
+        return text
+    return "".join(ch if ch.isprintable() and ch != " " else "_" for ch in text)
+
+
 def article_info(article: Article) -> ArticleInfo:
-    """The source fields of every record from ``article``, and the stable id prefix."""
+    """The source fields of every record from ``article``, and the stable id prefix (:func:`id_key`)."""
     # "<bytes 0>" names bytes given without a file: no stem to build an id from
     stem = Path(article.file).stem if article.file and not article.file.startswith("<") else None
     if article.pmcid:
-        key = article.pmcid if article.pmcid.upper().startswith("PMC") else f"PMC{article.pmcid}"
+        key = id_key(article.pmcid if article.pmcid.upper().startswith("PMC") else f"PMC{article.pmcid}")
     elif stem:
-        key = stem
+        key = id_key(stem)
     elif article.doi:
         key = re.sub(r"[^A-Za-z0-9._-]", "_", article.doi)
     else:
