@@ -19,6 +19,16 @@ A second table is the shipped model's learning curve (trained on a quarter, half
 fold's training articles) with the good share at the strict end of the precision-yield curve; a third, the
 shipped model's kept set under other threshold rules and per-article caps.
 
+Beside the feature families: chemical mentions (chemref's ``chemref_chemicals`` component, so spaCy), the cited
+title's words in the excerpt (``title_overlap``, and the excerpt-title cosine of WordLlama), and changes of the
+objective rather than the features: soft targets (the labels blended with the judge's confidence in
+corpora/labels/dev_judge_responses.jsonl; always judged against the labels alone), two stages (the logit beside
+its article's mean logit and its rank in the article) and weights learnt within articles (article intercepts).
+Every row also gives BM25@1, the share of its kept set that the BM25 baseline (:mod:`chemref.baseline.bm25`, over
+every reference of the dev articles) answers at rank 1: a selector that reads the cited title keeps questions that
+lexical retrieval finds easy. The third table adds weak-tail caps (only an article's candidates within a logit
+gap of its best) and the soft-target model.
+
 The embedding family needs ``wordllama`` (``pip install wordllama``: MIT, its 16 MB of weights in the wheel); it
 is loaded from the package's own files (:func:`wordllama_embedder`), so nothing is downloaded, and is left out
 with a note when the package is absent.
@@ -40,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 from chemref.reference_data import reference_path  # noqa: E402
 DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"
+JUDGE_RESPONSES = ROOT / "corpora" / "labels" / "dev_judge_responses.jsonl"
 OUT = ROOT / "benchmarks" / "results" / "selector.json"
 
 
@@ -171,6 +182,13 @@ ARTICLE_FAMILIES: dict[str, dict[str, Callable[[dict[str, Any]], float]]] = {
     "the cited work is not a journal article": {
         "not_journal": lambda r: 1.0 if (r.get("target_type") or "journal") != "journal" else 0.0,
     },
+    "where the marker sits, the cited title's specific tokens in the excerpt": {
+        "marker_position": lambda r: max(r["excerpt"].find("[CITATION]"), 0) / max(len(r["excerpt"]), 1),
+        "title_tokens_in_excerpt": lambda r: float(min(sum(
+            1 for token in {t.strip("(),.;:").lower() for t in (r.get("target_title") or "").split()
+                            if re.search(r"[a-z][A-Z]|[A-Z]{2}|\d", t)}
+            if token and token in r["excerpt"].lower()), 3)),
+    },
 }
 
 _ARTICLE_TYPE = re.compile(r"<article\b[^>]*?\barticle-type\s*=\s*[\"']([^\"']*)")
@@ -243,13 +261,75 @@ def kept_after_caps(scores: Any, rows: list[dict[str, Any]], candidates: Any, th
 
 
 def acceptance(scores: Any, y: Any, rows: list[dict[str, Any]], candidates: Any, share: float = 0.33,
-               per_article: int = 4) -> dict[str, float]:
-    """The kept set at the highest threshold keeping ``share`` of the good candidates, after the caps."""
+               per_article: int = 4, bm25_top1: Any = None) -> dict[str, float]:
+    """The kept set at the highest threshold keeping ``share`` of the good candidates, after the caps;
+    with ``bm25_top1`` (1 where BM25 ranks the row's cited work first, 0 where not, NaN without a DOI), also the
+    share of the kept questions that BM25 answers at rank 1 (how easy the set is for lexical retrieval)."""
     rounded = np.round(scores, 4)
     threshold = choose_threshold(rounded[candidates].tolist(), (y[candidates] > 0).tolist(), fallback_good_kept=share)
     kept = kept_after_caps(rounded, rows, candidates, threshold, per_article=per_article)
+    out = {"threshold": threshold, "kept": int(kept.sum()), "good_share": float(y[kept].mean()) if kept.any() else 0.0,
+           "good_kept": float(y[kept].sum() / y[candidates].sum())}
+    if bm25_top1 is not None:
+        answered = bm25_top1[kept & np.isfinite(bm25_top1)]
+        out["bm25_top1"] = float(answered.mean()) if len(answered) else 0.0
+    return out
+
+
+def weak_tail_acceptance(scores: Any, y: Any, rows: list[dict[str, Any]], candidates: Any, gap: float,
+                         share: float = 0.33, per_article: int = 4) -> dict[str, float]:
+    """:func:`acceptance` with a cap that also drops an article's weak tail: of an article's candidates above the
+    threshold (after the per-target cap), only those whose logit is within ``gap`` of the article's best."""
+    rounded = np.round(scores, 4)
+    threshold = choose_threshold(rounded[candidates].tolist(), (y[candidates] > 0).tolist(), fallback_good_kept=share)
+    above = kept_after_caps(rounded, rows, candidates, threshold, per_article=10**6)
+    logit = np.log(np.clip(rounded, 1e-6, 1 - 1e-6) / np.clip(1 - rounded, 1e-6, 1))
+    kept = np.zeros(len(rows), dtype=bool)
+    articles = np.array([article_of(r["id"]) for r in rows])
+    for article in np.unique(articles[above]):
+        items = np.where(above & (articles == article))[0]
+        best = logit[items].max()
+        items = sorted((i for i in items if logit[i] >= best - gap), key=lambda i: -rounded[i])
+        kept[items[:per_article]] = True
     return {"threshold": threshold, "kept": int(kept.sum()), "good_share": float(y[kept].mean()) if kept.any() else 0.0,
             "good_kept": float(y[kept].sum() / y[candidates].sum())}
+
+
+def bm25_top1(rows: list[dict[str, Any]]) -> Any:
+    """Per row: 1.0 when the BM25 baseline (:mod:`chemref.baseline.bm25`, the pool of every reference of the dev
+    articles) ranks the cited work first for the excerpt, 0.0 when not, NaN for a row without a DOI."""
+    from chemref.baseline.bm25 import bm25_predictions
+    from chemref.doi import normalize_doi
+
+    import logging
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    with_doi = [r for r in rows if r.get("target_doi")]
+    first = {r["id"]: 1.0 if p["dois"][:1] == [normalize_doi(r["target_doi"])] else 0.0
+             for r, p in zip(with_doi, bm25_predictions(with_doi, corpus=str(DEV.parent), k=1))}
+    return np.array([first.get(r["id"], np.nan) for r in rows])
+
+
+def judge_confidence(ids: list[str]) -> Any:
+    """The strong model's P(good question) for each labelled candidate it answered
+    (corpora/labels/dev_judge_responses.jsonl, read with the judge's own parser); NaN where it did not."""
+    from chemref.questions.judge.answers import read_responses
+
+    answers = read_responses(JUDGE_RESPONSES)
+    return np.array([answers[i][1].confidence if i in answers and answers[i][1].ok else np.nan for i in ids])
+
+
+def chemical_counts(rows: list[dict[str, Any]]) -> Any | None:
+    """Chemical mentions (chemref's ``chemref_chemicals`` component: its NER and rules) in each excerpt and
+    sentence, as columns; None when spaCy or the model cannot be loaded."""
+    try:
+        from chemref.nlp.chemicals import count_chemicals_many
+        excerpts = count_chemicals_many([r["excerpt"].replace("[CITATION]", " ") for r in rows])
+        sentences = count_chemicals_many([r["sentence"] for r in rows])
+    except Exception as exc:  # an optional family: say why it is left out
+        print(f"bench_selector: the chemical-mention family is left out ({exc})")
+        return None
+    return np.column_stack([excerpts, sentences]).astype(float)
 
 
 #: Section x cue products (a linear model cannot learn them from the two features alone).
@@ -324,15 +404,81 @@ def _folds(ids: list[str], seed: int, k: int = 5) -> Any:
 
 
 def _cv(x: Any, y: Any, folds: Any, l2: float = 30.0,
-        training: Callable[[Any], Any] | None = None) -> Any:
-    """Cross-validated scores; ``training`` narrows each fold's training rows (a mask in, a mask out)."""
+        training: Callable[[Any], Any] | None = None, targets: Any = None) -> Any:
+    """Cross-validated scores; ``training`` narrows each fold's training rows (a mask in, a mask out);
+    ``targets`` (0-1, default ``y``) are what the model is fitted to (soft targets)."""
+    targets = y if targets is None else targets
     scores = np.zeros(len(y))
     for k in range(int(folds.max()) + 1):
         test = folds == k
         train = ~test if training is None else training(~test)
         means, scales = _standardise(x[train])
-        w, b = _fit((x[train] - means) / scales, y[train], l2)
+        w, b = _fit((x[train] - means) / scales, targets[train], l2)
         scores[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
+    return scores
+
+
+def _logits(x: Any, targets: Any, train: Any, l2: float = 30.0) -> Any:
+    """The logits of every row under the model fitted on the ``train`` rows."""
+    means, scales = _standardise(x[train])
+    w, b = _fit((x[train] - means) / scales, targets[train], l2)
+    return b + ((x - means) / scales) @ w
+
+
+def article_stats(logit: Any, articles: Any, candidates: Any) -> Any:
+    """Per row: the mean logit of its article's candidates, and its rank among them (log of 1 + the number
+    scored higher): what a second stage can know of the article around a candidate."""
+    mean = np.zeros(len(logit))
+    rank = np.zeros(len(logit))
+    for article in np.unique(articles):
+        rows = np.where(articles == article)[0]
+        pool = logit[rows[candidates[rows]]] if candidates[rows].any() else logit[rows]
+        mean[rows] = pool.mean()
+        rank[rows] = np.log1p((pool[None, :] > logit[rows][:, None]).sum(axis=1))
+    return np.column_stack([mean, rank])
+
+
+def _cv_two_stage(x: Any, y: Any, folds: Any, articles: Any, candidates: Any, l2: float = 30.0) -> Any:
+    """Two stages: the shipped model's logit (out of fold for the training rows too, by an inner article-grouped
+    split) beside its article's mean logit and its rank in the article, in a second logistic regression."""
+    scores = np.zeros(len(y))
+    for k in range(int(folds.max()) + 1):
+        test = folds == k
+        logit = np.zeros(len(y))
+        inner = _folds([f"{a}-p0-s0" for a in articles[~test]], seed=100 + k)
+        inner_of = np.full(len(y), -1)
+        inner_of[~test] = inner
+        for j in range(5):
+            held = inner_of == j
+            logit[held] = _logits(x, y, ~test & ~held & (inner_of >= 0), l2)[held]
+        logit[test] = _logits(x, y, ~test, l2)[test]
+        second = np.column_stack([logit, article_stats(logit, articles, candidates)])
+        scores[test] = 1.0 / (1.0 + np.exp(-_logits(second, y, ~test, 1.0)[test]))
+    return scores
+
+
+def _cv_article_effects(x: Any, y: Any, folds: Any, articles: Any, l2: float = 30.0, l2_article: float = 1.0,
+                        iterations: int = 30) -> Any:
+    """Weights learnt within articles: a logistic regression with one (penalised) intercept per training article,
+    scored on the held-out articles with the shared weights and the overall intercept only."""
+    scores = np.zeros(len(y))
+    for k in range(int(folds.max()) + 1):
+        test = folds == k
+        means, scales = _standardise(x[~test])
+        xs = (x - means) / scales
+        _, which = np.unique(articles[~test], return_inverse=True)
+        n, d = xs[~test].shape
+        design = np.hstack([np.ones((n, 1)), xs[~test], np.eye(which.max() + 1)[which]])
+        penalty = np.concatenate([[0.0], np.full(d, l2), np.full(which.max() + 1, l2_article)])
+        beta = np.zeros(design.shape[1])
+        for _ in range(iterations):
+            p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -35, 35)))
+            step = np.linalg.solve((design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty)
+                                   + 1e-9 * np.eye(len(beta)), design.T @ (p - y[~test]) + penalty * beta)
+            beta -= step
+            if np.max(np.abs(step)) < 1e-8:
+                break
+        scores[test] = 1.0 / (1.0 + np.exp(-(beta[0] + xs[test] @ beta[1:d + 1])))
     return scores
 
 
@@ -406,7 +552,7 @@ def main() -> None:
         return np.array([[v[n] for n in names] for v in values])
 
     sets: list[tuple[str, int, Any]] = [("shipped (v2 features)", 0, shipped)]
-    rest = [n for n in FEATURES if n not in DEFAULT_FEATURES]
+    rest = [n for n in FEATURES if n not in DEFAULT_FEATURES and n != "title_overlap"]  # title_overlap: its own rows
     sets.append(("+ the other computable features", len(rest), np.hstack([shipped, columns(rest)])))
     tried = len(rest)
     for family, funcs in FAMILIES.items():
@@ -442,19 +588,54 @@ def main() -> None:
             sets.append((name, dims, shipped))
             scorers[name] = lambda f, dims=dims: _cv_embedding(shipped, y, f, excerpts, dims)
             tried += dims
+        titles = embed([r.get("target_title") or "none" for r in rows]).astype(float)
+        cosine = np.nan_to_num((excerpts * titles).sum(axis=1) / np.maximum(
+            np.linalg.norm(excerpts, axis=1) * np.linalg.norm(titles, axis=1), 1e-9))
+        untitled = np.array([not (r.get("target_title") or "").strip() for r in rows])
+        cosine[untitled] = np.median(cosine[~untitled])
+        sets.append(("+ excerpt-title cosine (WordLlama)", 1, np.hstack([shipped, cosine[:, None]])))
+        tried += 1
+
+    chemicals = chemical_counts(rows)
+    if chemicals is not None:
+        n_words = np.array([[max(len(r["excerpt"].split()), 1)] for r in rows], dtype=float)
+        sets.append(("+ chemical mentions (chemref_chemicals: excerpt, sentence, density)", 3,
+                     np.hstack([shipped, np.minimum(chemicals, 5), chemicals[:, :1] / n_words])))
+        tried += 3
+    overlap = columns(["title_overlap"])
+    sets.append(("+ title_overlap (the cited title's words in the excerpt)", 1, np.hstack([shipped, overlap])))
+    sets.append(("+ title_overlap saturated at 0.2", 1, np.hstack([shipped, np.minimum(overlap, 0.2)])))
+    tried += 2
+    articles = np.array([article_of(i) for i in ids])
+    candidates = np.array([r.get("reason") != "has_doi" for r in rows])  # those a build's score stages see
+    confidence = judge_confidence(ids)
+    for weight in (0.5, 0.25):
+        name = f"soft targets: label weight {weight}, the judge's confidence {1 - weight:g}"
+        targets = np.where(np.isfinite(confidence), weight * y + (1 - weight) * np.nan_to_num(confidence), y)
+        sets.append((name, 0, shipped))
+        scorers[name] = lambda f, t=targets: _cv(shipped, y, f, targets=t)
+    soft = np.where(np.isfinite(confidence), 0.25 * y + 0.75 * np.nan_to_num(confidence), y)
+    name = "+ title_overlap, soft targets (label weight 0.25)"
+    sets.append((name, 1, shipped))
+    scorers[name] = lambda f: _cv(np.hstack([shipped, overlap]), y, f, targets=soft)
+    name = "two stages: logit, the article's mean logit, rank in the article"
+    sets.append((name, 2, shipped))
+    scorers[name] = lambda f: _cv_two_stage(shipped, y, f, articles, candidates)
+    name = "weights learnt within articles (article intercepts)"
+    sets.append((name, 0, shipped))
+    scorers[name] = lambda f: _cv_article_effects(shipped, y, f, articles)
+    top1 = bm25_top1(rows)
 
     fold_sets = [_folds(ids, seed) for seed in range(args.seeds)]
     base0 = _cv(shipped, y, fold_sets[0])
-    articles = np.array([article_of(i) for i in ids])
     groups = [np.where(articles == a)[0] for a in np.unique(articles)]
     rng = np.random.default_rng(0)
     resamples = [np.concatenate([groups[j] for j in rng.integers(0, len(groups), len(groups))])
                  for _ in range(args.boot)]
-    candidates = np.array([r.get("reason") != "has_doi" for r in rows])  # those a build's score stages see
     table = []
     for name, added, x in sets:
         runs = [scorers[name](f) if name in scorers else _cv(x, y, f) for f in fold_sets]
-        accepted = [acceptance(s, y, rows, candidates) for s in runs]
+        accepted = [acceptance(s, y, rows, candidates, bm25_top1=top1) for s in runs]
         aucs = [_auc(s, y) for s in runs]
         at = {share: float(np.mean([_precision_at(s, y, share) for s in runs])) for share in (0.6, 0.4, 0.25)}
         s0 = runs[0]
@@ -474,14 +655,19 @@ def main() -> None:
                                                 round(max(a["good_share"] for a in accepted), 4)],
                            "kept_mean": round(float(np.mean([a["kept"] for a in accepted])), 1),
                            "good_kept_mean": round(float(np.mean([a["good_kept"] for a in accepted])), 4),
+                           "bm25_top1_mean": round(float(np.mean([a["bm25_top1"] for a in accepted])), 4),
                            "seed0": accepted[0]},
         })
 
     print(f"{len(rows)} labelled candidates ({int(y.sum())} good) from {len(groups)} articles; "
-          f"{tried} candidate features in {len(FAMILIES) + len(ARTICLE_FAMILIES) + 4} families; {args.seeds} fold seeds, "
+          f"{tried} candidate features; {len(sets) - 1} rows beside the shipped set; {args.seeds} fold seeds, "
           f"{args.boot} article resamples")
+    ease = {"all candidates": float(np.nanmean(top1[candidates])),
+            "good candidates": float(np.nanmean(top1[candidates & (y > 0)]))}
+    print(f"BM25 answers at rank 1: {ease['all candidates']:.3f} of the candidates with a DOI, "
+          f"{ease['good candidates']:.3f} of the good ones (BM25@1: the same share of a row's kept set)")
     head = (f"{'features':<40}{'+n':>4}{'AUC':>8}{'±sd':>7}{'P@60%':>7}{'P@40%':>7}{'P@25%':>7}"
-            f"{'thr':>8}{'P@thr':>7}{'kept':>7}{'ΔAUC [95%]':>24}{'capped good [range]':>23}{'n':>5}")
+            f"{'thr':>8}{'P@thr':>7}{'kept':>7}{'ΔAUC [95%]':>24}{'capped good [range]':>23}{'n':>5}{'BM25@1':>8}")
     print(head)
     for row in table:
         at = row["good_share_at_good_kept"]
@@ -490,7 +676,8 @@ def main() -> None:
               f"{at['0.40']:>7.3f}{at['0.25']:>7.3f}{row['threshold']:>8.4f}{row['good_share_at_threshold']:>7.3f}"
               f"{row['good_kept_at_threshold']:>7.3f}{row['auc_gain']:>+9.4f} [{low:+.4f}, {high:+.4f}]"
               f"{row['after_caps']['good_share_mean']:>9.3f} [{row['after_caps']['good_share_range'][0]:.3f}, "
-              f"{row['after_caps']['good_share_range'][1]:.3f}]{row['after_caps']['kept_mean']:>5.0f}")
+              f"{row['after_caps']['good_share_range'][1]:.3f}]{row['after_caps']['kept_mean']:>5.0f}"
+              f"{row['after_caps']['bm25_top1_mean']:>8.3f}")
     curve = learning_curve(shipped, y, ids, args.seeds)
     print("\nLearning curve of the shipped features (share of each fold's training articles used; good share when "
           "keeping the given share of the good candidates)")
@@ -500,26 +687,40 @@ def main() -> None:
         print(f"{row['training_share']:<16.2f}{row['auc_mean']:>8.4f}{row['auc_sd']:>7.4f}"
               + "".join(f"{at[f'{k:.2f}']:>7.3f}" for k in KEPT_SHARES))
     shipped_runs = [_cv(shipped, y, f) for f in fold_sets]
+    soft_runs = [_cv(shipped, y, f, targets=soft) for f in fold_sets]
     rules = []
-    for share, per_article in ((0.33, 1), (0.33, 2), (0.33, 4), (0.33, 8), (0.33, 10**6), (0.10, 4), (0.20, 4),
-                               (0.25, 4)):
-        accepted = [acceptance(s, y, rows, candidates, share=share, per_article=per_article) for s in shipped_runs]
-        rules.append({"keep_share_of_good": share, "per_article": per_article,
+    for model, share, per_article, gap in (
+            *(("shipped", share, cap, None) for share, cap in (
+                (0.33, 1), (0.33, 2), (0.33, 4), (0.33, 8), (0.33, 10**6), (0.10, 4), (0.20, 4), (0.25, 4))),
+            *(("shipped", 0.33, 4, gap) for gap in (0.25, 0.5, 1.0)),
+            ("soft 0.25", 0.33, 1, None), ("soft 0.25", 0.33, 4, None)):
+        runs = shipped_runs if model == "shipped" else soft_runs
+        if gap is None:
+            accepted = [acceptance(s, y, rows, candidates, share=share, per_article=per_article) for s in runs]
+        else:
+            accepted = [weak_tail_acceptance(s, y, rows, candidates, gap, share=share, per_article=per_article)
+                        for s in runs]
+        rules.append({"model": model, "keep_share_of_good": share, "per_article": per_article, "tail_gap": gap,
                       "good_share_mean": round(float(np.mean([a["good_share"] for a in accepted])), 4),
                       "good_share_range": [round(min(a["good_share"] for a in accepted), 4),
                                            round(max(a["good_share"] for a in accepted), 4)],
                       "kept_mean": round(float(np.mean([a["kept"] for a in accepted])), 1),
                       "good_kept_mean": round(float(np.mean([a["good_kept"] for a in accepted])), 4)})
-    print("\nThe shipped model's kept set after the caps under other threshold rules and per-article caps "
-          "(per-target 1; mean over the fold seeds)")
-    print(f"{'threshold keeps':<18}{'per article':>12}{'kept':>7}{'good [range]':>22}{'good kept':>11}")
+    print("\nThe kept set after the caps under other threshold rules, per-article caps and weak-tail caps (an "
+          "article's candidates within the tail gap of its best logit), for the shipped model and the soft-target "
+          "one (per-target 1; mean over the fold seeds)")
+    print(f"{'model':<11}{'threshold keeps':<18}{'per article':>12}{'tail gap':>10}{'kept':>7}{'good [range]':>22}"
+          f"{'good kept':>11}")
     for rule in rules:
         cap = "none" if rule["per_article"] >= 10**6 else str(rule["per_article"])
-        print(f"{rule['keep_share_of_good']:<18.2f}{cap:>12}{rule['kept_mean']:>7.0f}{rule['good_share_mean']:>8.3f} "
+        gap = "-" if rule["tail_gap"] is None else f"{rule['tail_gap']:g}"
+        print(f"{rule['model']:<11}{rule['keep_share_of_good']:<18.2f}{cap:>12}{gap:>10}{rule['kept_mean']:>7.0f}"
+              f"{rule['good_share_mean']:>8.3f} "
               f"[{rule['good_share_range'][0]:.3f}, {rule['good_share_range'][1]:.3f}]{rule['good_kept_mean']:>11.3f}")
     with atomic_write(OUT) as handle:
         json.dump({"labelled": len(rows), "good": int(y.sum()), "articles": len(groups), "seeds": args.seeds,
-                   "resamples": args.boot, "features_tried": tried, "rows": table, "learning_curve": curve,
+                   "resamples": args.boot, "features_tried": tried, "bm25_top1": ease, "rows": table,
+                   "learning_curve": curve,
                    "threshold_rules_and_caps": rules},
                   handle, indent=1)
         handle.write("\n")

@@ -3,6 +3,11 @@ document with a long list written item by item, :func:`write_json_streaming`).
 
 Reading streams the file line by line (a file larger than memory is fine) and names the file and the
 line of any bad row; writing is atomic (:func:`chemref._io.atomic_write`) and keeps non-ASCII as is.
+
+Every string read and written is Unicode text: a ``\\ud800`` escape that is half of no pair (a lone
+surrogate, which Python's reader accepts but no UTF-8 file can hold) is an error naming the file and the line,
+and the writer never writes one (a byte of a file name that is not UTF-8, which Python holds as a lone
+surrogate, is written as the text ``\\xNN``, as :func:`chemref.inputs.source.path_text` writes it).
 """
 
 from __future__ import annotations
@@ -10,21 +15,83 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from typing import IO, Any, Iterable, Iterator
 
 from chemref.errors import InputError
 
-__all__ = ["json_line", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming", "parse_json",
-           "read_json", "check_schema"]
+__all__ = ["json_line", "json_text", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
+           "parse_json", "read_json", "check_schema", "unique_keys", "DuplicateKey", "lone_surrogate"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a JSON escape of a surrogate code point (a cheap first test: most such escapes are halves of a pair)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _surrogate_text(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # JSON text: the backslash escaped, so the string holds the characters "\xff" (or "\ud800")
+    return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\\\u{code:04x}"
+
+
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=indent)`` as text that UTF-8 can hold: a lone surrogate
+    (a byte of a file name that is not UTF-8, ``\\udcff``) is written as the text ``\\xff``
+    (``\\ud800`` for another), never as a character no UTF-8 file can hold."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")  # a few per cent of the dumps: faster than searching for surrogates
+        except UnicodeEncodeError:
+            text = _SURROGATE.sub(_surrogate_text, text)
+    return text
 
 
 def json_line(row: Any) -> str:
     """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is, except the line and paragraph
-    separators U+2028 and U+2029, escaped so that ``str.splitlines()`` keeps one row per line)."""
-    text = json.dumps(row, ensure_ascii=False)
+    separators U+2028 and U+2029, escaped so that ``str.splitlines()`` keeps one row per line; a lone
+    surrogate as :func:`json_text` writes it)."""
+    text = json_text(row)
     if "\u2028" in text or "\u2029" in text:
         text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return text + "\n"
+
+
+def lone_surrogate(line: str, value: Any) -> str | None:
+    """The first lone surrogate in the strings (keys included) of ``value``, read from the JSON text ``line``,
+    as its escape (``"\\ud800"``), or None. Cheap when ``line`` holds no surrogate escape (nearly always)."""
+    if "\\u" not in line or not _SURROGATE_ESCAPE.search(line):
+        return None
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"\\u{ord(exc.object[exc.start]):04x}"
+    return None
+
+
+def _refuse_surrogate(line: str, value: Any, path: str | None, number: int | None) -> None:
+    found = lone_surrogate(line, value)
+    if found is not None:
+        raise InputError(f"a JSON string holds the escape {found}, half of a surrogate pair without its other "
+                         "half (not a character)", path=path, line=number,
+                         hint="JSON text must be Unicode: escape characters outside the BMP as a whole pair")
+
+
+class DuplicateKey(ValueError):
+    """A key given twice in one JSON object (raised by :func:`unique_keys`; ``args[0]`` is the key)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :func:`json.loads`: a JSON object as a dict, a key given twice a
+    :class:`ValueError` (which value was meant cannot be told: readers differ on first or last)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return out
 
 
 def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:
@@ -44,33 +111,17 @@ def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
         return write_rows(handle, rows)
 
 
-class DuplicateKey(ValueError):
-    """A JSON object names one key twice (raised by :func:`unique_keys`)."""
-
-
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook``: a JSON object as a dict; a key given twice raises :class:`DuplicateKey` (which
-    value was meant cannot be told: Python keeps the last, other parsers the first)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DuplicateKey(key)
-            seen.add(key)
-    return out
-
-
 def read_jsonl(path: str | os.PathLike[str], *,
                unique: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object is an error,
-    and so, with ``unique``, is an object that names a key twice (what the scorers read: a prediction must say
-    one thing).
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object, or holds a
+    lone surrogate, is an error, and so, with ``unique``, is an object that names a key twice (what the scorers
+    and the judge's files are read with: a prediction or an answer must say one thing).
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
     regular files), so a file larger than memory is fine."""
     from chemref._io.text import iter_lines
 
+    where = os.fspath(path)
     hook = unique_keys if unique else None
     for number, line in iter_lines(path):
         if not line.strip():
@@ -78,7 +129,7 @@ def read_jsonl(path: str | os.PathLike[str], *,
         try:
             value = json.loads(line, object_pairs_hook=hook)
         except DuplicateKey as exc:
-            raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path), line=number,
+            raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=where, line=number,
                              hint="give each key once") from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
@@ -89,6 +140,7 @@ def read_jsonl(path: str | os.PathLike[str], *,
         if not isinstance(value, dict):
             raise InputError(f"expected a JSON object, found {type(value).__name__}", path=str(path), line=number,
                              hint="expected one JSON object per line (JSON Lines)")
+        _refuse_surrogate(line, value, where, number)
         yield number, value
 
 
@@ -101,7 +153,7 @@ def write_json_streaming(handle: IO[str], value: dict[str, Any], key: str, items
     """``json.dump({**value, key: list(items)}, handle, indent=indent, ensure_ascii=False)`` with the list
     taken from ``items`` one at a time (the same bytes, without the list in memory); ``one_line_items``
     writes each item compactly on its own line instead. ``key`` is a top-level key; no newline at the end."""
-    text = json.dumps({**value, key: _STREAMED}, indent=indent, ensure_ascii=False)
+    text = json_text({**value, key: _STREAMED}, indent=indent)
     head, tail = text.split(f"{json.dumps(key)}: {json.dumps(_STREAMED)}")
     pad = "\n" + " " * (2 * indent)
     handle.write(f"{head}{json.dumps(key)}: [")
@@ -109,9 +161,9 @@ def write_json_streaming(handle: IO[str], value: dict[str, Any], key: str, items
     for item in items:
         handle.write(pad if first else "," + pad)
         if one_line_items:
-            handle.write(json.dumps(item, ensure_ascii=False))
+            handle.write(json_text(item))
         else:
-            handle.write(json.dumps(item, indent=indent, ensure_ascii=False).replace("\n", pad))
+            handle.write(json_text(item, indent=indent).replace("\n", pad))
         first = False
     handle.write("]" if first else "\n" + " " * indent + "]")
     handle.write(tail)
@@ -134,11 +186,15 @@ class _NotFinite(ValueError):
 
 
 def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None, line: int | None = None) -> Any:
-    """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``) and
-    nesting too deep to read are :class:`InputError`\\ s naming ``path`` and ``line``, like bad JSON."""
+    """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``), a key
+    given twice in one object, a lone surrogate and nesting too deep to read are :class:`InputError`\\ s naming
+    ``path`` and ``line``, like bad JSON."""
     where = None if path is None else os.fspath(path)
     try:
-        return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=where, line=line,
+                         hint="give each key once") from None
     except _NotFinite as exc:
         raise InputError(f"{exc.args[0][:40]} is not a finite number", path=where, line=line,
                          hint="numbers must be finite: JSON has no NaN or Infinity") from None
@@ -151,6 +207,12 @@ def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None,
         raise InputError(f"a number cannot be read: {exc}", path=where, line=line) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to read", path=where, line=line) from None
+    if isinstance(text, (bytes, bytearray)):
+        if b"\\u" in text:
+            _refuse_surrogate(text.decode("utf-8", "replace"), value, where, line)
+    else:
+        _refuse_surrogate(text, value, where, line)
+    return value
 
 
 _VALIDATORS: dict[int, Any] = {}

@@ -24,13 +24,33 @@ from chemref.errors import ChemrefError, WorkerError
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-__all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "MIN_DOCS_PER_JOB", "WorkerError"]
+__all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "cap_workers", "usable_cpus", "MIN_DOCS_PER_JOB",
+           "MAX_WORKERS_PER_CPU", "WorkerError"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 #: below this many documents a fork costs more than it saves (map_chunks)
 MIN_DOCS_PER_JOB = 500
+#: the most processes a pool starts per usable CPU, whatever is asked: more only add forks and memory
+MAX_WORKERS_PER_CPU = 4
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the platform has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cap_workers(workers: int, tasks: int | None = None) -> int:
+    """The processes a pool starts for ``workers`` asked: at least 1, at most ``tasks`` (when the number of
+    tasks is known) and at most :data:`MAX_WORKERS_PER_CPU` per usable CPU."""
+    capped = min(workers, MAX_WORKERS_PER_CPU * usable_cpus())
+    if tasks is not None:
+        capped = min(capped, tasks)
+    return max(1, capped)
 
 
 class _Init:
@@ -96,10 +116,11 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
                 initializer: Callable[[], None] | None = None, window: int | None = None,
-                chunk: int = 1) -> Iterator[R]:
+                chunk: int = 1, total: int | None = None) -> Iterator[R]:
     """Yield ``fn(item)`` for each item, in input order; ``workers > 1`` runs ``fn`` in that many processes
     with at most ``window`` (default ``4 * workers``) tasks of ``chunk`` items each submitted and not yet
-    yielded.
+    yielded. The processes are capped (:func:`cap_workers`) at the number of tasks, when ``items`` has a
+    length or ``total`` says how many items there are, and at a few per CPU.
 
     ``fn`` and the items must be picklable. ``items`` is consumed lazily (a generator over millions of
     files is fine). ``chunk > 1`` sends items to the workers that many at a time (fewer, larger round
@@ -107,6 +128,9 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
     (its chunk's, with ``chunk > 1``); an error, Ctrl-C or an abandoned generator drops the queued work
     without finishing it.
     """
+    if total is None and hasattr(items, "__len__"):
+        total = len(items)  # type: ignore[arg-type]
+    workers = cap_workers(workers, None if total is None else -(-total // max(1, chunk)))
     if workers <= 1:
         for item in items:
             yield fn(item)
@@ -200,20 +224,16 @@ def auto_jobs(n_items: int) -> int:
     """How many processes to use for ``n_items`` documents when the caller did not say."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork") or threading.active_count() > 1:
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 2, n_items // MIN_DOCS_PER_JOB))
+    return max(1, min(usable_cpus(), 2, n_items // MIN_DOCS_PER_JOB))
 
 
 def resolve_jobs(jobs: int | None, n_items: int) -> int:
-    """``None`` -> 1 process, ``0`` -> :func:`auto_jobs`, otherwise ``jobs`` (at least 1)."""
+    """``None`` -> 1 process, ``0`` -> :func:`auto_jobs`, otherwise ``jobs`` capped by :func:`cap_workers`."""
     if jobs is None:
         return 1
     if jobs == 0:
         return auto_jobs(n_items)
-    return max(1, jobs)
+    return cap_workers(jobs, n_items)
 
 
 def _child(read_fd: int, write_fd: int, fn: Callable[[Sequence[T]], R], chunk: Sequence[T],
@@ -264,7 +284,8 @@ def map_chunks(fn: Callable[[Sequence[T]], R], items: Sequence[T], jobs: int,
                child_setup: Callable[[], None] | None = None) -> list[R]:
     """``[fn(chunk) for chunk in chunks]`` with chunk 0 in this process and the others in forked children
     (Linux; the children inherit the parent's state, so nothing but the results is pickled)."""
-    if jobs <= 1 or len(items) < 2:
+    jobs = cap_workers(jobs, len(items))
+    if jobs <= 1:
         return [fn(items)]
     n = len(items)
     chunks = [items[k * n // jobs:(k + 1) * n // jobs] for k in range(jobs)]

@@ -82,7 +82,8 @@ EXPECTED = {'g1': {'findability': 0.6364,
         'study_subject': 1.0,
         'target_authors': 1.3862943611198906,
         'title_finding': 1.0,
-        'title_words': 1.791759469228055},
+        'title_words': 1.791759469228055,
+        'title_overlap': 0.4},
  'g2': {'claim_score': 0.1545,
         'background': 3.0,
         'pointer': 1.0,
@@ -97,7 +98,8 @@ EXPECTED = {'g1': {'findability': 0.6364,
         'demonstrative': 1.0,
         'target_authors': 0.6931471805599453,
         'title_colon': 1.0,
-        'title_words': 2.0794415416798357},
+        'title_words': 2.0794415416798357,
+        'title_overlap': 0.4},
  'g3': {'findability': 0.3846,
         'chemical_name': 1.0,
         'number_unit': 1.0,
@@ -145,7 +147,8 @@ EXPECTED = {'g1': {'findability': 0.6364,
         'past_tense': 1.0,
         'target_authors': 1.9459101490553132,
         'title_finding': 1.0,
-        'title_words': 1.6094379124341003},
+        'title_words': 1.6094379124341003,
+        'title_overlap': 0.25},
  'g6': {'findability': 0.5,
         'formula': 1.0,
         'number_unit': 1.0,
@@ -233,3 +236,32 @@ def test_hostile_text_gives_the_values_of_the_plain_scan(unit: str, monkeypatch:
     monkeypatch.setattr(selector_module, "_LONG_TEXT", 10 ** 9)
     monkeypatch.setattr(selector_module, "_lower_view", lambda text: None)
     assert selector_features(record) == values
+
+
+#: (excerpt, cited title, title_overlap): the share of the title's content words (by their first six letters:
+#: "copper-free" is "copper", "couples" is not "couplings") that the excerpt has; the marker, function words and
+#: words under three letters do not count
+TITLE_OVERLAP = [
+    ("Copper catalysis couples aryl halides [CITATION].", "Copper-free couplings of aryl halides", 0.75),
+    ("Nothing in common here [CITATION].", "Layered oxides for batteries", 0.0),
+    ("Any excerpt at all [CITATION].", "", 0.0),
+    ("A marker alone [CITATION].", "Citation analysis", 0.0),
+    ("Mutant p53 drives invasion of the tumour [CITATION].", "Mutant p53 drives invasion", 1.0),
+    ("It is the study of the yields with these [CITATION].", "The study of yields and losses", 2 / 3),
+    pytest.param("Pd nanoparticles were dispersed on carbon [CITATION].", "Palladium on carbon", 1.0,
+                 marks=pytest.mark.xfail(strict=True, reason="a symbol and its element name are different words")),
+    pytest.param("The enzyme was crystallised [CITATION].", "Crystal structure of the enzyme", 1.0,
+                 marks=pytest.mark.xfail(strict=True, reason="six letters: crysta(llised) matches, struct does not")),
+]
+
+
+@pytest.mark.parametrize("excerpt, title, expected", TITLE_OVERLAP)
+def test_title_overlap(excerpt: str, title: str, expected: float) -> None:
+    value = selector_features({"excerpt": excerpt, "target_title": title}, ["title_overlap"])["title_overlap"]
+    assert value == pytest.approx(expected)
+
+
+def test_title_overlap_is_not_a_shipped_feature() -> None:
+    from chemref.questions.funnel.selector import DEFAULT_FEATURES, default_selector
+
+    assert "title_overlap" not in DEFAULT_FEATURES and "title_overlap" not in default_selector().weights

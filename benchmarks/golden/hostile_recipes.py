@@ -230,3 +230,56 @@ def labelled_build(folder: Path) -> tuple[Path, Path, Path]:
                                           "function": "CLAIM", "sentence_ok": True, "note": ""}) + "\n"
                               for k, r in enumerate(usable[:40])), encoding="utf-8")
     return labels, questions, rejected
+
+
+def odd_package(path: Path, article: bytes) -> Path:
+    """A ``.tar.gz`` package holding one article and, named like articles, members that hold no file: a
+    character device, a FIFO and a folder (whose members would come on their own)."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("ok/article.xml")
+        info.size = len(article)
+        tar.addfile(info, io.BytesIO(article))
+        for name, kind in (("ok/device.xml", tarfile.CHRTYPE), ("ok/pipe.nxml", tarfile.FIFOTYPE),
+                           ("ok/folder.xml", tarfile.DIRTYPE)):
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            tar.addfile(info)
+    return path
+
+
+def judge_files(folder: Path) -> dict[str, Path]:
+    """A build of the sample corpus (``--min-score 0``, with its report, so that ``judge apply`` writes a
+    dataset card) and the judge's requests for it: ``{"questions", "rejected", "report", "requests"}``."""
+    from chemref.jsonl import read_jsonl
+    from chemref.questions.judge.prepare import judge_candidates, write_requests
+    from chemref.questions.output.writer import build_to_files
+
+    source = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {name: folder / f"{name}.{'json' if name == 'report' else 'jsonl'}"
+             for name in ("questions", "rejected", "report", "requests")}
+    build_to_files([str(source)], str(paths["questions"]), rejected=str(paths["rejected"]),
+                   report=str(paths["report"]), min_score=0.0)
+    records = [row for name in ("questions", "rejected") for _, row in read_jsonl(paths[name])]
+    write_requests(paths["requests"], judge_candidates(records, min_score=0.0), model="m")
+    return paths
+
+
+def judge_responses(path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
+    """The sample judge answers (corpora/judge) with ``edit(rows)`` applied (it changes them in place),
+    written to ``path`` as JSON Lines."""
+    import json
+
+    sample = Path(__file__).resolve().parents[2] / "corpora" / "judge" / "sample_responses.jsonl"
+    rows = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines() if line.strip()]
+    edit(rows)
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def answer_of(row: dict) -> dict:
+    """The chat message of one Batch output row (whose ``content`` holds the judge's JSON answer)."""
+    return row["response"]["body"]["choices"][0]["message"]

@@ -54,31 +54,30 @@ def prepare_command(
     """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
     import math
 
-    from chemref.jsonl import read_jsonl
-    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, write_requests
+    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests
+
+    from chemref.questions.judge.answers import check_model_name
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
         fail("--model must name a model")
+    guarded(lambda: check_model_name(model, what="--model"))
     if min_score is None:
         min_score = guarded(lambda: cascade_start(selector))
     counts = {"read": 0, "no_score": 0, "below": 0}
 
     def records():
-        for path in (questions, rejected):
-            if path is None:
-                continue
-            for _, row in read_jsonl(path):
-                counts["read"] += 1
-                if path == questions:
-                    row.pop("reason", None)
-                if min_score is not None and reaches_judge(row):
-                    score = row.get("score")
-                    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
-                        counts["no_score"] += 1
-                    elif score < min_score:
-                        counts["below"] += 1
-                yield row
+        for path, row in read_records((questions, rejected)):
+            counts["read"] += 1
+            if path == str(questions):
+                row.pop("reason", None)
+            if min_score is not None and reaches_judge(row):
+                score = row.get("score")
+                if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                    counts["no_score"] += 1
+                elif score < min_score:
+                    counts["below"] += 1
+            yield row
 
     written = guarded(lambda: write_requests(output, judge_candidates(records(), min_score=min_score),
                                              model=model))
@@ -195,15 +194,12 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                 selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
     """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
     ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
-    from chemref.jsonl import read_jsonl
     from chemref.questions.judge.apply import apply_to_files
     from chemref.questions.judge.client import run_requests
-    from chemref.questions.judge.prepare import judge_candidates, write_requests
+    from chemref.questions.judge.prepare import judge_candidates, read_records, write_requests
 
     def records():
-        for _, row in read_jsonl(paths["questions"]):
-            yield row
-        for _, row in read_jsonl(paths["rejected"]):
+        for _, row in read_records((paths["questions"], paths["rejected"])):
             yield row
 
     start = min_score if min_score is not None else guarded(lambda: cascade_start(selector))
@@ -220,5 +216,5 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
     outputs = guarded(lambda: apply_to_files(
         str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
         requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
-        report=str(report) if report is not None else None, build_report=str(paths["report"])))
+        report=str(report) if report is not None else None, build_report=str(paths["report"]), supersedes=True))
     _print_judged(outputs)

@@ -102,7 +102,9 @@ def build_command(
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
+        from chemref.questions.judge.answers import check_model_name
 
+        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -177,6 +179,7 @@ def evaluate_command(
 
     def run():
         return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+                        scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
                         source=str(labels))
 
@@ -205,15 +208,23 @@ def train_selector_command(
                                                        "default 0.33); 0: the maximum of F0.5 (precision "
                                                        "weighted twice as much as the good ones kept)."),
     version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
+    features: Optional[str] = typer.Option(None, "--features", help="The features to fit, comma-separated; "
+                                           "'default' stands for the shipped set (e.g. default,title_overlap). "
+                                           "Default: the shipped set."),
+    soft_labels: Optional[Path] = typer.Option(None, "--soft-labels", help="A judge's answers to the same "
+                                               "candidates (Batch output of 'questions judge run'): fit to the "
+                                               "labels blended with its confidence (see --label-weight)."),
+    label_weight: float = typer.Option(1.0, "--label-weight", min=0.0, max=1.0, help="With --soft-labels: the "
+                                       "weight of the label in the blend (the judge's confidence has the rest)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import good_labels, read_labels
-    from chemref.questions.funnel.selector import train_selector
+    from chemref.questions.funnel.selector import feature_list, train_selector
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
-    refuse_overwriting_inputs(output, labels, questions, rejected)
-    refuse_overwriting_inputs(cv_scores, labels, questions, rejected)
+    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)
+    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels)
 
     def run():
         label_map = read_labels(labels)
@@ -221,9 +232,25 @@ def train_selector_command(
         refused = _records(rejected)
         records = {str(r.get("id")): r for r in [*kept, *refused]}
         fallback = {} if fallback_good_kept is None else {"fallback_good_kept": fallback_good_kept or None}
+        chosen = {} if features is None else {"features": feature_list(features)}
+        soft = None
+        if soft_labels is not None:
+            from chemref.errors import InputError
+            from chemref.questions.judge.answers import read_responses
+
+            if label_weight >= 1.0:
+                raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
+                                 hint="add --label-weight 0.25, for example")
+            answers = read_responses(soft_labels)
+            soft = {i: a.confidence for i, (_, a) in answers.items() if a.ok and a.confidence is not None}
+            if len(soft) < len(answers):
+                typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
+                           f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
+                           "confidence): their records are fitted to their labels alone", err=True)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
-                                      min_good_kept=min_good_kept, **fallback)
+                                      min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
+                                      **fallback, **chosen)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
         at = curve.at_threshold
         if at is not None:
@@ -244,7 +271,9 @@ def train_selector_command(
     typer.echo(curve.to_text())
     typer.echo(f"wrote {printable(str(output))} (selector {selector.version}, threshold {selector.threshold}, "
                f"{selector.meta['trained_on']} labelled records)"
-               + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else ""))
+               + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else "")
+               + (f"; soft targets for {selector.meta['soft_targets']['records']} records"
+                  if "soft_targets" in selector.meta else ""))
 
 
 @questions_app.command("review")

@@ -83,6 +83,20 @@ def package_sources(package: Path, label: str, licences: bool = True) -> Iterato
     return _read_ahead(_package_members(package, label, licences))
 
 
+_MEMBER_KINDS = {tarfile.CHRTYPE: "character device", tarfile.BLKTYPE: "block device", tarfile.FIFOTYPE: "FIFO"}
+
+
+def _not_a_file(member_label: str, member: tarfile.TarInfo) -> str:
+    """Why a package member named like an article is not read: a link (streamed, its target has gone by) or
+    another member that holds no file (a device, a FIFO, a type tar does not know)."""
+    if member.islnk() or member.issym():
+        kind = "hard link" if member.islnk() else "symbolic link"
+        return (f"{member_label}: a {kind} to {path_text(member.linkname)!r} in the package; not read (its "
+                "target is read under its own name)")
+    kind = _MEMBER_KINDS.get(member.type) or f"member of type {member.type!r}"
+    return f"{member_label}: a {kind} in the package, not a file; not read"
+
+
 def _package_members(package: Path, label: str, use_licences: bool = True) -> Iterator[Source]:
     licences = package_licences(package) if use_licences else None
     last = None
@@ -91,15 +105,11 @@ def _package_members(package: Path, label: str, use_licences: bool = True) -> It
     try:
         with tarfile.open(package, mode="r|*") as archive:
             for member in archive:
-                if not member.name.lower().endswith(JATS_SUFFIXES) or not (member.isfile() or member.islnk()
-                                                                           or member.issym()):
-                    continue
+                if not member.name.lower().endswith(JATS_SUFFIXES) or member.isdir():
+                    continue  # a folder's members come as members of their own, as in a folder walk
                 member_label = path_text(f"{label}:{member.name}")
-                if not member.isfile():  # streamed, a link's target has gone by: said, never dropped quietly
-                    kind = "hard link" if member.islnk() else "symbolic link"
-                    yield Source(None, member_label, error=f"{member_label}: a {kind} to "
-                                 f"{path_text(member.linkname)!r} in the package; not read (its target is "
-                                 "read under its own name)", stops=False)
+                if not member.isfile():  # named like an article but no file: said, never dropped quietly
+                    yield Source(None, member_label, error=_not_a_file(member_label, member), stops=False)
                     continue
                 licence = licences.get(member.name) if licences is not None else None
                 if member.name in seen:  # tar keeps both; extracting would keep the last: neither is clear

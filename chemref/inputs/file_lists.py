@@ -1,4 +1,7 @@
-"""``--files-from`` lists: a text file naming one input per line (blank lines and ``#`` comments ignored)."""
+"""``--files-from`` lists: a text file naming one input per line (blank lines and ``#`` comments ignored).
+
+A comment line that names an existing file or folder exactly (``#x.xml``) is an error, not a comment taken
+silently: write ``./#x.xml`` to read it. A list that names no input at all is an error too."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from chemref._io import not_utf8, regular_file
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
 
 __all__ = ["read_file_list"]
 
@@ -17,21 +20,26 @@ def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
     folder when they do not exist from the working folder. Every missing file is named in one error,
     before any work. The list is read twice (checked, then streamed), never held in memory."""
     missing: list[str] = []
-    count = 0
-    for number, name in _listed(path):
+    count = listed = 0
+    for number, name in _listed(path, check_comments=True):
+        listed += 1
         if not os.path.exists(name):
             count += 1
             if len(missing) < 5:
-                missing.append(f"line {number}: {name}")
+                missing.append(f"line {number}: {printable(name)}")
     if count:
         shown = "; ".join(missing) + (f"; and {count - 5} more" if count > 5 else "")
         raise InputError(f"{count} listed file(s) do not exist: {shown}", path=str(path),
                          hint="fix the list or remove those lines")
+    if not listed:
+        raise InputError("the file list names no inputs (it is empty, or holds only blank lines and # comments)",
+                         path=str(path), hint="list one JATS file, folder or PMC package per line")
     return (name for _, name in _listed(path))
 
 
-def _listed(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
-    """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`)."""
+def _listed(path: str | os.PathLike[str], *, check_comments: bool = False) -> Iterator[tuple[int, str]]:
+    """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`); ``check_comments``:
+    a comment line naming an existing path is an :class:`InputError`."""
     base = Path(path).parent
     regular_file(path)  # a FIFO or a device would block the run
     try:
@@ -43,7 +51,14 @@ def _listed(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
         try:
             for number, raw in enumerate(handle, start=1):
                 name = raw.strip()
-                if not name or name.startswith("#"):
+                if not name:
+                    continue
+                if name.startswith("#"):
+                    if check_comments and (os.path.lexists(name) or os.path.lexists(base / name)):
+                        raise InputError(f"the line is a comment, but a file or folder {printable(name)!r} "
+                                         "exists: it would not be read", path=str(path), line=number,
+                                         hint=f"write ./{printable(name)} to read it, or put a space after the # "
+                                         "to keep the comment")
                     continue
                 if not os.path.exists(name) and not os.path.isabs(name) and (base / name).exists():
                     name = (base / name).as_posix()

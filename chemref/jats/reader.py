@@ -552,20 +552,20 @@ def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
                  convert: Callable[[Article], T] | None = None, *,
                  workers: int = 1, on_error: Literal["raise", "skip"] = "raise",
                  errors: list[JatsError] | None = None, sub_articles: bool = False,
-                 files_from: str | os.PathLike[str] | None = None) -> Iterator[T]:
+                 files_from: str | os.PathLike[str] | None = None, total: int | None = None) -> Iterator[T]:
     """Yield ``convert(article)`` for each article of ``inputs`` in input order (the Article itself when
     ``convert`` is None). Inputs are read by :func:`chemref.inputs.iter_sources`: files, folders (subfolders
     included), PMC ``.tar.gz`` packages (every member, whatever a file list says) and ``files_from``.
     With ``workers > 1`` both reading and ``convert`` run in worker processes
     (:func:`chemref.pool.ordered_map`), so only the converted value (a JSON line, a summary) crosses the
-    process boundary. ``convert`` must be picklable (a module-level function). Errors are handled as in
-    :func:`read_many`."""
+    process boundary (never more processes than ``total``, the number of input files when known). ``convert``
+    must be picklable (a module-level function). Errors are handled as in :func:`read_many`."""
     from chemref.pool import ordered_map
 
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     sources = iter_sources(_checked(inputs), files_from=files_from, licences=False)
-    for results in ordered_map(_Task(convert, sub_articles), sources, workers=workers):
+    for results in ordered_map(_Task(convert, sub_articles), sources, workers=workers, total=total):
         for value, exc in results:
             if exc is None:
                 yield value

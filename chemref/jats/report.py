@@ -96,10 +96,10 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     if output is not None:
         check_not_input(output, inputs)
     errors: list[JatsError] = []
+    total = count_sources(inputs, files_from=files_from) if progress is not False or workers > 1 else None
     results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
-                           errors=errors, sub_articles=sub_articles, files_from=files_from)
+                           errors=errors, sub_articles=sub_articles, files_from=files_from, total=total)
     auto = progress is None
-    total = count_sources(inputs, files_from=files_from) if progress is not False else None
     if auto:
         progress = total is None or total >= 10
     if progress:

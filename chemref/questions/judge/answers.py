@@ -6,8 +6,10 @@ Each response line is one of these kinds (:data:`ANSWER_KINDS`); only ``ok`` car
 - ``http_error``: an error object, or a status other than 200, or a body that is not a chat completion;
 - ``refused``: the message has a ``refusal``, or the finish reason is ``content_filter``;
 - ``truncated``: the finish reason is ``length`` (the answer was cut at ``max_tokens``);
-- ``not_json``: the content is not one JSON object (one ````` ```json ````` fenced block around it is accepted);
-- ``schema``: the object has other keys than the six, or a value of the wrong type or outside its values.
+- ``not_json``: the content is not one JSON object (one ````` ```json ````` fenced block around it is accepted),
+  or a string in it holds a lone surrogate (``\\ud800``: not a character);
+- ``schema``: the object has other keys than the six, a key twice, or a value of the wrong type or outside
+  its values.
 
 ``missing`` (a candidate without a response line) and ``stale`` (a request whose question changed since) are
 decided by :mod:`chemref.questions.judge.apply`. A file that is not JSON Lines, a line that is not a Batch
@@ -23,9 +25,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
+from chemref.jsonl import DuplicateKey, lone_surrogate, unique_keys
 
-__all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "parse_content", "classify", "read_responses"]
+__all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "parse_content", "classify", "read_responses",
+           "check_model_name"]
 
 #: Every kind of answer, in report order.
 ANSWER_KINDS = ("ok", "missing", "stale", "http_error", "refused", "truncated", "not_json", "schema")
@@ -75,11 +79,16 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
     if fenced:
         text = fenced.group(1).strip()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        return _bad("schema", f"the key {exc.args[0][:40]!r} is given twice", model)
     except (ValueError, RecursionError) as exc:
         return _bad("not_json", f"the answer is not one JSON object ({getattr(exc, 'msg', exc)})", model)
     if not isinstance(value, dict):
         return _bad("not_json", f"the answer is a JSON {type(value).__name__}, not an object", model)
+    surrogate = lone_surrogate(text, value)
+    if surrogate is not None:
+        return _bad("not_json", f"the answer holds {surrogate}, a lone surrogate (not a character)", model)
     keys = set(value)
     if keys != set(ANSWER_KEYS):
         extra = sorted(keys - set(ANSWER_KEYS))
@@ -148,7 +157,7 @@ def read_responses(path: str | os.PathLike[str]) -> dict[str, tuple[int, Answer]
 
     where = os.fspath(path)
     answers: dict[str, tuple[int, Answer]] = {}
-    for number, row in read_jsonl(where):
+    for number, row in read_jsonl(where, unique=True):
         ident = row.get("custom_id")
         if not isinstance(ident, str) or not ident:
             raise InputError(f"custom_id must be a non-empty string, got {ident!r}", path=where, line=number,
@@ -159,5 +168,25 @@ def read_responses(path: str | os.PathLike[str]) -> dict[str, tuple[int, Answer]
             raise InputError(f"custom_id {ident!r} is answered twice (first on line {answers[ident][0]})",
                              path=where, line=number, hint="keep one response line per request (a resumed "
                              "'judge run' does; join files of several runs without repeating an id)")
-        answers[ident] = (number, classify(row))
+        answer = classify(row)
+        if answer.model is not None:
+            check_model_name(answer.model, path=where, line=number, what="response.body.model")
+        answers[ident] = (number, answer)
     return answers
+
+
+#: the longest model name accepted from a file (a name longer than this is no model's name)
+MAX_MODEL_NAME = 200
+
+
+def check_model_name(name: str, *, path: str | None = None, line: int | None = None, what: str = "model") -> str:
+    """``name`` when it can be shown as a model's name (in a summary line, a record and the dataset card): one
+    line of printable text without backticks, at most :data:`MAX_MODEL_NAME` characters; else an
+    :class:`InputError` naming the file and the line (a name from a file is untrusted, like ``--names``)."""
+    if not name.strip() or len(name) > MAX_MODEL_NAME or not name.isprintable() or "`" in name:
+        raise InputError(f"the {what} '{printable(name[:60])}' is no model name (it must be one line of "
+                         f"printable text without backticks, at most {MAX_MODEL_NAME} characters)",
+                         path=path, line=line, hint=("give the name the server knows" if path is None else
+                                                     "fix the file: the name would forge lines in the summary "
+                                                     "and the dataset card"))
+    return name

@@ -56,7 +56,7 @@ JUDGE_FIELD_DOCS = {
 }
 #: The confidence a kept answer needs by default.
 DEFAULT_MIN_CONFIDENCE = 0.5
-_VERSION_LINE = re.compile(r"\Achemref question judge, prompt (\S+)")
+_VERSION_LINE = re.compile(r"\Achemref question judge, prompt ([\w.+-]{1,40})(?!\S)")
 _ORDER = re.compile(r"-([pc])(\d+)-s(\d+)\Z")
 
 
@@ -338,17 +338,18 @@ class JudgeOutputs:
 
 def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
     """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
-    import json
     from pathlib import Path
+
+    from chemref.jsonl import read_json
 
     path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
     if not path.is_file():
         return None, None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read the build's report beside the questions: {exc}", path=str(path),
-                         hint="move it away, or give the report a build wrote") from None
+        data = read_json(path, what="the build's report")
+    except InputError as exc:
+        raise InputError(f"cannot read the build's report beside the questions: {exc.message}", path=str(path),
+                         line=exc.line, hint="move it away, or give the report a build wrote") from None
     if not isinstance(data, dict) or not isinstance(data.get("funnel"), list) or "candidates" not in data:
         raise InputError("not a report of 'chemref questions build' (no funnel)", path=str(path),
                          hint="move it away, or give the report a build wrote")
@@ -380,12 +381,13 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
                    requests: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                    rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
                    per_article: int | None = None, seed: int | None = None,
-                   build_report: str | None = None) -> JudgeOutputs:
+                   build_report: str | None = None, supersedes: bool = False) -> JudgeOutputs:
     """Read the build's files and the responses, :func:`apply_judgement`, and write the judged questions (and
     ``rejected_out``) atomically. When the build's ``report.json`` is beside ``questions``, its caps and seed are
     the defaults, the judged report (the build's with the judge's funnel and a ``judge`` entry) is written to
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
-    names the build's report when it is elsewhere)."""
+    names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
+    ``questions``, whose card beside them they may replace)."""
     from pathlib import Path
 
     from chemref._io import atomic_write
@@ -395,6 +397,15 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
     base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
+    if base is not None and report is None:
+        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
+    from chemref._io.outputs import check_distinct_outputs
+    from chemref.questions.output.card import card_path
+
+    # before any work: no output may overwrite another, the dataset card included
+    card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
+    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
+                            "report": report, "dataset card": card_target})
 
     def setting(value: int | None, name: str, default: int) -> int:
         if value is not None:
@@ -417,8 +428,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         write_jsonl(rejected_out, judged.rejected)
     card = None
     summary = judged.summary.to_dict()
-    if base is not None and report is None:
-        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
     if report is not None:
         import json
 
@@ -442,7 +451,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             options = BuildSettings(**{**known, "selector": None})
         except (InputError, TypeError) as exc:
             raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
-        card = str(write_card(_totals(judged, base, funnel), output, settings=options,
+        card = str(write_card(_totals(judged, base, funnel), output, settings=options, path=card_target,
                               judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
                                                                      "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)

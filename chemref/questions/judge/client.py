@@ -36,6 +36,11 @@ INSTALL_HINT = "pip install 'chemref[judge]'"
 FAILURE_KINDS = ("timeout", "connection", "http_429", "http_5xx", "invalid_json", "http_4xx")
 #: The longest wait between two tries (seconds), whatever ``Retry-After`` or the backoff say.
 MAX_WAIT = 600.0
+#: The longest ``Retry-After`` obeyed (seconds, as the OpenAI Python client): a longer one is not waited for (the
+#: backoff is used instead, and the request fails after its retries, to be sent again by the next run).
+MAX_RETRY_AFTER = 60.0
+#: The largest response body read (bytes): an answer of a few hundred tokens takes a few kB.
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 _REQUEST_KEYS = ("custom_id", "method", "url", "body")
 _REQUEST_HINT = "expected one JSON object per line with custom_id, method, url and body (the OpenAI Batch input " \
                 "format, as 'chemref questions judge prepare' writes)"
@@ -116,6 +121,12 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
         raise bad(f"url must be a path such as \"/v1/chat/completions\", got {url!r}")
     if not isinstance(body, dict):
         raise bad(f"body must be a JSON object, got {type(body).__name__}")
+    if "model" in body:
+        from chemref.questions.judge.answers import check_model_name
+
+        if not isinstance(body["model"], str):
+            raise bad(f"body.model must be a string, got {type(body['model']).__name__}")
+        check_model_name(body["model"], path=path, line=line, what="body.model")
     return Request(ident, url, body, line)
 
 
@@ -127,7 +138,7 @@ def read_requests(path: str | os.PathLike[str]) -> list[Request]:
     where = os.fspath(path)
     requests: list[Request] = []
     first: dict[str, int] = {}
-    for number, row in read_jsonl(where):
+    for number, row in read_jsonl(where, unique=True):
         request = _check_request(row, where, number)
         if request.custom_id in first:
             raise InputError(f"custom_id {request.custom_id!r} is requested twice (first on line "
@@ -219,11 +230,30 @@ def _retry_after(value: str | None) -> float | None:
 def backoff(attempt: int, first_wait: float, retry_after: float | None = None,
             rand: Callable[[float, float], float] = random.uniform) -> float:
     """The wait before try ``attempt + 1``: exponential (``first_wait * 2**attempt``) with full jitter, at least
-    ``Retry-After`` when the server gave one, never more than :data:`MAX_WAIT`."""
+    ``Retry-After`` when the server gave one of at most :data:`MAX_RETRY_AFTER` (a longer one is not obeyed),
+    never more than :data:`MAX_WAIT`."""
     wait = rand(0.5, 1.0) * first_wait * (2.0 ** attempt)
-    if retry_after is not None:
+    if retry_after is not None and retry_after <= MAX_RETRY_AFTER:
         wait = max(wait, retry_after)
     return min(wait, MAX_WAIT)
+
+
+class _Reply:
+    """A response read whole, at most :data:`MAX_RESPONSE_BYTES` of body: the status, the headers, the bytes."""
+
+    def __init__(self, status_code: int, headers: Any, content: bytes) -> None:
+        self.status_code, self.headers, self.content = status_code, headers, content
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+class _TooLarge(Exception):
+    """A response body over :data:`MAX_RESPONSE_BYTES` (not read further)."""
 
 
 def _text(response: Any, limit: int = 300) -> str:
@@ -263,9 +293,20 @@ class _Sender:
         try:
             # the whole exchange within the timeout (httpx's own timeouts are per read, so a server that
             # sends a byte a second would never time out)
-            return await asyncio.wait_for(self.client.post(url, content=content), self.timeout)
+            return await asyncio.wait_for(self._exchange(url, content), self.timeout)
         finally:
             c.in_flight -= 1
+
+    async def _exchange(self, url: str, content: bytes) -> _Reply:
+        """POST ``content``; the reply, its body read up to :data:`MAX_RESPONSE_BYTES` (:class:`_TooLarge`
+        past it: an endless body never fills the memory)."""
+        async with self.client.stream("POST", url, content=content) as response:
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > MAX_RESPONSE_BYTES:
+                    raise _TooLarge
+            return _Reply(response.status_code, response.headers, bytes(body))
 
     async def send(self, request: Request) -> tuple[dict[str, Any], str | None]:
         """The output line for ``request`` and its failure kind (None when answered)."""
@@ -281,6 +322,9 @@ class _Sender:
                 response = await self._post(url, content)
             except (asyncio.TimeoutError, httpx.TimeoutException):
                 kind, message = "timeout", f"no complete answer within {self.timeout:g} s"
+            except _TooLarge:
+                kind, message = "invalid_json", (f"{url}: a response body larger than "
+                                                 f"{MAX_RESPONSE_BYTES >> 20} MB, not read further")
             except httpx.RequestError as exc:  # refused, reset, a body cut short or undecodable
                 kind, message = "connection", f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             else:
@@ -321,7 +365,8 @@ async def _run(todo: list[Request], handle: Any, *, endpoint: str, api_key: str 
     from chemref._version import __version__
     from chemref.jsonl import json_line
 
-    headers = {"Content-Type": "application/json", "Accept": "application/json",
+    # identity: a body is read as sent (a compressed one could unpack far past the size limit in one chunk)
+    headers = {"Content-Type": "application/json", "Accept": "application/json", "Accept-Encoding": "identity",
                "User-Agent": f"chemref/{__version__}"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"

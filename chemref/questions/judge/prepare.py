@@ -15,7 +15,7 @@ from chemref.questions.funnel.filters import SELECTOR_STAGES
 from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
 
 __all__ = ["JUDGED_REASONS", "CHAT_COMPLETIONS_URL", "reaches_judge", "judge_candidates", "prepare_requests",
-           "write_requests"]
+           "write_requests", "read_records"]
 
 #: Rejections decided by the selector score and the caps: such a candidate passed every other filter, so the
 #: judge may still keep it (the caps are applied again after judging).
@@ -44,6 +44,32 @@ def judge_candidates(records: Iterable[Mapping[str, Any]], *,
                     or score < min_score:
                 continue
         yield record
+
+
+def read_records(paths: Iterable[str | os.PathLike[str] | None]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(path, record)`` for each record of the build's files ``paths`` (None: not given), in order. A record
+    without an id, or an id already met (in any of the files), is an :class:`InputError` naming the file and
+    the line: its ``custom_id`` must be unique in a batch."""
+    from chemref.errors import InputError
+    from chemref.jsonl import read_jsonl
+
+    seen: dict[str, tuple[str, int]] = {}
+    for path in paths:
+        if path is None:
+            continue
+        where = os.fspath(path)
+        for number, row in read_jsonl(where):
+            ident = row.get("id")
+            if not isinstance(ident, str) or not ident:
+                raise InputError(f"the record has no id (got {ident!r:.60})", path=where, line=number,
+                                 hint="give the files of a chemref build")
+            if ident in seen:
+                first, line = seen[ident]
+                raise InputError(f"id {ident!r} is given twice (first in {first!r}, line {line}); a batch needs "
+                                 "each custom_id once", path=where, line=number,
+                                 hint="give the questions and the rejected file of one build, each once")
+            seen[ident] = (where, number)
+            yield where, row
 
 
 def prepare_requests(records: Iterable[Mapping[str, Any]], *, model: str, version: str = PROMPT_VERSION,

@@ -274,6 +274,28 @@ def read_scores(path: Any) -> dict[str, float]:
     return scores
 
 
+def _check_scores_cover(scores: Mapping[str, float], labels: Mapping[str, Label],
+                        records: Mapping[str, tuple[Mapping[str, Any], str | None]], path: str | None,
+                        complete: bool) -> None:
+    """Scores given for another set of records are an :class:`InputError`: an id that is in neither the
+    questions nor the rejected file, or (``complete``) a decided label whose candidate the selector decides
+    (kept, or rejected by the score or a cap) without a score (it would silently keep its build score,
+    in-sample)."""
+    unknown = [ident for ident in scores if ident not in records]
+    if unknown:
+        raise InputError(f"{len(unknown)} scored id(s) are in neither the questions nor the rejected file "
+                         f"(first: {unknown[0]!r})", path=path,
+                         hint="give the scores made for these files, as train-selector --cv-scores writes them")
+    missing = [ident for ident, label in labels.items() if complete and label.good_question is not None
+               and ident not in scores and ident in records
+               and (records[ident][1] is None or records[ident][1] in SELECTOR_STAGES)]
+    if missing:
+        raise InputError(f"{len(missing)} labelled candidate(s) that the selector decides have no score "
+                         f"(first: {missing[0]!r}); they would keep their build scores (in-sample)", path=path,
+                         hint="give the cross-validated scores of every labelled candidate: train-selector "
+                              "--cv-scores on these labels and files")
+
+
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
     from chemref.questions.funnel.filters import REASONS
 
@@ -375,7 +397,8 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
              rejected: Iterable[Mapping[str, Any]] = (), *, scores: Mapping[str, float] | None = None,
              threshold: float | None = None, thresholds: Sequence[float] | None = None,
              reselect: bool = False, per_target: int = 1, per_article: int = 4, seed: int = 0,
-             source: str | None = None) -> Evaluation:
+             source: str | None = None, scores_path: str | None = None,
+             complete_scores: bool = False) -> Evaluation:
     """Evaluate ``questions`` (and ``rejected`` candidates, with their ``reason``) against ``labels``.
 
     ``scores`` (id -> score) replace the records' ``score`` (cross-validated scores, another selector);
@@ -384,8 +407,13 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     ``per_target``, ``per_article``, ``seed``), so the kept questions are those the build would keep
     (this needs the rejected file of a build run with ``--min-score 0``). A label whose id is in neither
     file is an error; a label whose ``excerpt_sha1`` does not match the record is stale and left out.
+    A scored id in neither file is an error (``scores_path`` names the scores' file); with
+    ``complete_scores`` (``evaluate --scores``), so is a decided label of a candidate the selector decides
+    without a score (else such a candidate keeps its own score).
     """
     records = _read_records(labels, questions, rejected, source)
+    if scores is not None:
+        _check_scores_cover(scores, labels, records, scores_path, complete_scores)
     if threshold is None:
         from chemref.questions.funnel.selector import default_selector
 

@@ -1,7 +1,8 @@
 """The dataset card written next to the questions: a Hugging Face YAML header, counts and filters used.
 
 The card is ``README.md`` beside the output, so the folder loads with ``datasets.load_dataset(folder)``;
-a README.md that chemref did not write is never overwritten (the card is then ``<output stem>.README.md``).
+a README.md that chemref did not write, or that chemref wrote for another output in the same folder, is never
+overwritten (the card is then ``<output stem>.README.md``).
 """
 
 from __future__ import annotations
@@ -65,16 +66,27 @@ def _selector_lines(settings: BuildSettings) -> list[str]:
     return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]
 
 
-def card_path(output: str | os.PathLike[str]) -> Path:
-    """Where the card of ``output`` goes: README.md beside it, unless that is a README chemref did not write."""
+def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | None = None) -> Path:
+    """Where the card of ``output`` goes: README.md beside it, unless that is a README chemref did not write,
+    or the card of another output (its data files are not ``output``'s name, nor ``also``'s: the output this
+    one supersedes, as the judged questions do the selector's in ``questions build --judge-endpoint``)."""
     out = Path(output)
     readme = out.with_name("README.md")
     if readme.is_file():  # a FIFO or device there is never read (the card's output check refuses it)
         with readme.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
-        if CARD_MARKER not in head:
+        own = (None, path_text(out.name)) + (() if also is None else (path_text(Path(also).name),))
+        if CARD_MARKER not in head or _card_data(head) not in own:
             return out.with_name(f"{out.stem}.README.md")
     return readme
+
+
+def _card_data(head: str) -> str | None:
+    """The data files a card's YAML header names (its one ``path:``), or None when it names none."""
+    for line in head.split(CARD_MARKER, 1)[0].splitlines():
+        if line.startswith("    path: "):
+            return line[len("    path: "):]
+    return None
 
 
 def _license(totals: BuildTotals) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from chemref.errors import InputError
 from chemref.jsonl import check_schema, parse_json, read_json
 
-__all__ = ["MANIFEST_FORMAT", "MAX_MANIFEST_BYTES", "MAX_JOURNAL_LINE", "FOLDER_FILES", "is_build_name",
+__all__ = ["check_build_state", "MANIFEST_FORMAT", "MAX_MANIFEST_BYTES", "MAX_JOURNAL_LINE", "FOLDER_FILES", "is_build_name",
            "read_manifest", "journal_header", "journal_shard", "check_shard"]
 
 #: what marks a manifest (and a journal) as chemref's
@@ -224,6 +224,40 @@ def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_art
     return None
 
 
+def _build_file(path: Path) -> bool:
+    """Whether the build's own file ``path`` is there: a regular file, not followed through a link (a link,
+    a FIFO or a folder in its place is an :class:`InputError`: the build writes none)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise InputError(f"cannot read the build's file: {exc.strerror or exc}", path=str(path)) from None
+    if not stat.S_ISREG(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else \
+            "not a regular file"
+        raise InputError(f"the build's file {path.name} is {kind}; a build writes only regular files, so it "
+                         "was not written by one", path=str(path), hint=_HINT)
+    return True
+
+
+def check_build_state(staging: Path, journal: Path) -> None:
+    """Before a resumed build reads its state: the staging folder is a folder and the journal a regular file,
+    neither reached through a symbolic link (an :class:`InputError` otherwise)."""
+    import stat
+
+    try:
+        mode = os.lstat(staging).st_mode
+    except OSError:
+        return  # nothing there: "nothing to resume" is said next
+    if not stat.S_ISDIR(mode):
+        raise InputError("the staging folder is " + ("a symbolic link" if stat.S_ISLNK(mode) else "not a folder")
+                         + "; a build makes a folder of its own there", path=str(staging), hint=_HINT)
+    _build_file(journal)
+
+
 def check_shard(shard: dict[str, Any], folders: tuple[Path, ...]) -> None:
     """The files of a shard the journal (or manifest) lists must be on disk as it lists them: size, SHA-256
     and (JSON Lines) row count, in the first of ``folders`` that holds them. Checked before a resumed build
@@ -231,7 +265,7 @@ def check_shard(shard: dict[str, Any], folders: tuple[Path, ...]) -> None:
     from chemref.questions.output.shards import file_digest
 
     for name, info in shard["files"].items():
-        path = next((folder / name for folder in folders if (folder / name).is_file()), None)
+        path = next((folder / name for folder in folders if _build_file(folder / name)), None)
         if path is None:
             raise InputError(f"shard file {name} of the interrupted build is missing", path=str(folders[0]),
                              hint=_HINT)

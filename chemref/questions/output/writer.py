@@ -38,8 +38,8 @@ from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, i
 from chemref.jsonl import json_line, write_json_streaming
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.shards import FORMATS, EncodedArticle, shard_name
-from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_shard, \
-    is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
+from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_build_state, \
+    check_shard, is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
 from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
@@ -435,11 +435,12 @@ class _IndexedTask:
 
 
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
-                 workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+                 workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
+                 total: int | None = None) -> None:
     from chemref.errors import WorkerError
 
     try:
-        _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error)
+        _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error, total)
     except WorkerError as exc:
         raise WorkerError(f"{exc.message}; the shards finished before it are kept", path=str(staging),
                           hint="finish with --resume (with fewer --workers if it happens again: an article may "
@@ -447,7 +448,8 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
 
 
 def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
-                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
+                  total: int | None = None) -> None:
     from chemref.pool import ordered_map
     from chemref.questions.funnel.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
     from chemref.questions.output.shards import ShardWriter, encode
@@ -465,7 +467,7 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
     writer: ShardWriter | None = None
     try:
         for i, encoded in ordered_map(_IndexedTask(settings, fmt), todo(), workers=workers,
-                                      initializer=warm_up, chunk=ARTICLES_PER_TASK):
+                                      initializer=warm_up, chunk=ARTICLES_PER_TASK, total=total):
             source = held.pop(i)
             resolved = ids.resolve(encoded.result, source, settings)
             if resolved is not encoded.result:
@@ -640,6 +642,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
     staging = layout.staging
     checkpoint = _Checkpoint(staging / _CHECKPOINT, identity)
     if resume:
+        check_build_state(staging, staging / _CHECKPOINT)
         if (staging / _CHECKPOINT).is_file():
             checkpoint.load(f"the interrupted build in {staging}")
             checkpoint.verify((staging, layout.output) if layout.folder else (staging,))
@@ -667,7 +670,8 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             raise InputError(f"cannot create the staging folder: {exc.strerror or exc}", path=str(staging)) from None
         checkpoint.start()
     plan = _Inputs(sources, shard_articles, checkpoint.done, checkpoint.stamps)
-    total = count_sources(given, files_from=files_from) if show and (given or files_from) else None
+    listed = (show or workers > 1) and (given or files_from)
+    total = count_sources(given, files_from=files_from) if listed else None
     if show and not (given or files_from):
         total = sum(1 for _ in sources())
     bar = Progress(total, done=checkpoint.articles, every=every, enabled=show)
@@ -679,7 +683,8 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
             _check_unique_ids(staging, checkpoint, fmt)
         else:
-            _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error)
+            todo = None if total is None else max(0, total - checkpoint.articles)  # the pool's processes: no more
+            _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error, todo)
     finally:
         bar.close()
         checkpoint.close()
