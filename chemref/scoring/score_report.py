@@ -22,7 +22,7 @@ from chemref._version import __version__
 __all__ = ["ScoreReport", "Table", "LAYOUTS", "brat_sections"]
 
 #: how a report is laid out as text and Markdown (``ScoreReport.layout``)
-LAYOUTS = ("chemu", "brateval", "metrics", "leaderboard")
+LAYOUTS = ("chemu", "brateval", "metrics", "leaderboard", "evaluation")
 
 #: the count and P/R/F1 columns of a BRAT report's rows
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")
