@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
+from chemref.cli.app import (checked_output, fail, guarded, output_option, questions_app,
                              refuse_overwriting_inputs, refuse_shared_outputs, warn)
 from chemref.errors import printable
 

@@ -8,7 +8,8 @@ CSV or JSON (as seqeval's ``classification_report`` formats the values its score
 
 The constructors name the scorers' shapes: :meth:`ScoreReport.from_brat` (``score brat``, ChEMU 2021 and
 BRATEval modes), :meth:`ScoreReport.from_metrics` (citation prediction, citation recommendation, PubMedQA)
-and :meth:`ScoreReport.from_leaderboard` (several systems on one gold).
+and :meth:`ScoreReport.from_leaderboard` (several systems on one gold); ``questions evaluate`` builds its report
+(layout ``evaluation``) in ``chemref.questions.labels.evaluate``, since this package knows nothing of questions.
 """
 
 from __future__ import annotations

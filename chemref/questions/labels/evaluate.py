@@ -152,16 +152,19 @@ class Evaluation:
                                 "good_kept_targets": list(GOOD_KEPT_TARGETS), "trained_on": self.trained_on}
         if self.judge is not None:
             meta["judge"] = {"model": self.judge.model, "prompt": self.judge.prompt}
-        diagnostics = (f"{self.stale} label(s) stale (excerpt changed since labelling; left out)",) if self.stale else ()
+        diagnostics = ((f"{self.stale} label(s) stale (excerpt changed since labelling; left out)",)
+                       if self.stale else ())
         return ScoreReport(layout="evaluation", title="question build against labels", primary="good_share",
                            headline_value=k.good_share,
                            metrics={name: value for name, value in headline.items() if value is not None},
                            table=self._table(), meta=meta, document=self._document(), diagnostics=diagnostics)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON document (what ``questions evaluate --json`` prints)."""
         return self.to_report().to_dict()
 
     def to_text(self) -> str:
+        """The text report (what ``questions evaluate`` prints)."""
         return self.to_report().to_text()
 
     def _document(self) -> dict[str, Any]:
