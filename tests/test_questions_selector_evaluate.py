@@ -377,6 +377,56 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
     assert data["selector"]["auc"] == round(5 / 9, 4) and len(data["selector"]["at_good_kept"]) == 3
 
 
+def test_evaluation_is_a_score_report_the_one_formatter_writes():
+    from dataclasses import replace
+
+    from chemref.questions.labels.evaluate import Agreement, JudgeQuality
+    from chemref.scoring import score_report_formats as formats
+    from chemref.scoring.score_report import ScoreReport
+
+    judge = JudgeQuality("modèle", "judge-v1", 5, 3, 5, 2, 2, 0.6667, 3, 1.0,
+                         (Agreement("good_question", 5, 4, 0.8, 0.5455),))
+    result = replace(evaluate(LABELS, QUESTIONS, REJECTED, threshold=0.5), judge=judge)
+    report = result.to_report()
+    assert type(report) is ScoreReport and report.layout == "evaluation" and report.primary == "good_share"
+    assert report.headline_value == result.kept.good_share == report.metrics["good_share"]
+    assert report.meta["threshold"] == 0.5 and report.meta["judge"] == {"model": "modèle", "prompt": "judge-v1"}
+    # the API is the report's: the dict is its JSON document, the text the formatter's
+    assert result.to_dict() == dict(report) and result.to_text() == formats.to_text(report)
+    assert json.loads(report.to_json()) == json.loads(json.dumps(result.to_dict()))
+    assert "\\u00e8" in report.to_json() and "modèle" not in report.to_json()  # the JSON stays ASCII, as it was
+    # formatting needs nothing but the report: the same text from its JSON document read back
+    again = ScoreReport(layout="evaluation", title=report.title, primary=report.primary,
+                        headline_value=report.headline_value, metrics=report.metrics, table=report.table,
+                        meta=report.meta, document=json.loads(report.to_json()))
+    assert again.to_text() == result.to_text()
+    assert "judge modèle (prompt judge-v1): 5 labelled candidates reached it" in result.to_text()
+    # one table with column headers: one row per figure, named by its group
+    groups = [row["table"] for row in report.table.rows]
+    assert groups.count("kept") == 4 and groups.count("filters") == len(result.filters)
+    assert groups.count("curve") == len(result.curve) and groups.count("at_good_kept") == 3
+    assert groups.count("judge_agreement") == 1
+    csv_lines = report.to_csv().splitlines()
+    assert csv_lines[0].startswith("table,name,count,of,share,removed,") and len(csv_lines) == 1 + len(groups)
+    assert "kept,good,1,3,0.3333," in report.to_csv()
+    assert [row["name"] for row in report.table.rows if row["table"] == "curve"].count("threshold") == 1
+    markdown = report.to_markdown()
+    assert markdown.startswith("**chemref ") and "| table | name | count |" in markdown
+
+
+def test_evaluate_cli_csv_and_markdown(tmp_path, capsys):
+    labels = _write(tmp_path / "labels.jsonl", [lab.to_dict() for lab in LABELS.values()])
+    questions = _write(tmp_path / "q.jsonl", QUESTIONS)
+    rejected = _write(tmp_path / "r.jsonl", REJECTED)
+    args = ["questions", "evaluate", labels, "--questions", questions, "--rejected", rejected]
+    assert main([*args, "--csv"]) == 0
+    assert capsys.readouterr().out.startswith("table,name,count,of,share,")
+    assert main([*args, "--markdown"]) == 0
+    assert "| kept | good | 1 | 3 | 0.3333 |" in capsys.readouterr().out
+    assert main([*args, "--csv", "--json"]) == 2
+    assert "choose one of --json, --csv, --markdown" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("content", "message"), [
     pytest.param('{"id": "A-p0-s0", "good_question": true}\n', "labels.jsonl:1: missing fields", id="missing"),
     pytest.param(json.dumps(_label("zzz", True)) + "\n", "in neither the questions nor the rejected", id="unknown"),

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import (checked_output, emit, fail, guarded, output_option, questions_app,
+from chemref.cli.app import (checked_output, fail, guarded, output_option, questions_app,
                              refuse_overwriting_inputs, refuse_shared_outputs, warn)
 from chemref.errors import printable
 
@@ -167,11 +167,12 @@ def evaluate_command(
     per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
     per_article: int = typer.Option(4, "--per-article", min=1, help="With --reselect: the build's --per-article."),
     as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
+    as_csv: bool = typer.Option(False, "--csv", help="CSV rows (one per figure) instead of the text report."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="A Markdown table instead of the text report."),
     output: Optional[Path] = output_option(),
 ) -> None:
     """Measure a question build against labels: kept-set quality, per-filter losses, the score curve."""
-    import json
-
+    from chemref.cli.statistics_options import render
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import read_labels
 
@@ -184,7 +185,7 @@ def evaluate_command(
                         source=str(labels))
 
     result = guarded(run)
-    emit(json.dumps(result.to_dict(), indent=2) if as_json else result.to_text(), output)
+    render(result.to_report(), as_json, as_csv, as_markdown, output)
 
 
 @questions_app.command("train-selector")

@@ -8,7 +8,8 @@ CSV or JSON (as seqeval's ``classification_report`` formats the values its score
 
 The constructors name the scorers' shapes: :meth:`ScoreReport.from_brat` (``score brat``, ChEMU 2021 and
 BRATEval modes), :meth:`ScoreReport.from_metrics` (citation prediction, citation recommendation, PubMedQA)
-and :meth:`ScoreReport.from_leaderboard` (several systems on one gold).
+and :meth:`ScoreReport.from_leaderboard` (several systems on one gold); ``questions evaluate`` builds its report
+(layout ``evaluation``) in ``chemref.questions.labels.evaluate``, since this package knows nothing of questions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from chemref._version import __version__
 __all__ = ["ScoreReport", "Table", "LAYOUTS", "brat_sections"]
 
 #: how a report is laid out as text and Markdown (``ScoreReport.layout``)
-LAYOUTS = ("chemu", "brateval", "metrics", "leaderboard")
+LAYOUTS = ("chemu", "brateval", "metrics", "leaderboard", "evaluation")
 
 #: the count and P/R/F1 columns of a BRAT report's rows
 NUMBER_KEYS = ("tp", "fp", "fn", "precision", "recall", "f1")

@@ -4,7 +4,9 @@
 CSV and JSON are the same for every report (the table's rows with its column headers; the JSON document).
 Text and Markdown follow the report's ``layout``: ``chemu`` and ``brateval`` (``score brat``: a headline, then
 one table per report; BRATEval mode prints what BRATEval prints), ``metrics`` (the benchmark scorers: headline
-metrics, counts, breakdowns, diagnostics) and ``leaderboard`` (one row per system, ready for a paper).
+metrics, counts, breakdowns, diagnostics), ``leaderboard`` (one row per system, ready for a paper) and
+``evaluation`` (``questions evaluate``: a question build against labels, with the kept questions' quality, the
+filters in funnel order, the selector's curve and a judge's agreement).
 """
 
 from __future__ import annotations
@@ -51,9 +53,13 @@ def cell(value: Any) -> str:
 
 # --------------------------------------------------------------------------------------------- every report
 
+#: layouts whose JSON escapes every non-ASCII character (as \uXXXX), as ``questions evaluate --json`` always has
+_ASCII_JSON = frozenset({"evaluation"})
+
+
 def to_json(report: Any, indent: int | None = 2) -> str:
     """The report's JSON document as JSON text."""
-    return json.dumps(report, indent=indent, ensure_ascii=False)
+    return json.dumps(report, indent=indent, ensure_ascii=getattr(report, "layout", None) in _ASCII_JSON)
 
 
 def to_csv(report: Any) -> str:
@@ -379,7 +385,112 @@ def _leaderboard_markdown(report: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+
+
+# --------------------------------------------------------------------------------------------- question evaluations
+
+def _share3(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _evaluation_text(report: Any) -> str:
+    """A question build against labels: the labels matched, the kept questions' quality, one row per filter in
+    funnel order, the selector's precision-yield curve, its AUC and, for a judged build, the judge's figures."""
+    pct = _share3
+    k = report["kept"]
+    sel = report["selector"]
+    lines = [
+        f"labels: {report['labels']} read, {report['matched']} matched ({report['matched_questions']} questions, "
+        f"{report['matched_rejected']} rejected candidates), {report['stale']} stale (excerpt changed since "
+        "labelling; left out)",
+        *_in_sample_note(sel),
+        "",
+        f"kept questions: {k['questions']}, labelled {k['labelled']} ({k['decided']} decided)",
+        f"  good            {pct(k['good_share'])}  ({k['good']} of {k['decided']})",
+        f"  author named    {pct(k['author_named_share'])}  ({k['author_named']} of {k['labelled']})",
+        f"  PASSING         {pct(k['passing_share'])}  ({k['passing']} of {k['labelled']})",
+        f"  broken          {pct(k['broken_share'])}  ({k['broken']} of {k['labelled']})",
+        "",
+        "filters, in funnel order (labelled candidates only)",
+        f"{'filter':<20}{'removed':>9}{'good':>7}{'bad':>7}{'undecided':>11}{'bad let through':>17}",
+    ]
+    for row in report["filters"]:
+        lines.append(f"{row['filter']:<20}{row['removed']:>9}{row['removed_good']:>7}{row['removed_bad']:>7}"
+                     f"{row['removed_undecided']:>11}{row['bad_let_through']:>17}")
+    threshold = sel["threshold"]
+    lines += ["", f"selector score: precision-yield curve over {sel['scored']} labelled candidates that pass "
+                  f"the other filters ({sel['scored_good']} good)",
+              f"{'threshold':>9}{'kept':>7}{'kept share':>12}{'good share':>12}{'good kept':>11}"]
+    for p in sel["curve"]:
+        mark = "  <- threshold" if threshold is not None and p["threshold"] == threshold else ""
+        lines.append(f"{p['threshold']:>9.4g}{p['kept']:>7}{pct(p['kept_share']):>12}{pct(p['good_share']):>12}"
+                     f"{pct(p['good_kept_share']):>11}{mark}")
+    cv = sel["cross_validated"]
+    at = sel["at_threshold"]
+    if cv is not None and cv.get("at_threshold") and at is not None:
+        cv_at = cv["at_threshold"]
+        lines.append(f"  at the threshold: good share {pct(at['good_share'])} in-sample, "
+                     f"{pct(cv_at['good_share'])} cross-validated (good kept {pct(at['good_kept_share'])}"
+                     f" in-sample, {pct(cv_at['good_kept_share'])} cross-validated)")
+    if sel["auc"] is not None:
+        in_sample = f" in-sample, {cv['auc']:.3f} cross-validated" if cv is not None and cv.get("auc") else ""
+        lines += ["", f"ranking AUC {sel['auc']:.3f}{in_sample}; the highest thresholds keeping "
+                      + ", ".join(f"{share:.0%}" for share in report.meta["good_kept_targets"])
+                      + " of the good ones:"]
+        for p in sel["at_good_kept"]:
+            lines.append(f"  threshold {p['threshold']:<7.4g} keeps {pct(p['good_kept_share'])} of the good ones: "
+                         f"{p['kept']} kept, good share {pct(p['good_share'])}")
+    if report.get("judge") is not None:
+        lines += ["", *_judge_lines(report["judge"], k, at)]
+    return "\n".join(lines) + "\n"
+
+
+def _in_sample_note(sel: dict[str, Any]) -> list[str]:
+    """Labels the shipped selector was trained on: say its figures are in-sample, with the recorded
+    cross-validated ones."""
+    if not sel["trained_on"]:
+        return []
+    lines = [f"note: {sel['trained_on']} of these labels are ones the shipped selector was trained on, so its "
+             "scores of them, and the selector figures below, are in-sample (optimistic)."]
+    cv = sel["cross_validated"]
+    if cv is not None:
+        caps = cv.get("after_caps") or {}
+        lines.append(f"  cross-validated on those labels (recorded with the selector): {cv['scored']} candidates, "
+                     f"AUC {cv['auc']:.3f}; at its threshold good share {cv['at_threshold']['good_share']:.3f}; "
+                     f"after the caps {caps.get('questions')} questions, good share {caps.get('good_share'):.3f}")
+    lines.append("  for cross-validated figures of your own: train-selector --cv-scores cv.jsonl, then "
+                 "evaluate --scores cv.jsonl --reselect")
+    return lines
+
+
+def _judge_lines(j: dict[str, Any], kept: dict[str, Any], at: dict[str, Any] | None) -> list[str]:
+    """A judged build: what reached the judge, the good candidates it keeps, its agreement per field."""
+    pct = _share3
+    lines = [f"judge {j['model'] or '?'} (prompt {j['prompt'] or '?'}): {j['reached']} labelled candidates reached "
+             f"it ({j['reached_good']} good), {j['answered_ok']} answered ok",
+             f"  good candidates kept   {pct(j['good_kept_share'])}  ({j['kept_good']} of {j['reached_good']}; "
+             f"{pct(j['good_kept_by_judge_share'])} before the caps)",
+             f"  kept questions good    {pct(kept['good_share'])}  (the kept questions above)"]
+    if at is not None:
+        lines.append(f"  selector alone         good share {pct(at['good_share'])}, keeps "
+                     f"{pct(at['good_kept_share'])} of the good ones (threshold {at['threshold']:g}, before the caps)")
+    lines += [f"  {'field':<15}{'n':>6}{'agree':>8}{'raw':>8}{'kappa':>8}"]
+    for a in j["agreement"]:
+        lines.append(f"  {a['field']:<15}{a['n']:>6}{a['agree']:>8}{pct(a['raw']):>8}{pct(a['kappa']):>8}")
+    return lines
+
+
+def _evaluation_markdown(report: Any) -> str:
+    """The headline as a paragraph, then the table's rows (one per figure, ``table`` naming its group)."""
+    meta = report.meta
+    value = "-" if report.headline_value is None else format4(report.headline_value)
+    head = (f"**chemref {meta['chemref_version']} · {md_cell(report.title)}** · good share of the kept questions "
+            f"= {value} · labels: {meta['labels']} read, {meta['matched']} matched, {meta['stale']} stale · "
+            f"threshold {meta['threshold']}")
+    return head + "\n\n" + _plain_markdown(report)
+
+
 _TEXT = {"chemu": _chemu_text, "brateval": _brateval_text, "metrics": _metrics_text,
-         "leaderboard": _leaderboard_text}
+         "leaderboard": _leaderboard_text, "evaluation": _evaluation_text}
 _MARKDOWN = {"chemu": _brat_markdown, "brateval": _brat_markdown, "metrics": _plain_markdown,
-             "leaderboard": _leaderboard_markdown}
+             "leaderboard": _leaderboard_markdown, "evaluation": _evaluation_markdown}

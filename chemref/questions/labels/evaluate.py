@@ -18,10 +18,12 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
+from chemref.scoring.score_report import ScoreReport, Table
 
 __all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
            "read_scores",
@@ -137,14 +139,36 @@ class Evaluation:
     trained_on: int = 0
     cross_validated: Mapping[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        row = self._to_dict()
+    def to_report(self) -> ScoreReport:
+        """This evaluation as a :class:`~chemref.scoring.score_report.ScoreReport` (layout ``evaluation``): the
+        headline is the good share of the kept questions; the JSON document is :meth:`to_dict`'s; the table holds
+        one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement);
+        :mod:`chemref.scoring.score_report_formats` writes its text, Markdown, CSV and JSON."""
+        k = self.kept
+        headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
+                    "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc}
+        meta: dict[str, Any] = {"chemref_version": __version__, "labels": self.labels, "matched": self.matched,
+                                "stale": self.stale, "scored": self.scored, "threshold": self.threshold,
+                                "good_kept_targets": list(GOOD_KEPT_TARGETS), "trained_on": self.trained_on}
         if self.judge is not None:
-            row["judge"] = asdict(self.judge)
-        return row
+            meta["judge"] = {"model": self.judge.model, "prompt": self.judge.prompt}
+        diagnostics = ((f"{self.stale} label(s) stale (excerpt changed since labelling; left out)",)
+                       if self.stale else ())
+        return ScoreReport(layout="evaluation", title="question build against labels", primary="good_share",
+                           headline_value=k.good_share,
+                           metrics={name: value for name, value in headline.items() if value is not None},
+                           table=self._table(), meta=meta, document=self._document(), diagnostics=diagnostics)
 
-    def _to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document (what ``questions evaluate --json`` prints)."""
+        return self.to_report().to_dict()
+
+    def to_text(self) -> str:
+        """The text report (what ``questions evaluate`` prints)."""
+        return self.to_report().to_text()
+
+    def _document(self) -> dict[str, Any]:
+        row = {
             "labels": self.labels, "matched": self.matched, "matched_questions": self.matched_questions,
             "matched_rejected": self.matched_rejected, "stale": self.stale, "kept": asdict(self.kept),
             "filters": [asdict(row) for row in self.filters],
@@ -156,85 +180,35 @@ class Evaluation:
                          "cross_validated": None if self.cross_validated is None else {
                              k: self.cross_validated[k] for k in ("scored", "auc", "at_threshold", "after_caps")}},
         }
-
-    def _in_sample_note(self) -> list[str]:
-        if not self.trained_on:
-            return []
-        lines = [f"note: {self.trained_on} of these labels are ones the shipped selector was trained on, so its "
-                 "scores of them, and the selector figures below, are in-sample (optimistic)."]
-        cv = self.cross_validated
-        if cv is not None:
-            caps = cv.get("after_caps") or {}
-            lines.append(f"  cross-validated on those labels (recorded with the selector): {cv['scored']} candidates, "
-                         f"AUC {cv['auc']:.3f}; at its threshold good share {cv['at_threshold']['good_share']:.3f}; "
-                         f"after the caps {caps.get('questions')} questions, good share {caps.get('good_share'):.3f}")
-        lines.append("  for cross-validated figures of your own: train-selector --cv-scores cv.jsonl, then "
-                     "evaluate --scores cv.jsonl --reselect")
-        return lines
-
-    def to_text(self) -> str:
-        def pct(value: float | None) -> str:
-            return "-" if value is None else f"{value:.3f}"
-
-        k = self.kept
-        lines = [
-            f"labels: {self.labels} read, {self.matched} matched ({self.matched_questions} questions, "
-            f"{self.matched_rejected} rejected candidates), {self.stale} stale (excerpt changed since labelling; "
-            "left out)",
-            *self._in_sample_note(),
-            "",
-            f"kept questions: {k.questions}, labelled {k.labelled} ({k.decided} decided)",
-            f"  good            {pct(k.good_share)}  ({k.good} of {k.decided})",
-            f"  author named    {pct(k.author_named_share)}  ({k.author_named} of {k.labelled})",
-            f"  PASSING         {pct(k.passing_share)}  ({k.passing} of {k.labelled})",
-            f"  broken          {pct(k.broken_share)}  ({k.broken} of {k.labelled})",
-            "",
-            "filters, in funnel order (labelled candidates only)",
-            f"{'filter':<20}{'removed':>9}{'good':>7}{'bad':>7}{'undecided':>11}{'bad let through':>17}",
-        ]
-        for row in self.filters:
-            lines.append(f"{row.filter:<20}{row.removed:>9}{row.removed_good:>7}{row.removed_bad:>7}"
-                         f"{row.removed_undecided:>11}{row.bad_let_through:>17}")
-        lines += ["", f"selector score: precision-yield curve over {self.scored} labelled candidates that pass "
-                      f"the other filters ({self.scored_good} good)",
-                  f"{'threshold':>9}{'kept':>7}{'kept share':>12}{'good share':>12}{'good kept':>11}"]
-        for p in self.curve:
-            mark = "  <- threshold" if self.threshold is not None and p.threshold == self.threshold else ""
-            lines.append(f"{p.threshold:>9.4g}{p.kept:>7}{pct(p.kept_share):>12}{pct(p.good_share):>12}"
-                         f"{pct(p.good_kept_share):>11}{mark}")
-        cv = self.cross_validated
-        if cv is not None and cv.get("at_threshold") and self.at_threshold is not None:
-            at = cv["at_threshold"]
-            lines.append(f"  at the threshold: good share {pct(self.at_threshold.good_share)} in-sample, "
-                         f"{pct(at['good_share'])} cross-validated (good kept {pct(self.at_threshold.good_kept_share)}"
-                         f" in-sample, {pct(at['good_kept_share'])} cross-validated)")
-        if self.auc is not None:
-            in_sample = f" in-sample, {cv['auc']:.3f} cross-validated" if cv is not None and cv.get("auc") else ""
-            lines += ["", f"ranking AUC {self.auc:.3f}{in_sample}; the highest thresholds keeping "
-                          + ", ".join(f"{share:.0%}" for share in GOOD_KEPT_TARGETS) + " of the good ones:"]
-            for p in self.at_good_kept:
-                lines.append(f"  threshold {p.threshold:<7.4g} keeps {pct(p.good_kept_share)} of the good ones: "
-                             f"{p.kept} kept, good share {pct(p.good_share)}")
         if self.judge is not None:
-            lines += ["", *self._judge_lines(pct)]
-        return "\n".join(lines) + "\n"
+            row["judge"] = asdict(self.judge)
+        return row
 
-    def _judge_lines(self, pct: Any) -> list[str]:
-        j = self.judge
-        assert j is not None
-        at = self.at_threshold
-        lines = [f"judge {j.model or '?'} (prompt {j.prompt or '?'}): {j.reached} labelled candidates reached it "
-                 f"({j.reached_good} good), {j.answered_ok} answered ok",
-                 f"  good candidates kept   {pct(j.good_kept_share)}  ({j.kept_good} of {j.reached_good}; "
-                 f"{pct(j.good_kept_by_judge_share)} before the caps)",
-                 f"  kept questions good    {pct(self.kept.good_share)}  (the kept questions above)"]
-        if at is not None:
-            lines.append(f"  selector alone         good share {pct(at.good_share)}, keeps {pct(at.good_kept_share)} "
-                         f"of the good ones (threshold {at.threshold:g}, before the caps)")
-        lines += [f"  {'field':<15}{'n':>6}{'agree':>8}{'raw':>8}{'kappa':>8}"]
-        for a in j.agreement:
-            lines.append(f"  {a.field:<15}{a.n:>6}{a.agree:>8}{pct(a.raw):>8}{pct(a.kappa):>8}")
-        return lines
+    def _table(self) -> Table:
+        k = self.kept
+        rows: list[dict[str, Any]] = [
+            {"table": "kept", "name": name, "count": count, "of": of, "share": share}
+            for name, count, of, share in (("good", k.good, k.decided, k.good_share),
+                                           ("author_named", k.author_named, k.labelled, k.author_named_share),
+                                           ("passing", k.passing, k.labelled, k.passing_share),
+                                           ("broken", k.broken, k.labelled, k.broken_share))]
+        rows += [{"table": "filters", "name": row.filter, **{f: getattr(row, f) for f in _FILTER_COLUMNS}}
+                 for row in self.filters]
+        rows += [{"table": "curve", "name": "threshold" if p.threshold == self.threshold else "", **asdict(p)}
+                 for p in self.curve]
+        targets = GOOD_KEPT_TARGETS if len(self.at_good_kept) == len(GOOD_KEPT_TARGETS) else ()
+        rows += [{"table": "at_good_kept", "name": f"{targets[i]:g}" if targets else "", **asdict(p)}
+                 for i, p in enumerate(self.at_good_kept)]
+        if self.judge is not None:
+            rows += [{"table": "judge_agreement", "name": a.field, "n": a.n, "agree": a.agree, "raw": a.raw,
+                      "kappa": a.kappa} for a in self.judge.agreement]
+        return Table(_TABLE_COLUMNS, tuple(rows), frozenset(_TABLE_COLUMNS[2:]))
+
+
+#: the columns of a filter row in :meth:`Evaluation.to_report`'s table
+_FILTER_COLUMNS = ("removed", "removed_good", "removed_bad", "removed_undecided", "bad_let_through")
+_TABLE_COLUMNS = ("table", "name", "count", "of", "share", *_FILTER_COLUMNS, "threshold", "kept", "kept_share",
+                  "good", "good_share", "good_kept_share", "n", "agree", "raw", "kappa")
 
 
 def _score(value: Any, ident: str) -> float:
