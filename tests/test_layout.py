@@ -40,21 +40,27 @@ def _imports(path: Path) -> set[str]:
 
 def _imports_in(text: str, package: str) -> set[str]:
     """The imports of a module's source ``text``, relative ones resolved against ``package``."""
-    tree = ast.parse(text)
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("chemref."):
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("chemref."):
             found.add(node.value.partition(":")[0])
+        else:
+            found |= _imported_names(node, package)
     return found
+
+
+def _imported_names(node: ast.AST, package: str) -> set[str]:
+    """The names one import statement imports (modules, and ``module.name`` for a from-import), a relative
+    one resolved against ``package``; empty for any other node."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    if not isinstance(node, ast.ImportFrom):
+        return set()
+    base = node.module or ""
+    if node.level:
+        anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+        base = ".".join(anchor + ([node.module] if node.module else []))
+    return {base, *(f"{base}.{alias.name}" for alias in node.names)}
 
 
 def _under(name: str, prefix: str) -> bool:
@@ -120,17 +126,7 @@ def _module_level_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     body = [node for node in tree.body
             if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))]
-    found: set[str] = set()
-    for node in body:
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+    found: set[str] = set().union(*(_imported_names(node, package) for node in body))
     own = _module_name(path)
     return {name for name in found if _is_module(name) and name != own}
 
