@@ -32,6 +32,7 @@ from chemref.questions.judge.answers import read_responses  # noqa: E402
 from chemref.questions.judge.apply import apply_judgement  # noqa: E402
 from chemref.questions.judge.client import read_requests  # noqa: E402
 from chemref.questions.labels.label import read_labels  # noqa: E402
+from chemref.questions.funnel.filters import target_key  # noqa: E402
 from chemref.questions.funnel.selector import article_of, cascade_threshold  # noqa: E402
 from chemref.reference_data import reference_path  # noqa: E402
 
@@ -79,7 +80,7 @@ def main() -> int:
     def target(i: str) -> tuple[str, str]:
         # the per-target cap's key: one question per cited work and article
         row = records.get(i, {})
-        return article_of(i), str(row.get("target_doi") or row.get("ref_id") or i)
+        return article_of(i), target_key(row.get("target_doi"), row.get("ref_id"), i)
 
     rows = []
     for share in GOOD_LET_THROUGH:

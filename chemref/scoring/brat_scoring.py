@@ -15,13 +15,15 @@ from typing import Any, Literal, Sequence
 from chemref._version import __version__
 from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
+from chemref.scoring.chemu import BLOCKS, MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
 from chemref.scoring.counts import Counts, add_counts, prf_block, total
 from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 from chemref.scoring.score_report import ScoreReport, brat_sections
 from chemref.scoring.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
+#: the reports in their order in a report, for sorting the error records
+_BLOCK_ORDER = {b: i for i, b in enumerate(BLOCKS)}
 _LEVELS = ("relations", "entities")
 _SPANS = ("exact", "overlap", "approx")
 _TYPES = ("exact", "inexact", "hierarchical")
@@ -157,7 +159,6 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
                  max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
-    from chemref.scoring.chemu import BLOCKS
     from chemref.pool import map_chunks, resolve_jobs as _jobs
     from chemref.scoring.sources import AnnSource
 
@@ -274,7 +275,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.chemu import BLOCKS, collector_paused
+    from chemref.scoring.chemu import collector_paused
 
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
@@ -429,12 +430,9 @@ def _error_records(name: str, items: list, gsrc: Any, psrc: Any, warnings: list[
             out["text"] = " ".join(txt[s:e] for s, e in frags) if with_text else ""
         return out
 
-    from chemref.scoring.chemu import BLOCKS
-
-    order = {b: i for i, b in enumerate(BLOCKS)}
     out = []
     # in one order whatever the sets' (hash-seeded) iteration order was: report, kind, then the item itself
-    for b, kind, item in sorted(items, key=lambda x: (order[x[0]], x[1], x[2])):
+    for b, kind, item in sorted(items, key=lambda x: (_BLOCK_ORDER[x[0]], x[1], x[2])):
         if not _keep(b, level, span):
             continue
         rec: dict[str, Any] = {"report": _label(b), "kind": kind, "document": name, "type": item[0]}
