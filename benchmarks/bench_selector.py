@@ -59,7 +59,7 @@ import numpy as np  # noqa: E402
 from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.jats import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
-from chemref.questions.labels.evaluate import ranking_auc  # noqa: E402
+from chemref.scoring.stats.agreement import ranking_auc  # noqa: E402
 from chemref.questions.labels.label import good_labels, read_labels  # noqa: E402
 from chemref.questions.funnel.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
                                         _standardise, article_of, choose_threshold, selector_features)
