@@ -177,7 +177,7 @@ def _evaluate_help() -> str:
 
 
 def test_readme_reference_data_section_lists_each_set_and_the_variable():
-    from chemref.reference_data import REFERENCE_DATA_ENV
+    from tools.reference_data import REFERENCE_DATA_ENV
 
     section = README.split("## Reference data", 1)[1].split("\n## ", 1)[0]
     assert REFERENCE_DATA_ENV in section and "../shared" in section
@@ -189,7 +189,7 @@ def test_readme_reference_data_section_lists_each_set_and_the_variable():
 
 
 def test_reference_data_variable(monkeypatch, tmp_path):
-    from chemref.reference_data import REFERENCE_DATA_ENV, reference_path, reference_root
+    from tools.reference_data import REFERENCE_DATA_ENV, reference_path, reference_root
 
     monkeypatch.delenv(REFERENCE_DATA_ENV, raising=False)
     assert reference_root(tmp_path / "project") == (tmp_path / "shared").resolve()
