@@ -135,7 +135,7 @@ class Evaluation:
     #: for a judged build (see :class:`JudgeQuality`), else None
     judge: JudgeQuality | None = None
     #: how many of the labels the shipped selector was trained on (its scores of them are in-sample), and then
-    #: its recorded cross-validated evaluation (:func:`chemref.docs.selector_evaluation`)
+    #: its recorded cross-validated evaluation (:func:`chemref.questions.funnel.selector_record.selector_evaluation`)
     trained_on: int = 0
     cross_validated: Mapping[str, Any] | None = None
 
@@ -487,7 +487,7 @@ def _curve(scored: Sequence[tuple[float, bool]], total_good: int, threshold: flo
 def _in_sample(joined: Sequence[_Joined]) -> tuple[int, Mapping[str, Any] | None]:
     """How many of the labels the shipped selector was trained on, and then its recorded cross-validated
     evaluation (the records' own scores of them are in-sample)."""
-    from chemref.docs import selector_evaluation, training_overlap
+    from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
 
     trained_on = training_overlap(label.id for label, _, _ in joined)
     return trained_on, selector_evaluation() if trained_on else None
