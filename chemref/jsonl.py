@@ -18,6 +18,9 @@ import os
 import re
 from typing import IO, Any, Iterable, Iterator
 
+from chemref._io.atomic import atomic_write
+from chemref._io.limits import read_limited
+from chemref._io.text import iter_lines
 from chemref.errors import InputError
 
 __all__ = ["json_line", "json_text", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
@@ -105,8 +108,6 @@ def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:
 
 def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
     """Write JSON Lines atomically (all of it or nothing); returns how many rows were written."""
-    from chemref._io.atomic import atomic_write
-
     with atomic_write(path) as handle:
         return write_rows(handle, rows)
 
@@ -119,8 +120,6 @@ def read_jsonl(path: str | os.PathLike[str], *,
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
     regular files), so a file larger than memory is fine."""
-    from chemref._io.text import iter_lines
-
     where = os.fspath(path)
     hook = unique_keys if unique else None
     for number, line in iter_lines(path):
@@ -223,7 +222,7 @@ def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | o
     """``value`` when it matches the JSON Schema ``schema`` (draft 7, compiled once by fastjsonschema), else an
     :class:`InputError` ``"<what>: <where and what is wrong>"`` (``what``: "invalid manifest"; the place as
     ``$.shards[0].files``)."""
-    import fastjsonschema
+    import fastjsonschema  # noqa: PLC0415 (fastjsonschema, loaded only when a schema is checked)
 
     validator = _VALIDATORS.get(id(schema))
     if validator is None:
@@ -246,7 +245,5 @@ def read_json(path: str | os.PathLike[str], *, what: str, schema: dict[str, Any]
               limit: int | None = None, hint: str | None = None) -> Any:
     """The JSON document in the regular file ``path`` (at most ``limit`` bytes, default the input size limit),
     read strictly (:func:`parse_json`) and checked against ``schema`` (:func:`check_schema`)."""
-    from chemref._io.limits import read_limited
-
     value = parse_json(read_limited(path, limit), path=path)
     return value if schema is None else check_schema(value, schema, what=what, path=path, hint=hint)

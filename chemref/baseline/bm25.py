@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
-from chemref.inputs.sources import SAMPLE_CORPUS
+from chemref.inputs.sources import SAMPLE_CORPUS, iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
@@ -80,8 +80,6 @@ def _not_found(name: str, bases: list[Path]) -> InputError:
 def _source_articles(names: Iterable[str], bases: list[Path], read: Any) -> Iterator[Any]:
     """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
     reading only the members named)."""
-    from chemref.inputs.sources import iter_sources
-
     members: dict[str, set[str]] = {}
     for name in names:
         match = _PACKAGE_MEMBER.fullmatch(name)
@@ -120,7 +118,7 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     Relative file names are looked up under each of ``bases`` in turn.
     """
     try:
-        from chemref.jats import read
+        from chemref.jats import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
     except ImportError as exc:  # only while the JATS reader is missing from an install
         raise ChemrefError(f"the JATS reader is not available ({exc})",
                            hint="give a candidate pool with --pool FILE") from None
@@ -215,8 +213,8 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
                          "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
 
-    import bm25s
-    import numpy as np
+    import bm25s  # noqa: PLC0415 (bm25s, loaded only when an index is built)
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     dois = [doi for doi, _ in candidates]
     tokens = bm25s.tokenize([title for _, title in candidates], return_ids=False, show_progress=False,

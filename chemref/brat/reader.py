@@ -9,11 +9,22 @@ Lines of any other kind are ignored and recorded in ``Document.diagnostics``.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, MentionKey, Normalization, Note,
-                                Relation, Span)
 from chemref.brat.decode import decode_ann
+from chemref.brat.model import (
+    Attribute,
+    Document,
+    Entity,
+    Equiv,
+    Event,
+    MentionKey,
+    Normalization,
+    Note,
+    Relation,
+    Span,
+)
 from chemref.errors import BratError
 
 #: every line kind this reader understands (the first character of a line)
@@ -67,8 +78,6 @@ def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: st
 
 
 def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
-    from dataclasses import replace
-
     return replace(doc, diagnostics=tuple(extra) + doc.diagnostics)
 
 

@@ -54,9 +54,8 @@ def prepare_command(
     """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
     import math
 
-    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests
-
     from chemref.questions.judge.answers import check_model_name
+    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():

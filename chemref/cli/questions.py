@@ -8,8 +8,16 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import (checked_output, fail, guarded, output_option, questions_app,
-                             refuse_overwriting_inputs, refuse_shared_outputs, warn)
+from chemref.cli.app import (
+    checked_output,
+    fail,
+    guarded,
+    output_option,
+    questions_app,
+    refuse_overwriting_inputs,
+    refuse_shared_outputs,
+    warn,
+)
 from chemref.errors import printable
 
 
@@ -219,9 +227,9 @@ def train_selector_command(
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
+    from chemref.questions.funnel.selector import feature_list, train_selector
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import good_labels, read_labels
-    from chemref.questions.funnel.selector import feature_list, train_selector
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
     refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)

@@ -9,8 +9,16 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
-from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
-                                            split_names, test_option, trials_option)
+from chemref.cli.statistics_options import (
+    ci_option,
+    names_option,
+    render,
+    resamples_option,
+    seed_option,
+    split_names,
+    test_option,
+    trials_option,
+)
 
 _PRIMARY = typer.Option(None, "--primary", metavar="METRIC",
                         help="Leaderboard: the metric systems are ranked and tested on (default: the first one "

@@ -8,11 +8,28 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, refuse_shared_outputs, \
-    score_app, warn
+from chemref.cli.app import (
+    emit,
+    fail,
+    guarded,
+    output_option,
+    refuse_overwriting_inputs,
+    refuse_shared_outputs,
+    score_app,
+    warn,
+)
 from chemref.cli.pages import checked_page, error_page, page_written
-from chemref.cli.statistics_options import (ci_option, formatted, names_option, render, resamples_option,
-                                            seed_option, split_names, test_option, trials_option)
+from chemref.cli.statistics_options import (
+    ci_option,
+    formatted,
+    names_option,
+    render,
+    resamples_option,
+    seed_option,
+    split_names,
+    test_option,
+    trials_option,
+)
 from chemref.errors import encodable, printable
 
 

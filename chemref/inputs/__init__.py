@@ -29,8 +29,15 @@ from chemref.inputs.archives import MAX_MEMBER_BYTES, READ_AHEAD
 from chemref.inputs.file_lists import read_file_list
 from chemref.inputs.kinds import JATS_SUFFIXES, PACKAGE_SUFFIXES, is_package
 from chemref.inputs.source import Source, path_text
-from chemref.inputs.sources import (SAMPLE_CORPUS, check_inputs, count_sources, expand_inputs, iter_sources,
-                                    sample_corpus, sample_sources)
+from chemref.inputs.sources import (
+                                    SAMPLE_CORPUS,
+                                    check_inputs,
+                                    count_sources,
+                                    expand_inputs,
+                                    iter_sources,
+                                    sample_corpus,
+                                    sample_sources,
+)
 from chemref.inputs.walk import walk_jats
 
 __all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",

@@ -3,7 +3,9 @@ streamed without extracting the archive (members whose file-list licence is not 
 
 from __future__ import annotations
 
+import queue
 import tarfile
+import threading
 import zlib
 from pathlib import Path
 from typing import Iterator
@@ -27,9 +29,6 @@ def _read_ahead(items: Iterator[Source], depth: int = READ_AHEAD) -> Iterator[So
     """``items`` produced by a background thread at most ``depth`` ahead: zlib decompresses without the
     GIL, so a package is unpacked on the other core while this one builds the articles already read.
     Errors arrive in order; closing this generator stops the thread and closes ``items``."""
-    import queue
-    import threading
-
     channel: queue.Queue = queue.Queue(maxsize=depth)
     stop = threading.Event()
 

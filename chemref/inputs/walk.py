@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+import warnings
 from pathlib import Path
 from typing import Iterator
 
@@ -22,9 +24,6 @@ def walk_jats(folder: str | os.PathLike[str], _root: str | None = None) -> Itera
     left out with a :class:`UserWarning` each (the CLI prints them as warning lines). ``folder`` itself that
     cannot be listed is an :class:`InputError`.
     """
-    import stat
-    import warnings
-
     root = _root or os.path.realpath(folder)
     try:
         with os.scandir(folder) as it:

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from chemref.jats.model import (
-    SECTION_KINDS, Article, CitationAnchor, Diagnostic, FormatRange, License, Paragraph, Reference, Section,
-)
+from chemref._lazy import lazy_exports
 from chemref.errors import JatsError
+from chemref.jats.model import (
+    SECTION_KINDS,
+    Article,
+    CitationAnchor,
+    Diagnostic,
+    FormatRange,
+    License,
+    Paragraph,
+    Reference,
+    Section,
+)
 
 __all__ = [
     "read", "read_articles", "read_many", "JatsError", "SECTION_KINDS", "Article", "CitationAnchor", "Diagnostic",
@@ -13,9 +22,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    # the readers live in chemref.jats.reader (which imports lxml): imported on first use.
-    if name in ("read", "read_articles", "read_many"):
-        from chemref.jats import reader
-        return getattr(reader, name)
-    raise AttributeError(name)
+# the readers live in chemref.jats.reader (which imports lxml): imported on first use.
+__getattr__, __dir__ = lazy_exports(__name__, {name: "chemref.jats.reader" for name in ("read", "read_articles",
+                                                                                       "read_many")})

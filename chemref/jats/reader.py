@@ -10,6 +10,7 @@ import os
 import re
 import warnings
 from dataclasses import replace
+from html.entities import name2codepoint
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 from lxml import etree
@@ -26,6 +27,7 @@ from chemref.jats.parser import parse_articles
 from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
 from chemref.jats.text import BLOCK_TAGS, TextBuilder, plain_text
+from chemref.pool import ordered_map
 
 __all__ = ["read", "read_articles", "read_many", "map_articles"]
 
@@ -329,10 +331,6 @@ def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
 def _check_entities(article, diagnostics: list[Diagnostic]) -> None:
     """A diagnostic for entity references left unexpanded (internal DTD entities are never expanded; HTML
     names such as ``&alpha;`` are read as their characters): the text keeps them as written."""
-    from html.entities import name2codepoint
-
-    from lxml import etree
-
     unexpanded = [e for e in article.iter(etree.Entity) if e.name not in name2codepoint]
     if unexpanded:
         names = sorted({f"&{e.name};" for e in unexpanded})
@@ -560,8 +558,6 @@ def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
     (:func:`chemref.pool.ordered_map`), so only the converted value (a JSON line, a summary) crosses the
     process boundary (never more processes than ``total``, the number of input files when known). ``convert``
     must be picklable (a module-level function). Errors are handled as in :func:`read_many`."""
-    from chemref.pool import ordered_map
-
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     sources = iter_sources(_checked(inputs), files_from=files_from, licences=False)

@@ -13,7 +13,10 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from chemref.errors import InputError
+from chemref.errors import ChemrefError, InputError
+from chemref.jats import read
+from chemref.jsonl import read_jsonl
+from chemref.pages.render import check_page_path, write_page
 from chemref.questions.labels.label import GUIDE, excerpt_sha1
 
 __all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
@@ -27,8 +30,6 @@ _HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questi
 
 def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
     """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
-    from chemref.jsonl import read_jsonl
-
     out = []
     for line, rec in read_jsonl(path):
         missing = [k for k in _NEEDED if not isinstance(rec.get(k), str) or not rec.get(k)]
@@ -123,9 +124,6 @@ def _cited_references(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, 
     """For the candidates citing several references, their source articles' references (title, DOI) by id,
     read from the articles where ``source_file`` names a readable file (relative to the current folder);
     others are left out, and the page names those references by id only."""
-    from chemref.errors import ChemrefError
-    from chemref.jats import read
-
     wanted = {str(r.get("source_file")) for r in records
               if isinstance(r.get("ref_id"), str) and len(r["ref_id"].split()) > 1 and not r.get("target_title")}
     out: dict[str, dict[str, tuple[str, str]]] = {}
@@ -143,8 +141,6 @@ def _cited_references(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, 
 
 def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None) -> tuple[int, int]:
     """Read ``questions`` (and ``rejected``), write the review page to ``path``; returns ``(cards, bytes)``."""
-    from chemref.pages.render import check_page_path, write_page
-
     check_page_path(path)
     kept = read_review_records(questions)
     dropped = read_review_records(rejected, rejected=True) if rejected is not None else []

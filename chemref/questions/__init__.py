@@ -7,8 +7,7 @@ per-article function on Dask; ``build_to_files`` is what ``chemref questions bui
 
 from __future__ import annotations
 
-from typing import Any
-
+from chemref._lazy import lazy_exports
 from chemref.inputs import Source, expand_inputs
 from chemref.questions.funnel.builder import article_questions, build, build_article, iter_build
 from chemref.questions.funnel.candidates import CITATION_MARK, Candidate
@@ -23,12 +22,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # Dask and the writers are imported only when used.
-    if name == "build_bag":
-        from chemref.questions.output.cluster import build_bag
-        return build_bag
-    if name in ("build_to_files", "build_dask"):
-        from chemref.questions.output import writer
-        return getattr(writer, name)
-    raise AttributeError(f"module 'chemref.questions' has no attribute {name!r}")
+# Dask and the writers are imported only when used.
+__getattr__, __dir__ = lazy_exports(__name__, {"build_bag": "chemref.questions.output.cluster",
+                                               "build_dask": "chemref.questions.output.writer",
+                                               "build_to_files": "chemref.questions.output.writer"})

@@ -22,6 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, List
 
+import numpy
+from murmurhash.mrmr import hash_unicode
+
 __all__ = ["LEXICON_FILE", "GAZETTEER_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes",
            "gazetteer_names", "stereo_prefixes", "ChemFeatureExtractor",
            "chem_hash_embed"]
@@ -177,8 +180,6 @@ def token_classes(text: str, gazetteer: bool = False) -> tuple[str, str]:
 # --- the spaCy architecture ------------------------------------------------------------------------------
 
 def _hash(text: str) -> int:
-    from murmurhash.mrmr import hash_unicode
-
     return hash_unicode(text) & 0xFFFFFFFFFFFFFFFF
 
 
@@ -194,7 +195,6 @@ def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False, affixes: boo
     """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
     two chemref class columns (with the GAZ flag when ``gazetteer``), then, with ``affixes``, the lower-cased
     five-character prefix and suffix."""
-    import numpy
     from spacy.attrs import ORTH, intify_attr
     from thinc.api import Model
 

@@ -44,14 +44,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
 from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
-from chemref.nlp.components.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
-                                           register_architectures, stereo_prefixes, token_classes)
+from chemref.nlp.components.chemical_features import (
+    _gazetteer_set,
+    gazetteer_names,
+    is_strong_formula,
+    register_architectures,
+    stereo_prefixes,
+    token_classes,
+)
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
            "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
@@ -176,13 +183,10 @@ class ChemicalsComponent(ChemrefPipe):
             setattr(self, key, bool(data.get(key, getattr(self, key))))
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        import srsly
-
         return srsly.msgpack_dumps({"ner": self.ner.to_bytes(exclude=("vocab",)), "config": self._config.to_str(),
                                     **self._settings()})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ChemicalsComponent":
-        import srsly
         from thinc.api import Config
 
         msg = srsly.msgpack_loads(data)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import fields
-from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from weakref import WeakKeyDictionary
 
 from chemref.jats.model import Reference
 from chemref.nlp.claims import ClaimDecision

@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from chemref.nlp.tokenizer_rules import (ELEMENT_ABBREVIATIONS, INFIX_RE, PREFIX_RE, SCIENTIFIC_ABBREVIATIONS,
-                                         SUFFIX_RE, TOKEN_MATCH_RE, UNIT_LETTERS)
+from chemref.nlp.tokenizer_rules import (
+    ELEMENT_ABBREVIATIONS,
+    INFIX_RE,
+    PREFIX_RE,
+    SCIENTIFIC_ABBREVIATIONS,
+    SUFFIX_RE,
+    TOKEN_MATCH_RE,
+    UNIT_LETTERS,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language

@@ -15,17 +15,34 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from chemref.errors import UNEXPECTED, ChemrefError, InputError
+import chemref.jats
+from chemref._io import read_limited
+from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.funnel.candidates import Candidate, article_info, id_key, iter_candidates, replace_citation, \
-    with_part
+from chemref.pool import ordered_map
+from chemref.questions.funnel.candidates import (
+    Candidate,
+    article_info,
+    id_key,
+    iter_candidates,
+    replace_citation,
+    with_part,
+)
 from chemref.questions.funnel.engines import Components, default_components
-from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
-                                       per_article_cap, per_target_cap, target_key)
+from chemref.questions.funnel.filters import (
+    FILTERS,
+    REASONS,
+    FilterContext,
+    min_findability,
+    min_score,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
 from chemref.questions.funnel.findability import findability
-from chemref.questions.funnel.selector import Selector, default_selector
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
+from chemref.questions.funnel.selector import Selector, default_selector
 from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
@@ -150,7 +167,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     An unexpected exception inside one article is that article's error row too (the message says it is
     a chemref bug), so one article never takes down a run of millions.
     """
-    from chemref.jats.reader import read_articles
+    from chemref.jats.reader import read_articles  # noqa: PLC0415 (deferred: chemref.jats.reader is loaded only on this path)
 
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
@@ -197,9 +214,6 @@ def _merge(results: list[ArticleResult]) -> ArticleResult:
 
 def _article_bytes(path: str) -> bytes:
     """The bytes of an article file, with the reader's errors (missing, not a regular file, too large)."""
-    from chemref._io import read_limited
-    from chemref.errors import JatsError
-
     try:
         return read_limited(path, error=JatsError)
     except InputError as exc:
@@ -278,8 +292,6 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    import chemref.jats
-
     getattr(chemref.jats, "read")
     default_components()
     default_selector()
@@ -313,8 +325,6 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
     Inputs are listed lazily (:func:`chemref.inputs.iter_sources`) and at most a few articles per worker
     are in flight, so memory does not grow with the number of articles.
     """
-    from chemref.pool import ordered_map
-
     settings = settings or BuildSettings()
     if workers < 1:
         raise InputError(f"workers must be at least 1, got {workers}")

@@ -38,15 +38,19 @@ from __future__ import annotations
 import json
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from chemref._io import atomic_write
 from chemref.errors import InputError
+from chemref.jsonl import check_schema, read_json
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
+from chemref.questions.funnel.findability import findability_features, score_features
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "FEATURE_TABLE", "feature_list"]
@@ -316,7 +320,7 @@ def claim_feature(score: float) -> float:
 
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
-    from chemref.nlp.claims import classify_citation
+    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
 
     try:
         return claim_feature(classify_citation(sentence, citation=(start, end)).score)
@@ -362,8 +366,6 @@ class _Views:
 
     def entities(self) -> dict[str, set[str]]:
         """Findability's matchers on the excerpt (:func:`chemref.questions.findability.findability_features`)."""
-        from chemref.questions.funnel.findability import findability_features
-
         return self._once("entities", lambda: findability_features(self.excerpt))
 
     def count(self, pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
@@ -378,8 +380,6 @@ class _Views:
 # ----------------------------------------------------------------------------- the features, one step each
 def _findability_step(v: _Views) -> float:
     """The record's own findability when it has one (the builder computes it first), else the excerpt's."""
-    from chemref.questions.funnel.findability import score_features
-
     value = v.record.get("findability")
     if isinstance(value, (int, float)):
         return float(value)
@@ -536,8 +536,6 @@ class Selector:
         known to match the schema already)."""
         hint = "write it with `chemref questions train-selector`"
         if not checked:
-            from chemref.jsonl import check_schema
-
             check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
         numbers = [data["bias"], data["threshold"], *(v for k in ("weights", "means", "scales") for v in data[k].values())]
         if not all(math.isfinite(v) for v in numbers):
@@ -553,8 +551,6 @@ class Selector:
                    threshold=float(data["threshold"]), version=data["version"], meta=dict(data.get("meta") or {}))
 
     def save(self, path: str | Path) -> None:
-        from chemref._io import atomic_write
-
         with atomic_write(path) as handle:
             json.dump(self.to_dict(), handle, indent=1, ensure_ascii=False)
             handle.write("\n")
@@ -588,8 +584,6 @@ def selector_schema() -> dict[str, Any]:
 def load_selector(path: str | Path) -> Selector:
     """Read selector weights written by :meth:`Selector.save`: a regular file of at most 1 MB, strict JSON
     (finite numbers), checked by :meth:`Selector.from_dict`."""
-    from chemref.jsonl import read_json
-
     data = read_json(path, what="invalid selector weights", limit=MAX_SELECTOR_BYTES,
                      hint="write it with `chemref questions train-selector`")
     return Selector.from_dict(data, path=str(path))
@@ -623,7 +617,7 @@ def article_of(record_id: str) -> str:
 
 def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
     """L2-regularised logistic regression by Newton's method (the bias is not penalised)."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     n, d = x.shape
     design = np.hstack([np.ones((n, 1)), x])
@@ -642,7 +636,6 @@ def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
 
 
 def _standardise(x: Any) -> tuple[Any, Any]:
-    import numpy as np
 
     means = x.mean(axis=0)
     scales = x.std(axis=0)
@@ -723,7 +716,7 @@ def cascade_threshold(scores: Sequence[float], good: Sequence[bool], share: floa
 def _blended_targets(ids: Sequence[str], y: Any, soft: Mapping[str, float], label_weight: float) -> tuple[Any, int]:
     """What :func:`train_selector` fits: the labels, blended with the soft targets where a record has one;
     and how many records have one."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if label_weight >= 1.0:
         return y, 0
@@ -762,7 +755,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     confidence) with ``label_weight`` below 1: the model is fitted to ``label_weight * label + (1 - label_weight)
     * soft target`` where a record has one (its label alone where not); the cross-validated scores and the
     threshold are still judged against the labels alone."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
         raise InputError(f"the label weight must be from 0 to 1, and below 1 only with soft targets, got "
@@ -794,8 +787,6 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
                          f"{len(articles)} labelled article(s)", hint="--folds 2 or more, over labels of 2 articles or more")
     if folds > len(articles):  # folds never split an article: one article per fold, said and recorded
-        import warnings
-
         warnings.warn(f"{folds} cross-validation folds asked for, but the labels cover {len(articles)} articles "
                       f"and folds never split one: {len(articles)} folds made (one article each)", UserWarning,
                       stacklevel=2)

@@ -9,6 +9,7 @@ from chemref.errors import InputError
 
 if TYPE_CHECKING:
     from chemref.questions.funnel.selector import Selector
+from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
 __all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
 
@@ -56,8 +57,6 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
-        from chemref.questions.funnel.selector import default_selector, load_selector_cached
-
         return load_selector_cached(self.selector) if self.selector else default_selector()
 
     def to_dict(self) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from chemref.errors import InputError, printable
-from chemref.jsonl import DuplicateKey, lone_surrogate, unique_keys
+from chemref.jsonl import DuplicateKey, lone_surrogate, read_jsonl, unique_keys
 
 __all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "parse_content", "classify", "read_responses",
            "check_model_name"]
@@ -153,8 +153,6 @@ def classify(row: Mapping[str, Any]) -> Answer:
 def read_responses(path: str | os.PathLike[str]) -> dict[str, tuple[int, Answer]]:
     """``custom_id -> (line, answer)`` for every line of a Batch output file; a line that is no Batch output
     line, or an id answered twice, is an :class:`InputError` naming the file and the line."""
-    from chemref.jsonl import read_jsonl
-
     where = os.fspath(path)
     answers: dict[str, tuple[int, Answer]] = {}
     for number, row in read_jsonl(where, unique=True):

@@ -22,10 +22,28 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from chemref._io import atomic_write
+from chemref._io.outputs import check_distinct_outputs
 from chemref.errors import InputError
-from chemref.questions.judge.answers import ANSWER_KINDS, Answer
+from chemref.jsonl import read_json, read_jsonl, write_json_streaming, write_jsonl
+from chemref.questions.funnel.filters import (
+    DESCRIPTIONS,
+    REASONS,
+    SELECTOR_STAGES,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
+from chemref.questions.funnel.selector import article_of
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
+from chemref.questions.judge.prepare import reaches_judge
+from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
+from chemref.questions.output.card import card_path
+from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
            "DEFAULT_MIN_CONFIDENCE"]
@@ -129,8 +147,6 @@ def _user_message(messages: Any) -> str | None:
 
 def _is_stale(request: Any, record: Mapping[str, Any], version: str | None) -> bool:
     """The request was rendered from another text of the record (or from a prompt this chemref lacks)."""
-    from chemref.questions.judge.prompt import render_messages
-
     if version is None:
         return True
     try:
@@ -148,8 +164,6 @@ def _number(value: Any) -> float:
 
 def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     """A sort key per id: articles in order of first appearance, then paragraph (captions after) and sentence."""
-    from chemref.questions.funnel.selector import article_of
-
     articles: dict[str, int] = {}
     keys: dict[str, tuple] = {}
     for index, record in enumerate(records):
@@ -169,12 +183,6 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
     request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
-    from chemref.questions.judge.prepare import reaches_judge
-    from chemref.questions.judge.prompt import PROMPT_VERSION
-    from chemref.questions.funnel.selector import article_of
-    from chemref.questions.funnel.settings import BuildSettings
-
     if not 0.0 <= min_confidence <= 1.0:
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
@@ -304,8 +312,6 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     the selector (the build's ``base_funnel`` rows when given, else counted from the records' reasons), then
     ``min_score`` (passed those steps but not sent to the judge), the judge's two steps and the caps applied
     again; the last ``remaining`` is the number of questions."""
-    from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS, SELECTOR_STAGES
-
     s = judged.summary
     known = {row["filter"]: int(row["rejected"]) for row in base_funnel or ()}
     counts = known if base_funnel is not None else dict(judged.reasons)
@@ -338,10 +344,6 @@ class JudgeOutputs:
 
 def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
     """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
-    from pathlib import Path
-
-    from chemref.jsonl import read_json
-
     path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
     if not path.is_file():
         return None, None
@@ -358,8 +360,6 @@ def _build_report(questions_path: str, given: str | None = None) -> tuple[str | 
 
 def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
     """Build totals for the dataset card of the judged questions (counts from the build's report)."""
-    from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
-
     skipped = dict(report.get("articles_skipped") or {})
     articles = int(report.get("articles", 0))
     read = int(report.get("articles_read", 0))
@@ -388,19 +388,12 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
     names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
     ``questions``, whose card beside them they may replace)."""
-    from pathlib import Path
-
-    from chemref._io import atomic_write
-    from chemref.jsonl import read_jsonl, write_jsonl
-    from chemref.questions.judge.answers import read_responses
-    from chemref.questions.judge.client import read_requests
+    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: chemref.questions.judge.client is loaded only on this path)
 
     base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
     if base is not None and report is None:
         report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
-    from chemref._io.outputs import check_distinct_outputs
-    from chemref.questions.output.card import card_path
 
     # before any work: no output may overwrite another, the dataset card included
     card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
@@ -429,7 +422,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     card = None
     summary = judged.summary.to_dict()
     if report is not None:
-        import json
 
         doc = dict(base or {})
         doc.update({"questions": len(judged.questions), "funnel": funnel, "judge": summary,
@@ -438,13 +430,10 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             doc["survival_rate"] = round(len(judged.questions) / doc["candidates"], 6)
         per_article = doc.pop("per_article", [])
         with atomic_write(report) as handle:
-            from chemref.jsonl import write_json_streaming
-
             write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
             handle.write("\n")
     if base is not None:
-        from chemref.questions.output.card import write_card
-        from chemref.questions.funnel.settings import BuildSettings
+        from chemref.questions.output.card import write_card  # noqa: PLC0415 (deferred: the card is written only for a build folder)
 
         known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
         try:

@@ -20,7 +20,18 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.jsonl import read_jsonl
+from chemref.questions.funnel.filters import (
+    REASONS,
+    SCORE_STAGES,
+    SELECTOR_STAGES,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
+from chemref.questions.funnel.selector import article_of, default_selector
+from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
+from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
 from chemref.scoring.report.model import ScoreReport, Table
@@ -228,8 +239,6 @@ def _score(value: Any, ident: str) -> float:
 def read_scores(path: Any) -> dict[str, float]:
     """``{id: score}`` from a JSON Lines file of ``{"id": ..., "score": number}`` (train-selector's
     ``--cv-scores``): a regular file, each score a finite number from 0 to 1, each id once."""
-    from chemref.jsonl import read_jsonl
-
     hint = "one JSON object per line, {\"id\": \"...\", \"score\": a number from 0 to 1}, each id once"
     scores: dict[str, float] = {}
     lines: dict[str, int] = {}
@@ -271,8 +280,6 @@ def _check_scores_cover(scores: Mapping[str, float], labels: Mapping[str, Label]
 
 
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
-    from chemref.questions.funnel.filters import REASONS
-
     order = list(REASONS)
     reasons = list(reasons)
     if any(reason in JUDGE_STEPS for reason in reasons):  # a judged build: the caps come after the judge again
@@ -307,10 +314,6 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
-    from chemref.questions.funnel.selector import article_of
-    from chemref.questions.funnel.settings import BuildSettings
-
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
     by_article: dict[str, list[tuple[str, float, str]]] = {}
     for ident, (record, reason) in records.items():
@@ -366,8 +369,6 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     if scores is not None:
         _check_scores_cover(scores, labels, records, scores_path, complete_scores)
     if threshold is None:
-        from chemref.questions.funnel.selector import default_selector
-
         threshold = default_selector().threshold
     if reselect:
         n_questions = _reselect(records, scores or {}, threshold, per_target, per_article, seed)
@@ -487,8 +488,6 @@ def _curve(scored: Sequence[tuple[float, bool]], total_good: int, threshold: flo
 def _in_sample(joined: Sequence[_Joined]) -> tuple[int, Mapping[str, Any] | None]:
     """How many of the labels the shipped selector was trained on, and then its recorded cross-validated
     evaluation (the records' own scores of them are in-sample)."""
-    from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
-
     trained_on = training_overlap(label.id for label, _, _ in joined)
     return trained_on, selector_evaluation() if trained_on else None
 

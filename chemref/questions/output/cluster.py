@@ -19,7 +19,9 @@ from typing import Any, Callable, Sequence
 
 from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
+from chemref.questions.funnel.builder import build_article
 from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.shards import write_shard
 
 __all__ = ["build_bag", "build_shards_on"]
 
@@ -41,7 +43,6 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
         import dask.bag as db
     except ImportError as exc:
         raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
-    from chemref.questions.funnel.builder import build_article
 
     options = BuildSettings(**settings)
     sources = for_workers(expand_inputs(inputs))
@@ -54,9 +55,6 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
 def _write_shard_task(staging: str, index: int, sources: list[Source], settings: BuildSettings,
                       fmt: str) -> dict[str, Any]:
     """On a worker: build the shard's articles (each failure an error row) and write its files."""
-    from chemref.questions.funnel.builder import build_article
-    from chemref.questions.output.shards import write_shard
-
     return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
 
 

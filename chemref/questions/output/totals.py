@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
+from chemref.questions.funnel.filters import REASONS
 from chemref.questions.funnel.records import ArticleResult
 
 __all__ = ["BuildTotals", "MAX_SOURCES", "MAX_ERRORS", "MAX_LICENCES"]
@@ -23,8 +24,6 @@ MAX_LICENCES = 50
 
 
 def _funnel() -> dict[str, int]:
-    from chemref.questions.funnel.filters import REASONS
-
     return {reason: 0 for reason in REASONS}
 
 

@@ -25,11 +25,11 @@ from typing import Any
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
 from chemref.scoring.benchmarks.breakdowns import breakdown
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
 from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = [
     "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
@@ -434,7 +434,7 @@ def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ..
         details["per_question"] = {q.id: values for q, values in rows}
     intervals = None
     if resampling is not None:
-        from chemref.scoring.stats.bootstrap import mean_intervals
+        from chemref.scoring.stats.bootstrap import mean_intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
         intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
     missing = len(scored.missing)

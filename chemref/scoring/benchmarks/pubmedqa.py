@@ -105,9 +105,9 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
 
 def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resampling) -> dict[str, list[float]]:
     """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays
+    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     index = {label: i for i, label in enumerate(LABELS)}
     cells = np.zeros((len(gold), 3, 3))

@@ -606,7 +606,7 @@ _VECTOR = 20_000
 def _chain_codes(succ: dict[int, int]):
     """The codes of the closure of links where each node has one successor and no cycle: every node paired
     with each node along its path, one step further for all nodes at once (numpy)."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     a = np.fromiter(succ.keys(), np.int64, len(succ))
     b = np.fromiter(succ.values(), np.int64, len(succ))
@@ -623,7 +623,7 @@ def _chain_codes(succ: dict[int, int]):
 
 def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
     """:func:`_relaxed_groups` without ``unmatched``, on numpy arrays of keys."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     gu, gn = np.unique(gkeys, return_counts=True)
     pu, pn = np.unique(pkeys, return_counts=True)
@@ -658,7 +658,7 @@ class _Clusters:
     def arrays(self) -> tuple:
         """:meth:`get`'s two lists as numpy arrays."""
         if self._arrays is None:
-            import numpy as np
+            import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
             gcomp, pcomp, _ = self.get()
             self._arrays = np.array(gcomp, np.int64), np.array(pcomp, np.int64)
@@ -766,7 +766,7 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
         if gold and pred and (len(gold) != len(pred) or tp != len(gold)):
             gcomp, pcomp, mixed = comps.get()
             if unmatched_relaxed is None and len(gold) + len(pred) >= _VECTOR:
-                import numpy as np
+                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
                 ga, pa = comps.arrays()
                 garr = np.fromiter(gold, np.int64, len(gold))
@@ -821,7 +821,7 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
             gcomp, pcomp, mixed = comps.get()
             if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
-                import numpy as np
+                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
                 ga, pa = comps.arrays()
                 gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH

@@ -14,6 +14,7 @@ from typing import Any
 
 from chemref.brat.decode import decode_ann
 from chemref.scoring.brat.chemu import COREF, MAX_COREF_LINKS, document_items, expand_coref
+from chemref.scoring.brat.sources import AnnSource
 
 __all__ = ["match_details"]
 
@@ -47,8 +48,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat.score import read_prediction, score_brat
-    from chemref.scoring.brat.sources import AnnSource
+    from chemref.scoring.brat.score import read_prediction, score_brat  # noqa: PLC0415 (deferred: chemref.scoring.brat.score is loaded only on this path)
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
     if report is None or report.details is None:

@@ -14,12 +14,22 @@ from typing import Any, Literal, Sequence
 
 from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.brat.chemu import BLOCKS, MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
+from chemref.pool import map_chunks
+from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.chemu import (
+    BLOCKS,
+    MAX_COREF_LINKS,
+    MAX_MATCH_EDGES,
+    collector_paused,
+    document_items,
+    read_side,
+    score_document,
+)
 from chemref.scoring.brat.counts import Counts, add_counts, prf_block, total
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.report.model import ScoreReport, brat_sections
 from chemref.scoring.brat.report import add_intervals, report_meta
-from chemref.scoring.brat.sources import ZipLimits
+from chemref.scoring.brat.sources import AnnSource, ZipLimits
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 PathLike = str | os.PathLike[str]
 #: the reports in their order in a report, for sorting the error records
@@ -90,7 +100,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                                         or max_match_edges < 0):
         raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
     if mode == "brateval":
-        from chemref.scoring.brat.brateval import score_brateval
+        from chemref.scoring.brat.brateval import score_brateval  # noqa: PLC0415 (deferred: chemref.scoring.brat.brateval is loaded only on this path)
 
         if span == "approx" and similarity is None:
             similarity = 0.8
@@ -159,9 +169,6 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
                  max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
-    from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.brat.sources import AnnSource
-
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
         psrc.pair_with(gsrc)
@@ -249,8 +256,6 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.brat.chemu import collector_paused
-
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
     docs: dict[str, dict[str, Any]] = {}
@@ -281,8 +286,6 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
                 gold_cache: dict | None, unreadable_as_empty: bool, max_match_edges: int | None,
                 warnings: list[str], err_items: list | None) -> dict[tuple, dict[str, Counts]]:
     """One document's counts (its unmatched items into ``err_items`` when a list, its warnings added)."""
-    from chemref.scoring.brat.chemu import score_document
-
     cached = gold_cache.get((name, max_coref_links)) if gold_cache is not None else None
     if cached is None:
         gold_warnings: list[str] = []

@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from chemref._io import megabytes as _mb, read_regular, regular_file
+from chemref._io import megabytes as _mb
+from chemref._io import read_regular, regular_file
 from chemref.brat.decode import decode_ann
 from chemref.errors import ArchiveError, InputError
 

@@ -11,12 +11,14 @@ filters in funnel order, the selector's curve and a judge's agreement).
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from chemref.errors import printable
+from chemref.scoring.stats.resampling import plural
 
 __all__ = ["to_text", "to_markdown", "to_csv", "to_json", "format4", "format_interval", "md_cell",
            "format_error", "group_errors", "error_body", "headline"]
@@ -64,8 +66,6 @@ def to_json(report: Any, indent: int | None = 2) -> str:
 
 def to_csv(report: Any) -> str:
     """One CSV row per table row, numbers with four decimals."""
-    import csv
-
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(report.table.columns), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
@@ -313,8 +313,6 @@ def _metrics_text(report: Any) -> str:
 # --------------------------------------------------------------------------------------------- leaderboards
 
 def _plural(unit: str) -> str:
-    from chemref.scoring.stats.resampling import plural
-
     return plural(unit)
 
 

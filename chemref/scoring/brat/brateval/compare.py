@@ -10,12 +10,21 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.brat.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
-                                           java_sort_key)
+from chemref.pool import map_chunks
+from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.brateval.java import (
+    brateval_similarity,
+    java_double,
+    java_format4,
+    java_hashmap_layout,
+    java_sort_key,
+)
 from chemref.scoring.brat.brateval.reader import BDocument, BEntity, BRelation, read_document
-from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.brat.counts import BratevalCounts, add_counts, prf
+from chemref.scoring.brat.counts import total as counts_total
 from chemref.scoring.brat.report import add_intervals, report_meta
-from chemref.scoring.brat.counts import BratevalCounts, add_counts, prf, total as counts_total
+from chemref.scoring.brat.sources import AnnSource
+from chemref.scoring.report.model import ScoreReport
 
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
 _TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
@@ -258,9 +267,6 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
 def _score_folders(gold: Any, pred: Any, m: Matcher, *, relations: bool, label: str, per_doc: bool, errors: bool,
                    collect: bool, jobs: int | None, zip_limits: Any) -> _Scored:
     """Read the gold and prediction folders (or zips) as BRATEval does and score every document pair."""
-    from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.brat.sources import AnnSource
-
     scored = _Scored()
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
