@@ -12,6 +12,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokens import Doc
 import numpy
+from spacy.attrs import IDX
+from spacy.tokens import Span
 
 from chemref.nlp.components.citations import CitationMarkers
 from chemref.nlp.components.sentencizer import split_tokens_at
@@ -40,9 +42,6 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 
     Raises :class:`InputError` when an anchor's offsets are outside the paragraph text.
     """
-    from spacy.attrs import IDX
-    from spacy.tokens import Span
-
 
     register_extensions()
     from_jats = not isinstance(paragraph, str)

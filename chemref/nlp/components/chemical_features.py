@@ -24,6 +24,9 @@ from typing import Any, Callable, List
 
 import numpy
 from murmurhash.mrmr import hash_unicode
+from spacy import registry
+from spacy.attrs import ORTH, intify_attr
+from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
 
 __all__ = ["LEXICON_FILE", "GAZETTEER_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes",
            "gazetteer_names", "stereo_prefixes", "ChemFeatureExtractor",
@@ -195,9 +198,6 @@ def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False, affixes: boo
     """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
     two chemref class columns (with the GAZ flag when ``gazetteer``), then, with ``affixes``, the lower-cased
     five-character prefix and suffix."""
-    from spacy.attrs import ORTH, intify_attr
-    from thinc.api import Model
-
     columns = [intify_attr(a) for a in attrs]
     by_orth: dict[int, tuple[int, ...]] = {}  # orth id -> hashed classes (ids are stable string hashes)
     n_extra = 4 if affixes else 2
@@ -231,8 +231,6 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
     """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns
     (``gazetteer``: the flags include GAZ for words of the gazetteer) and, when ``class_rows`` has four
     entries, of the lower-cased five-character prefix and suffix."""
-    from thinc.api import HashEmbed, Maxout, chain, concatenate, list2ragged, ragged2list, with_array
-
     if len(rows) != len(attrs) or len(class_rows) not in (2, 4):
         raise ValueError(f"need one row count per attribute ({len(attrs)}) and two class_rows (four with "
                          "the five-character prefix and suffix columns)")
@@ -250,7 +248,5 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
 
 def register_architectures() -> None:
     """Register ``chemref.ChemHashEmbed.v1`` with spaCy's architectures registry (idempotent)."""
-    from spacy import registry
-
     if "chemref.ChemHashEmbed.v1" not in registry.architectures:
         registry.architectures.register("chemref.ChemHashEmbed.v1", func=chem_hash_embed)

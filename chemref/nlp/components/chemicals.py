@@ -44,10 +44,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import spacy
 import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import ensure_path
+from spacy.util import ensure_path, load_config, minibatch
+from thinc.api import Config
 
 from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
@@ -84,8 +86,6 @@ def model_meta(path: str | Path = MODEL_DIR) -> dict[str, Any]:
 
 def _build_ner(nlp: Language, path: Path, name: str) -> Any:
     """The trained spaCy ``ner`` pipe stored in ``path`` (its config block, weights and moves)."""
-    from spacy.util import load_config
-
     if not (path / _CONFIG).is_file():
         raise InputError("no chemicals model here (config.cfg missing)", path=str(path),
                          hint="reinstall chemref, or save the pipeline again with nlp.to_disk()")
@@ -131,7 +131,6 @@ class ChemicalsComponent(ChemrefPipe):
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         # the NER runs a batch at a time, the rules a Doc at a time, both under spaCy's error handler
-        from spacy.util import minibatch
 
         handler = self.get_error_handler()
         for batch in minibatch(stream, size=batch_size):
@@ -187,8 +186,6 @@ class ChemicalsComponent(ChemrefPipe):
                                     **self._settings()})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ChemicalsComponent":
-        from thinc.api import Config
-
         msg = srsly.msgpack_loads(data)
         self._config = Config().from_str(msg["config"])
         self.ner = _ner_from_config(self.nlp, self._config, self.name)
@@ -627,8 +624,6 @@ _STEPS = {"formulas": _add_formulas, "gazetteer": _add_gazetteer_names, "boundar
 
 @lru_cache(maxsize=1)
 def _counter() -> Language:
-    import spacy
-
     # chemref_chemicals and chemref.Tokenizer.v1 come from chemref's spacy_factories / spacy_tokenizers entry points
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     nlp.add_pipe("chemref_chemicals")

@@ -18,6 +18,7 @@ from chemref.nlp.claims import ClaimDecision
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span
 
 __all__ = ["CITATIONS_KEY", "AUTHORS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
 
@@ -129,8 +130,6 @@ def _set_claim(span: "Span", decision: ClaimDecision | None) -> None:
 
 def register_extensions() -> None:
     """Register the attributes once (idempotent: guarded with ``has_extension``)."""
-    from spacy.tokens import Doc, Span
-
     if not Doc.has_extension(_REFS_KEY):
         Doc.set_extension(_REFS_KEY, getter=_get_references, setter=_set_references)
     if not Span.has_extension(_IDS_KEY):

@@ -24,6 +24,7 @@ from chemref.nlp.sentences import split_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
+from spacy.tokens import Doc
 
 __all__ = ["ChemrefSentencizer", "split_tokens_at", "set_sentence_starts"]
 
@@ -44,8 +45,6 @@ def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> "Doc":
     ``user_data``, ``cats``, hooks and context. Span groups are rebuilt from their character offsets
     either way (the retokenizer does not update them). The text never changes.
     """
-    from spacy.tokens import Doc
-
     idx = doc.to_array(IDX).astype(numpy.int64)
     by_token: dict[int, list[int]] = {}
     for cut in sorted(set(cuts)):

@@ -101,8 +101,8 @@ def _dedupe(ranking: Sequence[str]) -> tuple[list[str], int]:
 
 def _looks_like_trec(path: PathLike, at: int | None, kind: str) -> bool:
     """Whether line ``at`` of ``path`` has the columns of a TREC qrels (4) or run (6 or more) line."""
-    for number, text in iter_lines(path):
-        if number == at:
+    for line_number, text in iter_lines(path):
+        if line_number == at:
             fields = text.split()
             if kind == "qrels":
                 return len(fields) == 4 and fields[3].lstrip("-").isdigit()
