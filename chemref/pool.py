@@ -17,7 +17,7 @@ import pickle
 import sys
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.errors import ChemrefError, WorkerError
 
@@ -88,7 +88,7 @@ def _leave_with(parent: int) -> None:
     os._exit(1)
 
 
-class _Chunk:
+class _Chunk(Generic[T, R]):
     """``[fn(item) for item in chunk]`` in a worker: one task, one pickled round trip for several items."""
 
     def __init__(self, fn: Callable[[T], R]) -> None:

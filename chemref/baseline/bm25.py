@@ -139,10 +139,11 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     return list(pool.items())
 
 
-def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]) -> list[tuple[str, str, str | None, str | None]]:
+def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]
+                      ) -> list[tuple[str, str, str | None, str | None]]:
     """``(id, excerpt, source_file, target_doi)`` per question."""
     if isinstance(questions, (str, os.PathLike)):
-        records = [(line, record) for line, record in read_jsonl(questions)]
+        records: list[tuple[int, Mapping[str, Any]]] = [(line, record) for line, record in read_jsonl(questions)]
         path: str | None = str(questions)
     else:
         records = list(enumerate(questions, start=1))

@@ -18,8 +18,8 @@ def not_text(data: bytes) -> str | None:
             return f"the file is {what}, not UTF-8 text"
     nul = data.find(b"\0")
     if nul >= 0:
-        line, _ = line_and_column(data, nul)
-        return f"the file holds NUL bytes (first on line {line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
+        nul_line, _ = line_and_column(data, nul)
+        return f"the file holds NUL bytes (first on line {nul_line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -112,7 +112,7 @@ def build_command(
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
 
-        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
+        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -139,7 +139,7 @@ def build_command(
     if judged is not None:
         from chemref.cli.judge import judge_build
 
-        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
+        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,  # type: ignore[arg-type]
                     concurrency=judge_concurrency, progress=progress, selector=selector,
                     min_score=judge_min_score)
 

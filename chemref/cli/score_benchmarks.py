@@ -4,7 +4,7 @@ with several predictions (questions, ranking), a leaderboard with intervals and 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -74,7 +74,7 @@ def score_questions_command(
     refuse_overwriting_inputs(output, questions, *predictions)
     _leaderboard_only(predictions, names, trials, primary)
     ks = tuple(k) if k else (1, 5, 10)
-    options = dict(format=format, k=ks, threshold=threshold, strict=strict)
+    options: dict[str, Any] = dict(format=format, k=ks, threshold=threshold, strict=strict)
     if len(predictions) > 1:
         from chemref.scoring.leaderboard import compare_questions
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -99,7 +99,7 @@ def score_brat_command(
 
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
-    options = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
+    options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
     if max_match_edges != 1_000_000 and not brateval:

@@ -284,7 +284,8 @@ def parse_unstructured_citation(text: str) -> tuple[list[str], str | None]:
     etal = _ET_AL.match(text, pos)
     if etal:
         pos = etal.end()
-    return names, _title_after(text, _AFTER_AUTHORS.match(text, pos).end())
+    after = _AFTER_AUTHORS.match(text, pos)
+    return names, _title_after(text, after.end() if after else pos)
 
 
 _JOURNAL_TAIL = re.compile(r",\s+[A-Z][a-z]{0,11}\Z")
@@ -471,15 +472,15 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
             work = groups[0][0]
             flat = groups[0]
             doi, source, pmid = work.doi, work.source, work.pmid
-            distinct = (doi,) if doi else ()
+            distinct: tuple[str, ...] = (doi,) if doi else ()
             ambiguous = False
         else:
-            dois: list[tuple[str, str]] = []
+            dois: list[tuple[str, str | None]] = []
             pmid = None
             for group in groups:
-                best = min((w for w in group if w.doi), key=lambda w: _RANK[w.source], default=None)
+                best = min((w for w in group if w.doi), key=lambda w: _RANK[str(w.source)], default=None)
                 if best is not None:
-                    dois.append((best.doi, best.source))
+                    dois.append((best.doi or "", best.source))
                 for work in group:
                     pmid = pmid or work.pmid
             ambiguous = len(groups) > 1

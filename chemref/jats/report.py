@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Iterable
+from typing import IO, Any, Iterable
 
 from chemref._io.atomic import atomic_write
 from chemref._io.outputs import check_not_input, is_stdout
@@ -97,7 +97,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         check_not_input(output, inputs)
     errors: list[JatsError] = []
     total = count_sources(inputs, files_from=files_from) if progress is not False or workers > 1 else None
-    results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
+    results: Iterable[Any] = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors, sub_articles=sub_articles, files_from=files_from, total=total)
     auto = progress is None
     if auto:

@@ -147,7 +147,7 @@ def _candidates(text: str, prot: list[tuple[int, int]]):
                   if s >= 3 and text[s - 1] in ")]" and text[s - 2] == "." and not text[s - 3].isspace()]
         glued.sort(key=_start_of)
         if glued:
-            candidates = heapq.merge(candidates, glued, key=_start_of)
+            candidates = heapq.merge(candidates, glued, key=_start_of)  # type: ignore[arg-type]
     return candidates
 
 
@@ -237,7 +237,7 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
                 c in plain or ("a" <= c <= "z" and group != "term" and lower_maybe(text, j) is None)):
             continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
         if glued or starts_prot or c in "[(,;" or p_first < end < p_last:  # (c is one character)
-            cut, sent_start = decide(text, i, j, group, glued, starts_prot, run_end, end, last_cut, sent_start,
+            cut, sent_start = decide(text, i, j, group, glued, starts_prot, run_end, end, last_cut, sent_start,  # type: ignore[arg-type]
                                      prot, p_starts, p_first, p_last, idx)
         else:  # nothing to move the end over
             cut, sent_start = ends_at(text, i, j, j, group, glued, run_end, end, end, last_cut, sent_start,
@@ -308,7 +308,7 @@ def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run
             nxt = _LOWER
         else:
             g = lk.lastgroup
-            nxt = _LOWERSTART if g == "opener" or lk.group(g) in (
+            nxt = _LOWERSTART if g == "opener" or lk.group(g) in (  # type: ignore[arg-type]
                 idx.lowercase_prefixes if g == "prefix" else idx.lowercase_openers) else _LOWER
     else:
         nxt = _next_kind(text, j, idx)
@@ -473,10 +473,10 @@ def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_sta
                 end = more.end()  # "heating.11 12 Further work": a space-separated list of citation numbers
     n = len(text)
     while end < n:
-        j = _SPACES.match(text, end).end()
+        j = _SPACES.match(text, end).end()  # type: ignore[union-attr]
         if j < n and text[j] in ",;" and prot and j + 1 < n:
             # "7,8" or "5, 16": separators between glued anchors
-            j1 = _SPACES.match(text, j + 1).end()
+            j1 = _SPACES.match(text, j + 1).end()  # type: ignore[union-attr]
             k = bisect_right(p_starts, j1) - 1
             if k >= 0 and prot[k][0] == j1:
                 end = prot[k][1]
@@ -524,7 +524,7 @@ def _next_kind(text: str, j: int, idx) -> int:
         if m is None:
             return _LOWER
         group = m.lastgroup
-        if group == "opener" or m.group(group) in (
+        if group == "opener" or m.group(group) in (  # type: ignore[arg-type]
                 idx.lowercase_prefixes if group == "prefix" else idx.lowercase_openers):
             return _LOWERSTART
         return _LOWER
@@ -736,7 +736,7 @@ def _after_number(text: str, ws: int) -> bool:
 def _citation_opens_sentence(text: str, i: int, run_end: int, punct_end: int, idx) -> bool:
     """After "implications. [7]", a lower-case word makes the bracketed citation the subject of the next
     sentence: the punctuation at ``i`` ends a sentence when it follows a plain word, not an abbreviation."""
-    j = _SPACES.match(text, punct_end).end()
+    j = _SPACES.match(text, punct_end).end()  # type: ignore[union-attr]
     if j == punct_end or not text.startswith("[", j):
         return False
     if run_end - i > 1 or text[i] != ".":
@@ -796,7 +796,7 @@ _LIST_LABEL_LINE = re.compile(r"(?:\d{1,3}[.)]|\(?[ivxIVX]{1,5}\)|\(?[a-zA-Z]\)|
 def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
     """Strip the pieces between cut points; drop whitespace-only pieces."""
     # (str.strip and the regex ``\s`` agree on what is whitespace: both use Unicode ``isspace``)
-    out = []
+    out = []  # type: ignore[var-annotated]
     append = out.append
     prev = 0
     for c in cuts:
@@ -946,7 +946,7 @@ def _inline_items(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     readings = [_item_values(label) for *_, label in markers]
     present = {reading for values in readings for reading in values}
     for (s, p, e, bullet, label), values in zip(markers, readings):
-        values = [(kind, value) for kind, value in values
+        values = [(kind, value) for kind, value in values  # type: ignore[assignment]
                   if (kind, value + 1) in present or (kind, value - 1) in present]
         if not values:
             continue

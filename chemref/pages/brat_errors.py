@@ -76,7 +76,7 @@ def page_segments(length: int, mentions: Sequence[dict[str, Any]]) -> list[tuple
     return out
 
 
-def _summary(report: dict[str, Any]) -> list[dict[str, Any]]:
+def _summary(report: Any) -> list[dict[str, Any]]:
     tables = []
     for label, per_type, overall in report.sections():
         rows = []
@@ -112,7 +112,7 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
         if text is not None:
             for a, b, covered, first in page_segments(len(text), mentions):
                 segs.append({"text": text[a:b], "o": a if covered else None, "first": first})
-        ends = set()
+        ends: set[Any] = set()
         for r in doc["relations"]:
             ends.update((r["arg1"], r["arg2"]))
             relation_types.add(r["type"])

@@ -73,7 +73,8 @@ def _compact(rec: dict[str, Any], article: int,
     if cite is not None:
         row["c"] = cite
     row["h"] = excerpt_sha1(excerpt)
-    ref_ids = rec.get("ref_id").split() if isinstance(rec.get("ref_id"), str) else []
+    ref_id = rec.get("ref_id")
+    ref_ids = ref_id.split() if isinstance(ref_id, str) else []
     if len(ref_ids) > 1 and not rec.get("target_title"):  # a range or several citations (one_citation)
         known = (references or {}).get(str(rec.get("source_file")), {})
         row["rf"] = [[rid, *known.get(rid, ("", ""))] for rid in ref_ids]  # [id, title, doi] each

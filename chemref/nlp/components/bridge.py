@@ -45,7 +45,7 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 
     register_extensions()
     from_jats = not isinstance(paragraph, str)
-    if not from_jats:
+    if isinstance(paragraph, str):
         paragraph = Paragraph(text=paragraph)
     text = paragraph.text
     spans: list[tuple[int, int, tuple[str, ...]]] = []

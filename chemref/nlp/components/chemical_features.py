@@ -236,7 +236,7 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
                          "the five-character prefix and suffix columns)")
     affixes = len(class_rows) == 4
     all_rows = list(rows) + list(class_rows)
-    embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]
+    embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]  # type: ignore[var-annotated]
     return chain(
         ChemFeatureExtractor(attrs, gazetteer, affixes),
         list2ragged(),

@@ -48,7 +48,7 @@ import spacy
 import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import ensure_path, load_config, minibatch
+from spacy.util import load_config, minibatch
 from thinc.api import Config
 
 from chemref.errors import InputError
@@ -154,7 +154,7 @@ class ChemicalsComponent(ChemrefPipe):
 
     # -- serialisation (spaCy's own formats for the NER; JSON for the settings) ----------------------------
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         self.ner.to_disk(path, exclude=("vocab",))
         self._config.to_disk(path / _CONFIG)
@@ -164,7 +164,7 @@ class ChemicalsComponent(ChemrefPipe):
             (path / "meta.json").write_bytes(meta.read_bytes())
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "ChemicalsComponent":
-        path = ensure_path(path)
+        path = Path(path)
         self.ner, self._config = _build_ner(self.nlp, path, self.name)
         self.model_path = path
         settings = path / _SETTINGS

@@ -30,7 +30,7 @@ def pipeline_config(*, chemicals: bool = False, overrides: Dict[str, Any] | None
         lines += [f"[components.{name}]", f'factory = "{name}"']
         if name == "chemref_citations":
             lines.append(f'spans_key = "{CITATIONS_KEY}"')
-        elif "citations_key" in Language.get_factory_meta(name).default_config:  # reads the markers
+        elif "citations_key" in (Language.get_factory_meta(name).default_config or {}):  # reads the markers
             lines.append("citations_key = ${components.chemref_citations.spans_key}")
         lines.append("")
     return Config().from_str("\n".join(lines), overrides=overrides or {}, interpolate=False)
@@ -49,7 +49,7 @@ def load(*, vocab: Union["Vocab", bool] = True, disable: Union[str, Iterable[str
     full = pipeline_config(chemicals=chemicals, overrides=util.dict_to_dot(config, for_overrides=True))
     nlp = util.load_model_from_config(full, vocab=vocab, disable=disable, enable=enable, exclude=exclude,
                                       auto_fill=True, validate=True)
-    nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign]
+    nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign, assignment]
     return nlp
 
 

@@ -55,6 +55,7 @@ ARTICLES_PER_TASK = 4
 def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
+    ref_id: str | None
     if ref is not None:
         ref_id = ref.id
     else:
@@ -128,7 +129,8 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
         anchor = cand.anchor
         claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
         record = replace(record, score=selector.score_record(record.to_dict(), claim=claim.score))
-        reason = min_findability(record.findability, settings) or min_score(record.score, settings)
+        reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
+                  or min_score(record.score, settings))  # type: ignore[arg-type]
         if reason is not None:
             counts[reason] += 1
             rejected.append((n, replace(record, reason=reason)))
@@ -179,7 +181,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         if source.data is not None:
             data, name = source.data, source.label
         else:
-            data, name = _article_bytes(source.path), source.path
+            data, name = _article_bytes(str(source.path)), str(source.path)
         articles = read_articles(data, name=name)
         # a new id prefix (UniqueIds) for a file of several articles: one per article, numbered
         keys = [key] * len(articles) if key is None or len(articles) == 1 else \

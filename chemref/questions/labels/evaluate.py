@@ -519,7 +519,7 @@ def _judge_quality(joined: Sequence[_Joined]) -> JudgeQuality | None:
             value = record.get(field)
             if isinstance(value, str):
                 counts[value] = counts.get(value, 0) + 1
-        return max(counts, key=counts.get) if counts else None
+        return max(counts, key=lambda value: counts[value]) if counts else None
 
     return JudgeQuality(
         model=most("judge_model"), prompt=most("judge_prompt"), reached=len(reached), reached_good=len(good),

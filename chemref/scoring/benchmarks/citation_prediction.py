@@ -82,7 +82,7 @@ def _answer(record: Mapping[str, Any], field: str, parse: Any, what: str, qid: s
 
 
 def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> GoldQuestion:
-    where = {"path": None if path is None else str(path), "line": line}
+    where: dict[str, Any] = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
     dois = _answer(record, "target_doi", normalize_doi, "a DOI", qid, where)
     pmids = _answer(record, "target_pmid", _pmid, "a PubMed id", qid, where)
@@ -197,7 +197,7 @@ def read_questions(path: PathLike, *, format: str = "chemref") -> tuple[list[Gol
 
 
 def _prediction(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> Prediction:
-    where = {"path": None if path is None else str(path), "line": line}
+    where: dict[str, Any] = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
     kinds = [key for key in ("dois", "pmids", "titles") if key in record]
     if len(kinds) != 1:
@@ -405,7 +405,7 @@ def _breakdowns(rows: list[tuple[GoldQuestion, dict[str, float]]], gold: list[Go
     if any(q.source for q in gold):
         out["source"] = breakdown(rows, lambda q: q.source or None, names)
     for group in dict.fromkeys(name for q in gold for name, _ in q.groups):
-        out[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)
+        out[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)  # type: ignore[misc]
     return out
 
 
@@ -436,7 +436,7 @@ def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ..
     if resampling is not None:
         from chemref.scoring.stats.bootstrap import mean_intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     missing = len(scored.missing)
     return ScoreReport.from_metrics(
         task=f"citation prediction ({'CiteME TSV' if format == 'citeme' else 'chemref questions'})",

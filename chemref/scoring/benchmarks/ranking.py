@@ -402,7 +402,7 @@ def _breakdowns(rows: list[tuple[GoldQuery, dict[str, float]]], names: list[str]
     out: dict[str, dict[str, Any]] = {}
     for field_name in BREAKDOWN_FIELDS:
         if any(dict(q.fields).get(field_name) is not None for q, _ in rows):
-            out[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)
+            out[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)  # type: ignore[misc]
     return out
 
 
@@ -417,7 +417,7 @@ def _report(scored: _QueryValues, ks: tuple[int, ...], *, queries: list[GoldQuer
         from chemref.scoring.stats.bootstrap import Resampling, mean_intervals  # numpy: only with intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
         resampling = Resampling(ci, resamples, seed)
-        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     return ScoreReport.from_metrics(
         task="citation recommendation (ranking)",
         metrics=metrics,

@@ -72,7 +72,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
         for name in sorted(gsrc.names):
             g_ent, g_rel = _items(gsrc, name)
             if name not in psrc.names:
-                p_ent, p_rel = set(), set()
+                p_ent, p_rel = set[Any](), set[Any]()
             elif mode == "brateval":
                 p_ent, p_rel = _items(psrc, name)
             else:

@@ -31,7 +31,7 @@ def max_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[
         return size, match_l
     dist = [0.0] * n_left
     while True:
-        queue = deque()
+        queue: deque[int] = deque()
         for i in range(n_left):
             if match_l[i] < 0:
                 dist[i] = 0
@@ -195,7 +195,7 @@ def interval_matching(gold: Sequence[tuple[int, int]], pred: Sequence[tuple[int,
     sides: list[list[tuple[int, int]]] = [[], []]
     for side, spans in ((0, gold), (1, pred)):
         sides[side] = [closed_span(s, e, side) for s, e in spans]
-    by_start = [sorted(range(len(sp)), key=lambda i, sp=sp: sp[i][0]) for sp in sides]
+    by_start = [sorted(range(len(sp)), key=lambda i, sp=sp: sp[i][0]) for sp in sides]  # type: ignore[misc]
     next_start = [0, 0]
     heaps: list[list[tuple[int, int]]] = [[], []]
     done = [[False] * len(sides[0]), [False] * len(sides[1])]

@@ -71,7 +71,7 @@ class Matcher:
             return False
         if self.span == "approx":
             sim = brateval_similarity(e1.text, e2.text, self.threshold)  # type: ignore[arg-type]
-            return sim >= self.threshold  # NaN never matches
+            return sim >= self.threshold  # type: ignore[operator]  # NaN never matches
         return True
 
 
@@ -182,7 +182,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, rela
             score_relations_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
         else:
             score_entities_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
-        add_counts(acc, doc_acc)
+        add_counts(acc, doc_acc)  # type: ignore[arg-type]
         if per_doc or collect:
             total = tuple(counts_total(doc_acc.values()))
             if per_doc:
@@ -224,7 +224,7 @@ class _Scored:
     def add(self, part: tuple) -> None:
         part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
         self.rows.extend(part_rows)
-        add_counts(self.acc, part_acc)
+        add_counts(self.acc, part_acc)  # type: ignore[arg-type]
         self.types |= part_types
         self.docs.update(part_docs)
         self.records.extend(part_records)
@@ -248,7 +248,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
     if span == "approx" and threshold is None:
         threshold = 0.8
     relations = level == "relations"
-    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
+    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"  # type: ignore[arg-type]
     scored = _score_folders(gold, pred, Matcher(span, type_match, threshold), relations=relations, label=label,
                             per_doc=per_doc or details, errors=errors or details,
                             collect=resampling is not None or doc_counts, jobs=jobs, zip_limits=zip_limits)
@@ -344,7 +344,7 @@ def _document(scored: _Scored, lines: list[str], per_type: dict[str, Any], overa
     for (per-document counts, FP/FN records)."""
 
     matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
-                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
+                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")  # type: ignore[arg-type]
                 + f"; type {_TYPE_NAMES[type_match]}")
     meta = report_meta("brateval", f"{label} f1 (the 'all' row)", scored.documents, matching, resampling,
                  "BRATEval's summary line 'all'")
