@@ -25,10 +25,6 @@ _COMMAND_MODULES = (
 )
 
 
-try:  # typer >= 0.2x vendors click as typer._click; older typer uses click itself
-    from typer._click import exceptions as _click
-except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import exceptions as _click  # type: ignore[no-redef]
 
 
 def _register() -> None:
@@ -131,16 +127,8 @@ def _invoke(argv: list[str] | None) -> int:
         status = command.main(args=argv, prog_name="chemref", standalone_mode=False)
         if sys.stdout is not None:  # a report still buffered must reach its reader now, while errors can be reported
             sys.stdout.flush()
-    except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
-        exc.show()
-        return exc.exit_code
-    except _click.UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx is not None else "chemref"
-        error(f"{exc.format_message()} (see '{where} --help')")
-        return EXIT_INPUT
-    except _click.ClickException as exc:
-        error(exc.format_message())
-        return EXIT_INPUT
+    except typer.TyperException as exc:  # typer's (click's) own errors: usage, a group given no command, ...
+        return _typer_error(exc, error)
     except typer.Abort:
         error("interrupted")
         return EXIT_INTERRUPTED
@@ -170,6 +158,22 @@ def _invoke(argv: list[str] | None) -> int:
     if isinstance(status, int) and not isinstance(status, bool):
         return status
     return 0
+
+
+def _typer_error(exc: typer.TyperException, error: Any) -> int:
+    """One error line for a usage error (naming the command's ``--help``), the help of a group given no command
+    (as click shows it), the message of any other typer error; the exit status."""
+    from chemref.cli.app import EXIT_INPUT
+
+    ctx = getattr(exc, "ctx", None)  # usage errors carry the context of the command they concern
+    if ctx is None:
+        error(exc.format_message())
+        return EXIT_INPUT
+    if type(exc).__name__ == "NoArgsIsHelpError":  # a group given no command: its help, as click shows it
+        exc.show()  # type: ignore[attr-defined]
+        return exc.exit_code
+    error(f"{exc.format_message()} (see '{ctx.command_path} --help')")
+    return EXIT_INPUT
 
 
 _TYPE_WORDS = {"path": "PATH", "text": "TEXT", "str": "TEXT", "string": "TEXT", "integer": "N", "int": "N",
