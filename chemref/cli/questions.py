@@ -4,7 +4,7 @@ against labels, fit the question selector, and write the review page."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -19,18 +19,18 @@ from chemref.cli.app import (
     warn,
 )
 from chemref.errors import printable
+from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES, build_default
 
 
-def _authors_mode(value: str) -> str:
-    if value not in ("drop", "mask"):
-        raise typer.BadParameter("use drop or mask")
-    return value
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """A typer callback accepting only ``choices`` (the settings' own tuple)."""
 
+    def check(value: str) -> str:
+        if value not in choices:
+            raise typer.BadParameter(f"use {' or '.join(choices)}")
+        return value
 
-def _answer_key(value: str) -> str:
-    if value not in ("doi", "doi-or-pmid"):
-        raise typer.BadParameter("use doi or doi-or-pmid")
-    return value
+    return check
 
 
 def _shipped_threshold() -> str:
@@ -66,12 +66,15 @@ def build_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
                                             "reason (JSON Lines)."),
     workers: int = typer.Option(1, "-w", "--workers", min=1, help="Processes (one article per task)."),
-    per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article "
-                                       "(the highest selector scores)."),
-    min_chars: int = typer.Option(120, "--min-chars", min=0, help="Shortest excerpt kept (characters)."),
-    max_chars: int = typer.Option(600, "--max-chars", min=1, help="Longest excerpt kept (characters)."),
-    seed: int = typer.Option(0, "--seed", help="Tie-break seed of the per-article cap."),
-    authors: str = typer.Option("drop", "--authors", callback=_authors_mode, metavar="drop|mask",
+    per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1, help="At most this "
+                                    "many questions per article (the highest selector scores)."),
+    min_chars: int = typer.Option(build_default("min_chars"), "--min-chars", min=0, help="Shortest excerpt kept "
+                                  "(characters)."),
+    max_chars: int = typer.Option(build_default("max_chars"), "--max-chars", min=1, help="Longest excerpt kept "
+                                  "(characters)."),
+    seed: int = typer.Option(build_default("seed"), "--seed", help="Tie-break seed of the per-article cap."),
+    authors: str = typer.Option(build_default("authors"), "--authors", callback=_choice(AUTHOR_MODES),
+                                metavar="|".join(AUTHOR_MODES),
                                 help="drop sentences naming a cited author, or mask the names."),
     min_findability: Optional[float] = typer.Option(None, "--min-findability", min=0.0, max=1.0,
                                                     help="Reject excerpts scoring below this findability."),
@@ -79,9 +82,10 @@ def build_command(
         None, "--min-score", min=0.0, max=1.0,
         help=f"Reject excerpts whose selector score is below this (default: {_shipped_threshold()}, the "
              "threshold recommended with the selector's weights; 0 keeps all)."),
-    per_target: int = typer.Option(1, "--per-target", min=1, help="At most this many questions per cited "
-                                   "work in one article (the highest selector scores)."),
-    answer_key: str = typer.Option("doi", "--answer-key", callback=_answer_key, metavar="doi|doi-or-pmid",
+    per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1, help="At most this many "
+                                   "questions per cited work in one article (the highest selector scores)."),
+    answer_key: str = typer.Option(build_default("answer_key"), "--answer-key", callback=_choice(ANSWER_KEYS),
+                                   metavar="|".join(ANSWER_KEYS),
                                    help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
     selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
                                             "train-selector` (default: the ones shipped with chemref)."),
@@ -172,8 +176,10 @@ def evaluate_command(
                                               "mark (default: the shipped selector's threshold)."),
     reselect: bool = typer.Option(False, "--reselect", help="Apply --threshold and the caps again with these "
                                   "scores, as a build would (give the files of a build run with --min-score 0)."),
-    per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
-    per_article: int = typer.Option(4, "--per-article", min=1, help="With --reselect: the build's --per-article."),
+    per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1,
+                                   help="With --reselect: the build's --per-target."),
+    per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1,
+                                    help="With --reselect: the build's --per-article."),
     as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV rows (one per figure) instead of the text report."),
     as_markdown: bool = typer.Option(False, "--markdown", help="A Markdown table instead of the text report."),

@@ -48,8 +48,9 @@ def score_questions_command(
     predictions: List[Path] = typer.Argument(..., metavar="PRED...",
                                              help='Predictions JSONL: {"id", "dois": [...]}, {"id", "pmids": [...]} or {"id", "titles": '
                                                   '[...]}; two or more print a leaderboard.'),
-    format: str = typer.Option("chemref", "--format", metavar="FORMAT",
-                               help="chemref (question JSONL) or citeme (CiteME TSV)."),
+    format: str = typer.Option("chemref", "--input-format", "--format", metavar="FORMAT",
+                               help="Gold format: chemref (question JSONL) or citeme (CiteME TSV). --format is an "
+                                    "older name."),
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
                                           help="Cut-off(s) for Recall@K / MRR@K; repeat for several "
                                                "(default 1, 5, 10)."),
@@ -100,7 +101,8 @@ def score_ranking_command(
                                             'more print a leaderboard.'),
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
                                           help="Cut-off K; repeat for several (default 10)."),
-    format: str = typer.Option("jsonl", "--format", metavar="FORMAT", help="jsonl or trec (qrels + run)."),
+    format: str = typer.Option("jsonl", "--input-format", "--format", metavar="FORMAT",
+                               help="Input format: jsonl or trec (qrels + run). --format is an older name."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
     empty_queries: str = typer.Option(
         "count", "--empty-queries", metavar="MODE",

@@ -31,6 +31,7 @@ from chemref.cli.statistics_options import (
     trials_option,
 )
 from chemref.errors import encodable, printable
+from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 
 
 @score_app.command("brat")
@@ -46,7 +47,7 @@ def score_brat_command(
                              help="exact|overlap|approx (approx: --brateval only). ChEMU mode: exact or overlap "
                                   "keeps only those reports."),
     similarity: float = typer.Option(None, "--similarity", metavar="FLOAT",
-                                     help="Approx similarity threshold (default 0.8)."),
+                                     help=f"Approx similarity threshold (default {DEFAULT_SIMILARITY})."),
     type_match: str = typer.Option(None, "--type", metavar="TYPE",
                                    help="exact|inexact|hierarchical (--brateval only)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),

@@ -43,7 +43,7 @@ from chemref.questions.funnel.filters import (
 from chemref.questions.funnel.findability import findability
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
 from chemref.questions.funnel.selector import Selector, default_selector
-from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings, build_default
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
            "warm_up", "JATS_SUFFIXES", "UniqueIds", "duplicate_message"]
@@ -352,9 +352,11 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
 
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,
-          per_article: int = 4, min_chars: int = 120, max_chars: int = 600, seed: int = 0,
-          authors: str = "drop", min_findability: float | None = None, min_score: float | None = None,
-          per_target: int = 1, answer_key: str = "doi", selector: str | None = None, workers: int = 1,
+          per_article: int = build_default("per_article"), min_chars: int = build_default("min_chars"),
+          max_chars: int = build_default("max_chars"), seed: int = build_default("seed"),
+          authors: str = build_default("authors"), min_findability: float | None = None,
+          min_score: float | None = None, per_target: int = build_default("per_target"),
+          answer_key: str = build_default("answer_key"), selector: str | None = None, workers: int = 1,
           components: Components | None = None) -> BuildResult:
     """Build questions from JATS files or folders; see :class:`BuildResult` for questions, rejections
     and the funnel. Same inputs and settings give the same result for any ``workers``."""

@@ -9,9 +9,8 @@ from chemref.errors import InputError
 
 if TYPE_CHECKING:
     from chemref.questions.funnel.selector import Selector
-from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
-__all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
+__all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS", "build_default"]
 
 #: ``drop`` rejects a sentence that names a cited author; ``mask`` replaces the names instead.
 AUTHOR_MODES = ("drop", "mask")
@@ -57,8 +56,20 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
+        from chemref.questions.funnel.selector import (  # noqa: PLC0415 (the selector's tables load on first use)
+            default_selector,
+            load_selector_cached,
+        )
+
         return load_selector_cached(self.selector) if self.selector else default_selector()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (for the report and the dataset card)."""
         return asdict(self)
+
+
+def build_default(name: str) -> Any:
+    """The default of the build setting ``name``: :class:`BuildSettings` is the one home of the build's
+    defaults (the CLI, :func:`~chemref.questions.funnel.builder.build`, ``evaluate`` and the judge read them
+    here)."""
+    return BuildSettings.__dataclass_fields__[name].default

@@ -38,7 +38,7 @@ from chemref.questions.funnel.filters import (
     target_key,
 )
 from chemref.questions.funnel.selector import article_of
-from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
 from chemref.questions.judge.prepare import reaches_judge
 from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
@@ -177,8 +177,9 @@ def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
 
 def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
                     rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
-                    min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = 1, per_article: int = 4,
-                    seed: int = 0, responses_path: str | None = None,
+                    min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = build_default("per_target"),
+                    per_article: int = build_default("per_article"), seed: int = build_default("seed"),
+                    responses_path: str | None = None,
                     requests_path: str | None = None) -> Judged:
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no

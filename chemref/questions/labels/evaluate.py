@@ -31,7 +31,7 @@ from chemref.questions.funnel.filters import (
 )
 from chemref.questions.funnel.selector import article_of, default_selector
 from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
-from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
 from chemref.scoring.report.model import ScoreReport, Table
@@ -350,7 +350,8 @@ _Joined = tuple[Label, Mapping[str, Any], "str | None"]
 def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
              rejected: Iterable[Mapping[str, Any]] = (), *, scores: Mapping[str, float] | None = None,
              threshold: float | None = None, thresholds: Sequence[float] | None = None,
-             reselect: bool = False, per_target: int = 1, per_article: int = 4, seed: int = 0,
+             reselect: bool = False, per_target: int = build_default("per_target"),
+             per_article: int = build_default("per_article"), seed: int = build_default("seed"),
              source: str | None = None, scores_path: str | None = None,
              complete_scores: bool = False) -> Evaluation:
     """Evaluate ``questions`` (and ``rejected`` candidates, with their ``reason``) against ``labels``.

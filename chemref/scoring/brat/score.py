@@ -16,6 +16,7 @@ from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.pool import map_chunks
 from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 from chemref.scoring.brat.chemu import (
     BLOCKS,
     MAX_COREF_LINKS,
@@ -103,7 +104,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
         from chemref.scoring.brat.brateval import score_brateval  # noqa: PLC0415 (deferred: chemref.scoring.brat.brateval is loaded only on this path)
 
         if span == "approx" and similarity is None:
-            similarity = 0.8
+            similarity = DEFAULT_SIMILARITY
         if similarity is not None and span != "approx":
             raise InputError("a similarity threshold needs span matching 'approx'")
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,

@@ -13,6 +13,7 @@ from chemref.errors import BratError, ScoringError
 from chemref.pool import map_chunks
 from chemref.pool import resolve_jobs as _jobs
 from chemref.scoring.brat.brateval.java import (
+    DEFAULT_SIMILARITY,
     brateval_similarity,
     java_double,
     java_format4,
@@ -246,7 +247,7 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
 
     threshold = similarity if span == "approx" else None
     if span == "approx" and threshold is None:
-        threshold = 0.8
+        threshold = DEFAULT_SIMILARITY
     relations = level == "relations"
     label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"  # type: ignore[arg-type]
     scored = _score_folders(gold, pred, Matcher(span, type_match, threshold), relations=relations, label=label,
