@@ -126,10 +126,13 @@ def read_jsonl(path: str | os.PathLike[str], *,
         if not line.strip():
             continue
         try:
-            value = json.loads(line, object_pairs_hook=hook)
+            value = json.loads(line, object_pairs_hook=hook, parse_float=_finite, parse_constant=_no_constant)
         except DuplicateKey as exc:
             raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=where, line=number,
                              hint="give each key once") from None
+        except _NotFinite as exc:
+            raise InputError(f"{exc.args[0][:40]} is not a finite number", path=where, line=number,
+                             hint="numbers must be finite: JSON has no NaN or Infinity") from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
                              hint="expected one JSON object per line (JSON Lines)") from None
