@@ -61,8 +61,8 @@ def test_import_contracts_fail_on_a_wrong_import(tmp_path: Path, module: str, li
     target = copy / module
     target.write_text(line, encoding="utf-8")
     if module.endswith("sentences_wrong.py"):  # the forbidden contract names its source modules: extend one
-        (copy / "chemref/nlp/sentences.py").write_text(
-            (copy / "chemref/nlp/sentences.py").read_text(encoding="utf-8") + "\n\ndef _wrong():\n    import spacy\n",
+        (copy / "chemref/nlp/sentences/core.py").write_text(
+            (copy / "chemref/nlp/sentences/core.py").read_text(encoding="utf-8") + "\n\ndef _wrong():\n    import spacy\n",
             encoding="utf-8")
         contract = "nlp: the rule engines import neither spaCy"
     if module.endswith("brat/wrong.py"):  # and score imports it back
