@@ -235,3 +235,20 @@ def test_the_writer_scan_sees_each_kind_of_write(tmp_path: Path) -> None:
     source.write_text("import os, tempfile\nopen(p, 'w')\nopen(p, mode='ab')\nopen(p)\nopen(p, 'rb')\n"
                       "P.write_text('x')\nos.replace(a, b)\ntempfile.mkstemp()\n", encoding="utf-8")
     assert [line.split(":")[0] for line in _writes(source)] == ["2", "3", "6", "7", "8"]
+
+
+def test_package_exports_never_shadow_a_submodule() -> None:
+    """A lazily exported name that is also a submodule's name would be the module or the function depending on
+    what was imported first."""
+    import importlib
+    import pkgutil
+
+    import chemref
+
+    clashes = []
+    for info in pkgutil.walk_packages(chemref.__path__, "chemref."):
+        if info.ispkg:
+            package = importlib.import_module(info.name)
+            subs = {sub.name for sub in pkgutil.iter_modules(package.__path__)}
+            clashes += [f"{info.name}.{name}" for name in sorted(set(getattr(package, "__all__", ())) & subs)]
+    assert not clashes, clashes
