@@ -38,8 +38,8 @@ from chemref.inputs.sources import (
                                     sample_corpus,
                                     sample_sources,
 )
-from chemref.inputs.walk import walk_jats
+from chemref.inputs.walk import walk_files, walk_jats
 
 __all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",
-           "walk_jats", "is_package", "read_file_list", "count_sources", "check_inputs", "sample_corpus",
+           "walk_jats", "walk_files", "is_package", "read_file_list", "count_sources", "check_inputs", "sample_corpus",
            "sample_sources", "path_text", "MAX_MEMBER_BYTES", "READ_AHEAD"]
