@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import math
 import os
 import signal
 import sys
@@ -12,7 +14,18 @@ from typing import Any, Iterator
 
 import typer
 
-from chemref.cli.app import app
+from chemref._version import __version__
+from chemref.cli.app import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    app,
+    error,
+    stdout_closed,
+    typed_command_errors,
+    warn,
+)
+from chemref.errors import ChemrefError, OutputClosedError
 
 # Each module registers its commands on the groups in chemref.cli.app when imported.
 _COMMAND_MODULES = (
@@ -35,8 +48,6 @@ def _register() -> None:
 
 def _show_version(value: bool) -> None:
     if value:
-        from chemref._version import __version__
-
         print(f"chemref {__version__}")
         raise typer.Exit(0)
 
@@ -58,8 +69,7 @@ def _on_sigterm(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
-    from chemref._io import discard_pending
-    from chemref.cli.app import EXIT_TERMINATED, error
+    from chemref._io import discard_pending  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     discard_pending()
     if "multiprocessing" in sys.modules:
@@ -84,7 +94,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _register()
     except KeyboardInterrupt:  # Ctrl-C while the command modules are imported
-        from chemref.cli.app import EXIT_INTERRUPTED, error
 
         error("interrupted")
         return EXIT_INTERRUPTED
@@ -109,16 +118,11 @@ def _run(argv: list[str] | None) -> int:
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: object = None, line: str | None = None) -> None:
-    from chemref.cli.app import warn
-
     warn(str(message))
 
 
 def _invoke(argv: list[str] | None) -> int:
     """The typer app, every failure mapped to one error line and an exit status."""
-    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error, stdout_closed, typed_command_errors
-    from chemref.errors import ChemrefError, OutputClosedError
-
     try:
         command = typer.main.get_command(app)
         uniform_metavars(command)
@@ -163,8 +167,6 @@ def _invoke(argv: list[str] | None) -> int:
 def _typer_error(exc: typer.TyperException, error: Any) -> int:
     """One error line for a usage error (naming the command's ``--help``), the help of a group given no command
     (as click shows it), the message of any other typer error; the exit status."""
-    from chemref.cli.app import EXIT_INPUT
-
     ctx = getattr(exc, "ctx", None)  # usage errors carry the context of the command they concern
     if ctx is None:
         error(exc.format_message())
@@ -190,8 +192,6 @@ def _params(command: Any) -> Iterator[Any]:
 def uniform_metavars(command: Any) -> None:
     """Show every command's placeholders one way in ``--help``: arguments by their upper-case name, option
     values by an upper-case word (the one a command chose, else PATH, TEXT, N or FLOAT), never ``<str>``."""
-    import copy
-
     for param in _params(command):
         if param.param_type_name == "argument":
             if param.metavar is None:
@@ -207,9 +207,6 @@ def uniform_metavars(command: Any) -> None:
 def numbers_not_nan(command: Any) -> None:
     """Make "nan" and "inf" usage errors for every number option (click's ranges let NaN through, since no
     comparison with it is true, and infinity through any range without a maximum; no option means either)."""
-    import copy
-    import math
-
     for param in _params(command):
         if param.type.name not in ("float", "float range"):
             continue

@@ -14,7 +14,7 @@ from chemref.errors import printable
 def checked_page(value: Optional[Path]) -> Optional[Path]:
     """Option callback: stop before any work when the page cannot be written (missing or read-only folder)."""
     if value is not None:
-        from chemref.pages.render import check_page_path
+        from chemref.pages.render import check_page_path  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_page_path(value))
     return value
@@ -29,8 +29,8 @@ def page_written(path: Path, html: str, documents: int) -> None:
 def error_page(gold: str, pred: str, report: Any, **options: Any) -> tuple[str, int]:
     """The BRAT error page of ``report`` as HTML text, and the number of documents it shows (written by the
     caller together with the report)."""
-    from chemref.pages.brat_errors import render_brat_error_page
-    from chemref.scoring.brat.match_details import match_details
+    from chemref.pages.brat_errors import render_brat_error_page  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.scoring.brat.match_details import match_details  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     details = guarded(lambda: match_details(gold, pred, report=report, **options))
     return guarded(lambda: render_brat_error_page(details)), len(details["documents"])
@@ -38,7 +38,7 @@ def error_page(gold: str, pred: str, report: Any, **options: Any) -> tuple[str, 
 
 def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) -> None:
     """Write the question review page to ``path``."""
-    from chemref.pages.question_review import write_review_page
+    from chemref.pages.question_review import write_review_page  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     cards, size = guarded(lambda: write_review_page(path, questions, rejected))
     typer.echo(f"wrote {printable(str(path))} ({cards} cards, {size / 1e6:.1f} MB)")

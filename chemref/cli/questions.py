@@ -3,6 +3,8 @@ against labels, fit the question selector, and write the review page."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, List, Optional
 
@@ -18,7 +20,11 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
-from chemref.errors import printable
+from chemref.cli.judge import judge_build, judge_paths
+from chemref.cli.pages import write_questions_page
+from chemref.cli.statistics_options import render
+from chemref.errors import InputError, printable
+from chemref.jsonl import read_jsonl
 from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES, build_default
 
 
@@ -36,8 +42,6 @@ def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
 def _shipped_threshold() -> str:
     """The shipped selector's threshold, for the help text (read from its file: importing the selector would
     slow every command down)."""
-    import json
-
     try:
         path = Path(__file__).resolve().parents[1] / "questions" / "data" / "selector.json"
         return str(json.loads(path.read_text(encoding="utf-8"))["threshold"])
@@ -102,8 +106,8 @@ def build_command(
                                                     "selector's cascade start, its judge_threshold; 0: all)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
-    from chemref.questions.output.report import funnel_table
-    from chemref.questions.output.writer import build_to_files
+    from chemref.questions.output.report import funnel_table  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.output.writer import build_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     if fmt not in ("jsonl", "parquet"):
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
@@ -113,8 +117,7 @@ def build_command(
         fail("--judge-endpoint and --judge-model go together")
     judged = None
     if judge_endpoint is not None:
-        from chemref.cli.judge import judge_paths
-        from chemref.questions.judge.answers import check_model_name
+        from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
         judged = judge_paths(output, fmt, report, rejected)
@@ -141,23 +144,19 @@ def build_command(
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
     if judged is not None:
-        from chemref.cli.judge import judge_build
-
         judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,  # type: ignore[arg-type]
                     concurrency=judge_concurrency, progress=progress, selector=selector,
                     min_score=judge_min_score)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
-    from chemref.jsonl import read_jsonl
-
     return [] if path is None else [row for _, row in read_jsonl(path)]
 
 
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
-    from chemref.questions.labels.evaluate import read_scores
+    from chemref.questions.labels.evaluate import read_scores  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     return read_scores(path)
 
@@ -186,9 +185,8 @@ def evaluate_command(
     output: Optional[Path] = output_option(),
 ) -> None:
     """Measure a question build against labels: kept-set quality, per-filter losses, the score curve."""
-    from chemref.cli.statistics_options import render
-    from chemref.questions.labels.evaluate import evaluate
-    from chemref.questions.labels.label import read_labels
+    from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.label import read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, labels, questions, rejected, scores)
 
@@ -233,9 +231,9 @@ def train_selector_command(
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
-    from chemref.questions.funnel.selector import feature_list, train_selector
-    from chemref.questions.labels.evaluate import evaluate
-    from chemref.questions.labels.label import good_labels, read_labels
+    from chemref.questions.funnel.selector import feature_list, train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.label import good_labels, read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
     refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)
@@ -250,8 +248,7 @@ def train_selector_command(
         chosen = {} if features is None else {"features": feature_list(features)}
         soft = None
         if soft_labels is not None:
-            from chemref.errors import InputError
-            from chemref.questions.judge.answers import read_responses
+            from chemref.questions.judge.answers import read_responses  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             if label_weight >= 1.0:
                 raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
@@ -274,13 +271,11 @@ def train_selector_command(
                 "kept_share": at.kept_share, "auc": curve.auc}})
         selector.save(output)
         if cv_scores is not None:
-            from chemref._io import write_text
+            from chemref._io import write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             write_text(cv_scores, "".join(json.dumps({"id": i, "score": s}) + "\n" for i, s in cv.items()))
         return selector, curve
 
-    import json
-    from dataclasses import replace
 
     selector, curve = guarded(run)
     typer.echo(curve.to_text())
@@ -299,8 +294,6 @@ def review_command(
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
-    from chemref.cli.pages import write_questions_page
-
     refuse_overwriting_inputs(output, questions, rejected)
     write_questions_page(output, questions, rejected)
 
@@ -316,8 +309,8 @@ def record_selector_command(
                                           "the record (default: the one shipped beside the selector)."),
 ) -> None:
     """Record the shipped selector's cross-validated evaluation, which the card, the README and evaluate quote."""
-    from chemref.questions.funnel.selector_record import EVALUATION_FILE
-    from chemref.questions.labels.record import record_selector_evaluation
+    from chemref.questions.funnel.selector_record import EVALUATION_FILE  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.record import record_selector_evaluation  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     target = output if output is not None else EVALUATION_FILE
     refuse_overwriting_inputs(target, labels, questions, rejected, scores)

@@ -77,7 +77,7 @@ def score_questions_command(
     ks = tuple(k) if k else (1, 5, 10)
     options: dict[str, Any] = dict(format=format, k=ks, threshold=threshold, strict=strict)
     if len(predictions) > 1:
-        from chemref.scoring.leaderboard import compare_questions
+        from chemref.scoring.leaderboard import compare_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_questions(questions, predictions, names=split_names(names), primary=primary,
                                                   test=test,
@@ -85,7 +85,7 @@ def score_questions_command(
                                                   resamples=resamples, seed=seed, **options))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.citation_prediction import score_questions
+    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_questions(questions, predictions[0], ci=ci, resamples=resamples, seed=seed,
                                              **options))
@@ -132,7 +132,7 @@ def score_ranking_command(
     _leaderboard_only(preds, names, trials, primary)
     ks = tuple(k) if k else (10,)
     if len(preds) > 1:
-        from chemref.scoring.leaderboard import compare_ranking
+        from chemref.scoring.leaderboard import compare_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_ranking(gold, preds, names=split_names(names), primary=primary, test=test,
                                                 trials=trials,
@@ -141,7 +141,7 @@ def score_ranking_command(
                                                 min_rel=min_rel))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_ranking(gold, preds[0], k=ks, format=format, per_query=per_query,
                                            empty_queries=empty_queries, min_rel=min_rel, ci=ci,
@@ -165,7 +165,7 @@ def score_pubmedqa_command(
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     refuse_overwriting_inputs(output, gold, pred)
-    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa
+    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_pubmedqa(gold, pred, ci=ci, resamples=resamples, seed=seed))
     _emit(report, as_json, as_csv, as_markdown, output)

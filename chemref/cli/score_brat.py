@@ -8,6 +8,7 @@ from typing import Any, List, Optional
 
 import typer
 
+from chemref._io import is_stdout, write_together
 from chemref.cli.app import (
     emit,
     fail,
@@ -96,7 +97,7 @@ def score_brat_command(
     refuse_shared_outputs({"-o": output, "--html": html})
     refuse_overwriting_inputs(output, gold, *preds)
     refuse_overwriting_inputs(html, gold, *preds)
-    from chemref.scoring.brat.sources import ZipLimits
+    from chemref.scoring.brat.sources import ZipLimits  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
@@ -112,7 +113,7 @@ def score_brat_command(
     if len(preds) > 1:
         if per_doc or errors or html is not None:
             fail("--per-doc, --errors and --html describe one system; give one prediction with them")
-        from chemref.scoring.leaderboard import compare_brat
+        from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
                                              ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
@@ -123,7 +124,7 @@ def score_brat_command(
         return
     if names is not None or trials is not None:
         fail("--names and --trials need two or more predictions (a leaderboard)")
-    from chemref.scoring.brat.score import score_brat
+    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
                                         resamples=resamples, seed=seed, details=html is not None, **options))
@@ -132,7 +133,6 @@ def score_brat_command(
     if html is None:
         render(report, as_json, as_csv, as_markdown, output)
         return
-    from chemref._io import is_stdout, write_together
 
     text = formatted(report, as_json, as_csv, as_markdown)
     page, documents = error_page(gold, preds[0], report, **options)
