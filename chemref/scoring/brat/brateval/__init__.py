@@ -1,4 +1,4 @@
-"""BRATEval v0.3.2 compatibility (SCORING.md section 2): the same numbers and the same printed lines.
+"""BRATEval v0.3.2 compatibility (the README's "Scoring ChEMU / BRAT"): the same numbers and the same printed lines.
 
 * :mod:`.java`: what its Java code computes (``HashMap`` order, string handling, number formatting,
   approximate similarity);

@@ -1,6 +1,6 @@
 """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities``: greedy matching in ``java.util.HashMap`` id
 order, asymmetric span tests, ``REL|TYPE1|TYPE2`` keys, fpm/fnm, and its summary printed line for line
-from ``Summary:`` on (SCORING.md section 2).
+from ``Summary:`` on (the README's "Scoring ChEMU / BRAT").
 """
 
 from __future__ import annotations
