@@ -86,3 +86,80 @@ def test_the_budget_holds_with_two_workers(tmp_path: Path) -> None:
     with pytest.raises(ScoringError, match="per submission"):
         score_brat(tmp_path / "gold", tmp_path / "pred", jobs=2, max_coref_total=15_000)
     assert score_brat(tmp_path / "gold", tmp_path / "pred", jobs=2, max_coref_total=25_000)["documents"] == 4
+
+
+# -- CSV cells that a spreadsheet would run, and control characters for the terminal
+FORMULAS = ("=HYPERLINK(\"http://x\",\"y\")", "@SUM(A1)", "+1+1", "-2+3")
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\r"
+
+
+def _hostile_names(root: Path) -> None:
+    """A prediction whose types and relation type are formulas and terminal escapes, and whose document (a
+    file name) starts with ``=``."""
+    name = "=1+1"
+    for side in ("gold", "pred"):
+        (root / side).mkdir()
+        (root / side / f"{name}.txt").write_text("Sodium chloride was added to the flask.", encoding="utf-8")
+    (root / "gold" / f"{name}.ann").write_text("T1\tReaction_product 0 15\tSodium chloride\n", encoding="utf-8")
+    lines = [f"T{i + 1}\t{kind} 0 6\tSodium" for i, kind in enumerate(FORMULAS)]
+    lines += [f"T9\tx{ESCAPES.replace(chr(13), '')}y 16 24\tchloride", f"R1\t=cmd|'/C%20calc'!A0 Arg1:T1 Arg2:T9"]
+    (root / "pred" / f"{name}.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("extra", [[], ["--errors", "--per-doc"]])
+def test_no_csv_cell_starts_a_formula(tmp_path: Path, extra: list[str]) -> None:
+    _hostile_names(tmp_path)
+    proc = chemref("score", "brat", "gold", "pred", "--csv", *extra, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rows = _csv_rows(proc.stdout)
+    cells = [c for row in rows[1:] for c in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+    types = {row[2] for row in rows[1:]}
+    assert {"'" + f for f in FORMULAS} <= types and "'=cmd|'/C%20calc'!A0" in types
+    assert all(not c or c.replace(".", "").isdigit() for row in rows[1:] for c in row[3:9])  # numbers as numbers
+    if extra:
+        assert "'=1+1" in {row[0] for row in rows[1:]}
+
+
+def test_leaderboard_csv_neutralises_names_from_folders_and_keeps_negative_numbers(work: Path) -> None:
+    import shutil
+
+    shutil.copytree(work / "pred", work / "=2+3")
+    (work / "=2+3" / "r001.ann").write_text("", encoding="utf-8")
+    proc = chemref("score", "brat", "gold", "pred", "=2+3", "--csv", "--resamples", "200", "--trials", "200",
+                   cwd=work, timeout=SLOW)
+    assert proc.returncode == 0, proc.stderr
+    rows = _csv_rows(proc.stdout)
+    header = rows[0]
+    systems = [row[header.index("system")] for row in rows[1:]]
+    assert "'=2+3" in systems and "pred" in systems
+    differences = [row[header.index("difference_to_best")] for row in rows[1:]]
+    assert any(d.startswith("-0.") for d in differences), differences  # a number, not a text: no quote
+
+
+def test_csv_cell_is_the_one_rule() -> None:
+    from chemref.scoring.score_report_formats import csv_cell
+
+    assert [csv_cell(x) for x in ("=1", "+1", "-1", "@A", "\tx", "\rx", "a=b", "")] == \
+        ["'=1", "'+1", "'-1", "'@A", "'\\tx", "'\\rx", "a=b", ""]
+    assert (csv_cell(-0.5), csv_cell(-3), csv_cell(None)) == ("-0.5000", "-3", "")
+
+
+@pytest.mark.parametrize("form", [[], ["--markdown"], ["--errors"], ["--brateval", "--level", "entities"],
+                                  ["--brateval", "--level", "relations", "--errors", "--per-doc"]])
+def test_no_terminal_escape_reaches_a_report(tmp_path: Path, form: list[str]) -> None:
+    _hostile_names(tmp_path)
+    proc = chemref("score", "brat", "gold", "pred", *form, "-o", "report.txt", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "report.txt").read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "\\x1b]0;owned\\x07" in text  # shown escaped, as the warnings show it
+    proc = chemref("score", "brat", "gold", "pred", *form, cwd=tmp_path)  # printed on stdout (a pipe here)
+    assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
