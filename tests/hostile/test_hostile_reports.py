@@ -39,7 +39,7 @@ def test_the_fp_list_of_a_long_chain_is_capped_with_a_count_of_what_was_left_out
 
 
 def test_the_listed_records_are_the_first_ones_in_the_records_order(tmp_path: Path) -> None:
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring import score_brat
 
     gold, pred = recipes_brat.folders(tmp_path, recipes_brat.coref_chains(1, 5),
                                       recipes_brat.coref_chains(3, 30), text_chars=600)
@@ -76,7 +76,7 @@ def test_a_submission_past_the_coreference_budget_is_refused_naming_the_option(t
 
 def test_the_budget_holds_with_two_workers(tmp_path: Path) -> None:
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring import score_brat
 
     for side in ("gold", "pred"):
         (tmp_path / side).mkdir()
@@ -145,7 +145,7 @@ def test_leaderboard_csv_neutralises_names_from_folders_and_keeps_negative_numbe
 
 
 def test_csv_cell_is_the_one_rule() -> None:
-    from chemref.scoring.score_report_formats import csv_cell
+    from chemref.scoring.report.formats import csv_cell
 
     assert [csv_cell(x) for x in ("=1", "+1", "-1", "@A", "\tx", "\rx", "a=b", "")] == \
         ["'=1", "'+1", "'-1", "'@A", "'\\tx", "'\\rx", "a=b", ""]
