@@ -283,12 +283,19 @@ def review_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
                                             "--rejected': its candidates get a card too, with their reason."),
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", metavar="DIR",
+                                                help="A folder of the JATS articles the records come from "
+                                                     "(repeatable): the titles of references cited together "
+                                                     "are read from articles inside these folders only."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
     from chemref.cli.pages import write_questions_page
 
     refuse_overwriting_inputs(output, questions, rejected)
-    write_questions_page(output, questions, rejected)
+    for folder in corpus or ():
+        if not folder.is_dir():
+            fail(f"--corpus {printable(str(folder))} is not a folder")
+    write_questions_page(output, questions, rejected, corpus or ())
 
 
 @questions_app.command("record-selector")

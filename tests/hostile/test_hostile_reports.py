@@ -163,3 +163,49 @@ def test_no_terminal_escape_reaches_a_report(tmp_path: Path, form: list[str]) ->
     assert "\\x1b]0;owned\\x07" in text  # shown escaped, as the warnings show it
     proc = chemref("score", "brat", "gold", "pred", *form, cwd=tmp_path)  # printed on stdout (a pipe here)
     assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+
+
+# -- the review page reads articles only inside the corpus folders it is given
+PLANTED = "PLANTED-TITLE-FROM-OUTSIDE"
+
+
+def _review_case(root: Path, source_file: str) -> None:
+    from benchmarks.golden import hostile_recipes as recipes
+
+    article = recipes.jats_article("Yields rose [CIT].").replace("A cited work on yields", PLANTED)
+    (root / "outside").mkdir(exist_ok=True)
+    (root / "outside" / "secret.xml").write_text(article, encoding="utf-8")
+    (root / "corpus").mkdir(exist_ok=True)
+    (root / "corpus" / "inside.xml").write_text(article.replace(PLANTED, "A title inside the corpus"),
+                                                encoding="utf-8")
+    (root / "corpus" / "link.xml").symlink_to(root / "outside" / "secret.xml")
+    record = {"id": "a-p1-s1", "excerpt": "Yields rose [CITATION].", "reason": "one_citation",
+              "ref_id": "R1 R2", "source_file": source_file}
+    (root / "q.jsonl").write_text("", encoding="utf-8")
+    (root / "rejected.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", ["ABSOLUTE", "../outside/secret.xml", "corpus/../outside/secret.xml",
+                                    "corpus/link.xml", "outside/secret.xml"])
+def test_the_review_page_reads_no_article_outside_its_corpus_folders(tmp_path: Path, source: str) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    source = str(work / "outside" / "secret.xml") if source == "ABSOLUTE" else source
+    _review_case(work, source)
+    proc = chemref("questions", "review", "q.jsonl", "--rejected", "rejected.jsonl", "--corpus", "corpus",
+                   "-o", "review.html", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    assert PLANTED not in (work / "review.html").read_text(encoding="utf-8")
+    assert "not read" in proc.stderr and "references are named by id only" in proc.stderr
+
+
+def test_the_review_page_reads_an_article_inside_its_corpus_folder(tmp_path: Path) -> None:
+    _review_case(tmp_path, "corpus/inside.xml")
+    proc = chemref("questions", "review", "q.jsonl", "--rejected", "rejected.jsonl", "--corpus", "corpus",
+                   "-o", "review.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "A title inside the corpus" in (tmp_path / "review.html").read_text(encoding="utf-8")
+    proc = chemref("questions", "review", "q.jsonl", "--rejected", "rejected.jsonl", "-o", "review.html",
+                   cwd=tmp_path)  # no --corpus: no article is read, and a warning says how to show the titles
+    assert proc.returncode == 0 and "--corpus" in proc.stderr
+    assert "A title inside the corpus" not in (tmp_path / "review.html").read_text(encoding="utf-8")
