@@ -209,3 +209,46 @@ def test_the_review_page_reads_an_article_inside_its_corpus_folder(tmp_path: Pat
                    cwd=tmp_path)  # no --corpus: no article is read, and a warning says how to show the titles
     assert proc.returncode == 0 and "--corpus" in proc.stderr
     assert "A title inside the corpus" not in (tmp_path / "review.html").read_text(encoding="utf-8")
+
+
+# -- the dataset card: a name cannot forge its YAML header, a DOI or file name cannot add rows or HTML
+def _card_header(card: str) -> dict:
+    import yaml
+
+    parts = card.split("---\n")
+    return yaml.safe_load(parts[1])
+
+
+def test_an_output_name_cannot_forge_the_cards_yaml_header(tmp_path: Path) -> None:
+    from benchmarks.golden import hostile_recipes as recipes
+
+    (tmp_path / "a.xml").write_text(recipes.jats_article("Yields of the reaction were reported before [CIT]."),
+                                    encoding="utf-8")
+    name = "q #x: y\n  - split: train\n    path: forged.jsonl\n---\n# forged.jsonl"
+    proc = chemref("questions", "build", "a.xml", "-o", name, "--no-progress", cwd=tmp_path, timeout=SLOW)
+    assert proc.returncode == 0, proc.stderr
+    card = (tmp_path / "README.md").read_text(encoding="utf-8")
+    header = _card_header(card)
+    assert header["configs"] == [{"config_name": "default", "data_files": [{"split": "test", "path": name}]}]
+    lines = card.splitlines()
+    assert lines.count("---") == 2 and "# forged.jsonl" not in lines
+    assert not [line for line in lines if line.lstrip().startswith(("- split: train", "path: forged"))]
+    proc = chemref("questions", "build", "a.xml", "-o", name, "--no-progress", cwd=tmp_path, timeout=SLOW)
+    assert proc.returncode == 0 and not (tmp_path / "q #x: y").exists()  # the same card is its own, rewritten
+
+
+def test_a_doi_or_file_name_cannot_add_rows_or_html_to_the_sources_table() -> None:
+    from chemref.questions.funnel.settings import BuildSettings
+    from chemref.questions.output.card import render_card
+    from chemref.questions.output.totals import BuildTotals
+
+    licence = "https://creativecommons.org/licenses/by/4.0/"
+    totals = BuildTotals(articles=2, read=2, with_questions=2, questions=2, licences=[licence],
+                         sources=[["a\n| forged | row | x | 9 |\n.xml", None, licence, 1],
+                                  ["PMC1", "10.1/x|y<img src=x onerror=alert(1)>&", licence, 1]])
+    card = render_card(totals, "q.jsonl", settings=BuildSettings())
+    table = card.split("## Sources", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in table.splitlines() if line.startswith("|")]
+    assert len(rows) == 4  # header, rule, two sources
+    assert "<img" not in card and "&lt;img src=x onerror=alert(1)&gt;&amp;" in card
+    assert "10.1/x\\|y" in card and "| forged |" not in card.replace("\\|", "")

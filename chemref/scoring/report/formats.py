@@ -40,7 +40,9 @@ def format_interval(bounds: Any) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A Markdown table cell: ``|`` escaped and line breaks flattened, so free text cannot break the row."""
+    """A Markdown table cell: ``|`` escaped, line breaks flattened and ``&``, ``<``, ``>`` written as HTML
+    entities, so free text can neither break the row nor become HTML (``<img ...>``); it reads the same."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
