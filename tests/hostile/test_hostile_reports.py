@@ -102,7 +102,7 @@ def _hostile_names(root: Path) -> None:
         (root / side / f"{name}.txt").write_text("Sodium chloride was added to the flask.", encoding="utf-8")
     (root / "gold" / f"{name}.ann").write_text("T1\tReaction_product 0 15\tSodium chloride\n", encoding="utf-8")
     lines = [f"T{i + 1}\t{kind} 0 6\tSodium" for i, kind in enumerate(FORMULAS)]
-    lines += [f"T9\tx{ESCAPES.replace(chr(13), '')}y 16 24\tchloride", f"R1\t=cmd|'/C%20calc'!A0 Arg1:T1 Arg2:T9"]
+    lines += [f"T9\tx{ESCAPES.replace(chr(13), '')}y 16 24\tchloride", "R1\t=cmd|'/C%20calc'!A0 Arg1:T1 Arg2:T9"]
     (root / "pred" / f"{name}.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -42,7 +42,7 @@ def test_brateval_mode_refuses_offsets_in_other_digits(tmp_path: Path, digits: s
 def test_a_prediction_of_random_bytes_is_an_error(tmp_path: Path, mode: list[str]) -> None:
     import random
 
-    gold, pred = recipes.one_document(tmp_path, GOLD, "")
+    _, pred = recipes.one_document(tmp_path, GOLD, "")
     (pred / "doc.ann").write_bytes(random.Random(7).randbytes(3000))
     proc = chemref("score", "brat", "gold", "pred", *mode, cwd=tmp_path)
     assert_refused(proc, "pred/doc.ann")

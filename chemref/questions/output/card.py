@@ -85,7 +85,7 @@ def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | 
 def _card_data(head: str) -> str | None:
     """The data files a card's YAML header names (its one ``path:``), or None when it names none (or the header
     is not YAML that chemref writes)."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     front, marker, _ = head.partition(CARD_MARKER)
     parts = front.split("---\n")
@@ -110,7 +110,7 @@ def _license(totals: BuildTotals) -> dict[str, str]:
 def _yaml_header(totals: BuildTotals, size: str, data: str) -> list[str]:
     """The Hugging Face YAML header, written by PyYAML: a data file name holding ``#``, ``: `` or line breaks
     is quoted as YAML quotes it, so it can neither end the header nor add keys or splits."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     header = {**_license(totals), "language": ["en"], "pretty_name": "chemref citation-prediction questions",
               "task_categories": ["text-retrieval"],

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from operator import itemgetter
-from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
@@ -83,7 +83,7 @@ class CorefBudget:
     limit), and how many they hold so far (``used``): one document past what is left is refused before its
     closure is built."""
 
-    __slots__ = ("limit", "used", "documents")
+    __slots__ = ("documents", "limit", "used")
 
     def __init__(self, limit: int | None) -> None:
         self.limit, self.used, self.documents = limit, 0, 0
@@ -109,7 +109,7 @@ class Unmatched:
     come (how many: the report's FP and FN counts less those kept). Time linear in the items (one comparison
     each, in C, once ``cap`` are kept), memory bounded by ``cap``."""
 
-    __slots__ = ("cap", "_items", "_top")
+    __slots__ = ("_items", "_top", "cap")
 
     def __init__(self, cap: int | None) -> None:
         self.cap = cap
@@ -155,7 +155,7 @@ class Unmatched:
         del kept[self.cap:]
         self._top = kept[-1] if kept else None
 
-    def copy(self) -> "Unmatched":
+    def copy(self) -> Unmatched:
         other = Unmatched(self.cap)
         other._items, other._top = list(self._items), self._top
         return other
@@ -734,7 +734,7 @@ def _chain_codes(succ: dict[int, int]):
     return np.concatenate(parts)
 
 
-def _vector_unmatched(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int], object, object]:
+def _vector_unmatched(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int], Any, Any]:
     """:func:`_relaxed_groups` with ``unmatched``, on numpy arrays of keys: ``(matches, the keys of the other
     groups, positions of the gold items left, positions of the predicted items left)``; in a group the first
     items (by position) are the matched ones, as there."""
@@ -878,7 +878,7 @@ def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int],
     return tp, rest
 
 
-def _match_rest(gl: list, pl: list, matcher, max_edges: int | None, unmatched: list | None) -> int:
+def _match_rest(gl: list, pl: list, matcher, max_edges: int | None, unmatched: Unmatched | None) -> int:
     """A maximum matching of the items of the mixed groups (``matcher``: :func:`_rel_match`, :func:`_ent_match`)."""
     tp, match = matcher(gl, pl, max_edges)
     if unmatched is not None:
@@ -944,7 +944,8 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
 
 
 def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters,
-                    unmatched_exact: list | None, unmatched_relaxed: list | None, max_edges: int | None) -> None:
+                    unmatched_exact: Unmatched | None, unmatched_relaxed: Unmatched | None,
+                    max_edges: int | None) -> None:
     """Exact counts (set intersection) and maximum-matching counts per label, by clusters."""
     gold, pred = g.ents, p.ents
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
@@ -980,11 +981,12 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
             else:
                 gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
                 pkeys = [pcomp[j] * _BOTH for j in pl]
-                left = ([], []) if unmatched_relaxed is not None else None
-                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, left)
-                if unmatched_relaxed is not None and left is not None:
-                    unmatched_relaxed.extend(("FN", gnames[gl[i]]) for i in left[0])
-                    unmatched_relaxed.extend(("FP", pnames[pl[j]]) for j in left[1])
+                left_ents: tuple[list[int], list[int]] | None = (([], []) if unmatched_relaxed is not None
+                                                                 else None)
+                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, left_ents)
+                if unmatched_relaxed is not None and left_ents is not None:
+                    unmatched_relaxed.extend(("FN", gnames[gl[i]]) for i in left_ents[0])
+                    unmatched_relaxed.extend(("FP", pnames[pl[j]]) for j in left_ents[1])
             if rest:
                 tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
                                   [pnames[j] for j, k in zip(pl, pkeys) if k in rest],

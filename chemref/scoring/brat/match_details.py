@@ -193,14 +193,14 @@ def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[se
     gx, px = (_expanded(g_rel, max_links, cap, name, "gold", notes), _expanded(p_rel, max_links, cap, name,
                                                                           "prediction", notes)) \
         if expanded else (g_rel, p_rel)
-    listed = gx | px
-    if cap is not None and len(listed) > cap:
+    every = gx | px
+    if cap is not None and len(every) > cap:
         if notes is not None:
-            notes.append(f"{name}: the error page lists the first {cap:,} of its {len(listed):,} relations "
+            notes.append(f"{name}: the error page lists the first {cap:,} of its {len(every):,} relations "
                          "(--max-error-records)")
-        listed = heapq.nsmallest(cap, listed, key=_relation_order)
+        listed = heapq.nsmallest(cap, every, key=_relation_order)
     else:
-        listed = sorted(listed, key=_relation_order)
+        listed = sorted(every, key=_relation_order)
     if cut and notes is not None:
         notes.append(f"{name}: the error page shows no outcome in {', '.join(sorted(cut))}: too many false "
                      "positives and negatives to list (--max-error-records)")
