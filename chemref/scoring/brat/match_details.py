@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import os
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from chemref.brat.decode import decode_ann
@@ -163,7 +164,7 @@ def _expanded(rels: set, max_links: int | None, cap: int | None, name: str, side
 def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[set, set],
               views: dict[str, list[str]], unmatched: dict[str, dict[str, Counter]],
               counts: dict[str, Any], max_links: int | None = MAX_COREF_LINKS, cap: int | None = None,
-              cut: set[str] = frozenset(), notes: list[str] | None = None) -> dict[str, Any]:  # type: ignore[assignment]
+              cut: Collection[str] = (), notes: list[str] | None = None) -> dict[str, Any]:
     g_ent, g_rel = gold
     p_ent, p_rel = pred
     index: dict[_Key, int] = {}
