@@ -36,7 +36,8 @@ def score_brat_command(
     as_csv: bool = typer.Option(False, "--csv", help="Print the report as CSV rows."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
     per_doc: bool = typer.Option(False, "--per-doc", help="Add a per-document breakdown."),
-    errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
+    errors: bool = typer.Option(False, "--errors", help="List the FP/FN with their text from the .txt files (ChEMU mode: at most "
+                                                "--max-error-records per document and report, the rest counted)."),
     unreadable_as_empty: bool = typer.Option(False, "--unreadable-as-empty",
                                              help="ChEMU mode: score a prediction file that is not UTF-8 text "
                                                   "(UTF-16, gzip, binary) as empty, with a warning, instead of "
