@@ -197,7 +197,8 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
     lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
-    lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
+    lines += ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
+              "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
         lines.append(f"| {md_cell(str(source))} | {md_cell(str(doi or ''))} | {md_cell(short_name(licence))} | "
                      f"{count} |")
