@@ -74,6 +74,17 @@ def test_a_submission_past_the_coreference_budget_is_refused_naming_the_option(t
     assert proc.returncode == 0, proc.stderr
 
 
+def test_forty_long_chains_are_refused_by_the_default_budget_in_seconds(tmp_path: Path) -> None:
+    for side in ("gold", "pred"):
+        (tmp_path / side).mkdir()
+    chain = recipes_brat.coref_chains(1, CHAIN, 1)  # 979,300 links each once expanded: 40 of them hold 39 million
+    for n in range(40):
+        (tmp_path / "gold" / f"d{n:02}.ann").write_text("T1\tReaction_product 0 3\tabc\n", encoding="utf-8")
+        (tmp_path / "pred" / f"d{n:02}.ann").write_text(chain, encoding="utf-8")
+    proc = chemref("score", "brat", "gold", "pred", cwd=tmp_path, timeout=SLOW)
+    assert_refused(proc, "pred/d05.ann", "5,000,000 links per submission", "--max-coref-total")
+
+
 def test_the_budget_holds_with_two_workers(tmp_path: Path) -> None:
     from chemref.errors import ScoringError
     from chemref.scoring import score_brat
