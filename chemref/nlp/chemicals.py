@@ -54,7 +54,7 @@ from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
 from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
                                            register_architectures, stereo_prefixes, token_classes)
-from chemref.nlp.reagents import is_reagent_mention, reagent_class
+from chemref.nlp.reagents import is_reagent_mention, mixture_partner, reagent_class
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
            "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
@@ -367,9 +367,10 @@ def _add_gazetteer_names(doc: Doc) -> None:
                 break
         if not hit and (lower in one or (lower in ambiguous and _next_word(doc, i) in ambiguous[lower])):
             hit = 1
-        if not hit and reagent_class(doc[i].text):
+        if not hit and (reagent_class(doc[i].text) or lower in _mixture_words()):
             texts = texts or [t.text for t in doc]
-            hit = int(is_reagent_mention(texts, i, taken))
+            hit = int(is_reagent_mention(texts, i, taken) or (
+                lower in _mixture_words() and mixture_partner(texts, i, taken | {a.start for a in added})))
         if hit and (not any(j in taken for j in range(i, i + hit))
                     or (hit > 1 and all(i <= e.start and e.end <= i + hit for e in ents
                                         if e.start < i + hit and e.end > i))):
@@ -380,6 +381,12 @@ def _add_gazetteer_names(doc: Doc) -> None:
             i += 1
     if added:
         _set_ents(doc, ents + added)
+
+
+@lru_cache(maxsize=1)
+def _mixture_words() -> frozenset[str]:
+    """One-word solvent names, stoplisted ones included ("water"): chemicals as one side of a mixture."""
+    return frozenset(n for n in _rules().common if " " not in n)
 
 
 _GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "omega", "α", "β", "γ", "δ", "ε", "ω"})
