@@ -21,6 +21,7 @@ MIXTURE_CASES = [
     ("The residue was taken up in DCM/MeOH and filtered.", ["DCM", "MeOH"]),
     ("The coupling was run in toluene/water at 90 °C.", ["toluene", "water"]),
     ("Recrystallisation from ethanol/water gave needles.", ["ethanol", "water"]),
+    ("Chromatography with ethyl acetate/petroleum ether (1:5) gave 3.", ["ethyl acetate", "petroleum ether"]),
 ]
 
 #: Solvent and reagent abbreviations.

@@ -27,6 +27,7 @@ MIXTURE_CASES = [
     ("MeCN/H2O with 0.1% TFA", ["MeCN", "/", "H2O", "with", "0.1", "%", "TFA"]),
     ("ethanol/water", ["ethanol", "/", "water"]),
     ("cyclohexane/ethyl acetate", ["cyclohexane", "/", "ethyl", "acetate"]),
+    ("ethyl acetate/petroleum ether (1:5)", ["ethyl", "acetate", "/", "petroleum", "ether", "(", "1:5", ")"]),
     ("CDCl3/DMSO-d6", ["CDCl3", "/", "DMSO-d6"]),
     ("N2/H2", ["N2", "/", "H2"]),
     ("THF/DMF;", ["THF", "/", "DMF", ";"]),
@@ -79,8 +80,9 @@ QUANTITY_CASES = [
     ("Pd(dppf)Cl2·CH2Cl2", ["Pd(dppf)Cl2·CH2Cl2"]),
     ("ESI-MS m/z: 345.1 [M+H]+.", ["ESI-MS", "m/z", ":", "345.1", "[M+H]+", "."]),
     ("as shown in FIG. 3.", ["as", "shown", "in", "FIG.", "3", "."]),
-    hard("at 0° C. The", ["at", "0", "°", "C", ".", "The"],
-         reason="'C.' alone is an initial ('J. C. Smith'); a degree sign written apart from its C is a typo"),
+    ("at 0° C. The", ["at", "0", "°", "C", ".", "The"]),
+    ("at 300 K.", ["at", "300", "K", "."]),
+    ("J. C. Smith", ["J.", "C", ".", "Smith"]),  # the price of the rule above: an initial C splits
 ]
 
 #: Systematic names of patent text, with brackets nested up to four deep, stay one token.

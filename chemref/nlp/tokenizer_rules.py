@@ -34,7 +34,7 @@ __all__ = ["PREFIX_RE", "SUFFIX_RE", "INFIX_RE", "TOKEN_MATCH_RE", "MAX_AFFIXES"
 #: Units split from a number written directly before them ("50°C" -> "50", "°C"). Single letters other
 #: than M and K are left out on purpose: "2h", "3a", "Et3N", "H2S", "Fig. 2A" are labels and formulas.
 UNITS = (
-    "°C", "°F", "℃", "K", "mK", "%", "‰", "mol%", "wt%", "vol%", "at%", "equiv", "eq",
+    "°C", "°F", "℃", "°", "K", "mK", "%", "‰", "mol%", "wt%", "vol%", "at%", "equiv", "eq",
     "M", "mM", "µM", "μM", "nM", "pM", "fM", "mol", "mmol", "µmol", "μmol", "nmol", "pmol",
     "mL", "µL", "μL", "nL", "dL", "kg", "mg", "µg", "μg", "ng", "pg", "Da", "kDa", "MDa",
     "hr", "hrs", "min", "ms", "µs", "μs", "ns", "ps", "fs", "wk",
@@ -77,7 +77,10 @@ _GLUE = r"[0-9A-Za-zα-ωΑ-Ω\-‐−–+′'″·•(\[]"
 # -- mixtures: "hexane/EtOAc", "CH2Cl2/MeOH", "H2O/THF" split at the slash ----------------------------------
 _MIX_WORDS = sorted({w for words in REAGENT_ABBREVIATIONS.values() for w in words
                      if not any(c in w for c in "/ ·")}, key=len, reverse=True)
-_MIX_NAMES = sorted({n for n in COMMON_CHEMICAL_NAMES if " " not in n and "/" not in n}, key=len, reverse=True)
+# one-word names, and the first and last words of longer ones ("ethyl acetate/petroleum ether")
+_MIX_NAMES = sorted({w for n in COMMON_CHEMICAL_NAMES if "/" not in n
+                     for w in ([n] if " " not in n else [n.split(" ")[0], n.split(" ")[-1]]) if len(w) >= 4},
+                    key=len, reverse=True)
 _MIX_FORMULA = r"(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{0,3}){1,6}\)\d{0,3}){1,10}(?:-d\d{1,2})?"
 _MIX_FRAGMENTS = ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "benz", "phen", "tolu", "xyl", "chlor",
                   "brom", "fluor", "iod", "hydr", "oxy", "amin", "amid", "pyr", "sulf", "sulph", "phosph", "nitr",
@@ -174,8 +177,11 @@ TOKEN_MATCH_RE = re.compile(
     rf"(?:{_CHEM_BODY}))$"
 )
 
-#: spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial).
-UNIT_LETTERS = ("h.", "s.", "g.", "m.", "d.", "l.", "x.", "y.")
+#: spaCy's English single-letter special cases that are units ("12 h." ends in a unit, not an initial), and the
+#: capital letters of temperature units, which patents write apart from the degree sign ("at 0° C. The",
+#: "at 300 K."): a period after them splits off, so an initial "C." is two tokens (sentences are split on
+#: the text, not on tokens, so "J. C. Smith" and "C. elegans" stay in one sentence).
+UNIT_LETTERS = ("h.", "s.", "g.", "m.", "d.", "l.", "x.", "y.", "C.", "K.")
 
 #: spaCy's English abbreviations that clash with element symbols ("Co." for Colorado, "Mo." ...): their period
 #: is left to end a sentence after the element ("Ind." for Indiana reads as indium, "In.", too).
