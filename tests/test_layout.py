@@ -20,7 +20,7 @@ from tests.helpers import ROOT
 PACKAGE = ROOT / "chemref"
 #: Rule engines: pure Python, never spaCy.
 ENGINES = ("sentences", "rules", "authors", "claims", "citation_markers", "prefilters", "wordlists",
-           "tokenizer_rules")
+           "tokenizer_rules", "reagents")
 #: Layers below nlp and questions.
 LOWER = ("jats", "brat", "scoring")
 #: The parts of questions, lowest first: each may import only those before it.

@@ -1,7 +1,8 @@
 """chemref's natural-language processing: pure-Python rule engines and the spaCy components built on them.
 
 The modules directly in this package are rule engines that never import spaCy (``sentences``, ``rules``,
-``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``), apart from
+``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``, ``reagents``),
+apart from
 the chemical-mention modules (``chemicals``, ``chemical_features``, ``chemical_corpus``). The spaCy components
 and their one registry are in :mod:`chemref.nlp.components`.
 
