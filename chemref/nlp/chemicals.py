@@ -23,7 +23,7 @@ downloaded. After the model, seven rules run in this order (each can be switched
   "p53 mutation", "PARP inhibitor": the inhibitor's target) or that is a gene, protein, cytokine or
   receptor family name ("IL-6", "TNF-alpha", "E-cadherin"), or an enzyme ("-ase"), is dropped;
 * ``traps``: mutation names ("Arg15Leu", "p.V600E"), cell lines ("HeLa", "MCF-7"), figure and table
-  panels ("Fig. 2B") and country names are dropped;
+  panels ("Fig. 2B"), country names and stereoselectivity ratios ("92% ee") are dropped;
 * ``authors``: a one-token mention that is an author's name ("Li et al.", or inside a
   ``doc.spans["chemref_author_mentions"]`` span) is dropped;
 * ``abbreviations``: a defined abbreviation takes the label of its long form ("dimethyl sulfoxide (DMSO)":
@@ -500,8 +500,12 @@ _PANEL_WORDS = frozenset({"fig", "figs", "figure", "figures", "table", "tables",
                           "eq", "equation"})
 
 
+#: Stereoselectivity measures written after a number ("92% ee", "10:1 dr"); "EE" (ethinyl estradiol) stays.
+_STEREO_RATIOS = frozenset({"ee", "de", "dr", "er"})
+
+
 def _drop_traps(doc: Doc) -> None:
-    """Drop mutation names, cell lines, figure and table panels and country names."""
+    """Drop mutation names, cell lines, figure and table panels, country names and "ee"-like ratios."""
     not_chemical = _rules().not_chemical
     keep = []
     for ent in doc.ents:
@@ -511,7 +515,9 @@ def _drop_traps(doc: Doc) -> None:
             while k >= 0 and doc[k].text in (".", "(", "[") and ent.start - k < 3:
                 k -= 1
             if (_MUTATION.match(text) or _CELL_LINE.match(text) or ent.text.lower() in not_chemical
-                    or (k >= 0 and doc[k].lower_.rstrip(".") in _PANEL_WORDS)):
+                    or (k >= 0 and doc[k].lower_.rstrip(".") in _PANEL_WORDS)
+                    or (ent.text in _STEREO_RATIOS and ent.start > 0 and (doc[ent.start - 1].text == "%"
+                                                                          or doc[ent.start - 1].like_num))):
                 continue
         keep.append(ent)
     if len(keep) != len(doc.ents):
