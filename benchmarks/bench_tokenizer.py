@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from chemref._io.atomic import atomic_write  # noqa: E402
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 
 DATA = reference_path("chemu_ref", "gold", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "local" / "tokenizer_chemu.json"

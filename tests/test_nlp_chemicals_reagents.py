@@ -39,7 +39,7 @@ def test_a_protecting_group_inside_a_spaced_name_is_not_a_mention() -> None:
 def test_the_lists_carry_source_and_licence() -> None:
     import json
 
-    from chemref.nlp.chemicals import RULES_FILE
+    from chemref.nlp.components.chemicals import RULES_FILE
 
     data = json.loads(RULES_FILE.read_text(encoding="utf-8"))
     assert "IUPAC" in data["reagent_abbreviations_source"] and data["reagent_abbreviations_license"]
