@@ -14,8 +14,8 @@ as BC5CDR's guidelines tag the whole name, not its protecting group).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 from functools import lru_cache
-from typing import Collection, Sequence
 
 from chemref.nlp.wordlists import (AMBIGUOUS_REAGENT_ABBREVIATIONS, ELEMENT_SYMBOLS, REAGENT_ABBREVIATIONS,
                                    REAGENT_NAME_PATTERNS)
