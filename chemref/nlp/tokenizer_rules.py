@@ -85,9 +85,11 @@ _MIX_FORMULA = r"(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{
 _MIX_FRAGMENTS = ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "benz", "phen", "tolu", "xyl", "chlor",
                   "brom", "fluor", "iod", "hydr", "oxy", "amin", "amid", "pyr", "sulf", "sulph", "phosph", "nitr",
                   "acet", "form", "carb", "cyclo", "diox", "furan", "glyc")
-_MIX_ENDINGS = ("ane", "anes", "ene", "enes", "ol", "ols", "ine", "ide", "ate", "one", "ether", "yl", "ic acid")
-_MIX_WORD = (r"[A-Za-z]?[a-z0-9,'\-]{0,30}(?:" + "|".join(_MIX_FRAGMENTS) + r")[a-z0-9,'\-]{0,30}(?:"
-             + "|".join(_MIX_ENDINGS) + ")")
+_MIX_ENDINGS = ("ane", "anes", "ene", "enes", "ol", "ols", "ine", "ide", "ate", "one", "ether", "yl")
+# a fragment somewhere (a lazy look ahead), then the whole word, whose ending is checked looking back: a
+# fixed number of steps per word, however the word is built ("methethmethprop...")
+_MIX_WORD = (r"(?=[A-Za-z]?[a-z0-9,'\-]{0,30}?(?:" + "|".join(_MIX_FRAGMENTS) + r"))[A-Za-z]?[a-z0-9,'\-]{1,40}(?:"
+             + "|".join(f"(?<={ending})" for ending in _MIX_ENDINGS) + ")")
 
 
 def _alternation(words: list[str]) -> str:
