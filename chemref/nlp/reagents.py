@@ -9,6 +9,12 @@ whether the token at ``i`` of a tokenised sentence is a mention: an ambiguous ab
 "Boc") only in a synthesis context (a quantity, a mixture slash, another reagent or chemical beside it, or a
 bench verb nearby), and no abbreviation that is glued by a hyphen into a longer name ("N - Boc - piperidine",
 as BC5CDR's guidelines tag the whole name, not its protecting group).
+
+Source and licence of the lists: written for chemref from general chemical knowledge (public nomenclature):
+the abbreviations listed in the IUPAC Recommendations on abbreviations and symbols (Pure Appl. Chem.) and
+the ACS Guide to Scholarly Communication, and the protecting-group names of Greene's Protective Groups in
+Organic Synthesis (a textbook convention); no list was copied. MIT, like chemref (``reagent_abbreviations_source``
+and ``reagent_abbreviations_license`` in ``data/chemicals_rules.json``).
 """
 
 from __future__ import annotations
