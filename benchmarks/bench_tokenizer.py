@@ -12,8 +12,8 @@ with the tokenizer's tokens:
 * *merged*: a ChEMU token boundary falls inside a tokenizer token.
 
 Disagreements are counted by class: a number with its unit ("10%", "0°C": chemref splits units off by
-design, ChEMU keeps them), a slash between words ("hexane/EtOAc") or in a unit or ratio ("mL/min", "m/z"), a bracketed name, a word with a period,
-other. The figures to read are the classes that are errors for chemref (slash between words: mixtures such
+design, ChEMU keeps them), a slash between words ("hexane/EtOAc") or in a unit or ratio ("mL/min", "m/z"),
+a bracketed name, a word with a period, other. The figures to read are the classes that are errors for chemref (slash between words: mixtures such
 as "hexane/EtOAc"; names; periods); "slash units" ("mL/min", "m/z": kept whole on purpose) and "number+unit"
 measure conventions, not errors.
 """

@@ -13,8 +13,8 @@ as BC5CDR's guidelines tag the whole name, not its protecting group).
 Source and licence of the lists: written for chemref from general chemical knowledge (public nomenclature):
 the abbreviations listed in the IUPAC Recommendations on abbreviations and symbols (Pure Appl. Chem.) and
 the ACS Guide to Scholarly Communication, and the protecting-group names of Greene's Protective Groups in
-Organic Synthesis (a textbook convention); no list was copied. MIT, like chemref (``reagent_abbreviations_source``
-and ``reagent_abbreviations_license`` in ``data/chemicals_rules.json``).
+Organic Synthesis (a textbook convention); no list was copied. MIT, like chemref
+(``reagent_abbreviations_source`` and ``reagent_abbreviations_license`` in ``data/chemicals_rules.json``).
 """
 
 from __future__ import annotations

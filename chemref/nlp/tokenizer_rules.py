@@ -81,7 +81,8 @@ _MIX_WORDS = sorted({w for words in REAGENT_ABBREVIATIONS.values() for w in word
 _MIX_NAMES = sorted({w for n in COMMON_CHEMICAL_NAMES if "/" not in n
                      for w in ([n] if " " not in n else [n.split(" ")[0], n.split(" ")[-1]]) if len(w) >= 4},
                     key=len, reverse=True)
-_MIX_FORMULA = r"(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{0,3}){1,6}\)\d{0,3}){1,10}(?:-d\d{1,2})?"
+_MIX_FORMULA = (r"(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{0,3}){1,6}\)\d{0,3}){1,10}"
+                r"(?:-d\d{1,2})?")
 _MIX_FRAGMENTS = ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "benz", "phen", "tolu", "xyl", "chlor",
                   "brom", "fluor", "iod", "hydr", "oxy", "amin", "amid", "pyr", "sulf", "sulph", "phosph", "nitr",
                   "acet", "form", "carb", "cyclo", "diox", "furan", "glyc")
@@ -165,8 +166,8 @@ _CITE_GROUP = r"\[[0-9][0-9,\-–−]*\](?![A-Za-z])"
 _CHEM_BODY = (rf"(?:(?!{_CITE_GROUP})(?:{_GROUP})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(?=[0-9])"
               rf"|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+")
 
-# Affix characters (and the mixture slash): a chunk holding many of them would be stripped one by one, each strip rescanning the
-# chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is kept as one token.
+# Affix characters (and the mixture slash): a chunk holding many of them would be stripped one by one, each
+# strip rescanning the chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is kept as one token.
 _AFFIX = r"()\[\]{}.,;:!?\"'“”‘’«»‹›—…*†‡/"
 MAX_AFFIXES = 32
 
