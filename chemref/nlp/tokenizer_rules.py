@@ -167,7 +167,8 @@ _CHEM_BODY = (rf"(?:(?!{_CITE_GROUP})(?:{_GROUP})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(
               rf"|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+")
 
 # Affix characters (and the mixture slash): a chunk holding many of them would be stripped one by one, each
-# strip rescanning the chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is kept as one token.
+# strip rescanning the chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is
+# kept as one token.
 _AFFIX = r"()\[\]{}.,;:!?\"'“”‘’«»‹›—…*†‡/"
 MAX_AFFIXES = 32
 
