@@ -33,8 +33,9 @@ MIXTURE_CASES = [
     ("THF/DMF;", ["THF", "/", "DMF", ";"]),
     hard("PE/EA (5:1)", ["PE", "/", "EA", "(", "5:1", ")"],
          reason="two-letter abbreviations (petroleum ether, ethyl acetate) are too ambiguous to split on their own"),
-    hard("Pd(OAc)2/XPhos", ["Pd(OAc)2", "/", "XPhos"],
-         reason="a word with brackets is kept whole by the token match before the mixture rule can see it"),
+    ("Pd(OAc)2/XPhos", ["Pd(OAc)2", "/", "XPhos"]),
+    ("Pd(PPh3)4/CuI (5 mol%)", ["Pd(PPh3)4", "/", "CuI", "(", "5", "mol%", ")"]),
+    ("MeOH/HCl", ["MeOH", "/", "HCl"]),
 ]
 
 #: What must stay whole: ratios, units, English and/or, N/A, DOIs, supported catalysts, charges, brackets.

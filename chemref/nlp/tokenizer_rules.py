@@ -16,10 +16,10 @@ does not earn a dependency: it pulls in nmslib/scikit-learn for rules that fit i
 * a period followed by a digit or "[" after a lower-case word splits ("diffusion.7", "diffusion.[12]"),
   as does "word.Word", so a sentence never starts inside a token in ordinary text;
 * a solvent or reagent mixture splits at "/" when both sides are chemical words ("hexane/EtOAc",
-  "CH2Cl2/MeOH", "MeOH/CH2Cl2/NH4OH"): a known solvent or reagent (:mod:`chemref.nlp.wordlists`), a formula
-  with a digit ("H2O", "Et3N") or a lower-case word built of systematic fragments ("ethanol"); both sides
-  have two characters or more, so "w/v", "v/v", "N/A", "and/or", "km/h", "mg/mL", "1/2", "Pd/C" and DOIs
-  stay whole, as do names with "/" inside brackets.
+  "CH2Cl2/MeOH", "MeOH/CH2Cl2/NH4OH", "Pd(OAc)2/XPhos"): a known solvent or reagent
+  (:mod:`chemref.nlp.wordlists`), a formula ("H2O", "Et3N", "CuI") or a lower-case word built of systematic
+  fragments ("ethanol"); both sides have two characters or more, so "w/v", "v/v", "N/A", "and/or", "km/h",
+  "mg/mL", "1/2", "Pd/C" and DOIs stay whole, as do names with "/" inside brackets.
 """
 
 from __future__ import annotations
@@ -81,8 +81,9 @@ _MIX_WORDS = sorted({w for words in REAGENT_ABBREVIATIONS.values() for w in word
 _MIX_NAMES = sorted({w for n in COMMON_CHEMICAL_NAMES if "/" not in n
                      for w in ([n] if " " not in n else [n.split(" ")[0], n.split(" ")[-1]]) if len(w) >= 4},
                     key=len, reverse=True)
-_MIX_FORMULA = (r"(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{0,3}){1,6}\)\d{0,3}){1,10}"
-                r"(?:-d\d{1,2})?")
+# a formula with a digit ("H2O", "CH2Cl2", "Pd(OAc)2"), or of two to six symbols with a lower-case letter ("CuI")
+_MIX_FORMULA = (r"(?:(?=[A-Za-z()]{0,30}\d)(?:[A-Z][a-z]?\d{0,3}|\((?:[A-Z][a-z]?\d{0,3}){1,6}\)\d{0,3}){1,10}"
+                r"(?:-d\d{1,2})?|(?=[A-Z]{0,6}[a-z])(?:[A-Z][a-z]?){2,6})")
 _MIX_FRAGMENTS = ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "benz", "phen", "tolu", "xyl", "chlor",
                   "brom", "fluor", "iod", "hydr", "oxy", "amin", "amid", "pyr", "sulf", "sulph", "phosph", "nitr",
                   "acet", "form", "carb", "cyclo", "diox", "furan", "glyc")
@@ -163,8 +164,9 @@ INFIX_RE = re.compile(
 
 # A numeric square group ("[12]", "[3-5]") is a citation unless a letter follows ("[1,3]dioxole").
 _CITE_GROUP = r"\[[0-9][0-9,\-–−]*\](?![A-Za-z])"
+# a "/" outside brackets is left to the mixture rule ("Pd(OAc)2/XPhos"); inside them it stays ("(1S,3R/1R,3S)-")
 _CHEM_BODY = (rf"(?:(?!{_CITE_GROUP})(?:{_GROUP})|,(?=[0-9A-Za-z])|(?<=[0-9])\.(?=[0-9])"
-              rf"|[^\s()\[\]{{}}.,;:!?\"“”‘’«»])+")
+              rf"|/(?!{MIXTURE_PART}{_MIX_END})|[^\s()\[\]{{}}.,;:!?\"“”‘’«»/])+")
 
 # Affix characters (and the mixture slash): a chunk holding many of them would be stripped one by one, each
 # strip rescanning the chunk (quadratic in spaCy's tokenizer, default rules included), so such a chunk is
