@@ -104,7 +104,11 @@ def build_command(
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
 
+        from chemref._io.secrets import api_key_from_env, safe_url
+
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]

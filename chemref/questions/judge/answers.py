@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from chemref._io.secrets import scrub
 from chemref.errors import InputError, printable
 from chemref.jsonl import DuplicateKey, lone_surrogate, unique_keys
 
@@ -67,7 +68,7 @@ class Answer:
 
 
 def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
-    return Answer(kind, model=model, detail=detail)
+    return Answer(kind, model=model, detail=scrub(detail))  # it is written (judge_note), so without secrets
 
 
 def parse_content(content: Any, model: str | None = None) -> Answer:
@@ -109,7 +110,7 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence) \
             or not 0.0 <= confidence <= 1.0:
         return _bad("schema", f"confidence must be a number from 0 to 1, got {confidence!r}", model)
-    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], value["note"],
+    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], scrub(value["note"]),
                   float(confidence), model)
 
 
