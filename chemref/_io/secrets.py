@@ -138,7 +138,7 @@ def check_api_key(key: str | None, *, source: str = "the API key") -> str | None
     if len(key) > MAX_KEY_CHARS:
         problem = f"is longer than {MAX_KEY_CHARS} characters"
     elif any(ch in "\r\n" for ch in key):
-        problem = "holds a line break (a key read from a file keeps its newline: strip it)"
+        problem = "holds a line break (as a key read from a file with its newline does)"
     elif not key.isascii():
         problem = "holds a character that is not ASCII"
     elif not key.isprintable():
@@ -146,8 +146,8 @@ def check_api_key(key: str | None, *, source: str = "the API key") -> str | None
     elif key != key.strip() or " " in key:
         problem = "holds a space"
     if problem is not None:
-        raise InputError(f"{source} {problem}; an API key is one line of printable ASCII (the key is not shown)",
-                         hint=f"set {source} to the key alone" if source.isidentifier() else None)
+        raise InputError(f"{source} {problem}: an API key is one line of printable ASCII; nothing was sent "
+                         "(the key is not shown)", hint=f"set {source} to the key alone")
     return key
 
 

@@ -115,7 +115,7 @@ def run_command(
     from chemref.questions.judge.client import run_requests
 
     key = guarded(lambda: api_key_from_env(api_key_env))  # checked, and kept out of every message, first
-    guarded(lambda: safe_url(endpoint))
+    guarded(lambda: safe_url(endpoint, what="--endpoint"))
     refuse_overwriting_inputs(output, requests)
     summary = guarded(lambda: run_requests(requests, output, endpoint=endpoint, api_key=key,
                                            concurrency=concurrency, timeout=timeout, max_retries=max_retries,

@@ -99,6 +99,10 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths

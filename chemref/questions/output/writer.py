@@ -582,9 +582,18 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
                 "inputs": [path_text(g) for g in given],
                 "files_from": None if files_from is None else path_text(os.fspath(files_from))}
     layout.check_folder()
-    with RunLock(layout.lock, f"to {layout.output}"):
-        return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
-                    resume, dask, progress_every, given, files_from)
+    own_client = None
+    if isinstance(dask, str):  # connected before anything is written: an address that fails leaves nothing
+        from chemref.questions.output.cluster import connect
+
+        dask = own_client = connect(dask)
+    try:
+        with RunLock(layout.lock, f"to {layout.output}"):
+            return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
+                        resume, dask, progress_every, given, files_from)
+    finally:
+        if own_client is not None:
+            own_client.close()
 
 
 #: The names a single-file output may have: it is JSON Lines whatever its name.
