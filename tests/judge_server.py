@@ -248,14 +248,26 @@ _BOMBS: dict[str, bytes] = {}
 def _encoded(kind: str, data: bytes) -> tuple[bytes, dict[str, str]]:
     """The body and headers of an encoded reply: ``data`` gzipped twice, or a bomb (made once, then kept)."""
     import gzip
+    import struct
     import zlib
 
     if kind == "gzip2":
         return gzip.compress(gzip.compress(data)), {"Content-Encoding": "gzip, gzip"}
     if kind not in _BOMBS:
-        packer = zlib.compressobj(9, zlib.DEFLATED, 31 if kind == "bomb" else 15)  # gzip, or zlib (deflate)
+        # one megabyte of zeros deflated after a full flush gives the same bytes each time: repeated, with the
+        # last block and the checksums of the whole, it is a valid stream of BOMB_BYTES made in a second
+        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
         block = bytes(1 << 20)
-        _BOMBS[kind] = b"".join([*(packer.compress(block) for _ in range(BOMB_BYTES >> 20)), packer.flush()])
+        piece = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+        raw = piece * (BOMB_BYTES >> 20) + packer.flush()
+        crc, adler = 0, 1
+        for _ in range(BOMB_BYTES >> 20):
+            crc, adler = zlib.crc32(block, crc), zlib.adler32(block, adler)
+        if kind == "bomb":
+            _BOMBS[kind] = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + raw
+                            + struct.pack("<II", crc, BOMB_BYTES & 0xFFFFFFFF))
+        else:
+            _BOMBS[kind] = b"\x78\xda" + raw + struct.pack(">I", adler)
     return _BOMBS[kind], {"Content-Encoding": "gzip" if kind == "bomb" else "deflate"}
 
 

@@ -197,3 +197,40 @@ def test_a_judge_note_from_a_responses_file_is_scrubbed(tmp_path: Path) -> None:
     written = (tmp_path / "r.jsonl").read_text(encoding="utf-8") + (tmp_path / "j.jsonl").read_text(encoding="utf-8")
     assert "[redacted]" in written
     assert _leaks({"outputs": written, "stderr": proc.stderr, "stdout": proc.stdout}) == []
+
+
+# -- bounded peers: a body is read as sent, never inflated
+_PEAK = ("import resource, sys\nfrom chemref.cli import main\nstatus = main(sys.argv[1:])\n"
+         "print(f'peak-kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}', file=sys.stderr)\nsys.exit(status)\n")
+
+
+@pytest.mark.parametrize("kinds", [["gzip2"], ["bomb", "deflate_bomb"]])
+def test_an_encoded_body_is_refused_unread_and_memory_stays_small(tmp_path: Path, kinds: list[str]) -> None:
+    items = [f"q{i}" for i in range(16)]
+    write_requests(tmp_path / "req.jsonl", items)
+    with JudgeServer() as server:
+        for n, item in enumerate(items):
+            server.plan[item] = [kinds[n % len(kinds)]] * 2
+        proc = subprocess.run([sys.executable, "-c", _PEAK, "questions", "judge", "run", "req.jsonl", "--endpoint",
+                               server.url, "-o", "o.jsonl", "--concurrency", "8", "--max-retries", "1",
+                               "--retry-wait", "0", "--no-progress"], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    peak_mb = int(proc.stderr.rsplit("peak-kb ", 1)[1].split()[0]) / 1024
+    assert peak_mb < 300, peak_mb
+    rows = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 16 and all(row["error"] and "Content-Encoding" in row["error"]["message"] for row in rows)
+
+
+def test_a_bare_nan_in_a_body_never_makes_the_responses_invalid_json(tmp_path: Path) -> None:
+    write_requests(tmp_path / "req.jsonl", ["a", "b"])
+    with JudgeServer() as server:
+        server.plan = {"a": ["nan", "nan"], "b": ["nan", "ok"]}
+        proc = chemref("questions", "judge", "run", "req.jsonl", "--endpoint", server.url, "-o", "o.jsonl",
+                       "--max-retries", "1", "--retry-wait", "0", "--no-progress", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    text = (tmp_path / "o.jsonl").read_text(encoding="utf-8")
+    from chemref._io.secrets import finite_json
+
+    rows = {row["custom_id"]: row for row in map(finite_json, text.splitlines())}  # strict JSON: no bare NaN
+    assert rows["a"]["error"]["code"] == "invalid_json" and rows["b"]["response"]["status_code"] == 200
