@@ -50,7 +50,8 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
     one to replace) in a folder that can be written, or ``-`` for standard output where ``stdout`` allows it.
 
     A character or block device, a FIFO or a socket is refused (an output is written beside it and renamed
-    over it, which would replace the device). Every writer calls it (:func:`atomic_write`,
+    over it, which would replace the device), and so is a symbolic link, wherever it points (the rename would
+    replace the link, and writing through it would change a file that was not named). Every writer calls it (:func:`atomic_write`,
     :func:`staged_file`), and commands call it before any work, so a long run does not end with an
     unwritable output.
     """
@@ -61,6 +62,10 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
         return
     target = Path(where)
     _check_name_length(target)
+    if os.path.islink(target):
+        raise InputError("the output path is a symbolic link; chemref writes outputs only to the path given, "
+                         "never through a link", path=where, hint="give the path of the file itself, or remove "
+                         "the link")
     try:
         info = os.stat(target)
     except OSError:

@@ -146,6 +146,20 @@ def read_requests(path: str | os.PathLike[str]) -> list[Request]:
     return requests
 
 
+#: the keys of a Batch output line, exactly
+_OUTPUT_KEYS = frozenset(("id", "custom_id", "response", "error"))
+
+
+def _is_output_line(row: Mapping[str, Any]) -> bool:
+    """A line ``judge run`` (or a hosted batch) could have written: exactly the four keys, a response object with
+    an integer status or none, an error object or none."""
+    response, error = row.get("response"), row.get("error")
+    return (set(row) == _OUTPUT_KEYS and (error is None or isinstance(error, dict))
+            and (response is None or (isinstance(response, dict) and isinstance(response.get("status_code"), int)
+                                      and not isinstance(response.get("status_code"), bool)))
+            and (response is not None or error is not None))
+
+
 def _is_answer(row: Mapping[str, Any]) -> bool:
     """A Batch output line that holds an answer (not an error line, which the next run retries)."""
     response = row.get("response")
@@ -186,6 +200,9 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
             ident = row.get("custom_id")
             if not isinstance(ident, str):
                 raise InputError("no custom_id", path=where, line=number, hint=hint)
+            if not _is_output_line(row):  # someone else's line: never dropped, even with a requested id
+                raise InputError("not a line of the Batch output format (exactly id, custom_id, response and error)",
+                                 path=where, line=number, hint=hint)
             if ident not in wanted:
                 raise InputError(f"answers custom_id {ident!r}, which is not in the requests file", path=where,
                                  line=number, hint=hint)

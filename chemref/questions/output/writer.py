@@ -564,6 +564,8 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     layout = _Layout(output, report=report, rejected=rejected)
     if format == "parquet" and not layout.folder:
         raise InputError("Parquet output is a folder of shards", path=str(output), hint="give -o a folder (out/)")
+    if format == "parquet":
+        _require_pyarrow()  # before any shard is written
     given = [os.fspath(p) for p in inputs]
     check_inputs(given)
     if files_from is not None:
@@ -594,6 +596,16 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     finally:
         if own_client is not None:
             own_client.close()
+
+
+def _require_pyarrow() -> None:
+    """Raise :class:`InputError` when pyarrow (the optional extra ``chemref[parquet]``) cannot be imported."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise InputError("--format parquet needs pyarrow, which is not installed; nothing was written",
+                         hint="pip install 'chemref[parquet]', or build JSON Lines shards (--format jsonl)") from None
 
 
 #: The names a single-file output may have: it is JSON Lines whatever its name.
