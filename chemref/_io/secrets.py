@@ -22,8 +22,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from chemref.errors import InputError
 
-__all__ = ["REDACTED", "EXCERPT_CHARS", "register_secret", "scrub", "scrub_json", "excerpt", "check_api_key",
-           "api_key_from_env", "safe_url", "url_without_credentials"]
+__all__ = ["REDACTED", "EXCERPT_CHARS", "MAX_KEY_CHARS", "register_secret", "scrub", "scrub_json", "excerpt",
+           "check_api_key", "api_key_from_env", "safe_url", "finite_json"]
 
 #: what stands in for a removed secret
 REDACTED = "[redacted]"
@@ -157,17 +157,12 @@ def api_key_from_env(variable: str) -> str | None:
     return check_api_key(os.environ.get(variable) or None, source=variable)
 
 
-def url_without_credentials(url: str) -> str:
-    """``url`` with its ``user:password@`` part (if any) replaced by :data:`REDACTED`, for messages."""
-    return scrub(url)
-
-
 def safe_url(url: str, *, what: str = "the endpoint", schemes: tuple[str, ...] = ("http", "https"),
              example: str = "http://127.0.0.1:8000/v1") -> str:
     """``url`` when it is an URL chemref can use: one of ``schemes``, a host, a port from 1 to 65535 when given,
     no credentials (a key goes in its environment variable, never in an URL that could be shown), no query or
     fragment. Else an :class:`InputError` that shows the URL only without its credentials."""
-    shown = repr(url_without_credentials(url)) if url.isprintable() else "(an URL with control characters)"
+    shown = repr(scrub(url)) if url.isprintable() else "(an URL with control characters)"
     hint = f"for example {example}"
     if len(url) > 2048 or not url.isprintable() or any(ch.isspace() for ch in url):
         raise InputError(f"{what} must be one URL without spaces or control characters, got {shown}", hint=hint)

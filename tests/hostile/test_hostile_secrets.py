@@ -8,6 +8,7 @@ credentials, a bad port, a malformed Dask address) are one error line that does 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from tests.hostile.cli_runner import ROOT, assert_refused, chemref
 
 pytest.importorskip("httpx")
 sys.path.insert(0, str(ROOT / "tests"))
-from judge_server import JudgeServer, item_of, write_requests  # noqa: E402
+from judge_server import JudgeServer, item_of, write_requests
 
 KEY = "sk-chemref-FAKE-0123456789abcdefXYZ"
 PASSWORD = "pw-SECRET-4242"
@@ -214,7 +215,7 @@ def test_an_encoded_body_is_refused_unread_and_memory_stays_small(tmp_path: Path
         proc = subprocess.run([sys.executable, "-c", _PEAK, "questions", "judge", "run", "req.jsonl", "--endpoint",
                                server.url, "-o", "o.jsonl", "--concurrency", "8", "--max-retries", "1",
                                "--retry-wait", "0", "--no-progress"], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+                              timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     peak_mb = int(proc.stderr.rsplit("peak-kb ", 1)[1].split()[0]) / 1024
     assert peak_mb < 300, peak_mb
