@@ -200,12 +200,12 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
             ident = row.get("custom_id")
             if not isinstance(ident, str):
                 raise InputError("no custom_id", path=where, line=number, hint=hint)
-            if not _is_output_line(row):  # someone else's line: never dropped, even with a requested id
-                raise InputError("not a line of the Batch output format (exactly id, custom_id, response and error)",
-                                 path=where, line=number, hint=hint)
             if ident not in wanted:
                 raise InputError(f"answers custom_id {ident!r}, which is not in the requests file", path=where,
                                  line=number, hint=hint)
+            if not _is_output_line(row):  # someone else's line: never dropped, even with a requested id
+                raise InputError("not a line of the Batch output format (exactly id, custom_id, response and error)",
+                                 path=where, line=number, hint=hint)
             if not _is_answer(row):
                 drop.add(number)
                 continue
