@@ -235,3 +235,14 @@ def test_a_bare_nan_in_a_body_never_makes_the_responses_invalid_json(tmp_path: P
 
     rows = {row["custom_id"]: row for row in map(finite_json, text.splitlines())}  # strict JSON: no bare NaN
     assert rows["a"]["error"]["code"] == "invalid_json" and rows["b"]["response"]["status_code"] == 200
+
+
+def test_a_refused_request_body_is_stored_bounded_and_scrubbed() -> None:
+    from chemref._io.secrets import register_secret
+    from chemref.questions.judge.client import _error_body, _Reply
+
+    register_secret(KEY)
+    for body in (json.dumps({"error": {"message": KEY + " " + "x" * 50_000}}).encode(),
+                 (KEY + "\n<html>" + "y" * 50_000).encode(), b'{"error": {"message": NaN}}'):
+        stored = json.dumps(_error_body(_Reply(401, {}, body)), allow_nan=False)
+        assert len(stored) <= 2100 and KEY[:20] not in stored

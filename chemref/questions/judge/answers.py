@@ -123,7 +123,7 @@ def classify(row: Mapping[str, Any]) -> Answer:
             detail = f"{error.get('code') or 'error'}: {error.get('message') or ''}".rstrip(": ")
         else:
             detail = str(error)
-        return _bad("http_error", detail[:300])
+        return _bad("http_error", scrub(detail)[:300])  # scrubbed before it is cut: no piece of a key left
     if not isinstance(response, dict):
         return _bad("http_error", "no response and no error")
     status = response.get("status_code")
@@ -144,8 +144,8 @@ def classify(row: Mapping[str, Any]) -> Answer:
     finish = choice.get("finish_reason")
     refusal = message.get("refusal")
     if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
-        return _bad("refused", (refusal if isinstance(refusal, str) and refusal.strip()
-                                else "finish_reason content_filter")[:300], model)
+        return _bad("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
+                                      else "finish_reason content_filter")[:300], model)
     if finish == "length":
         return _bad("truncated", "finish_reason length: the answer was cut at max_tokens", model)
     return parse_content(message.get("content"), model)

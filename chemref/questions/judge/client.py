@@ -28,7 +28,7 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from chemref._io.secrets import check_api_key, excerpt, finite_json, safe_url, scrub, scrub_json
+from chemref._io.secrets import EXCERPT_CHARS, check_api_key, excerpt, finite_json, safe_url, scrub, scrub_json
 from chemref.errors import InputError
 
 __all__ = ["Request", "RunSummary", "FAILURE_KINDS", "read_requests", "request_url", "run_requests",
@@ -274,8 +274,6 @@ class _Encoded(Exception):
     """A response whose body is encoded (gzip, deflate, ...) although ``identity`` was asked for: not read."""
 
 
-#: the longest error body kept as the server's JSON (scrubbed); a longer one is kept as an excerpt
-_MAX_ERROR_JSON = 4000
 
 
 def _error_body(response: _Reply) -> dict[str, Any]:
@@ -289,7 +287,7 @@ def _error_body(response: _Reply) -> dict[str, Any]:
         body = None
     if isinstance(body, dict):
         body = scrub_json(body)
-        if len(json_text(body)) <= _MAX_ERROR_JSON:
+        if len(json_text(body)) <= EXCERPT_CHARS:  # a longer one is kept as an excerpt
             return body
     return {"error": {"message": excerpt(response.content)}}
 
