@@ -49,7 +49,7 @@ _HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|openai[
 # the credentials of a URL: scheme://user[:password]@
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@'\"<>]*@")
 # an OpenAI-style secret key, registered or not
-_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_-]{8,}")
+_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_-]{20,}")
 
 
 def _forms(secret: str) -> set[str]:
