@@ -62,10 +62,6 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
         return
     target = Path(where)
     _check_name_length(target)
-    if os.path.islink(target):
-        raise InputError("the output path is a symbolic link; chemref writes outputs only to the path given, "
-                         "never through a link", path=where, hint="give the path of the file itself, or remove "
-                         "the link")
     try:
         info = os.stat(target)
     except OSError:
@@ -76,6 +72,10 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"the output path is {_kind(info.st_mode)}; chemref writes only regular files "
                              "(or - for standard output)", path=where, hint="give the name of a file")
+    if os.path.islink(target):  # after the kinds above: /dev/stdout is named as the device it points to
+        raise InputError("the output path is a symbolic link; chemref writes outputs only to the path given, "
+                         "never through a link", path=where, hint="give the path of the file itself, or remove "
+                         "the link")
     for parent in target.parents:
         if parent.exists():
             if not parent.is_dir():
