@@ -258,13 +258,6 @@ class _Reply:
     def __init__(self, status_code: int, headers: Any, content: bytes) -> None:
         self.status_code, self.headers, self.content = status_code, headers, content
 
-    @property
-    def text(self) -> str:
-        return self.content.decode("utf-8", "replace")
-
-    def json(self) -> Any:
-        return json.loads(self.content)
-
 
 class _TooLarge(Exception):
     """A response body over :data:`MAX_RESPONSE_BYTES` (not read further)."""
@@ -272,8 +265,6 @@ class _TooLarge(Exception):
 
 class _Encoded(Exception):
     """A response whose body is encoded (gzip, deflate, ...) although ``identity`` was asked for: not read."""
-
-
 
 
 def _error_body(response: _Reply) -> dict[str, Any]:
