@@ -167,6 +167,7 @@ IO_HOMES = {
     "chemref._io.atomic": ("atomic_write", "write_text"),
     "chemref._io.lock": ("RunLock",),
     "chemref._io.staging": ("staged_file", "commit_renames", "discard_staged"),
+    "chemref._io.secrets": ("scrub", "scrub_json", "excerpt", "register_secret", "check_api_key", "safe_url"),
     "chemref.inputs.kinds": ("is_package",),
     "chemref.inputs.source": ("Source", "source_label", "path_text"),
     "chemref.inputs.walk": ("walk_jats",),

@@ -99,12 +99,20 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
 
+        from chemref._io.secrets import api_key_from_env, safe_url
+
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]

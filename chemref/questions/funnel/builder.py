@@ -172,11 +172,19 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         result = results[0] if len(results) == 1 else _merge(results)
         return replace(result, digest=hashlib.sha1(data).hexdigest())
     except ChemrefError as exc:
-        return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=_labelled(str(exc), source))
     except UNEXPECTED as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None,
-                             error=f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
-                                   "this is a chemref bug, please report it with the file")
+                             error=_labelled(f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
+                                             "this is a chemref bug, please report it with the file", source))
+
+
+def _labelled(message: str, source: Source) -> str:
+    """``message`` naming the article by its label (``source_file``), never by the path it was read from (a
+    Dask worker reads an absolute path: the machine's folders must not reach the outputs)."""
+    if source.path and source.path != source.label:
+        message = message.replace(source.path, source.label)
+    return message
 
 
 def _merge(results: list[ArticleResult]) -> ArticleResult:

@@ -404,8 +404,14 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
     # before any work: no output may overwrite another, the dataset card included
     card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
-    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
-                            "report": report, "dataset card": card_target})
+    targets = {"output (-o)": output, "rejected output (--rejected-out)": rejected_out, "report": report,
+               "dataset card": card_target}
+    check_distinct_outputs(targets)
+    from chemref._io.outputs import check_not_input
+
+    read = [path for path in (questions, responses, rejected, requests, base_path) if path is not None]
+    for label, target in targets.items():  # the build's report it reads included
+        check_not_input(target, read, label=label)
 
     def setting(value: int | None, name: str, default: int) -> int:
         if value is not None:
