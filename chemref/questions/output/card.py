@@ -16,6 +16,7 @@ from chemref._version import __version__
 from chemref.docs import caps_text
 from chemref.inputs import path_text
 from chemref.licence import is_cc_by_4, short_name
+from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.totals import BuildTotals
@@ -53,6 +54,7 @@ _FIELD_DOCS = {
     "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.funnel.findability)",
     "score": "0–1 selector estimate that the excerpt identifies its one cited work (a logistic regression "
              "trained on labelled questions; see chemref.questions.funnel.selector); the ranking and threshold",
+    **DIFFICULTY_FIELD_DOCS,
 }
 
 
