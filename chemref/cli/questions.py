@@ -289,3 +289,33 @@ def review_command(
 
     refuse_overwriting_inputs(output, questions, rejected)
     write_questions_page(output, questions, rejected)
+
+
+@questions_app.command("difficulty")
+def difficulty_command(
+    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, or its "
+                                           "shards (out/questions-*.jsonl: joined in the order given)."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The questions with "
+                                "bm25_rank_corpus filled in (JSON Lines)."),
+    rejected: Optional[List[Path]] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build "
+                                                  "(repeatable, for shards): their articles' cited works join the "
+                                                  "corpus, and with --rejected-out they are ranked too."),
+    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="The "
+                                                "rejected candidates with bm25_rank_corpus filled in."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the build read (where the "
+                                                "source_file names are found); repeatable."),
+) -> None:
+    """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
+    from chemref.questions.output.difficulty import corpus_difficulty
+
+    given = [*questions, *(rejected or [])]
+    for out in (output, rejected_out):
+        refuse_overwriting_inputs(out, *given)
+    refuse_shared_outputs({"--output": output, "--rejected-out": rejected_out})
+    if rejected_out is not None and not rejected:
+        fail("--rejected-out needs --rejected")
+    pairs: list = [(questions, output)] + ([(rejected, rejected_out)] if rejected and rejected_out else [])
+    also = rejected if rejected and rejected_out is None else ()
+    summary = guarded(lambda: corpus_difficulty(pairs, also=also, corpus=corpus or None))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {printable(str(output))}" + (f"; {printable(str(rejected_out))}" if rejected_out else ""))
