@@ -319,3 +319,16 @@ def difficulty_command(
     summary = guarded(lambda: corpus_difficulty(pairs, also=also, corpus=corpus or None))
     typer.echo(summary.to_text())
     typer.echo(f"wrote {printable(str(output))}" + (f"; {printable(str(rejected_out))}" if rejected_out else ""))
+
+
+@questions_app.command("baseline-page")
+def baseline_page_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
+    output: Path = typer.Option(..., "-o", "--output", help="The page (one self-contained, offline HTML file)."),
+) -> None:
+    """Write an offline page where a person answers the questions one excerpt at a time (a title or DOI, or gives
+    up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
+    from chemref.cli.pages import write_baseline_page_cli
+
+    refuse_overwriting_inputs(output, questions)
+    write_baseline_page_cli(output, questions)
