@@ -95,9 +95,12 @@ def question_fields() -> str:
     """The sentence listing the fields of a question record (:data:`~chemref.questions.funnel.records.QUESTION_FIELDS`)."""
     from chemref.questions.funnel.records import QUESTION_FIELDS
 
+    from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS
+
     return _wrap(f"Each question has `{', '.join(QUESTION_FIELDS)}`, with `excerpt == sentence[:citation_start] + "
                  "\"[CITATION]\" + sentence[citation_end:]` (with `--authors mask` the cited authors' names in the "
-                 "excerpt are also replaced by `[AUTHOR]`; the offsets still refer to `sentence`).")
+                 "excerpt are also replaced by `[AUTHOR]`; the offsets still refer to `sentence`). The difficulty "
+                 "profile: " + " ".join(f"`{name}`: {doc}." for name, doc in DIFFICULTY_FIELD_DOCS.items()))
 
 
 def jats_fields() -> str:
