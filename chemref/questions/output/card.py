@@ -129,6 +129,8 @@ def _difficulty_lines(totals: BuildTotals) -> list[str]:
              "| rank among the article's references | questions | share |", "|---|---:|---:|"]
     lines += [f"| {bucket} | {n} | {n / ranked:.1%} |" if bucket != "none" else f"| not ranked | {n} | |"
               for bucket, n in ranks.items() if ranked or bucket == "none"]
+    if not ranked and not ranks.get("none"):
+        lines.append(f"| not ranked | {totals.questions} | |")
     return lines
 
 
