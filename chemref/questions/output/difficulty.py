@@ -53,6 +53,9 @@ class CorpusDifficulty:
 def _records(path: PathLike) -> Iterable[tuple[int, dict[str, Any]]]:
     from chemref.jsonl import read_jsonl
 
+    if str(path).endswith(".parquet"):
+        raise InputError("Parquet shards are not read here", path=str(path),
+                         hint="give the JSON Lines questions of a build (--format jsonl)")
     for line, record in read_jsonl(path):
         if not isinstance(record.get("id"), str) or not isinstance(record.get("excerpt"), str):
             raise InputError("not a question record: no 'id' or 'excerpt' text", path=str(path), line=line,
