@@ -303,6 +303,7 @@ def warm_up() -> None:
     getattr(chemref.jats, "read")
     default_components()
     default_selector()
+    import bm25s  # noqa: F401  (the difficulty profile's BM25: imported once, before the workers fork)
 
 
 _warm_up = warm_up
