@@ -129,3 +129,21 @@ def test_evaluate_reports_each_signal_against_the_labels(build: Path, tmp_path: 
     assert "difficulty signals against good_question" in text and "closed_book_hits" in text
     rows = [row for row in result.to_report().table.rows if row["table"] == "difficulty"]
     assert {row["name"] for row in rows} >= {"bm25_rank_bibliography auc", "judge_confidence >=0.8"}
+
+
+def test_a_folder_build_is_ranked_from_its_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "out"
+    assert main(["questions", "build", "corpora/jats", "-o", f"{out}/", "--shard-articles", "2", "--min-score", "0"]) == 0
+    assert len(list(out.glob("questions-*.jsonl"))) == 3
+    assert main(["questions", "difficulty", str(out), "-o", str(tmp_path / "ranked.jsonl"),
+                 "--rejected-out", str(tmp_path / "ranked_rejected.jsonl")]) == 0
+    ranked = [row for _, row in read_jsonl(tmp_path / "ranked.jsonl")]
+    shards = [row for shard in sorted(out.glob("questions-*.jsonl")) for _, row in read_jsonl(shard)]
+    assert [row["id"] for row in ranked] == [row["id"] for row in shards]
+    assert all(isinstance(row["bm25_rank_corpus"], int) for row in ranked)
+    rejected = sum(1 for shard in out.glob("rejected-*.jsonl") for _ in read_jsonl(shard))
+    assert sum(1 for _ in read_jsonl(tmp_path / "ranked_rejected.jsonl")) == rejected
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["questions", "difficulty", str(empty), "-o", str(tmp_path / "x.jsonl")]) == 2

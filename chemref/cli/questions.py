@@ -293,8 +293,9 @@ def review_command(
 
 @questions_app.command("difficulty")
 def difficulty_command(
-    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, or its "
-                                           "shards (out/questions-*.jsonl: joined in the order given)."),
+    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, its "
+                                           "shards (joined in the order given), or a folder build (out/: its "
+                                           "questions-*.jsonl, and its rejected-*.jsonl as --rejected)."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The questions with "
                                 "bm25_rank_corpus filled in (JSON Lines)."),
     rejected: Optional[List[Path]] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build "
@@ -306,8 +307,11 @@ def difficulty_command(
                                                 "source_file names are found); repeatable."),
 ) -> None:
     """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
-    from chemref.questions.output.difficulty import corpus_difficulty
+    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards
 
+    if len(questions) == 1 and questions[0].is_dir():
+        questions, shards = guarded(lambda: folder_shards(questions[0]))
+        rejected = rejected or shards or None
     given = [*questions, *(rejected or [])]
     for out in (output, rejected_out):
         refuse_overwriting_inputs(out, *given)

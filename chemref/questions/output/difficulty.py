@@ -20,7 +20,7 @@ from typing import Any, Iterable, Sequence
 from chemref.errors import InputError
 from chemref.questions.funnel.difficulty import RANK_BUCKETS, rank_bucket, work_key
 
-__all__ = ["CorpusDifficulty", "corpus_difficulty"]
+__all__ = ["CorpusDifficulty", "corpus_difficulty", "folder_shards"]
 
 PathLike = str | os.PathLike[str]
 _HINT = "give the questions.jsonl (and rejected.jsonl) written by 'chemref questions build'"
@@ -48,6 +48,23 @@ class CorpusDifficulty:
             lines.append(f"questions by {name}: {shown}" + (f"; not ranked {counts['none']}" if counts["none"] else ""))
         lines += [f"note: {d}" for d in self.diagnostics]
         return "\n".join(lines)
+
+
+def folder_shards(folder: PathLike) -> tuple[list[Path], list[Path]]:
+    """The question and rejection shards of a folder build (``questions-*.jsonl``, ``rejected-*.jsonl``), in
+    shard order; a folder without JSON Lines question shards is an :class:`InputError`."""
+    root = Path(folder)
+
+    def in_order(kind: str) -> list[Path]:
+        return sorted(root.glob(f"{kind}-*.jsonl"), key=lambda p: (len(p.name), p.name))  # index order, any width
+
+    questions = in_order("questions")
+    if not questions:
+        parquet = any(root.glob("questions-*.parquet"))
+        raise InputError("no questions-*.jsonl shards in the folder" + (" (its shards are Parquet)" if parquet else ""),
+                         path=str(root), hint="give a folder built by 'chemref questions build -o FOLDER/' "
+                                              "(--format jsonl), or the questions file")
+    return questions, in_order("rejected")
 
 
 def _records(path: PathLike) -> Iterable[tuple[int, dict[str, Any]]]:
