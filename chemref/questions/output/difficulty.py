@@ -39,8 +39,8 @@ class CorpusDifficulty:
     diagnostics: list[str] = field(default_factory=list)
 
     def to_text(self) -> str:
-        lines = [f"{self.works} cited works with a title in {self.articles} articles; {self.ranked} of "
-                 f"{self.records} records ranked"]
+        lines = [f"{self.works} cited works with a title in {self.articles} articles; {self.records} records read, "
+                 f"{self.ranked} ranked (those the selector scored)"]
         for name, counts in self.questions_ranks.items():
             total = sum(n for bucket, n in counts.items() if bucket != "none")
             shown = ", ".join(f"{bucket}: {n}" + (f" ({n / total:.0%})" if total else "")
