@@ -111,6 +111,7 @@ def write_chart(path: str | os.PathLike[str], result: BuildResult | BuildTotals,
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     totals = _totals(result)
     rows = _shown(funnel_rows(totals), _settings(result, settings))
@@ -128,6 +129,7 @@ def write_chart(path: str | os.PathLike[str], result: BuildResult | BuildTotals,
         rank_ax.set_title("Difficulty (bm25_rank_bibliography)", fontsize=10)
         rank_ax.bar_label(rank_bars, padding=2, fontsize=8)
         rank_ax.margins(y=0.15)
+        rank_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         bars = ax.barh(range(len(labels)), values, color=colors)
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()
