@@ -58,15 +58,17 @@ class TitleIndex:
         self.size = len(titles)
         self._queries = tokens[len(titles):]
         self._retriever = bm25s.BM25()
-        if titles:
+        # titles that hold no indexed word at all (stop words, punctuation) score 0 for every query
+        self._indexed = any(tokens[:len(titles)])
+        if self._indexed:
             self._retriever.index(tokens[:len(titles)], show_progress=False)
 
     def _score(self, tokens: list[str]) -> Any:
         import numpy as np
 
-        if not tokens or not self.size:
+        if not tokens or not self._indexed:
             return np.zeros(self.size)
-        return np.asarray(self._retriever.get_scores(tokens), dtype=float)
+        return np.nan_to_num(np.asarray(self._retriever.get_scores(tokens), dtype=float))  # NaN orders with nothing
 
     def scores(self, excerpt: str) -> Any:
         """The BM25 score of every title for ``excerpt`` (a numpy array in title order)."""
