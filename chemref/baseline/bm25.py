@@ -68,7 +68,7 @@ class TitleIndex:
 
         if not tokens or not self._indexed:
             return np.zeros(self.size)
-        return np.nan_to_num(np.asarray(self._retriever.get_scores(tokens), dtype=float))  # NaN orders with nothing
+        return np.asarray(self._retriever.get_scores(tokens), dtype=float)
 
     def scores(self, excerpt: str) -> Any:
         """The BM25 score of every title for ``excerpt`` (a numpy array in title order)."""
@@ -82,7 +82,10 @@ class TitleIndex:
     def rank_in(scores: Any, target: int) -> int:
         """The rank of title ``target`` in ``scores``: 1 + the number of other titles scoring at least as high
         (a tie counts against the target, so a query sharing no word with any title ranks it last)."""
-        return int((scores >= scores[target]).sum())
+        value = scores[target]
+        if value != value:  # NaN (a degenerate index) orders with nothing: the target ranks last
+            return len(scores)
+        return int((scores >= value).sum())
 
     def rank(self, excerpt: str, target: int) -> int:
         """The rank of title ``target`` for ``excerpt`` (see :meth:`rank_in`)."""
