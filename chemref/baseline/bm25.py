@@ -48,8 +48,27 @@ class TitleIndex:
     :meth:`scores` of an excerpt (its citation marker left out) and :meth:`rank` of one title for it.
 
     ``queries`` given with the titles are tokenised in the same call (one tokeniser pass for an article's
-    titles and its excerpts), then read with :meth:`query_scores`.
+    titles and its excerpts), then read with :meth:`query_scores`. :meth:`streamed` builds the same index from
+    titles read one at a time, keeping only their token ids (a corpus of millions of titles).
     """
+
+    @classmethod
+    def streamed(cls, titles: Iterable[str]) -> "TitleIndex":
+        """The index of ``titles`` (any iterable, consumed once): each title is turned into token ids as it comes
+        (bm25s's tokeniser with the same splitting, lower-casing and stop words), and no title is kept."""
+        import bm25s
+        from bm25s.tokenization import Tokenizer
+
+        tokenizer = Tokenizer(stopwords="en")
+        ids = list(tokenizer.streaming_tokenize(titles, update_vocab=True, allow_empty=False))
+        self = cls.__new__(cls)
+        self.size = len(ids)
+        self._queries = []
+        self._retriever = bm25s.BM25()
+        self._indexed = any(ids)
+        if self._indexed:
+            self._retriever.index((ids, dict(tokenizer.get_vocab_dict())), show_progress=False)
+        return self
 
     def __init__(self, titles: Sequence[str], queries: Sequence[str] = ()) -> None:
         import bm25s

@@ -4,8 +4,9 @@ The corpus is every titled reference of the source articles of the records given
 rejected candidates when given, so that an article whose candidates were all rejected counts too), one entry
 per cited work (:func:`~chemref.questions.funnel.difficulty.work_key`). The articles are read again one at a
 time (from the folders of ``corpus``, beside the question file, the working folder and the sample corpus, as
-the BM25 baseline looks them up) and only their titles are kept, so memory holds the titles and one BM25
-index of them. Each record the selector scored (it has a ``score``) then gets the rank of its cited work among
+the BM25 baseline looks them up) and each new title is turned into token ids at once
+(:meth:`chemref.baseline.bm25.TitleIndex.streamed`), so memory holds one key and the token ids per cited work,
+then one BM25 index of them. Each record the selector scored (it has a ``score``) then gets the rank of its cited work among
 them (:meth:`chemref.baseline.bm25.TitleIndex.rank_in`: ties count against it); every other field is kept as
 it is. The outputs are written whole or not at all, together.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from chemref.errors import InputError
 from chemref.questions.funnel.difficulty import RANK_BUCKETS, rank_bucket, work_key
@@ -80,30 +81,29 @@ def _records(path: PathLike) -> Iterable[tuple[int, dict[str, Any]]]:
         yield line, record
 
 
-def _works(sources: Sequence[str], bases: list[Path], diagnostics: list[str]) -> tuple[list[str], dict[str, int]]:
-    """The titles of every cited work of the articles ``sources`` and each work key's position among them."""
+def _works(sources: Sequence[str], bases: list[Path], position: dict[str, int],
+           diagnostics: list[str]) -> Iterator[str]:
+    """The title of every cited work of the articles ``sources``, each work once, as the articles are read one at a
+    time; ``position`` gets each work key's place among them."""
     from chemref.baseline.bm25 import _source_articles
     from chemref.jats import read
 
-    titles: list[str] = []
-    position: dict[str, int] = {}
     untitled = 0
     try:
-        for article in _source_articles(sources, bases, read):  # one article at a time: only titles are kept
+        for article in _source_articles(sources, bases, read):
             for ref in article.references:
                 key = work_key(ref.doi, ref.pmid, ref.title)
                 if not ref.title or not ref.title.strip() or key is None:
                     untitled += 1
                     continue
                 if key not in position:
-                    position[key] = len(titles)
-                    titles.append(ref.title)
+                    position[key] = len(position)
+                    yield ref.title
     except InputError as exc:
         raise InputError(exc.message, path=exc.path, hint="give --corpus with the folder the build read, or run "
                                                           "from the folder the questions were built in") from None
     if untitled:
         diagnostics.append(f"{untitled} reference(s) without a title are not in the corpus")
-    return titles, position
 
 
 def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, also: Sequence[PathLike] = (),
@@ -136,9 +136,9 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
         summary.diagnostics.append(f"{no_source} scored record(s) have no source_file: their cited work may "
                                    "be missing from the corpus")
     first = pairs[0][0][0]
-    titles, position = _works(list(sources), _search_folders(first, corpus), summary.diagnostics)
-    summary.articles, summary.works = len(sources), len(titles)
-    index = TitleIndex(titles)
+    position: dict[str, int] = {}
+    index = TitleIndex.streamed(_works(list(sources), _search_folders(first, corpus), position, summary.diagnostics))
+    summary.articles, summary.works = len(sources), index.size
     counts = {name: {**{b: 0 for b, _, _ in RANK_BUCKETS}, "none": 0}
               for name in ("bm25_rank_bibliography", "bm25_rank_corpus")}
     staged: list[tuple[Path, Path]] = []
