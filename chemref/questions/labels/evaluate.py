@@ -1,7 +1,7 @@
 """How good a question build is, measured against labels in the guide's format.
 
 :func:`evaluate` joins labels to the records of ``questions.jsonl`` (and ``rejected.jsonl``) by id and
-reports three things a benchmark builder needs to improve the filters:
+reports what a benchmark builder needs to improve the filters:
 
 - the quality of the kept questions: the share that are good, name a cited author, cite in passing,
   or are broken sentences (each over the labelled questions);
@@ -33,7 +33,7 @@ __all__ = ["Evaluation", "KeptQuality", "SignalQuality", "SignalBucket", "SIGNAL
            "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
-#: The difficulty signals reported against the labels, in order, each with the function naming a value's bucket.
+#: The difficulty signals reported against the labels, in order (their buckets: :func:`_signal_bucket`).
 SIGNALS = ("bm25_rank_bibliography", "bm25_rank_corpus", "judge_confidence", "closed_book_hits")
 #: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
 GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
@@ -172,7 +172,7 @@ class Evaluation:
     def to_report(self) -> ScoreReport:
         """This evaluation as a :class:`~chemref.scoring.report.model.ScoreReport` (layout ``evaluation``): the
         headline is the good share of the kept questions; the JSON document is :meth:`to_dict`'s; the table holds
-        one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement);
+        one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement, difficulty);
         :mod:`chemref.scoring.report.formats` writes its text, Markdown, CSV and JSON."""
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
