@@ -252,6 +252,7 @@ OWN_WRITERS = {
     "chemref/questions/output/writer.py": "the build journal is appended to; shards are joined into a staged file",
     "chemref/questions/output/shards.py": "a shard's files are written in the staging folder and renamed there",
     "chemref/questions/judge/client.py": "the judge's responses are appended to, one request at a time",
+    "chemref/questions/output/difficulty.py": "the ranked records are streamed into staged files renamed together",
 }
 _TEMPORARY_CALLS = {"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
 

@@ -358,6 +358,7 @@ def _build_report(questions_path: str, given: str | None = None) -> tuple[str | 
 
 def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
     """Build totals for the dataset card of the judged questions (counts from the build's report)."""
+    from chemref.questions.funnel.difficulty import rank_bucket
     from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
     skipped = dict(report.get("articles_skipped") or {})
@@ -372,6 +373,8 @@ def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, An
         key = (q.get("source_pmcid") or q.get("source_file"), q.get("source_doi"), q.get("source_license"))
         per_source[key] = per_source.get(key, 0) + 1
         totals._licence(str(q.get("source_license") or ""))
+        bucket = rank_bucket(q.get("bm25_rank_bibliography"))
+        totals.bibliography_ranks[bucket] = totals.bibliography_ranks.get(bucket, 0) + 1
     totals.with_questions = len(per_source)
     totals.sources = [[*key, n] for key, n in list(per_source.items())[:MAX_SOURCES]]
     return totals
