@@ -1,8 +1,9 @@
 """Hostile inputs: time and peak memory of the scorer and the rule engines on inputs built to hurt them.
 
 Run from the project root:  python benchmarks/bench_hostile.py  (``--brat``: only the BRAT scoring cases, written
-to benchmarks/results/hostile_brat.json; ``--chain-details``: only the long chain's ``--errors``/``--html`` and
-the per-submission COREFERENCE budget, to benchmarks/results/hostile_chain_details.json)
+to benchmarks/results/hostile_brat.json; ``--judge``: only the judge's hostile servers, to
+benchmarks/results/hostile_judge.json; ``--chain-details``: only the long chain's ``--errors``/``--html`` and the
+per-submission COREFERENCE budget, to benchmarks/results/hostile_chain_details.json)
 Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
@@ -16,7 +17,10 @@ lists capped per document and report), and the per-submission budget on 2 to 40 
 holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
 build of that one article: reading, splitting, every filter); 1 MB of "1", "C", "e.g. ", "(" and
 "Smith et al. " through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and
-the question selector's features of a candidate record whose excerpt and cited sentence hold that text).
+the question selector's features of a candidate record whose excerpt and cited sentence hold that text);
+``judge run`` (16 requests, ``--concurrency 8``, one retry each) against the test server (tests/judge_server.py)
+answering every request with a 1 MB gzip or deflate bomb (1 GB inflated), or a body gzipped twice
+(``Content-Encoding: gzip, gzip``): target 10 s and 300 MB each.
 """
 
 from __future__ import annotations
@@ -234,6 +238,35 @@ def _coref_budget_rows() -> list[dict]:
         rows.append({"case": f"per-submission budget, {docs} documents of a 1,400-mention chain",
                      "limit_s": 15.0, "limit_mb": 500.0, **_run(code, timeout=300.0)})
     return rows
+_JUDGE = _PRELUDE + textwrap.dedent("""
+    sys.path.insert(0, str(Path(@ROOT@) / "tests"))
+    from judge_server import JudgeServer, write_requests
+    from chemref.questions.judge.client import run_requests
+    kind = @KIND@
+    items = [f"q{i}" for i in range(16)]
+    with tempfile.TemporaryDirectory() as tmp, JudgeServer() as server:
+        requests = Path(tmp) / "requests.jsonl"
+        write_requests(requests, items)
+        server.plan = {item: [kind, kind] for item in items}
+        from judge_server import _encoded
+        _encoded(kind, b"")  # the bomb made before the clock starts (the server's work, not chemref's)
+        start()
+        summary = run_requests(requests, Path(tmp) / "responses.jsonl", endpoint=server.url, concurrency=8,
+                               max_retries=1, first_wait=0.0, progress=False)
+        done(f"{summary.failures} of {summary.requests} refused unread ({', '.join(summary.failed)})")
+""").replace("@ROOT@", repr(str(ROOT)))
+
+#: (case, test server kind) of the judge cases
+JUDGE_CASES = (
+    ("judge run, 16 x 1 MB gzip bomb (1 GB inflated), concurrency 8", "bomb"),
+    ("judge run, 16 x 1 MB deflate bomb (1 GB inflated), concurrency 8", "deflate_bomb"),
+    ("judge run, 16 bodies gzipped twice (gzip, gzip), concurrency 8", "gzip2"),
+)
+
+
+def _judge_rows() -> list[dict]:
+    return [{"case": case, "limit_s": 10.0, "limit_mb": 300.0, **_run(_JUDGE.replace("@KIND@", repr(kind)))}
+            for case, kind in JUDGE_CASES]
 
 
 def _run(code: str, timeout: float = 120.0) -> dict:
@@ -264,9 +297,13 @@ def main() -> None:
     if "--brat" in sys.argv[1:]:  # only the BRAT scoring cases, to results/hostile_brat.json
         _table(_brat_rows(), load_start, OUT.with_name("hostile_brat.json"))
         return
+    if "--judge" in sys.argv[1:]:  # only the judge's hostile servers, to results/hostile_judge.json
+        _table(_judge_rows(), load_start, OUT.with_name("hostile_judge.json"))
+        return
     for n in (100, 1_000, 10_000):
         rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
     rows.extend(_brat_rows())
+    rows.extend(_judge_rows())
     rows.append({"case": "questions build, 50k-digit sentence", "limit_s": 5.0,
                  **_run(_BUILD.replace("@UNIT@", "None").replace("@MB@", str(MB)))})
     for unit in STRINGS:

@@ -46,3 +46,11 @@ def write_questions_page(path: Path, questions: Path, rejected: Optional[Path], 
     for note in notes:
         warn(note)
     typer.echo(f"wrote {printable(str(path))} ({cards} cards, {size / 1e6:.1f} MB)")
+
+
+def write_baseline_page_cli(path: Path, questions: Path) -> None:
+    """Write the human-baseline page to ``path``."""
+    from chemref.pages.human_baseline import write_baseline_page
+
+    n, size = guarded(lambda: write_baseline_page(path, questions))
+    typer.echo(f"wrote {printable(str(path))} ({n} questions, {size / 1e6:.2f} MB)")

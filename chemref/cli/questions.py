@@ -99,12 +99,20 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
 
+        from chemref._io.secrets import api_key_from_env, safe_url
+
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -318,3 +326,50 @@ def record_selector_command(
                                                       output=target))
     typer.echo(f"wrote {printable(str(target))} ({data['scored']} candidates scored, {len(data['trained_ids'])} "
                "trained on)")
+
+
+@questions_app.command("difficulty")
+def difficulty_command(
+    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, its "
+                                           "shards (joined in the order given), or a folder build (out/: its "
+                                           "questions-*.jsonl, and its rejected-*.jsonl as --rejected)."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The questions with "
+                                "bm25_rank_corpus filled in (JSON Lines)."),
+    rejected: Optional[List[Path]] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build "
+                                                  "(repeatable, for shards): their articles' cited works join the "
+                                                  "corpus, and with --rejected-out they are ranked too."),
+    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="The "
+                                                "rejected candidates with bm25_rank_corpus filled in."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the build read (where the "
+                                                "source_file names are found); repeatable."),
+) -> None:
+    """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
+    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards
+
+    if len(questions) == 1 and questions[0].is_dir():
+        questions, shards = guarded(lambda: folder_shards(questions[0]))
+        rejected = rejected or shards or None
+    given = [*questions, *(rejected or [])]
+    for out in (output, rejected_out):
+        refuse_overwriting_inputs(out, *given)
+    refuse_shared_outputs({"--output": output, "--rejected-out": rejected_out})
+    if rejected_out is not None and not rejected:
+        fail("--rejected-out needs --rejected")
+    pairs: list = [(questions, output)] + ([(rejected, rejected_out)] if rejected and rejected_out else [])
+    also = rejected if rejected and rejected_out is None else ()
+    summary = guarded(lambda: corpus_difficulty(pairs, also=also, corpus=corpus or None))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {printable(str(output))}" + (f"; {printable(str(rejected_out))}" if rejected_out else ""))
+
+
+@questions_app.command("baseline-page")
+def baseline_page_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
+    output: Path = typer.Option(..., "-o", "--output", help="The page (one self-contained, offline HTML file)."),
+) -> None:
+    """Write an offline page where a person answers the questions one excerpt at a time (a title or DOI, or gives
+    up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
+    from chemref.cli.pages import write_baseline_page_cli
+
+    refuse_overwriting_inputs(output, questions)
+    write_baseline_page_cli(output, questions)

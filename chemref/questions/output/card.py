@@ -17,6 +17,7 @@ from chemref._version import __version__
 from chemref.inputs import path_text
 from chemref.licence import is_cc_by_4, short_name
 from chemref.scoring.report.formats import md_cell
+from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.totals import BuildTotals
@@ -55,6 +56,7 @@ _FIELD_DOCS = {
     "findability": "0–1 hand-weighted score of how specific the excerpt is (see chemref.questions.funnel.findability)",
     "score": "0–1 selector estimate that the excerpt identifies its one cited work (a logistic regression "
              "trained on labelled questions; see chemref.questions.funnel.selector); the ranking and threshold",
+    **DIFFICULTY_FIELD_DOCS,
 }
 
 
@@ -142,6 +144,27 @@ def _code(value: Any) -> str:
     return f"`{text}`"
 
 
+def _difficulty_lines(totals: BuildTotals) -> list[str]:
+    """The card's section on the questions' difficulty profile: how many rank their cited work at each
+    ``bm25_rank_bibliography`` bucket."""
+    ranks = {bucket: n for bucket, n in totals.bibliography_ranks.items() if n or bucket != "none"}
+    ranked = sum(n for bucket, n in ranks.items() if bucket != "none")
+    if not totals.questions:
+        return []
+    lines = ["## Difficulty", "",
+             "`bm25_rank_bibliography`: the cited work's rank among the source article's own titled references "
+             "when BM25 ranks their titles by the excerpt (1 = the excerpt's words point at the title; see "
+             "`chemref.questions.funnel.difficulty`). `bm25_rank_corpus`, the rank among every cited work of the "
+             "build, is filled in by `chemref questions difficulty`. A question answerable from the title's words "
+             "is easy for lexical retrieval, not necessarily for a reader.", "",
+             "| rank among the article's references | questions | share |", "|---|---:|---:|"]
+    lines += [f"| {bucket} | {n} | {n / ranked:.1%} |" if bucket != "none" else f"| not ranked | {n} | |"
+              for bucket, n in ranks.items() if ranked or bucket == "none"]
+    if not ranked and not ranks.get("none"):
+        lines.append(f"| not ranked | {totals.questions} | |")
+    return lines
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                 settings: BuildSettings | None = None, data_files: str | None = None,
                 judge: Mapping[str, Any] | None = None) -> str:
@@ -177,6 +200,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
              "", *_selector_lines(s), "", *(_judge_lines(judge) if judge is not None else ()),
+             *_difficulty_lines(totals),
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
              f"| candidates | | {totals.candidates} | body sentences with at least one citation |"]

@@ -471,7 +471,21 @@ def _evaluation_text(report: Any) -> str:
                          f"{p['kept']} kept, good share {pct(p['good_share'])}")
     if report.get("judge") is not None:
         lines += ["", *_judge_lines(report["judge"], k, at)]
+    if report.get("difficulty"):
+        lines += ["", *_difficulty_lines(report["difficulty"])]
     return "\n".join(lines) + "\n"
+
+
+def _difficulty_lines(signals: list[dict[str, Any]]) -> list[str]:
+    """Each difficulty signal against good_question: its AUC and the good share per bucket."""
+    lines = ["difficulty signals against good_question (labelled candidates that reached the selector; AUC: "
+             "P(a good one's value > a bad one's))"]
+    for s in signals:
+        auc = "-" if s["auc"] is None else f"{s['auc']:.3f}"
+        lines.append(f"  {s['signal']}: {s['n']} candidates, {s['good']} good, AUC {auc}")
+        lines += [f"    {b['bucket']:<9}{b['n']:>6} candidates, good share {_share3(b['good_share'])}"
+                  for b in s["buckets"]]
+    return lines
 
 
 def _in_sample_note(sel: dict[str, Any]) -> list[str]:
