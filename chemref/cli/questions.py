@@ -21,7 +21,7 @@ from chemref.cli.app import (
     warn,
 )
 from chemref.cli.judge import judge_build, judge_paths
-from chemref.cli.pages import write_questions_page
+from chemref.cli.pages import write_baseline_page_cli, write_questions_page
 from chemref.cli.statistics_options import render
 from chemref.errors import InputError, printable
 from chemref.jsonl import read_jsonl
@@ -115,11 +115,18 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     if judge_endpoint is not None:
+        from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
         from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -292,10 +299,17 @@ def review_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
                                             "--rejected': its candidates get a card too, with their reason."),
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", metavar="DIR",
+                                                help="A folder of the JATS articles the records come from "
+                                                     "(repeatable): the titles of references cited together "
+                                                     "are read from articles inside these folders only."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
     refuse_overwriting_inputs(output, questions, rejected)
-    write_questions_page(output, questions, rejected)
+    for folder in corpus or ():
+        if not folder.is_dir():
+            fail(f"--corpus {printable(str(folder))} is not a folder")
+    write_questions_page(output, questions, rejected, corpus or ())
 
 
 @questions_app.command("record-selector")
@@ -318,3 +332,48 @@ def record_selector_command(
                                                       output=target))
     typer.echo(f"wrote {printable(str(target))} ({data['scored']} candidates scored, {len(data['trained_ids'])} "
                "trained on)")
+
+
+@questions_app.command("difficulty")
+def difficulty_command(
+    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, its "
+                                           "shards (joined in the order given), or a folder build (out/: its "
+                                           "questions-*.jsonl, and its rejected-*.jsonl as --rejected)."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The questions with "
+                                "bm25_rank_corpus filled in (JSON Lines)."),
+    rejected: Optional[List[Path]] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build "
+                                                  "(repeatable, for shards): their articles' cited works join the "
+                                                  "corpus, and with --rejected-out they are ranked too."),
+    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="The "
+                                                "rejected candidates with bm25_rank_corpus filled in."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the build read (where the "
+                                                "source_file names are found); repeatable."),
+) -> None:
+    """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
+    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+    if len(questions) == 1 and questions[0].is_dir():
+        questions, shards = guarded(lambda: folder_shards(questions[0]))
+        rejected = rejected or shards or None
+    given = [*questions, *(rejected or [])]
+    for out in (output, rejected_out):
+        refuse_overwriting_inputs(out, *given)
+    refuse_shared_outputs({"--output": output, "--rejected-out": rejected_out})
+    if rejected_out is not None and not rejected:
+        fail("--rejected-out needs --rejected")
+    pairs: list = [(questions, output)] + ([(rejected, rejected_out)] if rejected and rejected_out else [])
+    also = rejected if rejected and rejected_out is None else ()
+    summary = guarded(lambda: corpus_difficulty(pairs, also=also, corpus=corpus or None))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {printable(str(output))}" + (f"; {printable(str(rejected_out))}" if rejected_out else ""))
+
+
+@questions_app.command("baseline-page")
+def baseline_page_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
+    output: Path = typer.Option(..., "-o", "--output", help="The page (one self-contained, offline HTML file)."),
+) -> None:
+    """Write an offline page where a person answers the questions one excerpt at a time (a title or DOI, or gives
+    up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
+    refuse_overwriting_inputs(output, questions)
+    write_baseline_page_cli(output, questions)

@@ -151,7 +151,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 
     ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
     """
-    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (deferred: chemref.scoring.brat.score is loaded only on this path)
+    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (deferred: loaded only on this path)
 
     labels = system_names(preds, names)
     resampling = Resampling(ci, resamples, seed)
@@ -229,7 +229,7 @@ def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: 
                       ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                       **options: Any) -> ScoreReport:
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
-    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (deferred: chemref.scoring.benchmarks.citation_prediction is loaded only on this path)
+    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (deferred: loaded only on this path)
 
     return _compare_means(questions, preds, lambda pred: score_questions(questions, pred, per_question=True, **options),
                           unit="question", task="citation prediction", meta_task="citation prediction",

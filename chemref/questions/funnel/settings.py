@@ -56,10 +56,7 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
-        from chemref.questions.funnel.selector import (  # noqa: PLC0415 (the selector's tables load on first use)
-            default_selector,
-            load_selector_cached,
-        )
+        from chemref.questions.funnel.selector import default_selector, load_selector_cached  # noqa: PLC0415 (the selector loads on first use)
 
         return load_selector_cached(self.selector) if self.selector else default_selector()
 

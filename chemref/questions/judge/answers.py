@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from chemref._io.secrets import scrub
 from chemref.errors import InputError, printable
 from chemref.jsonl import DuplicateKey, lone_surrogate, read_jsonl, unique_keys
 
@@ -67,7 +68,7 @@ class Answer:
 
 
 def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
-    return Answer(kind, model=model, detail=detail)
+    return Answer(kind, model=model, detail=scrub(detail))  # it is written (judge_note), so without secrets
 
 
 def parse_content(content: Any, model: str | None = None) -> Answer:
@@ -109,7 +110,7 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence) \
             or not 0.0 <= confidence <= 1.0:
         return _bad("schema", f"confidence must be a number from 0 to 1, got {confidence!r}", model)
-    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], value["note"],
+    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], scrub(value["note"]),
                   float(confidence), model)
 
 
@@ -122,7 +123,7 @@ def classify(row: Mapping[str, Any]) -> Answer:
             detail = f"{error.get('code') or 'error'}: {error.get('message') or ''}".rstrip(": ")
         else:
             detail = str(error)
-        return _bad("http_error", detail[:300])
+        return _bad("http_error", scrub(detail)[:300])  # scrubbed before it is cut: no piece of a key left
     if not isinstance(response, dict):
         return _bad("http_error", "no response and no error")
     status = response.get("status_code")
@@ -143,8 +144,8 @@ def classify(row: Mapping[str, Any]) -> Answer:
     finish = choice.get("finish_reason")
     refusal = message.get("refusal")
     if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
-        return _bad("refused", (refusal if isinstance(refusal, str) and refusal.strip()
-                                else "finish_reason content_filter")[:300], model)
+        return _bad("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
+                                      else "finish_reason content_filter")[:300], model)
     if finish == "length":
         return _bad("truncated", "finish_reason length: the answer was cut at max_tokens", model)
     return parse_content(message.get("content"), model)

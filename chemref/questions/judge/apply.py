@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from chemref._io import atomic_write
-from chemref._io.outputs import check_distinct_outputs
+from chemref._io.outputs import check_distinct_outputs, check_not_input
 from chemref.errors import InputError
 from chemref.jsonl import read_json, read_jsonl, write_json_streaming, write_jsonl
+from chemref.questions.funnel.difficulty import rank_bucket
 from chemref.questions.funnel.filters import (
     DESCRIPTIONS,
     REASONS,
@@ -373,6 +374,8 @@ def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, An
         key = (q.get("source_pmcid") or q.get("source_file"), q.get("source_doi"), q.get("source_license"))
         per_source[key] = per_source.get(key, 0) + 1
         totals._licence(str(q.get("source_license") or ""))
+        bucket = rank_bucket(q.get("bm25_rank_bibliography"))
+        totals.bibliography_ranks[bucket] = totals.bibliography_ranks.get(bucket, 0) + 1
     totals.with_questions = len(per_source)
     totals.sources = [[*key, n] for key, n in list(per_source.items())[:MAX_SOURCES]]
     return totals
@@ -389,7 +392,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
     names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
     ``questions``, whose card beside them they may replace)."""
-    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: chemref.questions.judge.client is loaded only on this path)
+    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
     base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
@@ -398,8 +401,13 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
     # before any work: no output may overwrite another, the dataset card included
     card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
-    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
-                            "report": report, "dataset card": card_target})
+    targets = {"output (-o)": output, "rejected output (--rejected-out)": rejected_out, "report": report,
+               "dataset card": card_target}
+    check_distinct_outputs(targets)
+
+    read = [path for path in (questions, responses, rejected, requests, base_path) if path is not None]
+    for label, target in targets.items():  # the build's report it reads included
+        check_not_input(target, read, label=label)
 
     def setting(value: int | None, name: str, default: int) -> int:
         if value is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from chemref.errors import InputError
 from chemref.jsonl import check_schema, parse_json, read_json
+from chemref.questions.funnel.difficulty import RANK_BUCKETS
 from chemref.questions.funnel.filters import REASONS
 from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES
 from chemref.questions.output.shards import FORMATS, KINDS, file_digest, shard_name
@@ -60,8 +61,12 @@ def _totals_schema(samples: bool) -> dict[str, Any]:
             "items": [_OPTIONAL_TEXT, _OPTIONAL_TEXT, _OPTIONAL_TEXT, _COUNT]}}
         properties["errors"] = {"type": "array", "maxItems": MAX_ERRORS, "items": {
             "type": "array", "minItems": 2, "maxItems": 2, "items": _TEXT}}
-    return {"type": "object", "additionalProperties": False, "required": list(properties),
-            "properties": properties}
+    required = list(properties)
+    ranks = [name for name, _, _ in RANK_BUCKETS]
+    # questions per difficulty bucket (absent from the checkpoints of builds made before it was counted)
+    properties["bibliography_ranks"] = {"type": "object", "propertyNames": {"enum": [*ranks, "none"]},
+                                        "additionalProperties": _COUNT}
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties}
 
 
 def _settings_schema() -> dict[str, Any]:

@@ -107,7 +107,8 @@ def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resamplin
     """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays  # noqa: PLC0415 (numpy, loaded only for intervals)
+
 
     index = {label: i for i, label in enumerate(LABELS)}
     cells = np.zeros((len(gold), 3, 3))
