@@ -283,3 +283,31 @@ def judge_responses(path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
 def answer_of(row: dict) -> dict:
     """The chat message of one Batch output row (whose ``content`` holds the judge's JSON answer)."""
     return row["response"]["body"]["choices"][0]["message"]
+
+
+def range_article(references: int, sentences: int, form: str = "pair") -> str:
+    """A JATS article of ``references`` references and ``sentences`` sentences, each citing the whole list as
+    a range: ``pair`` two xrefs joined by a dash (``1``–``N``), ``text`` one xref whose text is ``1–N``,
+    ``labels`` two xrefs joined by a dash over references that are all labelled "1"."""
+    label = (lambda i: "1") if form == "labels" else str
+    refs = "".join(f'<ref id="R{i}"><label>{label(i)}</label><element-citation><article-title>Work {i}'
+                   "</article-title><year>2001</year></element-citation></ref>" for i in range(1, references + 1))
+    if form == "text":
+        cite = f'<xref ref-type="bibr" rid="R1">1\u2013{references}</xref>'
+    else:
+        cite = (f'<xref ref-type="bibr" rid="R1">{label(1)}</xref>\u2013'
+                f'<xref ref-type="bibr" rid="R{references}">{label(references)}</xref>')
+    body = " ".join(f"Yields rose in run {i} [{cite}]." for i in range(sentences))
+    return (f'<?xml version="1.0"?>\n<article><front><article-meta><title-group><article-title>Ranges'
+            f"</article-title></title-group></article-meta></front><body><sec><title>Introduction</title>"
+            f"<p>{body}</p></sec></body><back><ref-list>{refs}</ref-list></back></article>\n")
+
+
+def articles_file(articles: int) -> str:
+    """A PMC ``<articles>`` file of ``articles`` small cited articles."""
+    one = ('<article><front><article-meta><title-group><article-title>Article {i}</article-title></title-group>'
+           '</article-meta></front><body><sec><title>Introduction</title><p>Yields of A &amp; B rose in run {i} '
+           '<xref ref-type="bibr" rid="R1">[1]</xref>.</p></sec></body><back><ref-list><ref id="R1">'
+           "<element-citation><article-title>Work {i}</article-title><year>2001</year></element-citation></ref>"
+           "</ref-list></back></article>")
+    return '<?xml version="1.0"?>\n<articles>' + "".join(one.format(i=i) for i in range(articles)) + "</articles>\n"
