@@ -311,3 +311,48 @@ def articles_file(articles: int) -> str:
            "<element-citation><article-title>Work {i}</article-title><year>2001</year></element-citation></ref>"
            "</ref-list></back></article>")
     return '<?xml version="1.0"?>\n<articles>' + "".join(one.format(i=i) for i in range(articles)) + "</articles>\n"
+
+
+def zeros_package(path: Path, megabytes: int, before: bytes, after: bytes) -> Path:
+    """A ``.tar.gz`` package: an article (``before``), a member of ``megabytes`` MB of zeros named like an article
+    (streamed, never held in memory) and another article (``after``)."""
+    import io
+    import tarfile
+
+    class _Zeros(io.RawIOBase):
+        def __init__(self, size: int) -> None:
+            self.left = size
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+            n = min(len(buffer), self.left)
+            buffer[:n] = bytes(n)
+            self.left -= n
+            return n
+
+    size = megabytes << 20
+    with tarfile.open(path, "w:gz", compresslevel=9) as tar:
+        for name, data in (("PMC1/a.nxml", before), ("PMC2/zeros.nxml", None), ("PMC3/c.nxml", after)):
+            info = tarfile.TarInfo(name)
+            info.size = size if data is None else len(data)
+            tar.addfile(info, io.BufferedReader(_Zeros(size), 1 << 20) if data is None else io.BytesIO(data))
+    return path
+
+
+def odd_members_package(path: Path, article: bytes) -> Path:
+    """A ``.tar.gz`` package of one article and a FIFO, a character device and a folder named like articles."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("PMC1/a.nxml")
+        info.size = len(article)
+        tar.addfile(info, io.BytesIO(article))
+        for name, kind in (("PMC2/fifo.nxml", tarfile.FIFOTYPE), ("PMC3/device.xml", tarfile.CHRTYPE),
+                           ("PMC4/folder.xml", tarfile.DIRTYPE)):
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            tar.addfile(info)
+    return path

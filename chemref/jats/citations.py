@@ -58,7 +58,7 @@ _LOOKBACK = 160
 class RangeBudget:
     """What the citation ranges of one article may still add (one per article, shared by its paragraphs)."""
 
-    __slots__ = ("left", "too_long", "spent")
+    __slots__ = ("left", "spent", "too_long")
 
     def __init__(self, limit: int = MAX_EXPANDED) -> None:
         self.left = limit

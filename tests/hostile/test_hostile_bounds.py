@@ -12,7 +12,7 @@ from pathlib import Path
 from benchmarks.golden import hostile_recipes as recipes
 from chemref.jats import read, read_articles
 from chemref.jats.citations import MAX_EXPANDED, MAX_RANGE
-from tests.hostile.cli_runner import chemref
+from tests.hostile.cli_runner import CORPORA, assert_refused, chemref
 
 
 def _anchors(article):  # type: ignore[no-untyped-def]
@@ -93,3 +93,66 @@ def test_the_articles_of_a_file_keep_their_paths() -> None:
     articles = read_articles(recipes.articles_file(3).encode(), name="a.xml")
     assert [a.part for a in articles] == [f"/articles/article[{i}]" for i in (1, 2, 3)]
     assert articles[2].sections[0].paragraphs[0].path == "/articles/article[3]/body/sec/p"
+
+
+# -- packages and file lists
+SAMPLE = CORPORA / "jats" / "sample_zinc_knuckle.xml"
+
+
+def test_a_member_that_would_inflate_a_package_past_its_bound_stops_it(tmp_path: Path, monkeypatch) -> None:
+    from chemref.inputs import archives
+
+    monkeypatch.setattr(archives, "MIN_INFLATED_BYTES", 8 << 20)
+    package = recipes.zeros_package(tmp_path / "oa.tar.gz", 64, SAMPLE.read_bytes(), SAMPLE.read_bytes())
+    assert package.stat().st_size * archives.MAX_INFLATION < 64 << 20
+    sources = list(archives.package_sources(package, "oa.tar.gz"))
+    assert [s.label for s in sources] == ["oa.tar.gz:PMC1/a.nxml", "oa.tar.gz:PMC2/zeros.nxml"]
+    assert sources[0].error is None and sources[1].stops
+    assert "decompression bomb" in sources[1].error and "rest of the package is not read" in sources[1].error
+
+
+def test_members_named_like_articles_that_hold_no_file_are_said_not_given(tmp_path: Path) -> None:
+    recipes.odd_members_package(tmp_path / "oa.tar.gz", SAMPLE.read_bytes())
+    proc = chemref("questions", "build", "oa.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 given, 1 read, 0 unreadable" in proc.stdout
+    for name, kind in (("fifo.nxml", "FIFO"), ("device.xml", "character device"), ("folder.xml", "folder")):
+        assert any(line.startswith("chemref: warning: ") and name in line and kind in line
+                   for line in proc.stderr.splitlines()), proc.stderr
+
+
+def test_unreadable_members_are_named_on_the_terminal_a_bounded_number_of_times(tmp_path: Path) -> None:
+    recipes.package(tmp_path / "oa.tar.gz", {f"PMC{i}/a.nxml": b"" for i in range(300)} |
+                    {"PMC9999/a.nxml": SAMPLE.read_bytes()})
+    proc = chemref("questions", "build", "oa.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "301 given, 1 read, 300 unreadable" in proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("chemref: warning: ")]
+    assert len(warnings) <= 101 and "not named here" in warnings[-1]
+
+
+def test_a_file_listed_many_times_is_read_once(tmp_path: Path) -> None:
+    (tmp_path / "a.xml").write_bytes(SAMPLE.read_bytes())
+    (tmp_path / "list.txt").write_text("a.xml\n./a.xml\n" * 50_000, encoding="utf-8")
+    proc = chemref("questions", "build", "--files-from", "list.txt", "-o", "q.jsonl", "--no-progress",
+                   cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 given, 1 read" in proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if "listed before" in line]
+    assert len(warnings) == 1 and "99999 line(s)" in warnings[0], proc.stderr
+
+
+def test_a_package_file_list_that_is_not_utf8_names_the_package_too(tmp_path: Path) -> None:
+    recipes.package(tmp_path / "oa.tar.gz", {"PMC1/a.nxml": SAMPLE.read_bytes()})
+    (tmp_path / "oa.filelist.csv").write_bytes("Article File,License\nPMC1/a.nxml,CC BY \xe9t\xe9\n".encode("latin-1"))
+    proc = chemref("questions", "build", "oa.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=60)
+    assert_refused(proc, "oa.filelist.csv", "oa.tar.gz")
+
+
+def test_zip_members_with_absolute_names_are_said(work: Path) -> None:
+    pred = {"/r001.ann": (work / "pred" / "r001.ann").read_text(encoding="utf-8")}
+    pred |= {f"{n}.ann": (work / "gold" / f"{n}.ann").read_text(encoding="utf-8") for n in ("r002", "r003")}
+    recipes.small_zip(work / "pred.zip", pred)
+    proc = chemref("score", "brat", "gold", "pred.zip", cwd=work, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "absolute" in proc.stderr and "/r001.ann" in proc.stderr, proc.stderr
