@@ -198,7 +198,9 @@ def _set_ents(doc: Doc, ents: list[Span]) -> None:
 
 
 _CODE_NAME = re.compile(r"[A-Z]{1,5}-?(?:\d{4,}|\d{2,3}(?:,\d{3})+(?:-\d{1,2})?)\Z")
-_LOCANT_IN_NAME = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
+# A locant before or after a hyphen ("1-", "2,4'-", "4a-", "-1"), matched in the reversed text: searched forwards,
+# a run of digits not followed by a hyphen is rescanned from each of its digits (quadratic in its length).
+_LOCANT_IN_NAME_REVERSED = re.compile(r"-[A-Za-z]?[\d,']*\d|\d-")
 
 
 @lru_cache(maxsize=100_000)
@@ -207,7 +209,7 @@ def is_systematic_name(text: str) -> bool:
     or more systematic fragments ("1-[4-(benzyloxy)phenyl]ethan-1-one", "(1R,2S)-2-(methylamino)-1-
     phenylpropan-1-ol")."""
     return (len(text) >= 12 and "-" in text and " " not in text and _balanced(text)
-            and bool(_LOCANT_IN_NAME.search(text)) and sum(c.isalpha() for c in text) >= len(text) / 2
+            and bool(_LOCANT_IN_NAME_REVERSED.search(text[::-1])) and sum(c.isalpha() for c in text) >= len(text) / 2
             and token_classes(text)[0].split("|").count("SYS2") == 1)
 
 

@@ -6,8 +6,11 @@ component's settings are checked before spaCy sees them."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
 
 from benchmarks.golden import hostile_recipes as recipes
 from chemref.jats import read, read_articles
@@ -156,3 +159,31 @@ def test_zip_members_with_absolute_names_are_said(work: Path) -> None:
     proc = chemref("score", "brat", "gold", "pred.zip", cwd=work, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "absolute" in proc.stderr and "/r001.ann" in proc.stderr, proc.stderr
+
+
+# -- formulas and systematic names: linear in the length of the word
+_OLD_CHARGE = re.compile(r"(?:\d*[+\-−]|[+\-−]\d*|\(\d*[+\-−]\)|\^\d*[+\-−])\Z")  # the written rule, searched
+_OLD_LOCANT = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="12a+-−()^CNl,'", max_size=14))
+def test_the_charge_and_locant_rules_keep_their_meaning(text: str) -> None:
+    from chemref.nlp.chemical_features import _strip_charge
+    from chemref.nlp.chemicals import _LOCANT_IN_NAME_REVERSED
+
+    assert _strip_charge(text) == _OLD_CHARGE.sub("", text)
+    assert bool(_LOCANT_IN_NAME_REVERSED.search(text[::-1])) == bool(_OLD_LOCANT.search(text))
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["1", "C", "a", "1a", "1,", "Cl2", "1x"]), st.sampled_from(["", "+", "xx-", "-", "2+a"]))
+def test_chemical_word_rules_take_linear_time_on_long_runs(unit: str, end: str) -> None:
+    from chemref.nlp.chemical_features import is_formula, is_strong_formula, token_classes
+    from chemref.nlp.chemicals import is_systematic_name
+
+    text = unit * (30_000 // len(unit)) + end
+    started = time.perf_counter()
+    for rule in (is_formula, is_strong_formula, token_classes, is_systematic_name):
+        rule(text)
+    assert time.perf_counter() - started < 2.0  # quadratic rules took seconds to minutes here
