@@ -6,16 +6,21 @@ component's settings are checked before spaCy sees them."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from hypothesis import given, settings, strategies as st
 
 from benchmarks.golden import hostile_recipes as recipes
 from chemref.jats import read, read_articles
 from chemref.jats.citations import MAX_EXPANDED, MAX_RANGE
-from tests.hostile.cli_runner import CORPORA, assert_refused, chemref
+from tests.hostile.cli_runner import CORPORA, ROOT, assert_refused, chemref
 
 
 def _anchors(article):  # type: ignore[no-untyped-def]
@@ -187,3 +192,75 @@ def test_chemical_word_rules_take_linear_time_on_long_runs(unit: str, end: str) 
     for rule in (is_formula, is_strong_formula, token_classes, is_systematic_name):
         rule(text)
     assert time.perf_counter() - started < 2.0  # quadratic rules took seconds to minutes here
+
+
+# -- the chemicals component: long texts in bounded windows, saved settings checked before spaCy reads them
+_LONG_TEXT = "Aspirin and NaCl in DMSO were stirred with Pd(PPh3)4 at 50 C for 2 h. "
+
+
+def _python(code: str, timeout: float = 240.0) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+def test_a_long_text_through_the_chemicals_component_takes_bounded_memory() -> None:
+    code = f"""
+import resource
+from chemref.nlp.chemicals import _counter
+nlp = _counter()
+text = {_LONG_TEXT!r} * 3500
+nlp.max_length = len(text) + 1
+nlp("warm up")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+doc = nlp(text)
+print(len(doc), len(doc.ents), (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+    proc = _python(code)
+    assert proc.returncode == 0, proc.stderr
+    tokens, ents, grown_mb = map(int, proc.stdout.split())
+    assert tokens > 50_000 and ents >= 3 * 3500
+    assert grown_mb < 300, f"{grown_mb} MB for {tokens} tokens"  # 17 kB a token without windows: about 1 GB
+
+
+def test_windows_find_what_the_whole_text_finds(monkeypatch) -> None:
+    from chemref.nlp import chemicals
+
+    nlp = chemicals._counter()
+    text = " ".join(f"Sample {i} held {i % 7 + 1} mM NaCl, then DMSO and Pd(OAc)2 were added." for i in range(600))
+    doc = nlp(text)
+    assert len(doc) > 3 * chemicals.WINDOW_TOKENS
+    windowed = [(e.start_char, e.end_char) for e in doc.ents]
+    monkeypatch.setattr(chemicals, "WINDOW_TOKENS", 10**9)
+    assert windowed == [(e.start_char, e.end_char) for e in nlp(text).ents]
+
+
+_TAMPER = """
+import json, pathlib, sys, tempfile
+import spacy
+from chemref.errors import InputError
+folder = pathlib.Path(tempfile.mkdtemp())
+nlp = spacy.blank("en")
+nlp.add_pipe("chemref_chemicals")
+nlp.to_disk(folder)
+target = folder / "chemref_chemicals" / sys.argv[1]
+target.write_text(target.read_text().replace(sys.argv[2], sys.argv[3]))
+try:
+    spacy.load(folder)
+except InputError as exc:
+    print("refused: " + str(exc))
+"""
+
+
+@pytest.mark.parametrize(("file", "old", "new", "needle"), [
+    ("cfg", '"beam_width":1', '"beam_width":999999999', "beam_width"),
+    ("config.cfg", "depth = 4", "depth = 400000", "depth"),
+    ("config.cfg", "rows = [8000, 1000, 2500, 2500]", "rows = [8000000000, 1000, 2500, 2500]", "rows"),
+    ("config.cfg", "width = 96", "width = 96000000", "width"),
+])
+def test_a_tampered_saved_chemicals_component_is_refused_in_one_line(file: str, old: str, new: str,
+                                                                    needle: str) -> None:
+    proc = subprocess.run([sys.executable, "-c", _TAMPER, file, old, new], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("refused: ") and needle in lines[0], proc.stdout
