@@ -174,8 +174,8 @@ _OLD_LOCANT = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet="12a+-−()^CNl,'", max_size=14))
 def test_the_charge_and_locant_rules_keep_their_meaning(text: str) -> None:
-    from chemref.nlp.chemical_features import _strip_charge
-    from chemref.nlp.chemicals import _LOCANT_IN_NAME_REVERSED
+    from chemref.nlp.components.chemical_features import _strip_charge
+    from chemref.nlp.components.chemicals import _LOCANT_IN_NAME_REVERSED
 
     assert _strip_charge(text) == _OLD_CHARGE.sub("", text)
     assert bool(_LOCANT_IN_NAME_REVERSED.search(text[::-1])) == bool(_OLD_LOCANT.search(text))
@@ -184,8 +184,8 @@ def test_the_charge_and_locant_rules_keep_their_meaning(text: str) -> None:
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from(["1", "C", "a", "1a", "1,", "Cl2", "1x"]), st.sampled_from(["", "+", "xx-", "-", "2+a"]))
 def test_chemical_word_rules_take_linear_time_on_long_runs(unit: str, end: str) -> None:
-    from chemref.nlp.chemical_features import is_formula, is_strong_formula, token_classes
-    from chemref.nlp.chemicals import is_systematic_name
+    from chemref.nlp.components.chemical_features import is_formula, is_strong_formula, token_classes
+    from chemref.nlp.components.chemicals import is_systematic_name
 
     text = unit * (30_000 // len(unit)) + end
     started = time.perf_counter()
@@ -206,7 +206,7 @@ def _python(code: str, timeout: float = 240.0) -> subprocess.CompletedProcess:
 def test_a_long_text_through_the_chemicals_component_takes_bounded_memory() -> None:
     code = f"""
 import resource
-from chemref.nlp.chemicals import _counter
+from chemref.nlp.components.chemicals import _counter
 nlp = _counter()
 text = {_LONG_TEXT!r} * 3500
 nlp.max_length = len(text) + 1
@@ -223,7 +223,7 @@ print(len(doc), len(doc.ents), (resource.getrusage(resource.RUSAGE_SELF).ru_maxr
 
 
 def test_windows_find_what_the_whole_text_finds(monkeypatch) -> None:
-    from chemref.nlp import chemicals
+    from chemref.nlp.components import chemicals
 
     nlp = chemicals._counter()
     text = " ".join(f"Sample {i} held {i % 7 + 1} mM NaCl, then DMSO and Pd(OAc)2 were added." for i in range(600))
