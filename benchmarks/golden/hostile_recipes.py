@@ -339,20 +339,3 @@ def zeros_package(path: Path, megabytes: int, before: bytes, after: bytes) -> Pa
             info.size = size if data is None else len(data)
             tar.addfile(info, io.BufferedReader(_Zeros(size), 1 << 20) if data is None else io.BytesIO(data))
     return path
-
-
-def odd_members_package(path: Path, article: bytes) -> Path:
-    """A ``.tar.gz`` package of one article and a FIFO, a character device and a folder named like articles."""
-    import io
-    import tarfile
-
-    with tarfile.open(path, "w:gz") as tar:
-        info = tarfile.TarInfo("PMC1/a.nxml")
-        info.size = len(article)
-        tar.addfile(info, io.BytesIO(article))
-        for name, kind in (("PMC2/fifo.nxml", tarfile.FIFOTYPE), ("PMC3/device.xml", tarfile.CHRTYPE),
-                           ("PMC4/folder.xml", tarfile.DIRTYPE)):
-            info = tarfile.TarInfo(name)
-            info.type = kind
-            tar.addfile(info)
-    return path

@@ -5,8 +5,9 @@ A compressed stream cannot skip a member without inflating it, so what a package
 :data:`MAX_INFLATION` times its size on disk (at least :data:`MIN_INFLATED_BYTES`). The first member that would
 take it past that bound ends the package with an error naming the member (a decompression bomb); members
 before it are read. A member over :data:`MAX_MEMBER_BYTES` within the bound is refused and skipped. Members named
-like articles that hold no file (a FIFO, a device, a folder) are named in a warning and are not articles given;
-a link is an article given under another name, read under its target's name (an error row of its own)."""
+like articles that hold no file (a FIFO, a device) are named in a warning and are not articles given; a link is
+an article given under another name, read under its target's name (an error row of its own); a folder is
+structure only (its files are members of their own)."""
 
 from __future__ import annotations
 
@@ -99,8 +100,7 @@ def package_sources(package: Path, label: str, licences: bool = True) -> Iterato
     return _read_ahead(_package_members(package, label, licences))
 
 
-_MEMBER_KINDS = {tarfile.CHRTYPE: "character device", tarfile.BLKTYPE: "block device", tarfile.FIFOTYPE: "FIFO",
-                 tarfile.DIRTYPE: "folder"}
+_MEMBER_KINDS = {tarfile.CHRTYPE: "character device", tarfile.BLKTYPE: "block device", tarfile.FIFOTYPE: "FIFO"}
 
 
 def _not_a_file(member_label: str, member: tarfile.TarInfo) -> str:
@@ -168,7 +168,9 @@ def _member(archive: tarfile.TarFile, member: tarfile.TarInfo, label: str, licen
     if not member.name.lower().endswith(JATS_SUFFIXES):
         return
     member_label = path_text(f"{label}:{member.name}")
-    if member.isdir() or not (member.isfile() or member.islnk() or member.issym()):
+    if member.isdir():
+        return  # structure only: the folder's files are members of their own
+    if not (member.isfile() or member.islnk() or member.issym()):
         # named like an article but holds no file: said, never dropped quietly, and no article given
         warnings.warn(_not_a_file(member_label, member), UserWarning, stacklevel=2)
         return

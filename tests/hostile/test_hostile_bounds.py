@@ -119,16 +119,6 @@ def test_a_member_that_would_inflate_a_package_past_its_bound_stops_it(tmp_path:
     assert "decompression bomb" in sources[1].error and "rest of the package is not read" in sources[1].error
 
 
-def test_members_named_like_articles_that_hold_no_file_are_said_not_given(tmp_path: Path) -> None:
-    recipes.odd_members_package(tmp_path / "oa.tar.gz", SAMPLE.read_bytes())
-    proc = chemref("questions", "build", "oa.tar.gz", "-o", "q.jsonl", "--no-progress", cwd=tmp_path, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert "1 given, 1 read, 0 unreadable" in proc.stdout
-    for name, kind in (("fifo.nxml", "FIFO"), ("device.xml", "character device"), ("folder.xml", "folder")):
-        assert any(line.startswith("chemref: warning: ") and name in line and kind in line
-                   for line in proc.stderr.splitlines()), proc.stderr
-
-
 def test_unreadable_members_are_named_on_the_terminal_a_bounded_number_of_times(tmp_path: Path) -> None:
     recipes.package(tmp_path / "oa.tar.gz", {f"PMC{i}/a.nxml": b"" for i in range(300)} |
                     {"PMC9999/a.nxml": SAMPLE.read_bytes()})
