@@ -3,7 +3,8 @@
 Run from the project root:  python benchmarks/bench_hostile.py  (``--brat``: only the BRAT scoring cases, written
 to benchmarks/results/hostile_brat.json; ``--judge``: only the judge's hostile servers, to
 benchmarks/results/hostile_judge.json; ``--chain-details``: only the long chain's ``--errors``/``--html`` and the
-per-submission COREFERENCE budget, to benchmarks/results/hostile_chain_details.json)
+per-submission COREFERENCE budget, to benchmarks/results/hostile_chain_details.json; ``--bounds``: only the input
+size bounds, to benchmarks/results/hostile_bounds.json)
 Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
@@ -21,6 +22,10 @@ the question selector's features of a candidate record whose excerpt and cited s
 ``judge run`` (16 requests, ``--concurrency 8``, one retry each) against the test server (tests/judge_server.py)
 answering every request with a 1 MB gzip or deflate bomb (1 GB inflated), or a body gzipped twice
 (``Content-Encoding: gzip, gzip``): target 10 s and 300 MB each.
+Input size bounds (target 60 s and 2 GB each), each at three sizes N to show linear growth: reading (and writing
+as JSON) an article of N sentences each citing all N/6 references as one range; an ``<articles>`` file of N
+articles; ``is_formula`` and ``token_classes`` on N digits; the chemicals component on N tokens; listing a
+package of N empty members.
 """
 
 from __future__ import annotations
@@ -267,6 +272,61 @@ JUDGE_CASES = (
 def _judge_rows() -> list[dict]:
     return [{"case": case, "limit_s": 10.0, "limit_mb": 300.0, **_run(_JUDGE.replace("@KIND@", repr(kind)))}
             for case, kind in JUDGE_CASES]
+_BOUNDS = _PRELUDE + textwrap.dedent("""
+    case, n = @CASE@, @N@
+    if case == "ranges":  # n sentences each citing all n // 6 references as one range (one xref, "1-N")
+        from chemref.jats import read_articles
+        from chemref.jsonl import json_line
+        data = recipes.range_article(n // 6, n, "text").encode()
+        start()
+        size = sum(len(json_line(a.to_dict())) for a in read_articles(data, name="ranges.xml"))
+        done(f"{len(data) / 1e6:.1f} MB in, {size / 1e6:.1f} MB of JSON out")
+    elif case == "articles":  # an <articles> file of n articles
+        from chemref.jats import read_articles
+        data = recipes.articles_file(n).encode()
+        start()
+        done(f"{len(read_articles(data, name='articles.xml')):,} articles of {len(data) / 1e6:.1f} MB")
+    elif case == "formula":  # is_formula on n digits
+        from chemref.nlp.components.chemical_features import is_formula, token_classes
+        is_formula("H2O")
+        start()
+        done(f"formula: {is_formula('1' * n)}, classes: {token_classes('1' * n + '+')[0]!r}")
+    elif case == "chemicals":  # the chemicals component on a text of about n tokens
+        from chemref.nlp.components.chemicals import _counter
+        nlp = _counter()
+        text = "Aspirin and NaCl in DMSO were stirred with Pd(PPh3)4 at 50 C for 2 h. " * (n // 18 + 1)
+        nlp.max_length = len(text) + 1
+        nlp("NaCl in DMSO")
+        start()
+        doc = nlp(text)
+        done(f"{len(doc):,} tokens, {len(doc.ents):,} mentions")
+    else:  # a .tar.gz package of n empty members named like articles
+        from chemref.inputs.archives import package_sources
+        with tempfile.TemporaryDirectory() as tmp:
+            package = recipes.package(Path(tmp) / "oa.tar.gz", {f"PMC{i}/a.nxml": b"" for i in range(n)})
+            start()
+            count = sum(1 for _ in package_sources(package, "oa.tar.gz"))
+            done(f"{count:,} members listed")
+""")
+
+#: (case, recipe, sizes) of the input size bounds: each at three or more sizes, to show linear growth
+BOUND_CASES = (
+    ("jats read, {n} sentences each citing {refs} references as one range", "ranges", (7_500, 15_000, 30_000)),
+    ("jats read, <articles> file of {n} articles", "articles", (2_000, 4_000, 8_000)),
+    ("is_formula and token_classes, {n} digits", "formula", (20_000, 40_000, 80_000)),
+    ("chemicals component, text of about {n} tokens", "chemicals", (10_000, 20_000, 40_000)),
+    ("package of {n} empty members, listed", "package", (25_000, 50_000, 100_000)),
+)
+
+
+def _bound_rows() -> list[dict]:
+    rows = []
+    for case, recipe, sizes in BOUND_CASES:
+        for n in sizes:
+            code = _BOUNDS.replace("@CASE@", repr(recipe)).replace("@N@", str(n))
+            rows.append({"case": case.format(n=f"{n:,}", refs=f"{n // 6:,}"),
+                         "recipe": recipe, "size": n, "limit_s": 60.0, "limit_mb": 2000.0, **_run(code, timeout=300.0)})
+    return rows
 
 
 def _run(code: str, timeout: float = 120.0) -> dict:
@@ -300,6 +360,9 @@ def main() -> None:
     if "--judge" in sys.argv[1:]:  # only the judge's hostile servers, to results/hostile_judge.json
         _table(_judge_rows(), load_start, OUT.with_name("hostile_judge.json"))
         return
+    if "--bounds" in sys.argv[1:]:  # only the input size bounds, to results/hostile_bounds.json
+        _table(_bound_rows(), load_start, OUT.with_name("hostile_bounds.json"))
+        return
     for n in (100, 1_000, 10_000):
         rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
     rows.extend(_brat_rows())
@@ -313,6 +376,7 @@ def main() -> None:
         for engine in ENGINES:
             rows.append({"case": f"{engine}, 1 MB of {unit!r}", "limit_s": 1.0,
                          **_run(_ENGINE.replace("@ARGS@", repr((engine, unit, MB))))})
+    rows.extend(_bound_rows())
     _table(rows, load_start, OUT)
 
 

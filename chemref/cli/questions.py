@@ -132,7 +132,7 @@ def build_command(
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        progress=progress, on_error=_unreadable_warnings(),
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
@@ -377,3 +377,22 @@ def baseline_page_command(
     up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
     refuse_overwriting_inputs(output, questions)
     write_baseline_page_cli(output, questions)
+#: unreadable articles named one by one on the terminal in one build (every one is in the articles rows)
+MAX_UNREADABLE_WARNINGS = 100
+
+
+def _unreadable_warnings() -> Callable[[str, str], None]:
+    """``on_error`` of a build: a warning for each of the first unreadable articles, then one line saying the
+    others are not named here (a package of a million empty members would otherwise flood the terminal)."""
+    count = 0
+
+    def on_error(source: str, message: str) -> None:
+        nonlocal count
+        count += 1
+        if count <= MAX_UNREADABLE_WARNINGS:
+            warn(f"skipped unreadable article: {message}")
+        elif count == MAX_UNREADABLE_WARNINGS + 1:
+            warn(f"more than {MAX_UNREADABLE_WARNINGS} unreadable articles: the others are not named here (the "
+                 "articles rows of the output name each, and the report counts them)")
+
+    return on_error
