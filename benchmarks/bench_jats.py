@@ -33,6 +33,7 @@ from chemref.reference_data import reference_path  # noqa: E402
 from benchmarks.golden.jats_independent import count_file  # noqa: E402
 
 import chemref.jats as jats  # noqa: E402
+from chemref import read_jats  # noqa: E402
 from chemref.doi import normalize_doi  # noqa: E402
 
 DEFAULT_CORPUS = reference_path("corpora", "jats", "dev", project_root=ROOT)
@@ -59,7 +60,7 @@ def _cpu() -> float:
 # (holding every parsed article of every tool alive would time the garbage collector instead).
 def run_chemref(files):
     for f in files:
-        jats.read(f)
+        read_jats(f)
 
 
 def run_chemref_2(files):
@@ -179,7 +180,7 @@ def main() -> int:
             time_run(fn, files, times[name], cpu[name])
 
     counts = [count_file(f) for f in files]
-    articles = [jats.read(f) for f in files]
+    articles = [read_jats(f) for f in files]
     pp_results = pubmed_parser_results(files) if have_pp else [None] * len(files)
     rec = recall(files, counts, articles, pp_results)
 

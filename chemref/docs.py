@@ -102,11 +102,19 @@ def question_fields() -> str:
 
 def jats_fields() -> str:
     """The keys of one ``chemref jats --json`` line, read off the JSON of a sample article."""
-    from chemref.jats import read
+    from dataclasses import replace
+
+    from chemref.jats.model import ArticleDate, Author, Award, Funding
+    from chemref.jats.reader import read
 
     sample = Path(__file__).resolve().parents[1] / "corpora" / "jats" / "sample_cu_tio2_co2.xml"
-    data = read(sample).to_dict()
-    top = [k for k in data if k not in ("sections", "references", "diagnostics", "abstracts", "back", "license")]
+    article = read(sample)
+    data = article.to_dict()
+    nested = ("sections", "references", "diagnostics", "abstracts", "back", "license", "authors", "dates", "funding")
+    top = [k for k in data if k not in nested]
+    # the keys of the list items, whether or not the sample has such items
+    probe = replace(article, authors=(Author(),), dates=(ArticleDate("", ""),),
+                    funding=Funding(awards=(Award(),))).to_dict()
     paragraph = next((s["paragraphs"][0] for s in data["sections"] if s["paragraphs"]), {})
     citation = next((p["citations"][0] for s in data["sections"] for p in s["paragraphs"] if p["citations"]), {})
     fmt = next((p["formatting"][0] for s in data["sections"] for p in s["paragraphs"] if p["formatting"]), {})
@@ -119,8 +127,10 @@ def jats_fields() -> str:
         "citations": "[{" + keys(citation) + "}]", "formatting": "[{" + keys(fmt) + "}]"}) + "}]",
         "sections": ""})
     reference = data["references"][0]
-    return _wrap(f"Each JSON line has `{', '.join(top)}, license{{{keys(data['license'])}}}, sections[...]` (body "
-                 f"sections, nested, each with `{section_keys}`), `references[{{{keys(reference)}}}]`, "
+    front = (f"authors[{{{keys(probe['authors'][0])}}}], dates[{{{keys(probe['dates'][0])}}}], "
+             f"funding{{statements, awards[{{{keys(probe['funding']['awards'][0])}}}]}}")
+    return _wrap(f"Each JSON line has `{', '.join(top)}, license{{{keys(data['license'])}}}, {front}, sections[...]` "
+                 f"(body sections, nested, each with `{section_keys}`), `references[{{{keys(reference)}}}]`, "
                  f"`diagnostics[{{code, message, line}}]`, plus `abstracts` and `back` in the same shape as `sections`.")
 
 

@@ -285,17 +285,26 @@ def _prefixed(element) -> str:
     return tag
 
 
-def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
+def _abstracts(reader: _ArticleReader, meta) -> tuple[tuple[Section, ...], str | None]:
+    """The abstracts (translated ones too) as sections, and the main abstract's text (the first ``<abstract>``
+    without an ``abstract-type``, else the first ``<abstract>``): its paragraphs joined by spaces."""
     if meta is None:
-        return ()
+        return (), None
     out: list[Section] = []
+    main: Section | None = None
+    main_typed = True
     for element in meta:
-        if element.tag not in ("abstract", "trans-abstract"):
+        tag = element.tag
+        if tag != "abstract" and tag != "trans-abstract":
             continue
         section = reader.section(element, "abstract", reader.getpath(element))
-        title = section.title or (element.get("abstract-type") or "Abstract").replace("-", " ").capitalize()
+        kind = element.get("abstract-type")
+        title = section.title or (kind or "Abstract").replace("-", " ").capitalize()
         out.append(Section(title, "abstract", section.paragraphs, section.sections))
-    return tuple(out)
+        if tag == "abstract" and (main is None or (main_typed and not kind)):
+            main, main_typed = section, bool(kind)
+    text = " ".join(p.text for _, p in main.walk()) if main is not None else None
+    return tuple(out), text or None
 
 
 def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
@@ -366,6 +375,13 @@ def _read_body(reader: _ArticleReader, body, refs: ReferenceList, diagnostics: l
     return sections
 
 
+def _front_fields(article, metadata, abstract_text: str | None) -> dict:
+    """The Article fields read from the front matter beyond the identifying ones."""
+    return {"article_type": article.get("article-type"), "authors": metadata.authors,
+            "keywords": metadata.keywords, "subjects": metadata.subjects, "dates": metadata.dates,
+            "funding": metadata.funding, "abstract_text": abstract_text}
+
+
 def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False,
                entities: bool = True) -> list[Article]:
     """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
@@ -378,7 +394,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
     getpath = reader.getpath = article.getroottree().getpath
-    abstracts = _abstracts(reader, meta)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, article)
     if entities:
         _check_entities(article, diagnostics)
@@ -393,7 +409,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
         file=file, pmcid=metadata.pmcid, pmid=metadata.pmid, doi=metadata.doi, title=metadata.title,
         journal=metadata.journal, year=metadata.year, license=licence, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=part,
+        back=back_sections, part=part, **_front_fields(article, metadata, abstract_text),
     )
     out = [main]
     if sub_articles:
@@ -415,7 +431,7 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
         refs = parent_refs
     reader = _ArticleReader(refs, diagnostics)
     reader.getpath = getpath
-    abstracts = _abstracts(reader, meta)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, sub)
     back_sections = _back(reader, back, sub.find("floats-group"))
     has_licence = meta is not None and meta.find("permissions") is not None
@@ -424,7 +440,7 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
         title=metadata.title, journal=metadata.journal or parent.journal, year=metadata.year or parent.year,
         license=read_license(meta) if has_licence else parent.license, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=getpath(sub),
+        back=back_sections, part=getpath(sub), **_front_fields(sub, metadata, abstract_text),
     )
 
 

@@ -83,8 +83,8 @@ def _by_author(element) -> bool:
 class _Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
-    __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "container", "year",
-                 "has_comment", "conflicts", "text_title", "notes")
+    __slots__ = ("elements", "doi", "source", "pmid", "names", "given", "titles", "book_source", "container",
+                 "year", "has_comment", "conflicts", "text_title", "notes")
 
     def __init__(self, elements: list) -> None:
         self.elements = elements
@@ -92,6 +92,7 @@ class _Work:
         self.source: str | None = None
         self.pmid: str | None = None
         self.names: list[str] = []
+        self.given: list[str | None] = []          # the given names of each of ``names`` (None: none given)
         self.titles: dict[str, object] = {}
         self.book_source = None
         self.container = None
@@ -142,6 +143,14 @@ class _Work:
                             text = text.strip()
                         if text:
                             self.names.append(text)
+                            given = name.find("given-names")
+                            if given is not None:
+                                text = given.text
+                                if len(given) or not text or "\n" in text or "  " in text:
+                                    text = plain_text(given)
+                                else:
+                                    text = text.strip()
+                            self.given.append(text or None if given is not None else None)
                             any_surname = True
                 elif tag == "year":
                     if self.year is None:
@@ -164,11 +173,13 @@ class _Work:
                         text = plain_text(field)
                         if text:
                             self.names.append(text)
+                            self.given.append(None)
                 elif tag == "string-name":
                     if field.find("surname") is None and _by_author(field):
                         text = plain_text(field)
                         if text:
                             self.names.append(text)
+                            self.given.append(None)
                 elif tag == "source":
                     if self.container is None:
                         self.container = field
@@ -235,6 +246,7 @@ class _Work:
         names, title = parse_unstructured_citation(plain_text(element))
         if names:
             self.names = names  # surnames, also in place of whole "<string-name>" texts
+            self.given = [None] * len(names)
         self.text_title = title
 
     @property
@@ -499,10 +511,14 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
             for conflict in work.conflicts:
                 diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
                                               "the link text is used", line))
-        authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for group in groups
-                                                                     for n in _richest(group).names)
+        if len(flat) == 1:
+            authors, given_names = tuple(flat[0].names), tuple(flat[0].given)
+        else:
+            richest = [_richest(group) for group in groups]
+            authors = tuple(n for work in richest for n in work.names)
+            given_names = tuple(g for work in richest for g in work.given)
         reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
-                              ambiguous, distinct, label or None, line, *_container(groups[0]))
+                              ambiguous, distinct, label or None, line, *_container(groups[0]), given_names)
         result.position[ref_id] = len(result.order)
         result.order.append(ref_id)
         result._elements.append(ref)

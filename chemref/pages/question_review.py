@@ -124,7 +124,7 @@ def _cited_references(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, 
     read from the articles where ``source_file`` names a readable file (relative to the current folder);
     others are left out, and the page names those references by id only."""
     from chemref.errors import ChemrefError
-    from chemref.jats import read
+    from chemref.jats.reader import read
 
     wanted = {str(r.get("source_file")) for r in records
               if isinstance(r.get("ref_id"), str) and len(r["ref_id"].split()) > 1 and not r.get("target_title")}

@@ -278,9 +278,8 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    import chemref.jats
+    import chemref.jats.reader  # noqa: F401 - imported for its import cost, paid once here
 
-    getattr(chemref.jats, "read")
     default_components()
     default_selector()
 
