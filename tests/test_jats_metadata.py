@@ -88,6 +88,11 @@ def test_dates_keywords_subjects_funding_and_abstract_text() -> None:
     assert len(article.abstracts) == 3
 
 
+def test_funding_inside_a_support_group() -> None:
+    assert read_jats(HERE / "funding_support_group.xml").funding == Funding(
+        ("Funded by the Fixture Research Agency (FRA-42).",), (Award(("Fixture Research Agency",), ("FRA-42",)),))
+
+
 def test_reference_given_names_follow_the_authors() -> None:
     refs = read_jats(HERE / "dates_keywords_funding.xml").references_by_id
     assert (refs["R1"].authors, refs["R1"].given_names) == (("Curie", "The Radium Group", "Joliot"),
@@ -132,6 +137,8 @@ def test_split_string_name(text: str, expected: tuple) -> None:
 @pytest.mark.parametrize("xml, expected", [
     ("<aff><label>1</label>Dept of X, Univ Y</aff>", "Dept of X, Univ Y"),
     ("<aff><sup>a</sup>Dept of X</aff>", "Dept of X"),                                  # a leading sup is a label
+    ("<aff><bold>12</bold><institution>Dept of X</institution></aff>", "Dept of X"),   # so is a short bold
+    ("<aff><bold>Dept of X</bold>, Lima</aff>", "Dept of X, Lima"),
     ("<aff><institution>Univ</institution><country>Peru</country></aff>", "Univ, Peru"),  # no separator given
     ("<aff>University of <italic>Fixtures</italic>, Lima</aff>", "University of Fixtures, Lima"),
     ("<aff><institution>Univ</institution> , <country>Peru</country>.</aff>", "Univ, Peru"),

@@ -30,6 +30,7 @@ _EQUAL = re.compile(r"contributed\s+equally|equal(?:ly)?\s+contribut|equal\s+fir
                     r"shared\s+first|these\s+authors\s+(?:have\s+)?contributed\s+equally", re.I)
 _AUTHOR_TYPES = (None, "author", "Author", "AUTHOR")
 _SKIP_IN_AFF = frozenset({"label", "institution-id"})
+_LABEL_LIKE = frozenset({"sup", "bold", "italic"})
 _SEPARATED = re.compile(r"[,;:]\s*$")
 # the parts of an address: side by side with no separator, they are joined by ", "
 _AFF_PARTS = frozenset({"institution", "institution-wrap", "addr-line", "country", "city", "state", "postal-code",
@@ -90,8 +91,8 @@ def _aff_parts(element, parts: list[str], top: bool) -> None:
     for child in element:
         tag = child.tag
         if tag.__class__ is str:
-            if tag in _SKIP_IN_AFF or (first and tag == "sup"):  # a leading <sup> is a label too
-                pass
+            if tag in _SKIP_IN_AFF or (first and tag in _LABEL_LIKE and len(plain_text(child)) <= 4):
+                pass  # a label, or a short leading <sup>/<bold> standing for one ("1", "a", "*")
             else:
                 if tag in _AFF_PARTS and parts and not _SEPARATED.search(parts[-1]):
                     parts[-1] += ","

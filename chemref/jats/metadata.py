@@ -224,6 +224,8 @@ def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
                 subjects.extend(plain_text(s) for s in child.iter("subject"))
             elif tag == "funding-group":
                 funding_groups.append(child)
+            elif tag == "support-group":  # JATS 1.4 wraps funding-group in it
+                funding_groups.extend(child.iter("funding-group"))
             elif tag == "author-notes":
                 funding_notes.extend(fn for fn in child.iter("fn") if fn.get("fn-type") in _FUNDING_NOTES)
         authors = read_authors(meta, diagnostics)
