@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from chemref.errors import printable
 from chemref.jats.model import Author, Diagnostic
-from chemref.jats.text import plain_text
+from chemref.jats.text import first_child, plain_text, text_of
 
 __all__ = ["read_authors", "normalize_orcid", "split_string_name", "affiliation_text"]
 
@@ -139,7 +139,7 @@ class _Front:
                 if ident and ident not in self.affs:
                     self.affs[ident] = affiliation_text(element)
             elif tag == "aff-alternatives":
-                first = element.find("aff")
+                first = first_child(element, "aff")
                 if ident and first is not None:
                     self.affs[ident] = affiliation_text(first)
             elif tag == "fn":
@@ -154,7 +154,7 @@ class _Front:
             return False
         if note.get("fn-type") == "equal":
             return True
-        return _EQUAL.search("".join(note.itertext())) is not None
+        return _EQUAL.search(text_of(note)) is not None
 
 
 def _group_affs(group, meta, front: _Front) -> tuple[str, ...]:
@@ -208,8 +208,8 @@ def _author(contrib, front: _Front, diagnostics: list[Diagnostic]) -> Author | N
                 if child is None:
                     continue
             eastern = child.get("name-style") == "eastern"
-            surname_el = child.find("surname")
-            given_el = child.find("given-names")
+            surname_el = first_child(child, "surname")
+            given_el = first_child(child, "given-names")
             if surname_el is not None or given_el is not None:
                 surname = plain_text(surname_el) or None if surname_el is not None else None
                 given = plain_text(given_el) or None if given_el is not None else None
@@ -217,7 +217,7 @@ def _author(contrib, front: _Front, diagnostics: list[Diagnostic]) -> Author | N
                 surname, given = split_string_name(plain_text(child))
         elif tag == "collab" or tag == "collab-alternatives":
             if tag == "collab-alternatives":
-                child = child.find("collab")
+                child = first_child(child, "collab")
             if child is not None and collab is None:
                 collab = _collab_text(child) or None
         elif tag == "xref":

@@ -14,7 +14,7 @@ from chemref.doi import normalize_doi
 from chemref.errors import printable
 from chemref.jats.authors import read_authors
 from chemref.jats.model import ArticleDate, Author, Award, Diagnostic, Funding
-from chemref.jats.text import plain_text
+from chemref.jats.text import first_child, plain_text, text_of
 
 if TYPE_CHECKING:  # annotations only: lxml is imported where XML is parsed
     from lxml import etree
@@ -56,7 +56,7 @@ _FUNDING_NOTES = frozenset({"financial-disclosure", "funding", "funding-informat
 def _number(element, low: int, high: int) -> int | None:
     if element is None:
         return None
-    text = (element.text if not len(element) else "".join(element.itertext())) or ""
+    text = (element.text if not len(element) else text_of(element)) or ""
     text = text.strip().rstrip(".").lower()
     if text.isdigit():
         value = int(text)
@@ -73,19 +73,19 @@ def format_date(element) -> str | None:
         match = _ISO_DATE.match(iso)
         if match:
             return "-".join(g for g in match.groups() if g)
-    year_el = element.find("year")
+    year_el = first_child(element, "year")
     if year_el is None:
-        string_date = element.find("string-date")
+        string_date = first_child(element, "string-date")
         match = _YEAR.search(plain_text(string_date)) if string_date is not None else None
         return match.group(1) if match else None
-    match = _YEAR.search(year_el.text or "" if not len(year_el) else "".join(year_el.itertext()))
+    match = _YEAR.search(year_el.text or "" if not len(year_el) else text_of(year_el))
     if match is None:
         return None
     date = match.group(1)
-    month = _number(element.find("month"), 1, 12)
+    month = _number(first_child(element, "month"), 1, 12)
     if month is None:
         return date
-    day = _number(element.find("day"), 1, 31)
+    day = _number(first_child(element, "day"), 1, 31)
     return f"{date}-{month:02d}" + (f"-{day:02d}" if day is not None else "")
 
 
@@ -93,14 +93,14 @@ def _date(element, kind: str, out: list[ArticleDate], diagnostics: list[Diagnost
     date = format_date(element)
     if date is None:
         if len(element):
-            shown = printable(" ".join("".join(element.itertext()).split())[:40])
+            shown = printable(" ".join(text_of(element).split())[:40])
             diagnostics.append(Diagnostic("date-unparseable", f"<{element.tag}> {shown!r} gives no year: left out",
                                           element.sourceline))
         return
     for part, length in (("month", 7), ("day", 10)):
-        found = element.find(part)
+        found = first_child(element, part)
         if found is not None and len(date) == length - 3 and not element.get("iso-8601-date"):
-            shown = printable(" ".join("".join(found.itertext()).split())[:20])
+            shown = printable(" ".join(text_of(found).split())[:20])
             diagnostics.append(Diagnostic("date-part-unparseable", f"<{element.tag}> {part} {shown!r} is not a "
                                           f"{part}: the date is read as {date}", found.sourceline))
             break
@@ -135,7 +135,7 @@ def _funder(source) -> str:
         pieces = [source.text or ""]
         for child in source:
             if child.tag != "institution-id":
-                pieces.append("".join(child.itertext()))
+                pieces.append(text_of(child))
             pieces.append(child.tail or "")
         return " ".join("".join(pieces).split())
     return " ".join((source.text or "").split())
@@ -160,17 +160,17 @@ def _funding(groups, notes) -> Funding:
 
 
 def _year(meta, diagnostics: list[Diagnostic]) -> int | None:
-    dates = meta.findall("pub-date")
+    dates = [d for d in meta if d.tag == "pub-date"]
     if not dates:
         return None
     ranked = sorted(dates, key=lambda d: min(
         (_DATE_PREFERENCE.index(t) for t in (d.get("pub-type"), d.get("date-type")) if t in _DATE_PREFERENCE),
         default=len(_DATE_PREFERENCE)))
     for date in ranked:
-        year = date.find("year")
+        year = first_child(date, "year")
         if year is None:
             continue
-        raw = "".join(year.itertext()).strip()
+        raw = text_of(year).strip()
         match = _YEAR.search(raw)
         if match:
             return int(match.group(1))
@@ -193,8 +193,8 @@ def _valid_id(value: str, pattern: re.Pattern[str], name: str, form: str, elemen
 
 def read_metadata(front: etree._Element | None, diagnostics: list[Diagnostic]) -> Metadata:
     """Read ``<front>`` (None gives empty metadata)."""
-    meta = front.find("article-meta") if front is not None else None
-    journal_meta = front.find("journal-meta") if front is not None else None
+    meta = first_child(front, "article-meta") if front is not None else None
+    journal_meta = first_child(front, "journal-meta") if front is not None else None
     return read_meta(meta, journal_meta, diagnostics)
 
 
@@ -229,9 +229,11 @@ def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
             elif tag == "author-notes":
                 funding_notes.extend(fn for fn in child.iter("fn") if fn.get("fn-type") in _FUNDING_NOTES)
         authors = read_authors(meta, diagnostics)
-        for article_id in meta.findall("article-id"):
+        for article_id in meta:
+            if article_id.tag != "article-id":
+                continue
             kind = (article_id.get("pub-id-type") or "").lower()
-            value = "".join(article_id.itertext()).strip()
+            value = text_of(article_id).strip()
             if not value:
                 continue
             if kind in ("pmc", "pmcid") and pmcid is None:
@@ -242,7 +244,8 @@ def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
                     pmid = value
             elif kind == "doi" and doi is None:
                 doi = normalize_doi(value)
-        title_el = meta.find("title-group/article-title")
+        group = first_child(meta, "title-group")
+        title_el = first_child(group, "article-title") if group is not None else None
         title = plain_text(title_el) or None if title_el is not None else None
         year = _year(meta, diagnostics)
     if journal_meta is not None:
@@ -250,7 +253,7 @@ def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
         if title_el is not None:
             journal = plain_text(title_el) or None
         if journal is None:
-            ids = journal_meta.findall("journal-id")
+            ids = [j for j in journal_meta if j.tag == "journal-id"]
             preferred = [j for j in ids if j.get("journal-id-type") == "nlm-ta"] or ids
             if preferred:
                 journal = plain_text(preferred[0]) or None

@@ -25,7 +25,7 @@ from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Sect
 from chemref.jats.parser import parse_articles
 from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
-from chemref.jats.text import BLOCK_TAGS, TextBuilder, plain_text
+from chemref.jats.text import BLOCK_TAGS, TextBuilder, first_child, plain_text
 
 __all__ = ["read", "read_articles", "read_many", "map_articles"]
 
@@ -208,7 +208,7 @@ class _ArticleReader:
                 self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
 
     def section(self, element, parent_kind: str | None, path: str) -> Section:
-        title_el = element.find("title")
+        title_el = first_child(element, "title")
         title = plain_text(title_el) if title_el is not None else ""
         if parent_kind == "abstract":
             kind = "abstract"
@@ -386,11 +386,11 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
                entities: bool = True) -> list[Article]:
     """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
     diagnostics: list[Diagnostic] = []
-    front = article.find("front")
-    back = article.find("back")
-    body = article.find("body")
+    front = first_child(article, "front")
+    back = first_child(article, "back")
+    body = first_child(article, "body")
     metadata = read_metadata(front, diagnostics)
-    meta = front.find("article-meta") if front is not None else None
+    meta = first_child(front, "article-meta") if front is not None else None
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
     getpath = reader.getpath = article.getroottree().getpath
@@ -398,7 +398,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     sections = _read_body(reader, body, refs, diagnostics, article)
     if entities:
         _check_entities(article, diagnostics)
-    back_sections = _back(reader, back, article.find("floats-group"))
+    back_sections = _back(reader, back, first_child(article, "floats-group"))
     subs = _sub_articles(article)
     if subs and not sub_articles:
         diagnostics.append(Diagnostic("sub-article-ignored", f"{len(subs)} <sub-article>/<response> "
@@ -421,11 +421,11 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
     """A sub-article as an article of its own: its own front (or front-stub), body, back and references
     (the parent's when it has none); the parent's PMCID, journal, year and licence where it gives none."""
     diagnostics: list[Diagnostic] = []
-    front = sub.find("front")
-    meta = front.find("article-meta") if front is not None else sub.find("front-stub")
-    metadata = read_meta(meta, front.find("journal-meta") if front is not None else None, diagnostics)
-    body = sub.find("body")
-    back = sub.find("back")
+    front = first_child(sub, "front")
+    meta = first_child(front, "article-meta") if front is not None else first_child(sub, "front-stub")
+    metadata = read_meta(meta, first_child(front, "journal-meta") if front is not None else None, diagnostics)
+    body = first_child(sub, "body")
+    back = first_child(sub, "back")
     refs = read_references((body, back), diagnostics)
     if not refs.references:
         refs = parent_refs
@@ -433,8 +433,8 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
     reader.getpath = getpath
     abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, sub)
-    back_sections = _back(reader, back, sub.find("floats-group"))
-    has_licence = meta is not None and meta.find("permissions") is not None
+    back_sections = _back(reader, back, first_child(sub, "floats-group"))
+    has_licence = meta is not None and first_child(meta, "permissions") is not None
     return Article(
         file=parent.file, pmcid=metadata.pmcid or parent.pmcid, pmid=metadata.pmid, doi=metadata.doi,
         title=metadata.title, journal=metadata.journal or parent.journal, year=metadata.year or parent.year,

@@ -15,7 +15,7 @@ from typing import Callable
 
 from lxml import etree
 
-__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_text"]
+__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_text", "text_of", "first_child"]
 
 #: Elements that are blocks of their own even when they sit inside a ``<p>``.
 BLOCK_TAGS = frozenset({
@@ -38,6 +38,28 @@ _TEX_DOC = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
 _Entity = etree.Entity
 _Comment = etree.Comment
 _PI = etree.ProcessingInstruction
+_tostring = etree.tostring
+
+
+def text_of(element: etree._Element) -> str:
+    """``"".join(element.itertext())`` read in C: the text of ``element`` and everything under it (not its tail).
+
+    An element holding an entity reference (never expanded: see :mod:`chemref.jats.parser`) is read by
+    ``itertext``, which keeps the reference as written (``&name;``) where libxml2's text output would expand it.
+    """
+    if not len(element):
+        return element.text or ""
+    if next(element.iter(_Entity), None) is not None:
+        return "".join(element.itertext())
+    return _tostring(element, method="text", encoding="unicode", with_tail=False)
+
+
+def first_child(element: etree._Element, tag: str) -> etree._Element | None:
+    """The first child of ``element`` with tag ``tag``, or None (``element.find(tag)`` without ElementPath)."""
+    for candidate in element:
+        if candidate.tag == tag:
+            return candidate
+    return None
 
 
 class XrefEvent:
@@ -136,13 +158,13 @@ class TextBuilder:
                 elif tag == "alternatives":
                     self._alternatives(child)
                 elif tag == "tex-math":
-                    self.add(_tex_text("".join(child.itertext())))
+                    self.add(_tex_text(text_of(child)))
                 elif tag == "break":
                     parts.append(" ")
                     self.pos += 1
                 elif tag[0] == "{":
                     if tag.startswith(_MATHML) or not len(child):  # MathML, foreign leaves: the text, read in C
-                        self.add("".join(child.itertext()))
+                        self.add(text_of(child))
                     else:  # foreign markup holding JATS (TaxPub's taxon names, nomenclature): walked
                         self.walk(child)
                 elif len(child):
@@ -180,7 +202,7 @@ class TextBuilder:
         if chosen is None:
             return
         if chosen.tag == "tex-math":
-            self.add(_tex_text("".join(chosen.itertext())))
+            self.add(_tex_text(text_of(chosen)))
         else:
             self.walk(chosen)
 
