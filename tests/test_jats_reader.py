@@ -248,3 +248,20 @@ _article = st.builds(
 @pytest.mark.slow
 def test_to_dict_and_from_dict_round_trip_every_field(article: jats.Article) -> None:
     assert jats.Article.from_dict(json.loads(json.dumps(article.to_dict()))) == article
+
+
+def test_a_reused_parser_reports_each_files_own_error() -> None:
+    """The parser is kept from file to file (its name dictionary is reused): a file read after a broken one, or
+    after one declaring entities, reads as it does alone, and each error names its own line."""
+    alone = read_jats(GOOD).to_dict()
+    for bad, line in ((b"<article>\n\n<body><p>x</body></article>", 3), (b"<article><body>", 1)):
+        with pytest.raises(JatsError) as first:
+            read_jats(bad, name="bad.nxml")
+        assert read_jats(GOOD).to_dict() == alone
+        with pytest.raises(JatsError) as again:
+            read_jats(bad, name="bad.nxml")
+        assert first.value.line == again.value.line == line
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+              b'<article><body><p>&b;</p></body></article>')
+    assert read_jats(laughs).sections[0].paragraphs[0].text == "&b;"
+    assert read_jats(GOOD).to_dict() == alone

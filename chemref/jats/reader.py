@@ -125,13 +125,14 @@ class _ArticleReader:
         for cell in row:
             if cell.tag not in ("td", "th"):
                 continue
-            mark, pos, n_xrefs = len(builder.parts), builder.pos, len(builder.xrefs)
+            mark, pos, n_xrefs, space = len(builder.parts), builder.pos, len(builder.xrefs), builder.space
             if pos:
                 builder.add(" | ")
             builder.walk(cell)
             if len(builder.xrefs) == n_xrefs and not "".join(builder.parts[mark + (1 if pos else 0):]).strip():
                 del builder.parts[mark:]   # an empty cell leaves no separator behind
                 builder.pos = pos
+                builder.space = space
                 builder.formatting = [f for f in builder.formatting if f[0] < pos]
         return self._finish(builder, row, "table", True, out, path)
 
