@@ -125,7 +125,7 @@ class _Front:
 
     def __init__(self, meta) -> None:
         self.affs: dict[str, str] = {}
-        self.notes: dict[str, object] = {}     # fn id -> fn element
+        self.notes: dict[str, object] = {}     # fn id -> fn element, or whether it marks equal contribution
         self.corresp: set[str] = set()
         self.any_aff_xref = False
         for element in meta.iter("aff", "aff-alternatives", "fn", "corresp", "xref"):
@@ -149,12 +149,13 @@ class _Front:
                 self.corresp.add(ident)
 
     def equal_note(self, rid: str) -> bool:
+        """Whether the footnote ``rid`` says its authors contributed equally (read once per footnote)."""
         note = self.notes.get(rid)
-        if note is None:
-            return False
-        if note.get("fn-type") == "equal":
-            return True
-        return _EQUAL.search(text_of(note)) is not None
+        if note is None or note.__class__ is bool:
+            return bool(note)
+        equal = note.get("fn-type") == "equal" or _EQUAL.search(text_of(note)) is not None
+        self.notes[rid] = equal
+        return equal
 
 
 def _group_affs(group, meta, front: _Front) -> tuple[str, ...]:
