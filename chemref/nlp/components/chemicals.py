@@ -1,7 +1,7 @@
 """spaCy component ``chemref_chemicals``: chemical mentions as ``doc.ents`` (label ``CHEMICAL``) and as the
 span group ``doc.spans["chemref_chemicals"]``.
 
-The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.chemical_features`)
+The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.components.chemical_features`)
 trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see the README and
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
 downloaded. After the model, seven rules run in this order (each can be switched off in the config):
@@ -13,7 +13,9 @@ downloaded. After the model, seven rules run in this order (each can be switched
   ``source`` and ``license``), a common name in ``data/chemicals_common_names.json`` (solvents, reagents,
   salts, natural products, one to three words; see its ``source`` and ``license``) or in the
   ``common_names`` of ``data/chemicals_rules.json`` is a chemical, and so is an ambiguous word of its
-  ``ambiguous_names`` before a word that shows it as one ("lead acetate", not "lead to");
+  ``ambiguous_names`` before a word that shows it as one ("lead acetate", not "lead to"); so is a reagent,
+  catalyst, ligand, solvent, protecting-group or assay abbreviation of :mod:`chemref.nlp.reagents` ("MeOH",
+  "SPhos", "HATU", "ABTS"; an ambiguous one such as "DCM" only in a synthesis context);
 * ``boundaries``: a stereo or Greek-letter prefix written with a hyphen belongs to the name ("alpha -
   tocopherol", "cis - RA" when tokens are spaced), as does a one-letter (and digits) suffix after a
   lower-case name ("vitamin C", "mitomycin C", "coenzyme Q10");
@@ -21,7 +23,7 @@ downloaded. After the model, seven rules run in this order (each can be switched
   "p53 mutation", "PARP inhibitor": the inhibitor's target) or that is a gene, protein, cytokine or
   receptor family name ("IL-6", "TNF-alpha", "E-cadherin"), or an enzyme ("-ase"), is dropped;
 * ``traps``: mutation names ("Arg15Leu", "p.V600E"), cell lines ("HeLa", "MCF-7"), figure and table
-  panels ("Fig. 2B") and country names are dropped;
+  panels ("Fig. 2B"), country names and stereoselectivity ratios ("92% ee") are dropped;
 * ``authors``: a one-token mention that is an author's name ("Li et al.", or inside a
   ``doc.spans["chemref_author_mentions"]`` span) is dropped;
 * ``abbreviations``: a defined abbreviation takes the label of its long form ("dimethyl sulfoxide (DMSO)":
@@ -50,8 +52,9 @@ from spacy.util import ensure_path
 
 from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
-from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
+from chemref.nlp.components.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
                                            register_architectures, stereo_prefixes, token_classes)
+from chemref.nlp.reagents import is_reagent_mention, mixture_partner, reagent_class
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
            "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
@@ -59,11 +62,11 @@ __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE",
 
 LABEL = "CHEMICAL"
 SPANS_KEY = "chemref_chemicals"
-MODEL_DIR = Path(__file__).resolve().parent / "data" / "chemicals_model"
+MODEL_DIR = Path(__file__).resolve().parents[1] / "data" / "chemicals_model"
 _CONFIG = "config.cfg"
 _SETTINGS = "chemref_chemicals.json"
 _MAX_ABBREV = 12
-_DATA = Path(__file__).resolve().parent / "data"
+_DATA = Path(__file__).resolve().parents[1] / "data"
 RULES_FILE = _DATA / "chemicals_rules.json"
 COMMON_NAMES_FILE = _DATA / "chemicals_common_names.json"
 #: The rules after the model, in the order they run (each a config switch of the component).
@@ -352,6 +355,7 @@ def _add_gazetteer_names(doc: Doc) -> None:
     ents = list(doc.ents)
     taken = {i for ent in ents for i in range(ent.start, ent.end)}
     added: list[Span] = []
+    texts: list[str] = []
     i, n = 0, len(doc)
     while i < n:
         lower = doc[i].lower_
@@ -363,6 +367,10 @@ def _add_gazetteer_names(doc: Doc) -> None:
                 break
         if not hit and (lower in one or (lower in ambiguous and _next_word(doc, i) in ambiguous[lower])):
             hit = 1
+        if not hit and (reagent_class(doc[i].text) or lower in _mixture_words()):
+            texts = texts or [t.text for t in doc]
+            hit = int(is_reagent_mention(texts, i, taken) or (
+                lower in _mixture_words() and mixture_partner(texts, i, taken | {a.start for a in added})))
         if hit and (not any(j in taken for j in range(i, i + hit))
                     or (hit > 1 and all(i <= e.start and e.end <= i + hit for e in ents
                                         if e.start < i + hit and e.end > i))):
@@ -373,6 +381,12 @@ def _add_gazetteer_names(doc: Doc) -> None:
             i += 1
     if added:
         _set_ents(doc, ents + added)
+
+
+@lru_cache(maxsize=1)
+def _mixture_words() -> frozenset[str]:
+    """One-word solvent names, stoplisted ones included ("water"): chemicals as one side of a mixture."""
+    return frozenset(n for n in _rules().common if " " not in n)
 
 
 _GREEK = frozenset({"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "omega", "α", "β", "γ", "δ", "ε", "ω"})
@@ -486,8 +500,12 @@ _PANEL_WORDS = frozenset({"fig", "figs", "figure", "figures", "table", "tables",
                           "eq", "equation"})
 
 
+#: Stereoselectivity measures written after a number ("92% ee", "10:1 dr"); "EE" (ethinyl estradiol) stays.
+_STEREO_RATIOS = frozenset({"ee", "de", "dr", "er"})
+
+
 def _drop_traps(doc: Doc) -> None:
-    """Drop mutation names, cell lines, figure and table panels and country names."""
+    """Drop mutation names, cell lines, figure and table panels, country names and "ee"-like ratios."""
     not_chemical = _rules().not_chemical
     keep = []
     for ent in doc.ents:
@@ -497,7 +515,9 @@ def _drop_traps(doc: Doc) -> None:
             while k >= 0 and doc[k].text in (".", "(", "[") and ent.start - k < 3:
                 k -= 1
             if (_MUTATION.match(text) or _CELL_LINE.match(text) or ent.text.lower() in not_chemical
-                    or (k >= 0 and doc[k].lower_.rstrip(".") in _PANEL_WORDS)):
+                    or (k >= 0 and doc[k].lower_.rstrip(".") in _PANEL_WORDS)
+                    or (ent.text in _STEREO_RATIOS and ent.start > 0 and (doc[ent.start - 1].text == "%"
+                                                                          or doc[ent.start - 1].like_num))):
                 continue
         keep.append(ent)
     if len(keep) != len(doc.ents):
@@ -510,14 +530,14 @@ _AUTHOR_AFTER = frozenset({"al", "al.", "co-workers", "coworkers", "colleagues",
 
 def _drop_author_names(doc: Doc) -> None:
     """Drop one-token chemicals that name an author: "Li et al.", "Li and co-workers", or any mention inside
-    an author-mention span found by ``chemref_author_mentions``."""
+    an author-mention span found by ``chemref_author_mentions`` (but not a reagent word: "SPhos and XPhos")."""
     authors = doc.spans["chemref_author_mentions"] if "chemref_author_mentions" in doc.spans else ()
     in_author = {i for span in authors for i in range(span.start, span.end)}
     keep = []
     changed = False
     for ent in doc.ents:
         drop = False
-        if ent.label_ == LABEL and len(ent) == 1 and ent.text[:1].isupper():
+        if ent.label_ == LABEL and len(ent) == 1 and ent.text[:1].isupper() and not reagent_class(ent.text):
             nxt = doc[ent.end:ent.end + 3]
             words = [t.lower_ for t in nxt]
             drop = ent.start in in_author or (
@@ -625,8 +645,7 @@ _STEPS = {"formulas": _add_formulas, "gazetteer": _add_gazetteer_names, "boundar
 def _counter() -> Language:
     import spacy
 
-    import chemref.nlp.components.factories  # noqa: F401  (registers chemref_chemicals, chemref.Tokenizer.v1)
-
+    # chemref_chemicals and chemref.Tokenizer.v1 come from chemref's spacy_factories / spacy_tokenizers entry points
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     nlp.add_pipe("chemref_chemicals")
     return nlp
