@@ -18,6 +18,8 @@
 from __future__ import annotations
 
 import re
+from typing import Any
+
 from chemref.errors import printable
 from chemref.jats.model import Author, Diagnostic
 from chemref.jats.text import first_child, plain_text, text_of
@@ -125,7 +127,7 @@ class _Front:
 
     def __init__(self, meta) -> None:
         self.affs: dict[str, str] = {}
-        self.notes: dict[str, object] = {}     # fn id -> fn element, or whether it marks equal contribution
+        self.notes: dict[str, Any] = {}        # fn id -> fn element, or whether it marks equal contribution
         self.corresp: set[str] = set()
         self.any_aff_xref = False
         for element in meta.iter("aff", "aff-alternatives", "fn", "corresp", "xref"):
