@@ -132,7 +132,7 @@ def test_review_page_links_dois_and_names_the_references_of_a_range(browser, sam
         text = page.locator(".card .target .refs").text_content()
         ids = several["ref_id"].split()
         assert text.startswith(f"cites {len(ids)} references ({', '.join(ids)})") and "(no title" not in text
-        from chemref.jats import read
+        from chemref.jats.reader import read
 
         refs = {r.id: r for r in read(ROOT / several["source_file"]).references}
         items = page.locator(".card .target .reflist li").all_text_contents()

@@ -2,7 +2,7 @@
 
 The query is the excerpt without its ``[CITATION]`` marker; the documents are candidate titles.
 The default pool is every reference (with a DOI and a title) of the questions' source articles,
-read with :func:`chemref.jats.read`; ``pool=PATH`` reads candidates from a JSONL of
+read with :func:`chemref.read_jats`; ``pool=PATH`` reads candidates from a JSONL of
 ``{"doi", "title"}``. Scoring uses the maintained ``bm25s`` library (Lucene's BM25 variant,
 k1 = 1.5, b = 0.75, English stop words), imported only when a baseline runs. Ties are broken by
 pool order (first-seen candidate first), so the output is deterministic.
@@ -195,7 +195,7 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     Relative file names are looked up under each of ``bases`` in turn.
     """
     try:
-        from chemref.jats import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
+        from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
     except ImportError as exc:  # only while the JATS reader is missing from an install
         raise ChemrefError(f"the JATS reader is not available ({exc})",
                            hint="give a candidate pool with --pool FILE") from None

@@ -1,4 +1,8 @@
-"""JATS XML reading (PubMed Central / Europe PMC): no spaCy, no network, no DTD loading."""
+"""JATS XML reading (PubMed Central / Europe PMC): no spaCy, no network, no DTD loading.
+
+Read one article with :func:`chemref.read_jats`; :func:`read_articles` gives each article of a file and
+:func:`read_many` streams many files.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,13 @@ from chemref.errors import JatsError
 from chemref.jats.model import (
     SECTION_KINDS,
     Article,
+    ArticleDate,
+    Author,
+    Award,
     CitationAnchor,
     Diagnostic,
     FormatRange,
+    Funding,
     License,
     Paragraph,
     Reference,
@@ -17,11 +25,10 @@ from chemref.jats.model import (
 )
 
 __all__ = [
-    "read", "read_articles", "read_many", "JatsError", "SECTION_KINDS", "Article", "CitationAnchor", "Diagnostic",
-    "FormatRange", "License", "Paragraph", "Reference", "Section",
+    "read_articles", "read_many", "JatsError", "SECTION_KINDS", "Article", "ArticleDate", "Author", "Award",
+    "CitationAnchor", "Diagnostic", "FormatRange", "Funding", "License", "Paragraph", "Reference", "Section",
 ]
 
 
 # the readers live in chemref.jats.reader (which imports lxml): imported on first use.
-__getattr__, __dir__ = lazy_exports(__name__, {name: "chemref.jats.reader" for name in ("read", "read_articles",
-                                                                                       "read_many")})
+__getattr__, __dir__ = lazy_exports(__name__, {name: "chemref.jats.reader" for name in ("read_articles", "read_many")})

@@ -26,7 +26,7 @@ from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Sect
 from chemref.jats.parser import parse_articles
 from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
-from chemref.jats.text import BLOCK_TAGS, TextBuilder, plain_text
+from chemref.jats.text import BLOCK_TAGS, TextBuilder, first_child, plain_text
 from chemref.pool import ordered_map
 
 __all__ = ["read", "read_articles", "read_many", "map_articles"]
@@ -128,13 +128,14 @@ class _ArticleReader:
         for cell in row:
             if cell.tag not in ("td", "th"):
                 continue
-            mark, pos, n_xrefs = len(builder.parts), builder.pos, len(builder.xrefs)
+            mark, pos, n_xrefs, space = len(builder.parts), builder.pos, len(builder.xrefs), builder.space
             if pos:
                 builder.add(" | ")
             builder.walk(cell)
             if len(builder.xrefs) == n_xrefs and not "".join(builder.parts[mark + (1 if pos else 0):]).strip():
                 del builder.parts[mark:]   # an empty cell leaves no separator behind
                 builder.pos = pos
+                builder.space = space
                 builder.formatting = [f for f in builder.formatting if f[0] < pos]
         return self._finish(builder, row, "table", True, out, path)
 
@@ -211,7 +212,7 @@ class _ArticleReader:
                 self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
 
     def section(self, element, parent_kind: str | None, path: str) -> Section:
-        title_el = element.find("title")
+        title_el = first_child(element, "title")
         title = plain_text(title_el) if title_el is not None else ""
         if parent_kind == "abstract":
             kind = "abstract"
@@ -288,17 +289,26 @@ def _prefixed(element) -> str:
     return tag
 
 
-def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
+def _abstracts(reader: _ArticleReader, meta) -> tuple[tuple[Section, ...], str | None]:
+    """The abstracts (translated ones too) as sections, and the main abstract's text (the first ``<abstract>``
+    without an ``abstract-type``, else the first ``<abstract>``): its paragraphs joined by spaces."""
     if meta is None:
-        return ()
+        return (), None
     out: list[Section] = []
+    main: Section | None = None
+    main_typed = True
     for element in meta:
-        if element.tag not in ("abstract", "trans-abstract"):
+        tag = element.tag
+        if tag != "abstract" and tag != "trans-abstract":
             continue
         section = reader.section(element, "abstract", reader.getpath(element))
-        title = section.title or (element.get("abstract-type") or "Abstract").replace("-", " ").capitalize()
+        kind = element.get("abstract-type")
+        title = section.title or (kind or "Abstract").replace("-", " ").capitalize()
         out.append(Section(title, "abstract", section.paragraphs, section.sections))
-    return tuple(out)
+        if tag == "abstract" and (main is None or (main_typed and not kind)):
+            main, main_typed = section, bool(kind)
+    text = " ".join(p.text for _, p in main.walk()) if main is not None else None
+    return tuple(out), text or None
 
 
 def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
@@ -365,23 +375,30 @@ def _read_body(reader: _ArticleReader, body, refs: ReferenceList, diagnostics: l
     return sections
 
 
+def _front_fields(article, metadata, abstract_text: str | None) -> dict:
+    """The Article fields read from the front matter beyond the identifying ones."""
+    return {"article_type": article.get("article-type"), "authors": metadata.authors,
+            "keywords": metadata.keywords, "subjects": metadata.subjects, "dates": metadata.dates,
+            "funding": metadata.funding, "abstract_text": abstract_text}
+
+
 def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False,
                entities: bool = True) -> list[Article]:
     """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
     diagnostics: list[Diagnostic] = []
-    front = article.find("front")
-    back = article.find("back")
-    body = article.find("body")
+    front = first_child(article, "front")
+    back = first_child(article, "back")
+    body = first_child(article, "body")
     metadata = read_metadata(front, diagnostics)
-    meta = front.find("article-meta") if front is not None else None
+    meta = first_child(front, "article-meta") if front is not None else None
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
     getpath = reader.getpath = _path_function(article, part)
-    abstracts = _abstracts(reader, meta)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, article)
     if entities:
         _check_entities(article, diagnostics)
-    back_sections = _back(reader, back, article.find("floats-group"))
+    back_sections = _back(reader, back, first_child(article, "floats-group"))
     subs = _sub_articles(article)
     if subs and not sub_articles:
         diagnostics.append(Diagnostic("sub-article-ignored", f"{len(subs)} <sub-article>/<response> "
@@ -392,7 +409,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
         file=file, pmcid=metadata.pmcid, pmid=metadata.pmid, doi=metadata.doi, title=metadata.title,
         journal=metadata.journal, year=metadata.year, license=licence, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=part,
+        back=back_sections, part=part, **_front_fields(article, metadata, abstract_text),
     )
     out = [main]
     if sub_articles:
@@ -446,26 +463,26 @@ def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath)
     """A sub-article as an article of its own: its own front (or front-stub), body, back and references
     (the parent's when it has none); the parent's PMCID, journal, year and licence where it gives none."""
     diagnostics: list[Diagnostic] = []
-    front = sub.find("front")
-    meta = front.find("article-meta") if front is not None else sub.find("front-stub")
-    metadata = read_meta(meta, front.find("journal-meta") if front is not None else None, diagnostics)
-    body = sub.find("body")
-    back = sub.find("back")
+    front = first_child(sub, "front")
+    meta = first_child(front, "article-meta") if front is not None else first_child(sub, "front-stub")
+    metadata = read_meta(meta, first_child(front, "journal-meta") if front is not None else None, diagnostics)
+    body = first_child(sub, "body")
+    back = first_child(sub, "back")
     refs = read_references((body, back), diagnostics)
     if not refs.references:
         refs = parent_refs
     reader = _ArticleReader(refs, diagnostics)
     reader.getpath = getpath
-    abstracts = _abstracts(reader, meta)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, sub)
-    back_sections = _back(reader, back, sub.find("floats-group"))
-    has_licence = meta is not None and meta.find("permissions") is not None
+    back_sections = _back(reader, back, first_child(sub, "floats-group"))
+    has_licence = meta is not None and first_child(meta, "permissions") is not None
     return Article(
         file=parent.file, pmcid=metadata.pmcid or parent.pmcid, pmid=metadata.pmid, doi=metadata.doi,
         title=metadata.title, journal=metadata.journal or parent.journal, year=metadata.year or parent.year,
         license=read_license(meta) if has_licence else parent.license, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=getpath(sub),
+        back=back_sections, part=getpath(sub), **_front_fields(sub, metadata, abstract_text),
     )
 
 

@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-import chemref.jats
 from chemref._io import read_limited
 from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
@@ -322,7 +321,8 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    getattr(chemref.jats, "read")
+    import chemref.jats.reader  # noqa: F401, PLC0415 (imported for its import cost, paid once here)
+
     default_components()
     default_selector()
     import bm25s  # noqa: F401, PLC0415 (the difficulty profile's BM25: imported once, before the workers fork)
