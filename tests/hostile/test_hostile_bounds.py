@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from benchmarks.golden import hostile_recipes as recipes
-from chemref.jats import read, read_articles
+from chemref.jats import read_articles
+from chemref.jats.reader import read
 from chemref.jats.citations import MAX_EXPANDED, MAX_RANGE
 from tests.hostile.cli_runner import CORPORA, ROOT, assert_refused, chemref
 

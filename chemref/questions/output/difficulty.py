@@ -86,7 +86,7 @@ def _works(sources: Sequence[str], bases: list[Path], position: dict[str, int],
     """The title of every cited work of the articles ``sources``, each work once, as the articles are read one at a
     time; ``position`` gets each work key's place among them."""
     from chemref.baseline.bm25 import _source_articles  # noqa: PLC0415 (the BM25 index, loaded only when ranking runs)
-    from chemref.jats import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
+    from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     untitled = 0
     try:
