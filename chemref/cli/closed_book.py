@@ -173,3 +173,49 @@ def print_closed_book(outputs) -> None:
     if outputs.card:
         written.append(f"{_shown(outputs.card)} (dataset card)")
     typer.echo("wrote " + "; ".join(written))
+
+
+def closed_book_paths(output: Path) -> dict[str, Path]:
+    """Where ``questions build --closed-book-samples`` puts the judge's files and the closed-book requests and
+    responses: beside ``output``, named after it (``output`` is a .jsonl file: ``judge_paths`` checked it)."""
+    stem = output.with_suffix("")
+    return {"judged": Path(f"{stem}.judged.jsonl"), "judged_rejected": Path(f"{stem}.judged.rejected.jsonl"),
+            "judged_report": Path(f"{stem}.judged.report.json"),
+            "requests": Path(f"{stem}.closed-book-requests.jsonl"),
+            "responses": Path(f"{stem}.closed-book-responses.jsonl")}
+
+
+def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Path], rejected: Optional[Path], *,
+                      endpoint: str, model: str, samples: int, concurrency: int, progress: bool) -> None:
+    """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
+    and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
+    import os
+
+    from chemref.cli.judge import EXIT_FAILED_REQUESTS
+    from chemref.questions.closed_book.apply import apply_to_files
+    from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests
+    from chemref.questions.judge.client import run_requests
+    from chemref.questions.judge.prepare import read_records
+
+    def records():
+        for path, row in read_records((paths["judged"], paths["judged_rejected"])):
+            if path == str(paths["judged"]):
+                row.pop("reason", None)
+            yield row
+
+    sent = guarded(lambda: write_requests(paths["requests"], closed_book_candidates(records()), model=model,
+                                          samples=samples))
+    typer.echo(f"wrote {_shown(paths['requests'])} ({sent} closed-book requests)")
+    summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
+                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           concurrency=concurrency, progress=progress))
+    typer.echo(summary.to_text())
+    if summary.failures:
+        fail(f"{summary.failures} closed-book request(s) failed after the retries; their error lines are in "
+             f"{_shown(paths['responses'])}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+    outputs = guarded(lambda: apply_to_files(
+        str(paths["judged"]), str(paths["responses"]), str(output), rejected=str(paths["judged_rejected"]),
+        requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
+        report=str(report) if report is not None else None, build_report=str(paths["judged_report"]),
+        supersedes=True))
+    print_closed_book(outputs)
