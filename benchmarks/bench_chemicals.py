@@ -9,7 +9,7 @@ ignores); --record writes the tracked benchmarks/results/chemicals.json, the fig
   that does not start and end on token boundaries counts as a false positive. Two protocols:
   *per sentence* (each sentence is its own Doc) and *per document* (the sentences of one abstract, joined
   by spaces, make one Doc, so an abbreviation defined in one sentence counts in the others; the file has
-  no document markers, so abstracts are found by ``chemical_corpus.group_documents``, a title detector:
+  no document markers, so abstracts are found by ``training.chemicals.corpus.group_documents``, a title detector:
   526 groups for the 500 abstracts of devel). A span that crosses two sentences counts as a false positive.
 * Speed: words (corpus tokens) per second on one process, ``nlp.pipe`` over all devel sentences, for the
   full ``chemref.load(chemicals=True)`` pipeline, by the wall clock and by the process's CPU time (the
@@ -35,13 +35,13 @@ from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
 RECORD = ROOT / "benchmarks" / "results" / "chemicals.json"
 OUT = ROOT / "benchmarks" / "results" / "local" / "chemicals.json"
 
 from chemref._io.atomic import atomic_write  # noqa: E402
-from chemref.nlp.chemical_corpus import TaggedSentence, group_documents, joined_text, read_tagged  # noqa: E402
+from training.chemicals.corpus import TaggedSentence, group_documents, joined_text, read_tagged  # noqa: E402
 
 Spans = list[tuple[int, int]]  # character spans in the joined text
 OURS = "chemref_chemicals (full chemref pipeline)"
@@ -155,7 +155,7 @@ def rule_ablation(devel: list[TaggedSentence], nlp, documents: list[list[TaggedS
                   ) -> dict[str, dict]:
     """F1 of the NER alone, with all the rules, and with all but one (one model pass; the rules re-run on
     copies of its output)."""
-    from chemref.nlp import chemicals as chem
+    from chemref.nlp.components import chemicals as chem
 
     pipe = nlp.get_pipe("chemref_chemicals")
     units = [[s] for s in devel] if documents is None else documents
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         devel = devel[:args.limit]
     documents = group_documents(devel)
     import chemref
-    from chemref.nlp.chemicals import count_chemicals, model_meta
+    from chemref.nlp.components.chemicals import count_chemicals, model_meta
 
     nlp = chemref.load(chemicals=True)
     protocols: dict[str, dict[str, dict]] = {"per sentence": {}, "per document": {}}
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ours = protocols["per sentence"][OURS]
     print(f"BC5CDR chemicals devel: {len(devel)} sentences in {len(documents)} documents (grouped by "
-          f"chemical_corpus.group_documents), {ours['words']} words; exact spans")
+          f"training.chemicals.corpus.group_documents), {ours['words']} words; exact spans")
     print(f"{'protocol':<13} {'system':<46} {'P':>6} {'R':>6} {'F1':>6} {'F1/ours':>8} {'words/s':>9} "
           f"{'CPU w/s':>9} {'speed/ours':>10} {'load s':>7}")
     for protocol, rows in protocols.items():

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 SHARED = reference_path(project_root=ROOT)
 CF = SHARED / "corpora" / "citation_function"
 OUT = ROOT / "benchmarks" / "results" / "claims.json"

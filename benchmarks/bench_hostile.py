@@ -53,7 +53,7 @@ _PRELUDE = textwrap.dedent("""
 
 _COREF = _PRELUDE + textwrap.dedent("""
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat.score import score_brat
     with tempfile.TemporaryDirectory() as tmp:
         gold, pred = recipes.coref_folders(Path(tmp), @N@)
         start()
@@ -69,7 +69,7 @@ _COREF = _PRELUDE + textwrap.dedent("""
 _BRAT = _PRELUDE + textwrap.dedent("""
     from benchmarks.golden import hostile_recipes_brat as recipes_brat
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat.score import score_brat
     case, n = @CASE@, @N@
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -92,7 +92,7 @@ _BRAT = _PRELUDE + textwrap.dedent("""
             outcome = f"scored: relaxed entities tp {ent['tp']:,}, relaxed expanded relations tp {rel['tp']:,}"
             if case == "html":
                 from chemref.pages.brat_errors import write_brat_error_page
-                from chemref.scoring.match_details import match_details
+                from chemref.scoring.brat.match_details import match_details
                 size = write_brat_error_page(root / "page.html", match_details(gold, pred, report=report))
                 outcome = f"page of {size / 1e6:.1f} MB; " + outcome
         except ScoringError as exc:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 OUT = ROOT / "benchmarks" / "results" / "scale.json"
 

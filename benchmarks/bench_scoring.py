@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 DEV = reference_path("chemu_ref", "gold", "dev", project_root=ROOT)
 SYSTEMS = reference_path("chemu_ref", "systems", project_root=ROOT)
 LEADERBOARD_SYSTEMS = ("perfect", "mixed", "drop20")

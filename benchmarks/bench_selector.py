@@ -47,7 +47,7 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"
 JUDGE_RESPONSES = ROOT / "corpora" / "labels" / "dev_judge_responses.jsonl"
@@ -59,7 +59,7 @@ import numpy as np  # noqa: E402
 from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.jats import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
-from chemref.questions.labels.evaluate import ranking_auc  # noqa: E402
+from chemref.scoring.stats.agreement import ranking_auc  # noqa: E402
 from chemref.questions.labels.label import good_labels, read_labels  # noqa: E402
 from chemref.questions.funnel.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
                                         _standardise, article_of, choose_threshold, selector_features)
@@ -323,7 +323,7 @@ def chemical_counts(rows: list[dict[str, Any]]) -> Any | None:
     """Chemical mentions (chemref's ``chemref_chemicals`` component: its NER and rules) in each excerpt and
     sentence, as columns; None when spaCy or the model cannot be loaded."""
     try:
-        from chemref.nlp.chemicals import count_chemicals_many
+        from chemref.nlp.components.chemicals import count_chemicals_many
         excerpts = count_chemicals_many([r["excerpt"].replace("[CITATION]", " ") for r in rows])
         sentences = count_chemicals_many([r["sentence"] for r in rows])
     except Exception as exc:  # an optional family: say why it is left out

@@ -25,7 +25,7 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 SHARED = reference_path(project_root=ROOT)
 CRAFT = SHARED / "corpora" / "sentences" / "craft_v5_ccby_sentences.jsonl"
 RESULTS = ROOT / "benchmarks" / "results" / "sentences.json"

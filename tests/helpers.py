@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pytest
 
-from chemref.reference_data import REFERENCE_DATA_ENV, reference_root
+from tools.reference_data import REFERENCE_DATA_ENV, reference_root
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = reference_root(ROOT)

@@ -153,7 +153,7 @@ def test_bad_input(tmp_path: Path, which: str, text: str, message: str) -> None:
 
 
 def test_imports_stay_light() -> None:
-    code = ("import sys, chemref.scoring.ranking, chemref.scoring.pubmedqa, chemref.scoring.citation_prediction, "
+    code = ("import sys, chemref.scoring.benchmarks.ranking, chemref.scoring.benchmarks.pubmedqa, chemref.scoring.benchmarks.citation_prediction, "
             "chemref.baseline.bm25, chemref.cli.score_benchmarks, chemref.cli.baseline; "
             "heavy = [m for m in ('spacy', 'bm25s', 'numpy', 'ranx') if m in sys.modules]; "
             "assert not heavy, heavy")

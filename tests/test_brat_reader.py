@@ -205,7 +205,7 @@ _lines = st.sampled_from(["T1\tentity 0 5\tx", "T2\tentity 3 9;12 15\ty", "T3\te
 @pytest.mark.slow
 @given(st.lists(_lines, max_size=6))
 def test_lean_scoring_reader_agrees_on_any_lines(lines) -> None:
-    from chemref.scoring.chemu import document_items
+    from chemref.scoring.brat.chemu import document_items
 
     text = "\r\n".join(lines)
     try:

@@ -13,7 +13,9 @@ import pytest
 
 from tests.helpers import CORPORA, ROOT
 
-from chemref import docs
+from tools import readme_blocks as docs
+from chemref.questions.funnel.selector_record import selector_evaluation
+from chemref.questions.output.prose import caps_text, selector_text
 from chemref.questions.funnel.filters import DESCRIPTIONS as FILTER_DESCRIPTIONS, REASONS
 from chemref.questions.labels.label import GUIDE
 from chemref.questions.funnel.selector import default_selector
@@ -26,8 +28,8 @@ LABELS_README = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_generated_blocks_are_up_to_date():
-    assert docs.stale_blocks(README) == [], "run: python -m chemref.docs README.md"
-    assert docs.stale_blocks(LABELS_README) == [], "run: python -m chemref.docs corpora/labels/README.md"
+    assert docs.stale_blocks(README) == [], "run: python tools/readme_blocks.py README.md"
+    assert docs.stale_blocks(LABELS_README) == [], "run: python tools/readme_blocks.py corpora/labels/README.md"
     for name in docs.GENERATORS:
         assert f"<!-- generated: {name} -->" in README + LABELS_README, name
 
@@ -68,9 +70,9 @@ def test_stale_blocks_names_a_changed_block():
 
 
 def test_the_recorded_evaluation_is_of_the_shipped_selector():
-    evaluation = docs.selector_evaluation()
+    evaluation = selector_evaluation()
     assert evaluation is not None, ("chemref/questions/data/selector_evaluation.json was not recorded for the "
-                                    "shipped weights: python -m chemref.docs record-selector ...")
+                                    "shipped weights: chemref questions record-selector ...")
     meta = default_selector().meta
     at = evaluation["at_threshold"]
     # the selector file's cross-validated figures and the recorded evaluation are the same measurement
@@ -86,14 +88,14 @@ def test_a_changed_selector_has_no_recorded_evaluation():
     from dataclasses import replace
 
     other = replace(default_selector(), bias=default_selector().bias + 0.5)
-    assert docs.selector_evaluation(other) is None
-    text = docs.selector_text(other)
+    assert selector_evaluation(other) is None
+    text = selector_text(other)
     assert "1,226" not in text and str(other.meta["trained_on"])[:1] in text
 
 
 def test_labels_readme_quotes_the_recorded_figures():
     notes = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
-    ev = docs.selector_evaluation()
+    ev = selector_evaluation()
     caps = ev["after_caps"]
     assert f"{ev['scored']:,} labelled candidates that pass the other filters ({ev['scored_good']} good)" in notes
     assert f"| {ev['at_threshold']['threshold']} | {caps['questions']} | {caps['good_share']:.3f} |" in notes
@@ -110,9 +112,9 @@ def _sample_card(tmp_path):
 def test_card_says_what_the_caps_and_the_selector_do(tmp_path):
     card = _sample_card(tmp_path)
     s = BuildSettings()
-    assert docs.caps_text(s.per_target, s.per_article) in card
+    assert caps_text(s.per_target, s.per_article) in card
     assert "highest\nfindability" not in card and "highest findability" not in card
-    assert docs.selector_text() in card
+    assert selector_text() in card
     for reason in REASONS:
         if reason != "min_findability":
             assert f"| {reason} |" in card and FILTER_DESCRIPTIONS[reason] in card
@@ -120,7 +122,7 @@ def test_card_says_what_the_caps_and_the_selector_do(tmp_path):
 
 def test_card_and_readme_give_the_same_selector_figures(tmp_path):
     card = _sample_card(tmp_path)
-    ev = docs.selector_evaluation()
+    ev = selector_evaluation()
     flat_readme = " ".join(README.split())
     for figure in (f"{default_selector().meta['trained_on']:,}", f"{ev['scored']:,}",
                    f"{ev['after_caps']['good_share']:.3f}", f"{ev['at_threshold']['good_share']:.3f}",
@@ -177,7 +179,7 @@ def _evaluate_help() -> str:
 
 
 def test_readme_reference_data_section_lists_each_set_and_the_variable():
-    from chemref.reference_data import REFERENCE_DATA_ENV
+    from tools.reference_data import REFERENCE_DATA_ENV
 
     section = README.split("## Reference data", 1)[1].split("\n## ", 1)[0]
     assert REFERENCE_DATA_ENV in section and "../shared" in section
@@ -189,7 +191,7 @@ def test_readme_reference_data_section_lists_each_set_and_the_variable():
 
 
 def test_reference_data_variable(monkeypatch, tmp_path):
-    from chemref.reference_data import REFERENCE_DATA_ENV, reference_path, reference_root
+    from tools.reference_data import REFERENCE_DATA_ENV, reference_path, reference_root
 
     monkeypatch.delenv(REFERENCE_DATA_ENV, raising=False)
     assert reference_root(tmp_path / "project") == (tmp_path / "shared").resolve()

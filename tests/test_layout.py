@@ -100,8 +100,8 @@ def test_every_question_module_is_in_a_part() -> None:
 def test_rule_engines_import_no_spacy(engine: str) -> None:
     names = _imports(PACKAGE / "nlp" / f"{engine}.py")
     heavy = {name for name in names
-             if any(_under(name, top) for top in ("spacy", "thinc", "chemref.nlp.components", "chemref.nlp.chemicals",
-                                                  "chemref.nlp.chemical_features", "chemref.nlp.chemical_corpus"))}
+             if any(_under(name, top) for top in ("spacy", "thinc", "chemref.nlp.components", "chemref.nlp.components.chemicals",
+                                                  "chemref.nlp.components.chemical_features", "training.chemicals.corpus"))}
     assert not heavy, sorted(heavy)
 
 
@@ -246,7 +246,7 @@ def test_io_package_init_only_imports_from_its_modules(package: str) -> None:
 #: The modules outside ``chemref._io`` that write files without the atomic helpers, and why each may.
 OWN_WRITERS = {
     "chemref/cli/__init__.py": "reopens standard output (descriptor 1) as UTF-8",
-    "chemref/nlp/chemicals.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
+    "chemref/nlp/components/chemicals.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
     "chemref/nlp/components/serialize.py": "spaCy's to_disk writes a model folder file by file, as spaCy does",
     "chemref/questions/output/writer.py": "the build journal is appended to; shards are joined into a staged file",
     "chemref/questions/output/shards.py": "a shard's files are written in the staging folder and renamed there",

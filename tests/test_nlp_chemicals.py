@@ -13,8 +13,8 @@ spacy = pytest.importorskip("spacy")
 pytestmark = pytest.mark.chemicals  # the nlp fixture is chemref.load(chemicals=True)
 
 import chemref  # noqa: E402
-from chemref.nlp.chemical_corpus import joined_text, read_tagged, spans_from_tags  # noqa: E402
-from chemref.nlp.chemical_features import is_formula, is_strong_formula, token_classes  # noqa: E402
+from training.chemicals.corpus import joined_text, read_tagged, spans_from_tags  # noqa: E402
+from chemref.nlp.components.chemical_features import is_formula, is_strong_formula, token_classes  # noqa: E402
 from chemref.errors import InputError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def test_tokenizer_keeps_formulas_whole(nlp):
 
 @pytest.mark.slow
 def test_add_pipe_on_blank_pipeline():
-    import chemref.nlp.chemicals  # noqa: F401  (registers the factory without the entry point)
+    import chemref.nlp.components.chemicals  # noqa: F401  (registers the factory without the entry point)
 
     blank = spacy.blank("en")
     blank.add_pipe("chemref_chemicals")
@@ -94,7 +94,7 @@ def test_load_without_chemicals_has_no_component():
 
 
 def test_rules_can_be_switched_off():
-    import chemref.nlp.chemicals  # noqa: F401
+    import chemref.nlp.components.chemicals  # noqa: F401
 
     blank = spacy.blank("en")
     blank.add_pipe("chemref_chemicals", config={"abbreviations": False, "formulas": False, "authors": False,
@@ -106,7 +106,7 @@ def test_rules_can_be_switched_off():
 def test_gazetteer_rule_adds_known_names():
     from spacy.tokens import Span
 
-    from chemref.nlp.chemicals import _add_gazetteer_names, rule_names
+    from chemref.nlp.components.chemicals import _add_gazetteer_names, rule_names
 
     names = rule_names()
     assert {"metformin", "ouabain"} <= names and "analgesic" not in names and "the" not in names
@@ -132,7 +132,7 @@ def test_to_disk_and_spacy_load_round_trip(nlp, tmp_path):
 
 @pytest.mark.slow
 def test_settings_survive_serialisation(tmp_path):
-    import chemref.nlp.chemicals  # noqa: F401
+    import chemref.nlp.components.chemicals  # noqa: F401
 
     blank = spacy.blank("en")
     blank.add_pipe("chemref_chemicals", config={"abbreviations": False, "spans_key": "chem"})
@@ -146,7 +146,7 @@ def test_settings_survive_serialisation(tmp_path):
 
 
 def test_from_disk_missing_model_is_a_clear_error(tmp_path):
-    import chemref.nlp.chemicals  # noqa: F401
+    import chemref.nlp.components.chemicals  # noqa: F401
 
     blank = spacy.blank("en")
     blank.add_pipe("chemref_chemicals")
@@ -155,7 +155,7 @@ def test_from_disk_missing_model_is_a_clear_error(tmp_path):
 
 
 def test_model_meta_carries_attribution():
-    from chemref.nlp.chemicals import model_meta
+    from chemref.nlp.components.chemicals import model_meta
 
     meta = model_meta()
     assert "CC BY 4.0" in meta["attribution"] and "BioCreative V CDR" in meta["attribution"]

@@ -15,7 +15,7 @@ spacy = pytest.importorskip("spacy")
 
 import chemref  # noqa: E402
 from chemref.errors import InputError  # noqa: E402
-from chemref.nlp.chemical_corpus import TaggedSentence, group_documents, rarely_tagged  # noqa: E402
+from training.chemicals.corpus import TaggedSentence, group_documents, rarely_tagged  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,7 +154,7 @@ def test_abbreviation_defined_in_another_sentence_of_one_doc(nlp):
 
 
 def test_link_abbreviations_over_a_pipe_of_sentences(nlp):
-    from chemref.nlp.chemicals import link_abbreviations
+    from chemref.nlp.components.chemicals import link_abbreviations
 
     alone = list(nlp.pipe(ABSTRACT))
     assert "STZ" not in [e.text for e in alone[2].ents]
@@ -167,7 +167,7 @@ def test_link_abbreviations_over_a_pipe_of_sentences(nlp):
 def test_abbreviation_definitions():
     from spacy.tokens import Span
 
-    from chemref.nlp.chemicals import abbreviation_definitions
+    from chemref.nlp.components.chemicals import abbreviation_definitions
 
     blank = spacy.blank("en")
     doc = blank("testosterone ( T ) and parathyroid hormone ( PTH ) and morphine ( MOR )")
@@ -188,7 +188,7 @@ def test_new_rules_can_be_switched_off():
 
 
 def test_common_names_list_carries_source_and_licence():
-    from chemref.nlp.chemicals import COMMON_NAMES_FILE, common_names
+    from chemref.nlp.components.chemicals import COMMON_NAMES_FILE, common_names
 
     data = json.loads(COMMON_NAMES_FILE.read_text(encoding="utf-8"))
     assert data["source"].startswith("chemicals 1.5.2") and data["license"].startswith("MIT License")
@@ -198,7 +198,7 @@ def test_common_names_list_carries_source_and_licence():
 
 
 def test_bad_rule_file_is_a_clear_error(tmp_path):
-    from chemref.nlp.chemicals import _Rules
+    from chemref.nlp.components.chemicals import _Rules
 
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"version": 1, "gene_context_after": "expression"}), encoding="utf-8")

@@ -11,7 +11,7 @@ from chemref.cli import main
 from chemref.pages.brat_errors import segments
 from chemref.pages.question_review import LABEL_KEYS, review_page
 from chemref.pages.render import render_page
-from chemref.scoring.match_details import match_details
+from chemref.scoring.brat.match_details import match_details
 
 # ----------------------------------------------------------------- segmentation (golden table)
 SEGMENT_CASES = [
@@ -83,7 +83,7 @@ def test_match_details_outcomes_agree_with_the_report(brat_pair):
 def test_error_page_reuses_the_printed_report(brat_pair, tmp_path, monkeypatch, capsys, mode):
     """--html scores once: the report printed and the page come from the same run, and the details kept for
     the page change nothing in the printed report."""
-    import chemref.scoring.brat_scoring as scoring
+    import chemref.scoring.brat.score as scoring
 
     gold, pred = brat_pair
     options = {"mode": mode, "level": "entities"}
@@ -216,8 +216,8 @@ def test_review_into_a_missing_folder_is_an_error(tmp_path, capsys):
 
 def test_match_details_expands_coreference_with_the_limits_given(tmp_path, monkeypatch):
     """The page's second reading uses the caller's --max-coref-links and zip limits, not the defaults."""
-    import chemref.scoring.match_details as md
-    from chemref.scoring.sources import ZipLimits
+    import chemref.scoring.brat.match_details as md
+    from chemref.scoring.brat.sources import ZipLimits
 
     ann = "".join(f"T{i}\tREACTION_PRODUCT {4 * i} {4 * i + 3}\tabc\n" for i in range(1, 5))
     ann += "".join(f"R{i}\tCOREFERENCE Arg1:T{i} Arg2:T{i + 1}\n" for i in range(1, 4))

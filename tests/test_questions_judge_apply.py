@@ -12,7 +12,8 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.labels.evaluate import cohen_kappa, evaluate
+from chemref.questions.labels.evaluate import evaluate
+from chemref.scoring.stats.agreement import cohen_kappa
 from chemref.questions.judge.answers import classify, parse_content, read_responses
 from chemref.questions.judge.apply import apply_judgement, judged_funnel
 from chemref.questions.judge.client import read_requests

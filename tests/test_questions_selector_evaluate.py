@@ -10,7 +10,8 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.labels.evaluate import evaluate, ranking_auc
+from chemref.questions.labels.evaluate import evaluate
+from chemref.scoring.stats.agreement import ranking_auc
 from chemref.questions.labels.label import Label, excerpt_sha1, parse_label, read_labels
 from chemref.questions.funnel.selector import (
     DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
@@ -381,8 +382,8 @@ def test_evaluation_is_a_score_report_the_one_formatter_writes():
     from dataclasses import replace
 
     from chemref.questions.labels.evaluate import Agreement, JudgeQuality
-    from chemref.scoring import score_report_formats as formats
-    from chemref.scoring.score_report import ScoreReport
+    from chemref.scoring.report import formats
+    from chemref.scoring.report.model import ScoreReport
 
     judge = JudgeQuality("modèle", "judge-v1", 5, 3, 5, 2, 2, 0.6667, 3, 1.0,
                          (Agreement("good_question", 5, 4, 0.8, 0.5455),))

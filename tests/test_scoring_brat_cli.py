@@ -15,11 +15,11 @@ from tests.helpers import CORPORA
 
 from chemref.errors import ChemrefError, InputError, ScoringError
 from chemref.scoring import score_brat
-from chemref.scoring.brateval import java_double, java_format4, java_hashmap_order, java_split, java_sort_key
-from chemref.scoring.closure import transitive_closure
-from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.brateval import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity
-from chemref.scoring.chemu import overlap
+from chemref.scoring.brat.brateval import java_double, java_format4, java_hashmap_order, java_split, java_sort_key
+from chemref.scoring.brat.closure import transitive_closure
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.brat.brateval import banded_edit_distance, brateval_exact, brateval_overlap, brateval_similarity
+from chemref.scoring.brat.chemu import overlap
 
 GOLD = CORPORA / "brat" / "gold"
 PRED = CORPORA / "brat" / "pred"

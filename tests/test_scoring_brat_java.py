@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chemref.scoring.brateval import java_format4, java_hashmap_layout, java_sort_key, java_split, java_trim
-from chemref.scoring.brateval import brateval_similarity
+from chemref.scoring.brat.brateval import java_format4, java_hashmap_layout, java_sort_key, java_split, java_trim
+from chemref.scoring.brat.brateval import brateval_similarity
 
 ORACLE = Path(__file__).parent / "data" / "scoring_brat" / "JavaOracle.java"
 
@@ -35,7 +35,7 @@ def oracle(tmp_path_factory):
 
 def _colliding(mask: int, n: int) -> list[str]:
     """``n`` ids whose spread hashes agree on ``mask`` bits: long chains in one bucket."""
-    from chemref.scoring.brateval import java_string_hash
+    from chemref.scoring.brat.brateval import java_string_hash
 
     out = []
     for i in range(1, 10 ** 6):

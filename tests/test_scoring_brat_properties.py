@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from chemref.errors import ChemrefError
 from chemref.scoring import score_brat
-from chemref.scoring.chemu import BLOCKS, document_items, expand_coref, score_document
-from chemref.scoring.matching import max_matching
+from chemref.scoring.brat.chemu import BLOCKS, document_items, expand_coref, score_document
+from chemref.scoring.brat.matching import max_matching
 
 LABELS = ["entity", "Chem"]
 TYPES = ["COREFERENCE", "WORK_UP", "REACTION_ASSOCIATED"]

@@ -12,8 +12,8 @@ from tests.helpers import shared_path
 from chemref.cli import main
 from chemref.errors import InputError, ScoringError
 from chemref.scoring import score_questions
-from chemref.scoring.citation_prediction import TITLE_SEPARATOR, read_questions
-from chemref.scoring.titles import normalize_title
+from chemref.scoring.benchmarks.citation_prediction import TITLE_SEPARATOR, read_questions
+from chemref.scoring.benchmarks.titles import normalize_title
 
 DATA = Path(__file__).parent / "data" / "scoring"
 QUESTIONS = DATA / "questions.jsonl"

@@ -291,7 +291,7 @@ def test_cli_and_score_commands_import_nothing_heavy(tmp_path: Path) -> None:
 def test_library_raises_typed_errors_for_bad_settings_and_values() -> None:
     from chemref.errors import ScoringError
     from chemref.scoring import score_brat
-    from chemref.scoring.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking
 
     with pytest.raises(ScoringError, match="finite numbers"):
         score_ranking([{"id": "q", "relevant": ["a"]}], [{"id": "q", "ranking": ["a"], "scores": ["x"]}])

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chemref.scoring import chemu, matching
-from chemref.scoring.chemu import BLOCKS, COREF, score_document
+from chemref.scoring.brat import chemu, matching
+from chemref.scoring.brat.chemu import BLOCKS, COREF, score_document
 
 scipy_sparse = pytest.importorskip("scipy.sparse")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")

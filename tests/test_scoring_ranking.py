@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from chemref.cli import main
 from chemref.errors import InputError, ScoringError
 from chemref.scoring import score_ranking
-from chemref.scoring.ranking import trec_order
+from chemref.scoring.benchmarks.ranking import trec_order
 
 DATA = Path(__file__).parent / "data" / "scoring"
 

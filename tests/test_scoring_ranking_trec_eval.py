@@ -8,7 +8,7 @@ import json
 import pytest
 
 from chemref.cli import main
-from chemref.scoring.ranking import score_ranking
+from chemref.scoring.benchmarks.ranking import score_ranking
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

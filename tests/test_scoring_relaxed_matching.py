@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chemref.scoring import chemu
-from chemref.scoring.matching import capacity_matching, interval_matching
+from chemref.scoring.brat import chemu
+from chemref.scoring.brat.matching import capacity_matching, interval_matching
 
 scipy_sparse = pytest.importorskip("scipy.sparse")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
@@ -160,7 +160,7 @@ def _reachable(pairs) -> set:
 @given(links, st.integers(0, 40))
 @pytest.mark.slow
 def test_the_closure_is_counted_before_it_is_built(pairs, limit):
-    from chemref.scoring.closure import ClosureTooLarge, closure_size, transitive_closure
+    from chemref.scoring.brat.closure import ClosureTooLarge, closure_size, transitive_closure
 
     expected = _reachable(pairs)
     assert closure_size(pairs) == len(expected)

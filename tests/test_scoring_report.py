@@ -13,8 +13,8 @@ import pickle
 import pytest
 
 from chemref.scoring import compare_ranking, score_brat, score_pubmedqa, score_ranking
-from chemref.scoring.score_report import LAYOUTS, ScoreReport
-from chemref.scoring.score_report_formats import format4, to_csv, to_json, to_markdown, to_text
+from chemref.scoring.report.model import LAYOUTS, ScoreReport
+from chemref.scoring.report.formats import format4, to_csv, to_json, to_markdown, to_text
 from tests.helpers import CORPORA
 
 GOLD = CORPORA / "brat" / "gold"
@@ -122,7 +122,7 @@ def test_leaderboard_headline_is_the_best_systems_primary_metric() -> None:
 
 
 def test_an_unknown_layout_is_refused() -> None:
-    from chemref.scoring.score_report import Table
+    from chemref.scoring.report.model import Table
 
     with pytest.raises(ValueError, match="unknown report layout"):
         ScoreReport(layout="html", title="", primary="", headline_value=None, metrics={}, table=Table((), ()),

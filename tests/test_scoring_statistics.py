@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import shared_path
 
-from chemref.scoring.statistics import (Resampling, bootstrap_totals, f1_of, mean_of, micro_intervals,
+from chemref.scoring.stats.bootstrap import (Resampling, bootstrap_totals, f1_of, mean_of, micro_intervals,
                                         paired_bootstrap_test, percentile_interval, prf_arrays,
                                         randomization_test)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chemref.scoring.titles import normalize_title, titles_match
+from chemref.scoring.benchmarks.titles import normalize_title, titles_match
 
 NORMALISE = [
     ("Attention Is All You Need", "attention is all you need"),

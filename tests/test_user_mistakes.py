@@ -167,14 +167,14 @@ article distributed under the terms of the Creative Commons Attribution License.
 # ------------------------------------------------------------------------------ evaluate: in-sample labels
 
 def test_evaluate_says_when_labels_are_the_selectors_training_labels(tmp_path):
-    from chemref import docs
+    from chemref.questions.funnel import selector_record as docs
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import Label
 
     trained = set(docs.selector_evaluation()["trained_ids"])
     rows = [json.loads(line) for line in (CORPORA / "labels" / "dev_labels.jsonl").read_text(encoding="utf-8")
             .splitlines()]
-    first = next(row for row in rows if docs._id_hash(row["id"]) in trained)
+    first = next(row for row in rows if docs.id_hash(row["id"]) in trained)
     record = {"id": first["id"], "excerpt": "x", "score": 0.9, "target_doi": "10.1/x"}
     label = Label(first["id"], first["good_question"], False, "CLAIM", True)
     result = evaluate({label.id: label}, [record], [])

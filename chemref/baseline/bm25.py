@@ -20,7 +20,7 @@ from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
 from chemref.inputs.sources import SAMPLE_CORPUS
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmark_io import record_id
+from chemref.scoring.benchmarks.readers import record_id
 
 __all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
 

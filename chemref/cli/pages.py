@@ -30,7 +30,7 @@ def error_page(gold: str, pred: str, report: Any, **options: Any) -> tuple[str, 
     """The BRAT error page of ``report`` as HTML text, and the number of documents it shows (written by the
     caller together with the report)."""
     from chemref.pages.brat_errors import render_brat_error_page
-    from chemref.scoring.match_details import match_details
+    from chemref.scoring.brat.match_details import match_details
 
     details = guarded(lambda: match_details(gold, pred, report=report, **options))
     return guarded(lambda: render_brat_error_page(details)), len(details["documents"])

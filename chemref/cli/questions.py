@@ -318,3 +318,25 @@ def review_command(
 
     refuse_overwriting_inputs(output, questions, rejected)
     write_questions_page(output, questions, rejected)
+
+
+@questions_app.command("record-selector")
+def record_selector_command(
+    labels: Path = typer.Argument(..., metavar="LABELS", help="The labels the shipped selector was trained on."),
+    questions: Path = typer.Option(..., "--questions", help="questions.jsonl of a --min-score 0 build of the "
+                                   "labels' corpus."),
+    rejected: Path = typer.Option(..., "--rejected", help="rejected.jsonl of the same build."),
+    scores: Path = typer.Option(..., "--scores", help="The cross-validated scores of train-selector --cv-scores."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", callback=checked_output, help="Where to write "
+                                          "the record (default: the one shipped beside the selector)."),
+) -> None:
+    """Record the shipped selector's cross-validated evaluation, which the card, the README and evaluate quote."""
+    from chemref.questions.funnel.selector_record import EVALUATION_FILE
+    from chemref.questions.labels.record import record_selector_evaluation
+
+    target = output if output is not None else EVALUATION_FILE
+    refuse_overwriting_inputs(target, labels, questions, rejected, scores)
+    data = guarded(lambda: record_selector_evaluation(str(labels), str(questions), str(rejected), str(scores),
+                                                      output=target))
+    typer.echo(f"wrote {printable(str(target))} ({data['scored']} candidates scored, {len(data['trained_ids'])} "
+               "trained on)")

@@ -76,7 +76,7 @@ def score_questions_command(
                                                   resamples=resamples, seed=seed, **options))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.citation_prediction import score_questions
+    from chemref.scoring.benchmarks.citation_prediction import score_questions
 
     report = guarded(lambda: score_questions(questions, predictions[0], ci=ci, resamples=resamples, seed=seed,
                                              **options))
@@ -131,7 +131,7 @@ def score_ranking_command(
                                                 min_rel=min_rel))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking
 
     report = guarded(lambda: score_ranking(gold, preds[0], k=ks, format=format, per_query=per_query,
                                            empty_queries=empty_queries, min_rel=min_rel, ci=ci,
@@ -155,7 +155,7 @@ def score_pubmedqa_command(
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     refuse_overwriting_inputs(output, gold, pred)
-    from chemref.scoring.pubmedqa import score_pubmedqa
+    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa
 
     report = guarded(lambda: score_pubmedqa(gold, pred, ci=ci, resamples=resamples, seed=seed))
     _emit(report, as_json, as_csv, as_markdown, output)

@@ -78,7 +78,7 @@ def score_brat_command(
     refuse_shared_outputs({"-o": output, "--html": html})
     refuse_overwriting_inputs(output, gold, *preds)
     refuse_overwriting_inputs(html, gold, *preds)
-    from chemref.scoring.sources import ZipLimits
+    from chemref.scoring.brat.sources import ZipLimits
 
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
@@ -105,7 +105,7 @@ def score_brat_command(
         return
     if names is not None or trials is not None:
         fail("--names and --trials need two or more predictions (a leaderboard)")
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat.score import score_brat
 
     report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
                                         resamples=resamples, seed=seed, details=html is not None, **options))

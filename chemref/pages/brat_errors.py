@@ -1,7 +1,7 @@
 """The BRAT scoring error page: the report's tables, then every document's text with its mentions coloured
 by outcome (TP / FP / FN) and its relations listed with both ends linked to the text.
 
-Built from :func:`chemref.scoring.match_details.match_details` (plain data); this module only lays it out.
+Built from :func:`chemref.scoring.brat.match_details.match_details` (plain data); this module only lays it out.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-from chemref.scoring.score_report_formats import format4
+from chemref.scoring.report.formats import format4
 
 __all__ = ["brat_error_page", "page_segments", "render_brat_error_page", "segments", "write_brat_error_page"]
 
@@ -96,7 +96,7 @@ def _doc_counts(counts: dict[str, Any], views: dict[str, list[str]], brateval: b
 
 
 def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
-    """The template context of the error page, from :func:`~chemref.scoring.match_details.match_details`."""
+    """The template context of the error page, from :func:`~chemref.scoring.brat.match_details.match_details`."""
     report = details["report"]
     views = details["views"]
     brateval = report.get("mode") == "brateval"

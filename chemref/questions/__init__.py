@@ -25,10 +25,10 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # Dask and the writers are imported only when used.
-    if name in ("build_bag", "build_dask"):
-        from chemref.questions.output import cluster
-        return getattr(cluster, name)
-    if name == "build_to_files":
-        from chemref.questions.output.writer import build_to_files
-        return build_to_files
+    if name == "build_bag":
+        from chemref.questions.output.cluster import build_bag
+        return build_bag
+    if name in ("build_to_files", "build_dask"):
+        from chemref.questions.output import writer
+        return getattr(writer, name)
     raise AttributeError(f"module 'chemref.questions' has no attribute {name!r}")

@@ -13,17 +13,17 @@ from chemref.doi import normalize_doi
 # public name -> "module[:attribute]"
 _EXPORTS: dict[str, str] = {
     # BRAT / ChEMU 2021 / BRATEval
-    "score_brat": "chemref.scoring.brat_scoring",
+    "score_brat": "chemref.scoring.brat.score",
     # neighbouring benchmarks
-    "score_questions": "chemref.scoring.citation_prediction",
-    "score_ranking": "chemref.scoring.ranking",
-    "score_pubmedqa": "chemref.scoring.pubmedqa",
+    "score_questions": "chemref.scoring.benchmarks.citation_prediction",
+    "score_ranking": "chemref.scoring.benchmarks.ranking",
+    "score_pubmedqa": "chemref.scoring.benchmarks.pubmedqa",
     # leaderboards with intervals and paired tests
     "compare_brat": "chemref.scoring.leaderboard",
     "compare_ranking": "chemref.scoring.leaderboard",
     "compare_questions": "chemref.scoring.leaderboard",
     # the one report type they all return
-    "ScoreReport": "chemref.scoring.score_report",
+    "ScoreReport": "chemref.scoring.report.model",
 }
 
 __all__ = ["normalize_doi", *_EXPORTS]

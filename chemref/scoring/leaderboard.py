@@ -3,7 +3,7 @@
 Every system is scored on the same documents (queries, questions); its per-document rows are kept, so each
 headline metric gets a percentile bootstrap interval (the same resampled documents for every system) and
 the primary metric of every system is compared with the best system's by a paired test
-(:func:`~chemref.scoring.statistics.randomization_test` by default, 10,000 trials, or the paired bootstrap).
+(:func:`~chemref.scoring.stats.bootstrap.randomization_test` by default, 10,000 trials, or the paired bootstrap).
 
 :func:`compare_brat`, :func:`compare_ranking` and :func:`compare_questions` build one from files;
 :func:`build_leaderboard` from per-document rows already in memory.
@@ -20,9 +20,9 @@ import numpy as np
 
 from chemref._version import __version__
 from chemref.errors import InputError, printable
-from chemref.scoring.resampling import plural
-from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.statistics import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
+from chemref.scoring.stats.resampling import plural
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.bootstrap import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
                                         Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
                                         paired_test, percentile_interval, precision_of, recall_of)
 
@@ -137,7 +137,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 
     ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
     """
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat.score import score_brat
 
     labels = system_names(preds, names)
     resampling = Resampling(ci, resamples, seed)
@@ -204,7 +204,7 @@ def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequenc
                     **options: Any) -> ScoreReport:
     """Leaderboard of rankings (Recall@K, MRR@K) against one gold; the paired unit is the query.
     ``primary`` defaults to the first metric (``recall@K`` of the first K)."""
-    from chemref.scoring.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking
 
     return _compare_means(gold, preds, lambda pred: score_ranking(gold, pred, per_query=True, **options),
                           unit="query", task="citation recommendation", meta_task="citation recommendation (ranking)",
@@ -217,7 +217,7 @@ def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: 
                       ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                       **options: Any) -> ScoreReport:
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
-    from chemref.scoring.citation_prediction import score_questions
+    from chemref.scoring.benchmarks.citation_prediction import score_questions
 
     return _compare_means(questions, preds, lambda pred: score_questions(questions, pred, per_question=True, **options),
                           unit="question", task="citation prediction", meta_task="citation prediction",

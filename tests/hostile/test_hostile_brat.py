@@ -221,7 +221,7 @@ def test_a_reused_relation_id_is_warned_about(work: Path) -> None:
 
 def test_a_gold_document_past_the_coref_limit_is_refused_before_its_prediction_is_read(tmp_path: Path) -> None:
     from chemref.errors import ScoringError
-    from chemref.scoring.brat_scoring import score_brat
+    from chemref.scoring.brat.score import score_brat
 
     gold, pred = recipes.coref_folders(tmp_path, 2_000)  # 2,001,000 links once expanded
     (pred / "doc.ann").write_bytes(b"\xff\xfe" + "T1\tX 0 1\tx\n".encode("utf-16-le"))  # unreadable if it were read

@@ -81,7 +81,7 @@ def test_an_unexpanded_entity_gets_a_diagnostic() -> None:
 
 
 def test_contradictory_qrels_warn_and_a_positive_judgement_wins(tmp_path: Path) -> None:
-    from chemref.scoring.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking
 
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 0\nq1 0 d2 0\n")
     (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")

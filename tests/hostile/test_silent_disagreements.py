@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.scoring.brat_scoring import score_brat
-from chemref.scoring.pubmedqa import score_pubmedqa
-from chemref.scoring.ranking import score_ranking
+from chemref.scoring.brat.score import score_brat
+from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa
+from chemref.scoring.benchmarks.ranking import score_ranking
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.errors import InputError  # noqa: E402
-from chemref.nlp.chemical_corpus import rarely_tagged, read_tagged  # noqa: E402
-from chemref.nlp.chemicals import RULES_FILE  # noqa: E402
+from training.chemicals.corpus import rarely_tagged, read_tagged  # noqa: E402
+from chemref.nlp.components.chemicals import RULES_FILE  # noqa: E402
 
 TRAIN = ROOT.parent / "shared" / "corpora" / "chemicals" / "bc5cdr_chem" / "train.tsv"
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_common_names.json"

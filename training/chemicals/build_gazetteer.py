@@ -25,10 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import reference_path  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 
 from chemref._io.atomic import atomic_write  # noqa: E402
-from chemref.nlp.chemical_corpus import rarely_tagged, read_tagged  # noqa: E402
+from training.chemicals.corpus import rarely_tagged, read_tagged  # noqa: E402
 
 TRAIN = reference_path("corpora", "chemicals", "bc5cdr_chem", "train.tsv", project_root=ROOT)
 TARGET = ROOT / "chemref" / "nlp" / "data" / "chemicals_gazetteer.json"

@@ -24,8 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from chemref.reference_data import REFERENCE_DATA_ENV, reference_path  # noqa: E402
-from chemref.nlp.chemical_corpus import TaggedSentence, joined_text, read_tagged  # noqa: E402
+from tools.reference_data import REFERENCE_DATA_ENV, reference_path  # noqa: E402
+from training.chemicals.corpus import TaggedSentence, joined_text, read_tagged  # noqa: E402
 
 DATA = reference_path("corpora", "chemicals", "bc5cdr_chem", project_root=ROOT)
 CONFIG = Path(__file__).resolve().parent / "config.cfg"
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     import spacy
 
     import chemref.nlp.components.factories  # noqa: F401  (registers chemref.Tokenizer.v1)
-    from chemref.nlp.chemical_features import register_architectures
+    from chemref.nlp.components.chemical_features import register_architectures
 
     register_architectures()
     own_work = args.work is None
@@ -152,7 +152,7 @@ def _train(args: argparse.Namespace, extra: list[str], work: Path) -> int:
 
 def export(model_dir: Path, target: Path) -> None:
     """Copy the trained NER (weights, moves, cfg) and a meta with scores and attribution into ``target``."""
-    from chemref.nlp.chemical_features import lexicon_version
+    from chemref.nlp.components.chemical_features import lexicon_version
 
     meta = json.loads((model_dir / "meta.json").read_text(encoding="utf-8"))
     config = (model_dir / "config.cfg").read_text(encoding="utf-8")

@@ -15,13 +15,17 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from chemref.jats.model import Reference
 from chemref.nlp.claims import ClaimDecision
-from chemref.nlp.components.factories import CITATIONS_KEY
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span
 
-__all__ = ["CITATIONS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
+__all__ = ["CITATIONS_KEY", "AUTHORS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
 
+#: The default span group of citation markers: ``spans_key`` of ``chemref_citations``, ``citations_key`` of
+#: the components that read them.
+CITATIONS_KEY = "chemref_citations"
+#: The default span group of author mentions.
+AUTHORS_KEY = "chemref_author_mentions"
 
 _REFS_KEY = "chemref_references"
 _IDS_KEY = "chemref_ref_ids"

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 from spacy.language import Language
 from spacy.util import registry
 
+from chemref.nlp.components.extensions import AUTHORS_KEY, CITATIONS_KEY
+
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokenizer import Tokenizer
 
@@ -25,11 +27,6 @@ __all__ = ["COMPONENTS", "CHEMICALS", "DEFAULT_PIPELINE", "CITATIONS_KEY", "AUTH
            "make_citations", "make_sentencizer", "make_author_mentions", "make_claim_classifier", "make_chemicals",
            "create_tokenizer"]
 
-#: The default span group of citation markers: ``spans_key`` of ``chemref_citations``, ``citations_key`` of
-#: the components that read them.
-CITATIONS_KEY = "chemref_citations"
-#: The default span group of author mentions.
-AUTHORS_KEY = "chemref_author_mentions"
 #: The tokenizer's registered name.
 TOKENIZER = "chemref.Tokenizer.v1"
 
@@ -147,7 +144,7 @@ def make_chemicals(nlp: Language, name: str, spans_key: str, model: Optional[str
                    genes: bool = True, traps: bool = True) -> Any:
     """``nlp.add_pipe("chemref_chemicals")``: chemical mentions as ``doc.ents`` and ``doc.spans[spans_key]``;
     ``model`` is a folder written by ``training/chemicals/train.py`` (default: the packaged model)."""
-    from chemref.nlp.chemicals import ChemicalsComponent
+    from chemref.nlp.components.chemicals import ChemicalsComponent
 
     component = ChemicalsComponent(nlp, name, spans_key=spans_key, model=model, abbreviations=abbreviations,
                                    formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries,

@@ -10,12 +10,12 @@ The default threshold (``--min-score``) puts precision first (:func:`choose_thre
 threshold whose cross-validated kept set is 85% good with 60% of the good candidates kept, else the highest that
 still keeps a third (:data:`FALLBACK_GOOD_KEPT`) of the good ones. How the shipped weights were trained and
 their cross-validated figures at the threshold are the weights file's ``meta``; the kept set after the caps is
-recorded beside it (``chemref/questions/data/selector_evaluation.json``); :func:`chemref.docs.selector_text`
+recorded beside it (``chemref/questions/data/selector_evaluation.json``); :func:`chemref.questions.output.prose.selector_text`
 writes them out for the README and the dataset card. ``--min-score`` sets any other threshold at build time.
 
 The features and what each measures are :data:`FEATURE_TABLE` (each computed on the excerpt unless said
 otherwise; counts are capped at 3); the weights use some of them, and the others stay computable for weight files
-of one's own. ``python -m chemref.docs`` writes the table, with the features the shipped weights use, into
+of one's own. ``python tools/readme_blocks.py`` writes the table, with the features the shipped weights use, into
 ``corpora/labels/README.md``.
 
 Further candidates (generic-statement cues, specific-result cues, openings, how often and where the article cites
@@ -166,7 +166,7 @@ FEATURES: tuple[str, ...] = (
 )
 
 #: What each feature measures, one row per group of features: ``(names, what they measure)``, in the order of
-#: :data:`FEATURES` (``python -m chemref.docs`` writes it into ``corpora/labels/README.md``).
+#: :data:`FEATURES` (``python tools/readme_blocks.py`` writes it into ``corpora/labels/README.md``).
 FEATURE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (("findability",), "the older hand-weighted score (`chemref.questions.funnel.findability`)"),
     (("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity"),

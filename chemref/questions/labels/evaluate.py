@@ -23,11 +23,11 @@ from chemref.errors import InputError
 from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
-from chemref.scoring.score_report import ScoreReport, Table
+from chemref.scoring.report.model import ScoreReport, Table
+from chemref.scoring.stats.agreement import cohen_kappa, ranking_auc
 
-__all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "cohen_kappa", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
-           "read_scores",
-           "ranking_auc"]
+__all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
+           "read_scores"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
 #: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
@@ -135,15 +135,15 @@ class Evaluation:
     #: for a judged build (see :class:`JudgeQuality`), else None
     judge: JudgeQuality | None = None
     #: how many of the labels the shipped selector was trained on (its scores of them are in-sample), and then
-    #: its recorded cross-validated evaluation (:func:`chemref.docs.selector_evaluation`)
+    #: its recorded cross-validated evaluation (:func:`chemref.questions.funnel.selector_record.selector_evaluation`)
     trained_on: int = 0
     cross_validated: Mapping[str, Any] | None = None
 
     def to_report(self) -> ScoreReport:
-        """This evaluation as a :class:`~chemref.scoring.score_report.ScoreReport` (layout ``evaluation``): the
+        """This evaluation as a :class:`~chemref.scoring.report.model.ScoreReport` (layout ``evaluation``): the
         headline is the good share of the kept questions; the JSON document is :meth:`to_dict`'s; the table holds
         one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement);
-        :mod:`chemref.scoring.score_report_formats` writes its text, Markdown, CSV and JSON."""
+        :mod:`chemref.scoring.report.formats` writes its text, Markdown, CSV and JSON."""
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
                     "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc}
@@ -289,29 +289,6 @@ def _curve_point(threshold: float, scored: Sequence[tuple[float, bool]], total_g
     good = sum(kept)
     return CurvePoint(round(threshold, 4), len(kept), _share(len(kept), len(scored)), good,
                       _share(good, len(kept)), _share(good, total_good))
-
-
-def ranking_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
-    """The probability that a good item scores above a bad one (ties count half); None without both kinds.
-    One sort: O(n log n)."""
-    ordered = sorted(scored, key=lambda item: item[0])
-    n_good = sum(1 for _, good in ordered if good)
-    n_bad = len(ordered) - n_good
-    if not n_good or not n_bad:
-        return None
-    wins = 0.0
-    bad_below = 0
-    i = 0
-    while i < len(ordered):
-        j = i + 1  # (a group holds at least its first item: a NaN equals nothing, itself included)
-        while j < len(ordered) and ordered[j][0] == ordered[i][0]:
-            j += 1
-        group_good = sum(1 for _, good in ordered[i:j] if good)
-        group_bad = (j - i) - group_good
-        wins += group_good * (bad_below + 0.5 * group_bad)
-        bad_below += group_bad
-        i = j
-    return round(wins / (n_good * n_bad), 4)
 
 
 def _at_good_kept(share: float, scored: Sequence[tuple[float, bool]], total_good: int) -> CurvePoint | None:
@@ -510,28 +487,10 @@ def _curve(scored: Sequence[tuple[float, bool]], total_good: int, threshold: flo
 def _in_sample(joined: Sequence[_Joined]) -> tuple[int, Mapping[str, Any] | None]:
     """How many of the labels the shipped selector was trained on, and then its recorded cross-validated
     evaluation (the records' own scores of them are in-sample)."""
-    from chemref.docs import selector_evaluation, training_overlap
+    from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
 
     trained_on = training_overlap(label.id for label, _, _ in joined)
     return trained_on, selector_evaluation() if trained_on else None
-
-
-def cohen_kappa(pairs: Sequence[tuple[Any, Any]]) -> float | None:
-    """Cohen's kappa of two raters over ``pairs`` of categories; None when there are no pairs or chance
-    agreement is 1 (both raters always gave one and the same category)."""
-    n = len(pairs)
-    if not n:
-        return None
-    observed = sum(1 for a, b in pairs if a == b) / n
-    first: dict[Any, int] = {}
-    second: dict[Any, int] = {}
-    for a, b in pairs:
-        first[a] = first.get(a, 0) + 1
-        second[b] = second.get(b, 0) + 1
-    chance = sum(first[c] * second.get(c, 0) for c in first) / (n * n)
-    if chance >= 1.0:
-        return None
-    return round((observed - chance) / (1.0 - chance), 4)
 
 
 #: The label fields the judge answers too, with the record field holding its answer.

@@ -13,13 +13,13 @@ from typing import Any, Mapping
 
 from chemref._io import atomic_write
 from chemref._version import __version__
-from chemref.docs import caps_text
 from chemref.inputs import path_text
 from chemref.licence import is_cc_by_4, short_name
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.totals import BuildTotals
 from chemref.questions.funnel.filters import DESCRIPTIONS
+from chemref.questions.output.prose import caps_text, selector_text
 from chemref.questions.output.report import funnel_rows
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
@@ -58,8 +58,7 @@ _FIELD_DOCS = {
 
 def _selector_lines(settings: BuildSettings) -> list[str]:
     """How the selector behind ``score`` and ``--min-score`` was trained, and how good it is (the paragraph the
-    README shows too: :func:`chemref.docs.selector_text`)."""
-    from chemref.docs import selector_text
+    README shows too: :func:`chemref.questions.output.prose.selector_text`)."""
     from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
     sel = load_selector_cached(settings.selector) if settings.selector else default_selector()

@@ -21,7 +21,7 @@ from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
 from chemref.questions.funnel.settings import BuildSettings
 
-__all__ = ["build_bag", "build_dask", "build_shards_on"]
+__all__ = ["build_bag", "build_shards_on"]
 
 
 def _import_distributed() -> Any:
@@ -101,18 +101,3 @@ def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settin
     finally:
         if own:
             client.close()
-
-
-def build_dask(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, client: Any = None,
-               **options: Any) -> Any:
-    """:func:`chemref.questions.output.writer.build_to_files` with the shards built and written by Dask workers
-    (``client``: a ``distributed.Client`` or a scheduler address; None starts a LocalCluster). Returns the
-    :class:`~chemref.questions.output.writer.BuildOutputs`; the files are identical to a local build's."""
-    from chemref.questions.output.writer import build_to_files
-
-    if client is None:
-        distributed = _import_distributed()
-        with distributed.LocalCluster(processes=True, dashboard_address=None) as cluster, \
-                distributed.Client(cluster) as local:
-            return build_to_files(inputs, output, dask=local, **options)
-    return build_to_files(inputs, output, dask=client, **options)

@@ -42,7 +42,7 @@ from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX
     check_shard, is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
 from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
-__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
+__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "build_dask", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
 
 #: the name of a complete build's manifest in an output folder
 MANIFEST = "manifest.json"
@@ -875,3 +875,17 @@ def _outputs_of_complete(layout: _Layout, manifest: dict[str, Any]) -> BuildOutp
     return BuildOutputs(totals, BuildSettings(**manifest["settings"]), out, out / "README.md",
                         out / "report.json", out / "report.png", None, out / MANIFEST)
 
+
+def build_dask(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, client: Any = None,
+               **options: Any) -> Any:
+    """:func:`build_to_files` with the shards built and written by Dask workers
+    (``client``: a ``distributed.Client`` or a scheduler address; None starts a LocalCluster). Returns the
+    :class:`~chemref.questions.output.writer.BuildOutputs`; the files are identical to a local build's."""
+    from chemref.questions.output.cluster import _import_distributed
+
+    if client is None:
+        distributed = _import_distributed()
+        with distributed.LocalCluster(processes=True, dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as local:
+            return build_to_files(inputs, output, dask=local, **options)
+    return build_to_files(inputs, output, dask=client, **options)

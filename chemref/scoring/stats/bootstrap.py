@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from chemref.errors import InputError
-from chemref.scoring.resampling import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
+from chemref.scoring.stats.resampling import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
                                         Resampling)
 
 __all__ = [

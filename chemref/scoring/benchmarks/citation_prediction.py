@@ -5,7 +5,7 @@ Gold is chemref's question JSONL (``target_doi``, ``target_pmid``, ``target_titl
 JSONL ``{"id", "dois": [ranked]}``, ``{"id", "pmids": [ranked]}`` or ``{"id", "titles": [ranked]}``. DOIs
 match after :func:`chemref.doi.normalize_doi`; PMIDs as digits (a ``PMID:`` prefix is allowed, and a
 PMID inside a ``dois`` list counts too, for question sets built with ``--answer-key doi-or-pmid``);
-titles match with :func:`chemref.scoring.titles.titles_match`.
+titles match with :func:`chemref.scoring.benchmarks.titles.titles_match`.
 
 Metrics per question, then the plain mean over every gold question: accuracy@1 (the top prediction
 is right), Recall@K (= hit@K, one target per question) and MRR@K. A question without a prediction
@@ -25,11 +25,11 @@ from typing import Any
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmark_io import read_text, record_id, string_list
-from chemref.scoring.breakdowns import breakdown
-from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
+from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
+from chemref.scoring.benchmarks.breakdowns import breakdown
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
 
 __all__ = [
     "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
@@ -309,7 +309,7 @@ def score_questions(questions: PathLike | Iterable[GoldQuestion | Mapping[str, A
 
     ``questions`` is a path (chemref JSONL, or CiteME TSV with ``format="citeme"``) or records;
     ``predictions`` a JSONL path or records. ``threshold`` is the fuzzy title similarity needed
-    (see :mod:`chemref.scoring.titles`); ``strict`` turns predictions for unknown ids into an error.
+    (see :mod:`chemref.scoring.benchmarks.titles`); ``strict`` turns predictions for unknown ids into an error.
     ``per_question=True`` adds every question's values under ``"per_question"``; ``ci`` (e.g. 0.95) adds
     percentile bootstrap intervals over questions (``resamples``, ``seed``).
     """
@@ -466,7 +466,7 @@ def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ..
         details["per_question"] = {q.id: values for q, values in rows}
     intervals = None
     if resampling is not None:
-        from chemref.scoring.statistics import mean_intervals
+        from chemref.scoring.stats.bootstrap import mean_intervals
 
         intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
     missing = len(scored.missing)

@@ -3,7 +3,7 @@
 A report holds what was computed and nothing about how it looks: its headline figure (``primary``, the
 ``headline_value``), the headline ``metrics``, one :class:`Table` of rows with column headers (what CSV writes
 and Markdown draws), its metadata (``meta``) and the JSON document it prints as, which is also what
-``report["..."]`` reads. :mod:`chemref.scoring.score_report_formats` turns any report into text, Markdown,
+``report["..."]`` reads. :mod:`chemref.scoring.report.formats` turns any report into text, Markdown,
 CSV or JSON (as seqeval's ``classification_report`` formats the values its scorer returns).
 
 The constructors name the scorers' shapes: :meth:`ScoreReport.from_brat` (``score brat``, ChEMU 2021 and
@@ -101,22 +101,22 @@ class ScoreReport(_ReadOnlyDict):
         return dict(self)
 
     def to_json(self, indent: int | None = 2) -> str:
-        from chemref.scoring.score_report_formats import to_json
+        from chemref.scoring.report.formats import to_json
 
         return to_json(self, indent=indent)
 
     def to_text(self) -> str:
-        from chemref.scoring.score_report_formats import to_text
+        from chemref.scoring.report.formats import to_text
 
         return to_text(self)
 
     def to_markdown(self) -> str:
-        from chemref.scoring.score_report_formats import to_markdown
+        from chemref.scoring.report.formats import to_markdown
 
         return to_markdown(self)
 
     def to_csv(self) -> str:
-        from chemref.scoring.score_report_formats import to_csv
+        from chemref.scoring.report.formats import to_csv
 
         return to_csv(self)
 
@@ -243,7 +243,7 @@ def _primary_overall(data: Mapping[str, Any], primary: str) -> dict[str, Any] | 
 def _brat_table(data: Mapping[str, Any]) -> Table:
     """One flat row per (section, type) plus an ``all`` row per section; per-document rows follow, then one row
     per FP/FN whose ``error`` column holds the mention text."""
-    from chemref.scoring.score_report_formats import error_body
+    from chemref.scoring.report.formats import error_body
 
     rows: list[dict[str, Any]] = []
     for label, per_type, overall in brat_sections(data):

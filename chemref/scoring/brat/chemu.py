@@ -25,9 +25,9 @@ from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.closure import ClosureTooLarge, chain_successors, closure_pairs, closure_targets
-from chemref.scoring.counts import Counts, add_counts
-from chemref.scoring.matching import capacity_matching, interval_matching, max_matching, overlap_clusters
+from chemref.scoring.brat.closure import ClosureTooLarge, chain_successors, closure_pairs, closure_targets
+from chemref.scoring.brat.counts import Counts, add_counts
+from chemref.scoring.brat.matching import capacity_matching, interval_matching, max_matching, overlap_clusters
 
 Mention = MentionKey
 RelItem = tuple[str, Mention, Mention]
@@ -637,7 +637,7 @@ def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
 
 
 class _Clusters:
-    """One document's clusters of overlapping mentions (:func:`~chemref.scoring.matching.overlap_clusters`),
+    """One document's clusters of overlapping mentions (:func:`~chemref.scoring.brat.matching.overlap_clusters`),
     made when first needed. No relaxed match crosses a cluster, nor a relation match a pair of them; and in a
     cluster where every gold mention overlaps every predicted one (always so when it holds one of each) any
     gold mention matches any predicted one, so it matches as many as its smaller side holds. Only the other

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chemref.errors import ScoringError
-from chemref.scoring.benchmark_io import read_json
-from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
+from chemref.scoring.benchmarks.readers import read_json
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = ["score_pubmedqa", "LABELS", "read_labels"]
 
@@ -107,7 +107,7 @@ def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resamplin
     """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
     import numpy as np
 
-    from chemref.scoring.statistics import bootstrap_totals, percentile_interval, prf_arrays
+    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays
 
     index = {label: i for i, label in enumerate(LABELS)}
     cells = np.zeros((len(gold), 3, 3))

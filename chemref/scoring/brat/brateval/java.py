@@ -10,7 +10,7 @@ import math
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from chemref.scoring.score_report_formats import format4
+from chemref.scoring.report.formats import format4
 
 _JAVA_WS = "".join(chr(i) for i in range(33))
 

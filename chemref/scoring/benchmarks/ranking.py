@@ -32,10 +32,10 @@ from typing import Any
 
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmark_io import number, read_columns, record_id, string_list
-from chemref.scoring.breakdowns import breakdown
-from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
-from chemref.scoring.score_report import ScoreReport
+from chemref.scoring.benchmarks.readers import number, read_columns, record_id, string_list
+from chemref.scoring.benchmarks.breakdowns import breakdown
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+from chemref.scoring.report.model import ScoreReport
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -271,7 +271,7 @@ def score_ranking(gold: PathLike | Mapping[str, Any] | Iterable[Mapping[str, Any
     memory: ``{query: [relevant ids]}`` / ``{query: [ranked ids]}`` or lists of records.
     ``per_query=True`` adds each query's values under ``"per_query"``. ``empty_queries`` ("count", the
     default, or "skip") and ``min_rel`` are described in the module docstring. ``ci`` (e.g. 0.95) adds
-    percentile bootstrap intervals over queries (``resamples``, ``seed``; see :mod:`chemref.scoring.statistics`).
+    percentile bootstrap intervals over queries (``resamples``, ``seed``; see :mod:`chemref.scoring.stats.bootstrap`).
     """
     ks = _check_options(k, format, empty_queries, min_rel)
     trec_gold = format == "trec" and isinstance(gold, (str, os.PathLike))
@@ -416,7 +416,7 @@ def _report(scored: _QueryValues, ks: tuple[int, ...], *, queries: list[GoldQuer
     metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
     intervals = resampling = None
     if ci is not None:
-        from chemref.scoring.statistics import Resampling, mean_intervals  # numpy: only with intervals
+        from chemref.scoring.stats.bootstrap import Resampling, mean_intervals  # numpy: only with intervals
 
         resampling = Resampling(ci, resamples, seed)
         intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)

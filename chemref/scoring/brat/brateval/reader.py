@@ -13,7 +13,7 @@ from typing import Any
 from chemref._io import line_and_column
 from chemref.brat.reader import LineWarnings, shortened
 from chemref.errors import BratError
-from chemref.scoring.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
+from chemref.scoring.brat.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
 
 
 class BEntity:

@@ -1,7 +1,7 @@
 """spaCy component ``chemref_chemicals``: chemical mentions as ``doc.ents`` (label ``CHEMICAL``) and as the
 span group ``doc.spans["chemref_chemicals"]``.
 
-The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.chemical_features`)
+The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.components.chemical_features`)
 trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see the README and
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
 downloaded. After the model, seven rules run in this order (each can be switched off in the config):
@@ -50,7 +50,7 @@ from spacy.util import ensure_path
 
 from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
-from chemref.nlp.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
+from chemref.nlp.components.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
                                            register_architectures, stereo_prefixes, token_classes)
 
 __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
@@ -59,11 +59,11 @@ __all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE",
 
 LABEL = "CHEMICAL"
 SPANS_KEY = "chemref_chemicals"
-MODEL_DIR = Path(__file__).resolve().parent / "data" / "chemicals_model"
+MODEL_DIR = Path(__file__).resolve().parents[1] / "data" / "chemicals_model"
 _CONFIG = "config.cfg"
 _SETTINGS = "chemref_chemicals.json"
 _MAX_ABBREV = 12
-_DATA = Path(__file__).resolve().parent / "data"
+_DATA = Path(__file__).resolve().parents[1] / "data"
 RULES_FILE = _DATA / "chemicals_rules.json"
 COMMON_NAMES_FILE = _DATA / "chemicals_common_names.json"
 #: The rules after the model, in the order they run (each a config switch of the component).
@@ -625,8 +625,7 @@ _STEPS = {"formulas": _add_formulas, "gazetteer": _add_gazetteer_names, "boundar
 def _counter() -> Language:
     import spacy
 
-    import chemref.nlp.components.factories  # noqa: F401  (registers chemref_chemicals, chemref.Tokenizer.v1)
-
+    # chemref_chemicals and chemref.Tokenizer.v1 come from chemref's spacy_factories / spacy_tokenizers entry points
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     nlp.add_pipe("chemref_chemicals")
     return nlp

@@ -12,14 +12,14 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, Literal, Sequence
 
-from chemref._version import __version__
 from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.chemu import BLOCKS, MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
-from chemref.scoring.counts import Counts, add_counts, prf_block, total
-from chemref.scoring.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.score_report import ScoreReport, brat_sections
-from chemref.scoring.sources import ZipLimits
+from chemref.scoring.brat.chemu import BLOCKS, MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
+from chemref.scoring.brat.counts import Counts, add_counts, prf_block, total
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
+from chemref.scoring.report.model import ScoreReport, brat_sections
+from chemref.scoring.brat.report import add_intervals, report_meta
+from chemref.scoring.brat.sources import ZipLimits
 
 PathLike = str | os.PathLike[str]
 #: the reports in their order in a report, for sorting the error records
@@ -55,7 +55,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
     ``max_coref_links``: ChEMU mode refuses (ScoringError naming the file) a document whose COREFERENCE
     expansion would hold more links than this (default 1,000,000; None: no limit).
-    ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.sources.ZipLimits`: 50 MB per
+    ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.brat.sources.ZipLimits`: 50 MB per
     member or file, 1 GB per archive, compression ratio 100); beyond them an ``ArchiveError`` or
     ``TooLargeError`` names the file.
     ``ci`` (e.g. 0.95) adds a percentile bootstrap interval (``resamples`` resamples of the documents, numpy
@@ -64,7 +64,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     keeps the parsed gold documents between calls with the same gold, so several systems read it once.
     ``details=True`` keeps every document's counts and every FP/FN record in ``report.details``
     (``{"per_doc", "errors", "warnings"}``, the warnings that only reading them gave) without adding them to
-    the report itself: what :func:`~chemref.scoring.match_details.match_details` draws from the same run.
+    the report itself: what :func:`~chemref.scoring.brat.match_details.match_details` draws from the same run.
     ``max_match_edges``: ChEMU mode refuses (ScoringError naming the files) a relaxed matching whose graph,
     once items with identical neighbourhoods are merged, still holds more edges than this (default 1,000,000;
     None: no limit); sparse graphs and single spans never need it.
@@ -90,7 +90,7 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                                         or max_match_edges < 0):
         raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
     if mode == "brateval":
-        from chemref.scoring.brateval import score_brateval
+        from chemref.scoring.brat.brateval import score_brateval
 
         if span == "approx" and similarity is None:
             similarity = 0.8
@@ -160,7 +160,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
                  max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
     from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.sources import AnnSource
+    from chemref.scoring.brat.sources import AnnSource
 
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
@@ -211,7 +211,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             rows.extend(part_rows)
     kept = [_label(b) for b in BLOCKS if _keep(b, level, span)]
     primary = next(label for label in PRIMARY_ORDER if label in kept)
-    meta = _meta("chemu", f"{primary} f1", len(gsrc.names), CHEMU_MATCHING, resampling,
+    meta = report_meta("chemu", f"{primary} f1", len(gsrc.names), CHEMU_MATCHING, resampling,
                  "the ChEMU 2021 overview ranks systems by exact-match relation F1 with COREFERENCE expanded"
                  if primary == PRIMARY_ORDER[0] else "the first report kept by --level/--span")
     data: dict[str, Any] = {"meta": meta, "mode": "chemu", "title": f"ChEMU 2021 scores: {len(gsrc.names)} documents "
@@ -241,32 +241,6 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
     return ScoreReport.from_brat(data, doc_counts=rows if doc_counts else None, details=kept_details)
 
 
-def add_intervals(data: dict[str, Any], rows: list[dict[tuple[str, str], tuple[int, int, int]]],
-                  resampling: Resampling) -> None:
-    """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of a report's
-    document, from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per
-    document)."""
-    from chemref.scoring.statistics import micro_intervals
-
-    intervals = micro_intervals(rows, resampling)
-    zero = {m: [0.0, 0.0] for m in ("precision", "recall", "f1")}
-    for label, per_type, overall in brat_sections(data):
-        for t, c in list(per_type.items()) + [("all", overall)]:
-            c["ci"] = intervals.get((label, t), zero)
-
-
-def _meta(mode: str, primary: str, documents: int, matching: str, resampling: Resampling | None,
-          why: str) -> dict[str, Any]:
-    """The ``meta`` object every ``score brat`` report starts with (and its text headline shows)."""
-    meta: dict[str, Any] = {"chemref_version": __version__, "mode": mode, "primary": primary,
-                            "primary_why": why, "averaging": "micro (counts summed over documents, then P/R/F1)",
-                            "documents": documents, "matching": matching}
-    if resampling is not None:
-        meta["ci"] = {**resampling.to_dict(), "unit": "document",
-                      "description": resampling.describe("document", documents)}
-    return meta
-
-
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
                  gold_cache: dict | None = None, quiet_errors: bool = False,
@@ -275,7 +249,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.chemu import collector_paused
+    from chemref.scoring.brat.chemu import collector_paused
 
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
@@ -307,7 +281,7 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
                 gold_cache: dict | None, unreadable_as_empty: bool, max_match_edges: int | None,
                 warnings: list[str], err_items: list | None) -> dict[tuple, dict[str, Counts]]:
     """One document's counts (its unmatched items into ``err_items`` when a list, its warnings added)."""
-    from chemref.scoring.chemu import score_document
+    from chemref.scoring.brat.chemu import score_document
 
     cached = gold_cache.get((name, max_coref_links)) if gold_cache is not None else None
     if cached is None:

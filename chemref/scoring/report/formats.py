@@ -1,5 +1,5 @@
 """The one formatter of score reports: text, Markdown, CSV and JSON of a
-:class:`~chemref.scoring.score_report.ScoreReport`, numbers with four decimals.
+:class:`~chemref.scoring.report.model.ScoreReport`, numbers with four decimals.
 
 CSV and JSON are the same for every report (the table's rows with its column headers; the JSON document).
 Text and Markdown follow the report's ``layout``: ``chemu`` and ``brateval`` (``score brat``: a headline, then
@@ -313,7 +313,7 @@ def _metrics_text(report: Any) -> str:
 # --------------------------------------------------------------------------------------------- leaderboards
 
 def _plural(unit: str) -> str:
-    from chemref.scoring.resampling import plural
+    from chemref.scoring.stats.resampling import plural
 
     return plural(unit)
 

@@ -11,13 +11,13 @@ file, which line and why, and no summary is produced.
 
 from __future__ import annotations
 
-from chemref.scoring.brateval.compare import (Matcher, brateval_exact, brateval_overlap, score_brateval,
+from chemref.scoring.brat.brateval.compare import (Matcher, brateval_exact, brateval_overlap, score_brateval,
                                               score_entities_doc, score_relations_doc)
-from chemref.scoring.brateval.java import (banded_edit_distance, brateval_similarity, java_double, java_format4,
+from chemref.scoring.brat.brateval.java import (banded_edit_distance, brateval_similarity, java_double, java_format4,
                                            java_hashmap_layout, java_hashmap_order, java_parse_int,
                                            java_read_lines, java_sort_key, java_split, java_string_hash,
                                            java_trim, utf16_units)
-from chemref.scoring.brateval.reader import BDocument, BEntity, BRelation, parse_brateval, read_document
+from chemref.scoring.brat.brateval.reader import BDocument, BEntity, BRelation, parse_brateval, read_document
 
 __all__ = ["score_brateval", "Matcher", "brateval_exact", "brateval_overlap", "score_entities_doc",
            "score_relations_doc", "banded_edit_distance", "brateval_similarity", "java_double", "java_format4",

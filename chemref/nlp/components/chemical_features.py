@@ -26,7 +26,7 @@ __all__ = ["LEXICON_FILE", "GAZETTEER_FILE", "lexicon_version", "is_formula", "i
            "gazetteer_names", "stereo_prefixes", "ChemFeatureExtractor",
            "chem_hash_embed"]
 
-_DATA = Path(__file__).resolve().parent / "data"
+_DATA = Path(__file__).resolve().parents[1] / "data"
 LEXICON_FILE = _DATA / "chemicals_lexicon.json"
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from chemref.brat.decode import decode_ann
-from chemref.scoring.chemu import COREF, MAX_COREF_LINKS, document_items, expand_coref
+from chemref.scoring.brat.chemu import COREF, MAX_COREF_LINKS, document_items, expand_coref
 
 __all__ = ["match_details"]
 
@@ -28,7 +28,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     ``report``: the report of ``pred`` against ``gold`` already scored with ``details=True`` and the same
     ``options`` (then it is not scored again), e.g. the one a command also prints.
 
-    ``options`` are those of :func:`~chemref.scoring.brat_scoring.score_brat` (``mode``, ``level``, ``span``,
+    ``options`` are those of :func:`~chemref.scoring.brat.score.score_brat` (``mode``, ``level``, ``span``,
     ``similarity``, ``type_match``, ``strict``, ``jobs``, ``max_coref_links``, ``zip_limits``; the last two
     also bound the second reading). ``views`` maps ``"entities"`` and ``"relations"`` to the report labels that
     judge them (e.g. ``entities/exact``, ``relations/exact/coref_expanded``).
@@ -47,8 +47,8 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat_scoring import read_prediction, score_brat
-    from chemref.scoring.sources import AnnSource
+    from chemref.scoring.brat.score import read_prediction, score_brat
+    from chemref.scoring.brat.sources import AnnSource
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
     if report is None or report.details is None:

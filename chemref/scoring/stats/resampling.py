@@ -1,6 +1,6 @@
 """Settings of confidence intervals and paired tests (level, resamples, seed), without importing numpy.
 
-The computations are in :mod:`chemref.scoring.statistics`; this module is what scorers and the CLI import
+The computations are in :mod:`chemref.scoring.stats.bootstrap`; this module is what scorers and the CLI import
 at start-up, so ``import chemref.scoring`` stays cheap.
 """
 

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
+from chemref.scoring.brat.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
                                            java_sort_key)
-from chemref.scoring.brateval.reader import BDocument, BEntity, BRelation, read_document
-from chemref.scoring.score_report import ScoreReport
-from chemref.scoring.counts import BratevalCounts, add_counts, prf, total as counts_total
+from chemref.scoring.brat.brateval.reader import BDocument, BEntity, BRelation, read_document
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.brat.report import add_intervals, report_meta
+from chemref.scoring.brat.counts import BratevalCounts, add_counts, prf, total as counts_total
 
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
 _TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
@@ -228,12 +229,11 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
                    details: bool = False) -> ScoreReport:
     """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities`` (eval = ``pred``, gold = ``gold``).
 
-    ``resampling`` (a :class:`~chemref.scoring.resampling.Resampling`) adds bootstrap intervals over documents;
+    ``resampling`` (a :class:`~chemref.scoring.stats.resampling.Resampling`) adds bootstrap intervals over documents;
     ``doc_counts`` keeps every document's counts in ``report.doc_counts``; ``zip_limits`` (a
-    :class:`~chemref.scoring.sources.ZipLimits`) bounds the sizes of the files read; ``details`` keeps the
+    :class:`~chemref.scoring.brat.sources.ZipLimits`) bounds the sizes of the files read; ``details`` keeps the
     per-document counts and FP/FN records in ``report.details`` (as :func:`~chemref.scoring.score_brat`).
     """
-    from chemref.scoring.brat_scoring import add_intervals
 
     threshold = similarity if span == "approx" else None
     if span == "approx" and threshold is None:
@@ -259,7 +259,7 @@ def _score_folders(gold: Any, pred: Any, m: Matcher, *, relations: bool, label: 
                    collect: bool, jobs: int | None, zip_limits: Any) -> _Scored:
     """Read the gold and prediction folders (or zips) as BRATEval does and score every document pair."""
     from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.sources import AnnSource
+    from chemref.scoring.brat.sources import AnnSource
 
     scored = _Scored()
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
@@ -336,12 +336,11 @@ def _document(scored: _Scored, lines: list[str], per_type: dict[str, Any], overa
               errors: bool, resampling: Any) -> dict[str, Any]:
     """The report's JSON document: ``meta``, the settings, the summary rows, BRATEval's lines and what was asked
     for (per-document counts, FP/FN records)."""
-    from chemref.scoring.brat_scoring import _meta
 
     matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
                 + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
                 + f"; type {_TYPE_NAMES[type_match]}")
-    meta = _meta("brateval", f"{label} f1 (the 'all' row)", scored.documents, matching, resampling,
+    meta = report_meta("brateval", f"{label} f1 (the 'all' row)", scored.documents, matching, resampling,
                  "BRATEval's summary line 'all'")
     data: dict[str, Any] = {"meta": meta, "mode": "brateval", "label": label, "level": level, "span": span,
                             "similarity": threshold, "type": type_match, "gold": gold, "pred": pred,
