@@ -22,7 +22,7 @@ from chemref.questions.closed_book.answers import classify_recollection, parse_r
 from chemref.questions.closed_book.apply import apply_closed_book, closed_book_funnel
 from chemref.questions.closed_book.prepare import prepare_requests, split_sample_id
 from chemref.questions.judge.client import read_requests
-from chemref.scoring.citation_prediction import answer_hit, gold_question
+from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
 
 sys.path.insert(0, str(Path(__file__).parent))
 from judge_server import JudgeServer  # noqa: E402

@@ -16,7 +16,7 @@ How the comparisons are made:
   excerpt would fail this test; none does among the stage's candidates of the dev set. Such excerpts are the
   author filter's business (``no_author_named``), which rejects them before this stage: their requests are not
   built by ``closed-book prepare``;
-- titles and the source title are compared normalised (:func:`chemref.scoring.titles.normalize_title`), as whole
+- titles and the source title are compared normalised (:func:`chemref.scoring.benchmarks.titles.normalize_title`), as whole
   words. A title of one or two words ("Multiple Sclerosis", "Gaussian 16") is a name an excerpt may use for its own
   topic: it is listed in :data:`SHORT_TITLES_IN_EXCERPT` when the excerpt's own words hold it, not counted as a
   leak (the request shows the article's sentence, never the metadata);
@@ -31,7 +31,7 @@ from functools import lru_cache
 import pytest
 
 from chemref.questions.closed_book.prepare import closed_book_candidates, prepare_requests
-from chemref.scoring.titles import normalize_title
+from chemref.scoring.benchmarks.titles import normalize_title
 from tests.helpers import shared_path
 
 #: Stage candidates of the dev set whose cited work has a title of one or two words that the excerpt itself says.

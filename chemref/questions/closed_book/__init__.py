@@ -6,7 +6,7 @@ judge's Batch format (the prompt ``closed-book-v1`` shows only the excerpt); the
 (:mod:`chemref.questions.judge.client`: one batch client for both stages);
 :mod:`~chemref.questions.closed_book.answers` reads the answers strictly and
 :mod:`~chemref.questions.closed_book.apply` matches them to the cited work with the scorer's matcher
-(:func:`chemref.scoring.citation_prediction.answer_hit`), drops what was recalled and applies the caps again.
+(:func:`chemref.scoring.benchmarks.citation_prediction.answer_hit`), drops what was recalled and applies the caps again.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``chemref questions closed-book apply``: the closed-book answers joined to the questions, and those kept.
 
 Each sample's answer is read strictly (:mod:`chemref.questions.closed_book.answers`) and matched to the question's
-cited work with the scorer's matcher (:func:`chemref.scoring.citation_prediction.answer_hit`: the DOI or PMID
+cited work with the scorer's matcher (:func:`chemref.scoring.benchmarks.citation_prediction.answer_hit`: the DOI or PMID
 after normalisation, or the title at ``title_threshold``). Every record asked about gets :data:`CLOSED_BOOK_FIELDS`.
 A question is:
 
@@ -170,8 +170,8 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION
     from chemref.questions.funnel.settings import BuildSettings
     from chemref.questions.judge.apply import _document_order, apply_caps
-    from chemref.scoring.citation_prediction import answer_hit, gold_question
-    from chemref.scoring.titles import DEFAULT_THRESHOLD
+    from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
+    from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
 
     threshold = DEFAULT_THRESHOLD if title_threshold is None else title_threshold
     if not 0.0 < threshold <= 1.0:
