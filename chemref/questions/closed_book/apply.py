@@ -197,18 +197,18 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
         everything.append(row)
 
     by_request = {r.custom_id: r for r in requests} if requests is not None else None
-    answered: dict[str, list[str]] = {}
+    answered: dict[str, list[tuple[int, str]]] = {}
     for ident, (line, _) in answers.items():
         split = split_sample_id(ident)
         if split is None or split[0] not in records:
             raise InputError(f"unknown custom_id {ident!r}: no sample (ID#k) of a record of the questions or the "
                              "rejected file", path=responses_path, line=line,
                              hint="give the requests and the files the responses were made for")
-        answered.setdefault(split[0], []).append(ident)
+        answered.setdefault(split[0], []).append((split[1], ident))
     if by_request is not None:
         samples = _request_samples(requests or (), records, requests_path)
     else:
-        samples = {ident: sorted(ids, key=lambda i: split_sample_id(i)[1]) for ident, ids in answered.items()}
+        samples = {ident: [sid for _, sid in sorted(ids)] for ident, ids in answered.items()}
     candidates = [row for row in everything
                   if "reason" not in row or (row["reason"] in CAP_REASONS and row["id"] in samples)]
     used: set[str] = set()
@@ -269,7 +269,7 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
                     "closed_book_match": first_match, "closed_book_model": model,
                     "closed_book_prompt": prompt,
                     "closed_book_status": status})
-        if hits:
+        if first_match is not None:
             recalled += 1
             matches[first_match] += 1
             if not keep_recalled:
