@@ -211,6 +211,26 @@ def test_recalled_in_any_sample_is_dropped_and_its_slot_goes_to_a_capped_candida
     assert funnel[-1]["remaining"] == 2
 
 
+def test_after_the_judge_only_the_capped_candidates_it_kept_take_freed_slots(tmp_path, capsys):
+    judged = {"judge_status": "ok", "judge_confidence": 0.9}
+    questions = _write(tmp_path / "q.jsonl", [{**record("a-p1-s1"), **judged}])
+    rejected = _write(tmp_path / "r.jsonl", [
+        {**record("a-p2-s1", ref="r2", doi="10.1000/b", reason="per_article_cap"), **judged},
+        record("a-p3-s1", ref="r3", doi="10.1000/c", reason="per_article_cap"),  # capped by the build, never judged
+        {**record("a-p4-s1", ref="r4", doi="10.1000/d", reason="judge"), **judged}])
+    requests = tmp_path / "requests.jsonl"
+    assert main(["questions", "closed-book", "prepare", str(questions), "--rejected", str(rejected), "--model", "m",
+                 "--samples", "1", "-o", str(requests)]) == 0
+    assert [r["custom_id"] for r in _rows(requests)] == ["a-p1-s1#1", "a-p2-s1#1"]
+    answers = _answers(tmp_path, [line("a-p1-s1#1", {**NONE, "title": TITLE}), line("a-p2-s1#1", NONE),
+                                  line("a-p3-s1#1", NONE)])
+    result = apply_closed_book(_rows(questions), answers, rejected=_rows(rejected), per_article=1)
+    assert [q["id"] for q in result.questions] == ["a-p2-s1"]
+    assert {r["id"]: r["reason"] for r in result.rejected} == {"a-p1-s1": "closed_book", "a-p3-s1": "per_article_cap",
+                                                               "a-p4-s1": "judge"}
+    assert result.summary.unused_answers == 1
+
+
 def test_keep_recalled_keeps_and_flags_them(tmp_path):
     questions = [record("a-p1-s1")]
     answers = _answers(tmp_path, [line("a-p1-s1#1", {**NONE, "doi": "doi:10.1000/COBALT.1"})])

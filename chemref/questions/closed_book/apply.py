@@ -15,7 +15,9 @@ A question is:
 
 The per-target and per-article caps of the build are then applied again
 (:func:`chemref.questions.judge.apply.apply_caps`) to the kept questions and the candidates that a cap had
-rejected and that were asked about too, so that an article's slots go to questions that stay.
+rejected and that were asked about too, so that an article's slots go to questions that stay (when the questions
+are the judge's, only a candidate the judge kept before a cap rejected it:
+:func:`~chemref.questions.closed_book.prepare.reaches_closed_book`).
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
     keep what is not recalled (see the module). An answer or a request whose id is no ``ID#k`` of a record, or
     an id in two records, is an :class:`InputError`."""
-    from chemref.questions.closed_book.prepare import CAP_REASONS, split_sample_id
+    from chemref.questions.closed_book.prepare import JUDGED_FIELD, reaches_closed_book, split_sample_id
     from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION
     from chemref.questions.funnel.settings import BuildSettings
     from chemref.questions.judge.apply import _document_order, apply_caps
@@ -209,8 +211,9 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
         samples = _request_samples(requests or (), records, requests_path)
     else:
         samples = {ident: [sid for _, sid in sorted(ids)] for ident, ids in answered.items()}
-    candidates = [row for row in everything
-                  if "reason" not in row or (row["reason"] in CAP_REASONS and row["id"] in samples)]
+    judged = any(JUDGED_FIELD in row for row in everything if "reason" not in row)
+    candidates = [row for row in everything if "reason" not in row
+                  or (reaches_closed_book(row, judged=judged) and row["id"] in samples)]
     used: set[str] = set()
 
     kinds = {kind: 0 for kind in ANSWER_KINDS}

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from chemref.questions.judge.prepare import CHAT_COMPLETIONS_URL
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, load_prompt
 
-__all__ = ["CAP_REASONS", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "DEFAULT_MAX_TOKENS", "reaches_closed_book",
+__all__ = ["CAP_REASONS", "JUDGED_FIELD", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "DEFAULT_MAX_TOKENS", "reaches_closed_book",
            "closed_book_candidates", "sample_id", "split_sample_id", "prepare_requests", "write_requests"]
 
 #: Rejections by the per-target and per-article caps: such a candidate passed every other step, so it takes a
@@ -30,15 +30,30 @@ DEFAULT_TEMPERATURE = 1.0
 DEFAULT_MAX_TOKENS = 300
 
 
-def reaches_closed_book(record: Mapping[str, Any]) -> bool:
-    """A question, or a candidate rejected only by a cap (:data:`CAP_REASONS`)."""
+#: The field every record the judge answered for carries.
+JUDGED_FIELD = "judge_status"
+
+
+def reaches_closed_book(record: Mapping[str, Any], *, judged: bool = False) -> bool:
+    """A question, or a candidate rejected only by a cap (:data:`CAP_REASONS`); with ``judged`` (the questions
+    were kept by the judge), a capped candidate only if the judge answered for it too (it kept it, and a cap
+    rejected it after): a candidate the build capped and the judge never saw is not asked about."""
     reason = record.get("reason")
-    return reason is None or reason in CAP_REASONS
+    if reason is None:
+        return True
+    return reason in CAP_REASONS and (not judged or JUDGED_FIELD in record)
 
 
 def closed_book_candidates(records: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
-    """The records the closed-book test asks about (:func:`reaches_closed_book`)."""
-    return (record for record in records if reaches_closed_book(record))
+    """The records the closed-book test asks about (:func:`reaches_closed_book`), from the questions followed by
+    the rejected records (the order of :func:`~chemref.questions.judge.prepare.read_records`): the questions say
+    whether the set was judged."""
+    judged = False
+    for record in records:
+        if record.get("reason") is None and JUDGED_FIELD in record:
+            judged = True
+        if reaches_closed_book(record, judged=judged):
+            yield record
 
 
 def sample_id(record_id: str, sample: int) -> str:
