@@ -120,6 +120,21 @@ def test_prepare_cli_bad_options_are_one_line_errors(tmp_path, capsys, extra, me
     assert not (tmp_path / "out.jsonl").exists()
 
 
+@pytest.mark.parametrize("content, message", [
+    ('{"excerpt": "x [CITATION]"}\n', "q.jsonl:1: the record has no id"),
+    ('{"id": "a-p1-s1", "excerpt": "x"}\n{"id": "a-p1-s1", "excerpt": "y"}\n', "q.jsonl:2: id 'a-p1-s1' is given twice"),
+    ('{"id": "a-p1-s1", "excerpt": "x"\n', "q.jsonl:1"),
+])
+def test_prepare_cli_bad_questions_are_one_line_errors_and_write_nothing(tmp_path, capsys, content, message):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(content, encoding="utf-8")
+    status = main(["questions", "closed-book", "prepare", str(questions), "--model", "m", "-o",
+                   str(tmp_path / "out.jsonl")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and message in err
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 # ------------------------------------------------------------------------------------------------ answers
 
 
