@@ -88,6 +88,13 @@ def build_command(
     judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
                                                     "from this selector score go to the judge (default: the "
                                                     "selector's cascade start, its judge_threshold; 0: all)."),
+    closed_book_samples: Optional[int] = typer.Option(None, "--closed-book-samples", min=1, max=100, metavar="K",
+                                                      help="Then ask the judge's server K times per question the "
+                                                      "judge kept to name the cited work from the excerpt alone, "
+                                                      "and drop what it recalls (see 'questions closed-book'; "
+                                                      "needs --judge-endpoint)."),
+    closed_book_model: Optional[str] = typer.Option(None, "--closed-book-model", metavar="NAME", help="The "
+                                                    "closed-book test's model (default: --judge-model)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.output.report import funnel_table
@@ -103,7 +110,13 @@ def build_command(
         from chemref.questions.output.cluster import check_address
 
         guarded(lambda: check_address(dask))  # before any work
+    if closed_book_samples is None and closed_book_model is not None:
+        fail("--closed-book-model needs --closed-book-samples")
+    if closed_book_samples is not None and judge_endpoint is None:
+        fail("--closed-book-samples needs --judge-endpoint (the test runs on what the judge keeps; for a build "
+             "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
     judged = None
+    tested = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
@@ -113,9 +126,15 @@ def build_command(
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
         guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
         guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
+        if closed_book_model is not None:
+            guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
+        if closed_book_samples is not None:
+            from chemref.cli.closed_book import closed_book_paths
+
+            tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
@@ -139,9 +158,19 @@ def build_command(
     if judged is not None:
         from chemref.cli.judge import judge_build
 
-        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
-                    concurrency=judge_concurrency, progress=progress, selector=selector,
-                    min_score=judge_min_score)
+        if tested is None:
+            judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                        model=judge_model, concurrency=judge_concurrency, progress=progress, selector=selector,
+                        min_score=judge_min_score)
+            return
+        from chemref.cli.closed_book import closed_book_build
+
+        judge_build(judged, tested["judged"], tested["judged_report"], tested["judged_rejected"],
+                    endpoint=judge_endpoint, model=judge_model, concurrency=judge_concurrency, progress=progress,
+                    selector=selector, min_score=judge_min_score)
+        closed_book_build(tested, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                          model=closed_book_model or judge_model, samples=closed_book_samples,
+                          concurrency=judge_concurrency, progress=progress)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
