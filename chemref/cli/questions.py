@@ -179,6 +179,25 @@ def _records(path: Optional[Path]) -> list[dict]:
     return [] if path is None else [row for _, row in read_jsonl(path)]
 
 
+def _target(value: str) -> str:
+    if value not in ("good", "good-not-recalled"):
+        raise typer.BadParameter("use good or good-not-recalled")
+    return value
+
+
+def _recalled(path: Optional[Path], records, title_threshold: Optional[float]) -> Optional[dict]:
+    """Which records the closed-book answers in ``path`` recall (None without answers)."""
+    if path is None:
+        if title_threshold is not None:
+            fail("--title-threshold needs --closed-book")
+        return None
+    if title_threshold is not None and title_threshold <= 0:
+        fail("--title-threshold must be above 0")
+    from chemref.questions.closed_book.recall import read_recalled
+
+    return read_recalled(str(path), records, title_threshold=title_threshold)
+
+
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
@@ -203,6 +222,12 @@ def evaluate_command(
                                   "scores, as a build would (give the files of a build run with --min-score 0)."),
     per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
     per_article: int = typer.Option(4, "--per-article", min=1, help="With --reselect: the build's --per-article."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the "
+                                               "candidates (Batch output, custom_id ID#k): adds the recalled "
+                                               "share of the kept questions, of all and of the good candidates."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
     as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV rows (one per figure) instead of the text report."),
     as_markdown: bool = typer.Option(False, "--markdown", help="A Markdown table instead of the text report."),
@@ -213,13 +238,14 @@ def evaluate_command(
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import read_labels
 
-    refuse_overwriting_inputs(output, labels, questions, rejected, scores)
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores, closed_book)
 
     def run():
-        return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+        kept, refused = _records(questions), _records(rejected)
+        return evaluate(read_labels(labels), kept, refused, scores=_scores(scores),
                         scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
-                        source=str(labels))
+                        source=str(labels), recalled=_recalled(closed_book, [*kept, *refused], title_threshold))
 
     result = guarded(run)
     render(result.to_report(), as_json, as_csv, as_markdown, output)
@@ -254,6 +280,16 @@ def train_selector_command(
                                                "labels blended with its confidence (see --label-weight)."),
     label_weight: float = typer.Option(1.0, "--label-weight", min=0.0, max=1.0, help="With --soft-labels: the "
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
+    target: str = typer.Option("good", "--target", callback=_target, metavar="good|good-not-recalled",
+                               help="What the selector learns: the labels' good questions, or those that a "
+                               "model also fails to name from memory (needs --closed-book); the threshold is "
+                               "chosen against the labels either way."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the same "
+                                               "candidates (Batch output, custom_id ID#k: 'questions "
+                                               "closed-book run'), which say which records are recalled."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
     from chemref.questions.labels.evaluate import evaluate
@@ -261,8 +297,10 @@ def train_selector_command(
     from chemref.questions.funnel.selector import feature_list, train_selector
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
-    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)
-    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels)
+    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels, closed_book)
+    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels, closed_book)
+    if target == "good-not-recalled" and closed_book is None:
+        fail("--target good-not-recalled needs --closed-book (the closed-book answers that say what is recalled)")
 
     def run():
         label_map = read_labels(labels)
@@ -285,11 +323,14 @@ def train_selector_command(
                 typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
                            f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
                            "confidence): their records are fitted to their labels alone", err=True)
+        recalled = _recalled(closed_book, records.values(), title_threshold)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
                                       min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
+                                      recalled=recalled if target == "good-not-recalled" else None,
                                       **fallback, **chosen)
-        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
+        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels),
+                         recalled=recalled)
         at = curve.at_threshold
         if at is not None:
             selector = replace(selector, meta={**selector.meta, "cv": {
