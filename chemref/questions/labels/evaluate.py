@@ -193,7 +193,7 @@ class Evaluation:
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
                     "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc,
-                    **{"recalled_share": r.recalled_share for r in self.recall if r.set == "kept"}}
+                    "recalled_share": next((r.recalled_share for r in self.recall if r.set == "kept"), None)}
         meta: dict[str, Any] = {"chemref_version": __version__, "labels": self.labels, "matched": self.matched,
                                 "stale": self.stale, "scored": self.scored, "threshold": self.threshold,
                                 "good_kept_targets": list(GOOD_KEPT_TARGETS), "trained_on": self.trained_on}
