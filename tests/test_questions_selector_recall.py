@@ -124,5 +124,17 @@ def test_train_selector_closed_book_option_errors_one_line_exit_2(tmp_path, caps
     status = main(["questions", "train-selector", path, "--questions", questions, "-o", str(tmp_path / "s.json"),
                    "--folds", "3", *extra])
     err = capsys.readouterr().err
-    assert status == 2 and message in err and len(err.strip().splitlines()) <= 2
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "s.json").exists()
+
+
+def test_evaluate_closed_book_answers_for_no_candidate_one_line_exit_2(tmp_path, capsys):
+    path, questions, answers, _, _ = _files(tmp_path)
+    lines = (tmp_path / "cb.jsonl").read_text().splitlines()
+    stray = json.loads(lines[0])
+    stray["custom_id"] = "NOBODY-p0-s0#1"
+    (tmp_path / "cb.jsonl").write_text("\n".join([*lines, json.dumps(stray)]) + "\n")
+    status = main(["questions", "evaluate", path, "--questions", questions, "--closed-book", answers])
+    err = capsys.readouterr().err
+    assert status == 2 and "unknown custom_id 'NOBODY-p0-s0#1'" in err and "cb.jsonl" in err
+    assert f"cb.jsonl:{len(lines) + 1}:" in err and len(err.strip().splitlines()) == 1
