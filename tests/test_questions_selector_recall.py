@@ -118,6 +118,7 @@ def test_train_selector_and_evaluate_cli_with_closed_book(tmp_path, capsys):
     (["--target", "good-not-recalled"], "--target good-not-recalled needs --closed-book"),
     (["--target", "best"], "use good or good-not-recalled"),
     (["--title-threshold", "0.9"], "--title-threshold needs --closed-book"),
+    (["--recalled-target", "0.5"], "--recalled-target needs --target good-not-recalled"),
 ])
 def test_train_selector_closed_book_option_errors_one_line_exit_2(tmp_path, capsys, extra, message):
     path, questions, _, _, _ = _files(tmp_path)
@@ -138,3 +139,15 @@ def test_evaluate_closed_book_answers_for_no_candidate_one_line_exit_2(tmp_path,
     err = capsys.readouterr().err
     assert status == 2 and "unknown custom_id 'NOBODY-p0-s0#1'" in err and "cb.jsonl" in err
     assert f"cb.jsonl:{len(lines) + 1}:" in err and len(err.strip().splitlines()) == 1
+
+
+def test_recalled_target_fits_recalled_good_records_partway():
+    records, labels = _noisy()
+    some = {i: n % 2 == 0 for n, i in enumerate(labels)}
+    hard = train_selector(records, labels, folds=3, recalled=some)[0]
+    half = train_selector(records, labels, folds=3, recalled=some, recalled_target=0.5)[0]
+    plain = train_selector(records, labels, folds=3)[0]
+    assert half.meta["recalled_target"] == 0.5 and hard.meta["recalled_target"] == 0.0
+    assert half.weights != hard.weights and half.weights != plain.weights
+    with pytest.raises(InputError, match="from 0 to below 1"):
+        train_selector(records, labels, folds=3, recalled=some, recalled_target=1.0)

@@ -287,6 +287,9 @@ def train_selector_command(
     closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the same "
                                                "candidates (Batch output, custom_id ID#k: 'questions "
                                                "closed-book run'), which say which records are recalled."),
+    recalled_target: float = typer.Option(0.0, "--recalled-target", min=0.0, max=1.0, help="With --target "
+                                          "good-not-recalled: what a recalled good record is fitted to (0: not "
+                                          "good; 0.5: halfway)."),
     title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
                                                     "--closed-book: the title similarity from which an answer "
                                                     "recalls the cited work (default: closed-book apply's)."),
@@ -301,6 +304,8 @@ def train_selector_command(
     refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels, closed_book)
     if target == "good-not-recalled" and closed_book is None:
         fail("--target good-not-recalled needs --closed-book (the closed-book answers that say what is recalled)")
+    if recalled_target and target != "good-not-recalled":
+        fail("--recalled-target needs --target good-not-recalled")
 
     def run():
         label_map = read_labels(labels)
@@ -328,6 +333,7 @@ def train_selector_command(
                                       l2=l2, version=version, min_precision=min_precision,
                                       min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
                                       recalled=recalled if target == "good-not-recalled" else None,
+                                      recalled_target=recalled_target,
                                       **fallback, **chosen)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels),
                          recalled=recalled)
