@@ -63,7 +63,8 @@ CLOSED_BOOK_FIELD_DOCS = {
 @dataclass(frozen=True, slots=True)
 class ClosedBookSummary:
     """Counts of one ``apply``: ``kinds`` counts the samples per answer kind, ``matches`` the recalled questions
-    per way of matching; ``requests`` is the number of requests made (answers given without a requests file)."""
+    per way of matching; ``requests`` is the number of requests made (without a requests file: the answers for
+    the records asked about)."""
 
     model: str | None
     prompt: str | None
@@ -299,9 +300,9 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     reasons: dict[str, int] = {}
     for row in others:
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
-    requests_made = len(by_request) if by_request is not None else len(answers)
     # answers for records the test does not ask about, or that no request asks for, decide nothing
     unused = sum(1 for ident in answers if ident not in used)
+    requests_made = len(by_request) if by_request is not None else len(answers) - unused
     decided = recalled + not_recalled
     summary = ClosedBookSummary(
         model=max(models, key=models.get) if models else None,
