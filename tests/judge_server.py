@@ -5,8 +5,12 @@ answer. Faults are planned per item (the user message names it): ``server.plan["
 the first request for q3 with a 429 and the second normally. Kinds: ``ok``, ``429`` (with Retry-After),
 ``500``, ``503``, ``slow`` (waits ``slow_seconds``), ``bad_json`` (a 200 whose body is not JSON), ``truncated``
 (a body shorter than its Content-Length, then the connection closed), ``refusal``, ``length``,
-``content_filter``, ``not_json`` (an answer that is not JSON), ``400``. ``hold_after=N`` answers N requests
-and holds the others until ``server.release`` is set.
+``content_filter``, ``not_json`` (an answer that is not JSON), ``400``, ``401``, ``403``, ``nan`` (a 200 whose
+body holds a bare ``NaN``), ``gzip2`` (a body gzipped twice, said by ``Content-Encoding: gzip, gzip``), ``bomb``
+and ``deflate_bomb`` (1 MB that inflates to 1 GB). ``hold_after=N`` answers N requests and holds the others
+until ``server.release`` is set. ``echo_auth=True``: every error body (400, 401, 403, 429, 5xx) echoes the
+``Authorization`` header it received, raw and JSON-quoted, and so does its ``x-request-id`` header (a hostile or
+careless server). ``fallback``: the kinds given in turn to requests whose item has no plan.
 """
 
 from __future__ import annotations
@@ -37,8 +41,12 @@ class JudgeServer:
     """Start with ``with JudgeServer() as server:``; ``server.url`` is ``http://127.0.0.1:PORT/v1``."""
 
     def __init__(self, *, delay: float = 0.0, slow_seconds: float = 3.0, model: str = "test-model",
-                 api_key: str | None = None, hold_after: int | None = None) -> None:
+                 api_key: str | None = None, hold_after: int | None = None, echo_auth: bool = False,
+                 fallback: list[str] | None = None) -> None:
         self.delay, self.slow_seconds, self.model, self.api_key = delay, slow_seconds, model, api_key
+        self.echo_auth = echo_auth
+        self.fallback = list(fallback or [])
+        self.fallback_used = 0
         #: after this many answers, hold every other request until ``release`` is set (a run stuck mid-way)
         self.hold_after = hold_after
         self.release = threading.Event()
@@ -95,6 +103,9 @@ class JudgeServer:
             steps = self.plan.get(item)
             if steps:
                 return steps.pop(0)
+            if self.fallback:
+                self.fallback_used += 1
+                return self.fallback[(self.fallback_used - 1) % len(self.fallback)]
             return "ok"
 
     def completion(self, item: str, kind: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -170,11 +181,17 @@ class JudgeServer:
                 if server.delay:
                     time.sleep(server.delay)
                 if kind == "429":
-                    self._reply(429, b'{"error": {"message": "rate limited"}}', {"Retry-After": "0"})
+                    self._error(429, "rate limited", {"Retry-After": "0"})
                 elif kind in ("500", "503"):
-                    self._reply(int(kind), b'{"error": {"message": "server error"}}')
-                elif kind == "400":
-                    self._reply(400, b'{"error": {"message": "bad request"}}')
+                    self._error(int(kind), "server error")
+                elif kind in ("400", "401", "403"):
+                    self._error(int(kind), {"400": "bad request", "401": "invalid API key",
+                                            "403": "forbidden"}[kind])
+                elif kind == "nan":
+                    data = json.dumps(server.completion(item, "ok")).encode()
+                    self._reply(200, data.replace(b'"created": 0', b'"created": NaN'))
+                elif kind in ("gzip2", "bomb", "deflate_bomb"):
+                    self._reply(200, *_encoded(kind, json.dumps(server.completion(item, "ok")).encode()))
                 elif kind == "bad_json":
                     self._reply(200, b'{"id": "chatcmpl-x", "choices": [')
                 elif kind == "truncated":
@@ -192,6 +209,18 @@ class JudgeServer:
                         time.sleep(server.slow_seconds)
                     data = json.dumps(server.completion(item, kind, body)).encode()
                     self._reply(200, data, {"x-request-id": f"req-{server.requests}"})
+
+            def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+                if not server.echo_auth:
+                    self._reply(status, json.dumps({"error": {"message": message}}).encode(), headers)
+                    return
+                sent = self.headers.get("Authorization", "")
+                body = {"error": {"message": f"{message}; you sent Authorization: {sent}", "type": "echo",
+                                  "headers": dict(self.headers.items())}}
+                data = json.dumps(body).encode() + b"\n" + f"raw: Authorization: {sent}".encode()
+                if status >= 500 or status == 429:  # not JSON at all: the raw text
+                    data = f"<html>{message}: your request had Authorization: {sent}</html>".encode()
+                self._reply(status, data, {**(headers or {}), "x-request-id": sent.replace("\n", " ")[:200]})
 
             def _reply(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
@@ -219,6 +248,37 @@ class JudgeServer:
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
+
+
+#: what the bomb kinds inflate to (bytes of zeros)
+BOMB_BYTES = 1 << 30
+_BOMBS: dict[str, bytes] = {}
+
+
+def _encoded(kind: str, data: bytes) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of an encoded reply: ``data`` gzipped twice, or a bomb (made once, then kept)."""
+    import gzip
+    import struct
+    import zlib
+
+    if kind == "gzip2":
+        return gzip.compress(gzip.compress(data)), {"Content-Encoding": "gzip, gzip"}
+    if kind not in _BOMBS:
+        # one megabyte of zeros deflated after a full flush gives the same bytes each time: repeated, with the
+        # last block and the checksums of the whole, it is a valid stream of BOMB_BYTES made in a second
+        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+        block = bytes(1 << 20)
+        piece = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+        raw = piece * (BOMB_BYTES >> 20) + packer.flush()
+        crc, adler = 0, 1
+        for _ in range(BOMB_BYTES >> 20):
+            crc, adler = zlib.crc32(block, crc), zlib.adler32(block, adler)
+        if kind == "bomb":
+            _BOMBS[kind] = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + raw
+                            + struct.pack("<II", crc, BOMB_BYTES & 0xFFFFFFFF))
+        else:
+            _BOMBS[kind] = b"\x78\xda" + raw + struct.pack(">I", adler)
+    return _BOMBS[kind], {"Content-Encoding": "gzip" if kind == "bomb" else "deflate"}
 
 
 def write_requests(path: Any, items: list[str], model: str = "test-model") -> None:

@@ -158,3 +158,15 @@ def test_imports_stay_light() -> None:
             "heavy = [m for m in ('spacy', 'bm25s', 'numpy', 'ranx') if m in sys.modules]; "
             "assert not heavy, heavy")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_streamed_index_scores_as_the_listed_one() -> None:
+    from chemref.baseline.bm25 import TitleIndex
+
+    titles = ["Copper single atoms on anatase", "The", "Laccase kinetics at low oxygen", "Copper–zinc alloys: a review",
+              "NMR of 13C-labelled laccase"]
+    listed, streamed = TitleIndex(titles), TitleIndex.streamed(iter(titles))
+    assert streamed.size == listed.size == 5
+    for excerpt in ("Copper atoms [CITATION] on anatase.", "the [CITATION] of", "Laccase NMR [CITATION].", ""):
+        assert list(streamed.scores(excerpt)) == pytest.approx(list(listed.scores(excerpt)))
+    assert TitleIndex.streamed(iter(["The", "of a"])).rank("the [CITATION]", 0) == 2

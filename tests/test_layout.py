@@ -20,7 +20,7 @@ from tests.helpers import ROOT
 PACKAGE = ROOT / "chemref"
 #: Rule engines: pure Python, never spaCy.
 ENGINES = ("sentences", "rules", "authors", "claims", "citation_markers", "prefilters", "wordlists",
-           "tokenizer_rules")
+           "tokenizer_rules", "reagents")
 #: Layers below nlp and questions.
 LOWER = ("jats", "brat", "scoring")
 #: The parts of questions, lowest first: each may import only those before it.
@@ -167,6 +167,7 @@ IO_HOMES = {
     "chemref._io.atomic": ("atomic_write", "write_text"),
     "chemref._io.lock": ("RunLock",),
     "chemref._io.staging": ("staged_file", "commit_renames", "discard_staged"),
+    "chemref._io.secrets": ("scrub", "scrub_json", "excerpt", "register_secret", "check_api_key", "safe_url"),
     "chemref.inputs.kinds": ("is_package",),
     "chemref.inputs.source": ("Source", "source_label", "path_text"),
     "chemref.inputs.walk": ("walk_jats",),
@@ -251,6 +252,7 @@ OWN_WRITERS = {
     "chemref/questions/output/writer.py": "the build journal is appended to; shards are joined into a staged file",
     "chemref/questions/output/shards.py": "a shard's files are written in the staging folder and renamed there",
     "chemref/questions/judge/client.py": "the judge's responses are appended to, one request at a time",
+    "chemref/questions/output/difficulty.py": "the ranked records are streamed into staged files renamed together",
 }
 _TEMPORARY_CALLS = {"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile"}
 

@@ -42,7 +42,7 @@ CASES = [
     ("β-D-glucose", ["β-D-glucose"]),
     ("t-BuOK and n-BuLi", ["t-BuOK", "and", "n-BuLi"]),
     ("C=O stretch", ["C=O", "stretch"]),
-    ("CH2Cl2/MeOH (9:1)", ["CH2Cl2/MeOH", "(", "9:1", ")"]),
+    ("CH2Cl2/MeOH (9:1)", ["CH2Cl2", "/", "MeOH", "(", "9:1", ")"]),
     ("3'-OH", ["3'-OH"]),
     # trailing punctuation and brackets around chemical words
     ("(Pd(PPh3)4).", ["(", "Pd(PPh3)4", ")", "."]),

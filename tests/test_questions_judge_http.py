@@ -185,7 +185,7 @@ def test_resume_skips_answered_ids_and_cuts_a_torn_last_line(tmp_path, server):
 
 def test_resume_refuses_a_damaged_or_foreign_output(tmp_path):
     out = tmp_path / "responses.jsonl"
-    out.write_text('{"custom_id": "a", "response": {"status_code": 200}, "error": null}\nnot json\n{}\n')
+    out.write_text('{"id": "x", "custom_id": "a", "response": {"status_code": 200}, "error": null}\nnot json\n{}\n')
     with pytest.raises(InputError, match=r"responses.jsonl:2: not a JSON object"):
         answered_ids(out, ["a"])
     out.write_text('{"custom_id": "zzz", "response": {"status_code": 200}, "error": null}\n')

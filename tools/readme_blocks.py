@@ -27,6 +27,7 @@ if str(ROOT) not in sys.path:
 
 from chemref._io.atomic import write_text  # noqa: E402
 from chemref.jats import read  # noqa: E402
+from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS  # noqa: E402
 from chemref.questions.funnel.filters import STEPS  # noqa: E402
 from chemref.questions.funnel.records import QUESTION_FIELDS  # noqa: E402
 from chemref.questions.funnel.selector import FEATURE_TABLE, default_selector  # noqa: E402
@@ -81,7 +82,8 @@ def question_fields() -> str:
     """The sentence listing the fields of a question record (:data:`~chemref.questions.funnel.records.QUESTION_FIELDS`)."""
     return _wrap(f"Each question has `{', '.join(QUESTION_FIELDS)}`, with `excerpt == sentence[:citation_start] + "
                  "\"[CITATION]\" + sentence[citation_end:]` (with `--authors mask` the cited authors' names in the "
-                 "excerpt are also replaced by `[AUTHOR]`; the offsets still refer to `sentence`).")
+                 "excerpt are also replaced by `[AUTHOR]`; the offsets still refer to `sentence`). The difficulty "
+                 "profile: " + " ".join(f"`{name}`: {doc}." for name, doc in DIFFICULTY_FIELD_DOCS.items()))
 
 
 def jats_fields() -> str:

@@ -9,7 +9,9 @@ One module per concept; every name is importable from here too:
 - :mod:`~chemref._io.temporary`: the locked temporary files outputs are written to, and their clean-up;
 - :mod:`~chemref._io.atomic`: atomic writes (:func:`atomic_write`, :func:`write_text`);
 - :mod:`~chemref._io.lock`: the run lock (:class:`RunLock`);
-- :mod:`~chemref._io.staging`: several outputs renamed into place together.
+- :mod:`~chemref._io.staging`: several outputs renamed into place together;
+- :mod:`~chemref._io.secrets`: the API key, Bearer tokens and URL credentials removed from every message
+  (imported from its module where needed: only the judge and error lines use it).
 """
 
 from __future__ import annotations

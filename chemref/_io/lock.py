@@ -35,7 +35,9 @@ class RunLock:
     """An exclusive lock on ``path`` for the length of one run: a second writer gets :class:`InputError`.
 
     ``flock`` locks die with their process, so a run killed with ``kill -9`` never leaves a stale lock
-    (its empty file stays, and the next run takes it); forked workers do not hold it. A run that ends, well
+    (its empty file stays, and the next run takes it); forked workers do not hold it. The lock file is opened
+    without following a symbolic link (``O_NOFOLLOW``) and used only when it is a regular file with no other
+    name (no hard link): a link put in its place is refused, and no other file is ever truncated or written. A run that ends, well
     or not, removes the lock file while it still holds the lock; a run that opened the file just before is
     then holding a removed file, sees it, and takes the lock again on the path.
     """
@@ -51,14 +53,19 @@ class RunLock:
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o644)
             except OSError as exc:
+                if os.path.islink(self.path):  # O_NOFOLLOW refused it (ELOOP)
+                    raise InputError("the run's lock file is a symbolic link; chemref never writes through one",
+                                     path=str(self.path), hint="remove the link") from None
                 raise _cannot_write(self.path, exc) from None
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
                 os.close(fd)
-                raise InputError(f"the run's lock file is {_kind(mode)}, not a regular file", path=str(self.path),
-                                 hint="remove it")
+                kind = "a hard link to another file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
+                raise InputError(f"the run's lock file is {kind}, not a regular file of its own",
+                                 path=str(self.path), hint="remove it")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:

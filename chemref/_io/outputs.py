@@ -50,7 +50,8 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
     one to replace) in a folder that can be written, or ``-`` for standard output where ``stdout`` allows it.
 
     A character or block device, a FIFO or a socket is refused (an output is written beside it and renamed
-    over it, which would replace the device). Every writer calls it (:func:`atomic_write`,
+    over it, which would replace the device), and so is a symbolic link, wherever it points (the rename would
+    replace the link, and writing through it would change a file that was not named). Every writer calls it (:func:`atomic_write`,
     :func:`staged_file`), and commands call it before any work, so a long run does not end with an
     unwritable output.
     """
@@ -71,6 +72,10 @@ def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"the output path is {_kind(info.st_mode)}; chemref writes only regular files "
                              "(or - for standard output)", path=where, hint="give the name of a file")
+    if os.path.islink(target):  # after the kinds above: /dev/stdout is named as the device it points to
+        raise InputError("the output path is a symbolic link; chemref writes outputs only to the path given, "
+                         "never through a link", path=where, hint="give the path of the file itself, or remove "
+                         "the link")
     for parent in target.parents:
         if parent.exists():
             if not parent.is_dir():

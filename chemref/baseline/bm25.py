@@ -6,13 +6,16 @@ read with :func:`chemref.jats.read`; ``pool=PATH`` reads candidates from a JSONL
 ``{"doi", "title"}``. Scoring uses the maintained ``bm25s`` library (Lucene's BM25 variant,
 k1 = 1.5, b = 0.75, English stop words), imported only when a baseline runs. Ties are broken by
 pool order (first-seen candidate first), so the output is deterministic.
+
+:class:`TitleIndex` is the one BM25 of chemref: the baseline ranks with it, and the questions' difficulty
+profile (:mod:`chemref.questions.funnel.difficulty`) reads the rank of the cited work from it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,7 +25,7 @@ from chemref.inputs.sources import SAMPLE_CORPUS
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
-__all__ = ["bm25_predictions", "read_pool", "reference_pool", "query_text"]
+__all__ = ["TitleIndex", "bm25_predictions", "read_pool", "reference_pool", "query_text"]
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
@@ -32,6 +35,80 @@ _MARKER = re.compile(r"\[CITATIONS?\]")
 def query_text(excerpt: str) -> str:
     """The excerpt without its citation marker(s) (``[CITATION]`` or CiteME's ``[CITATIONS]``)."""
     return _MARKER.sub(" ", excerpt)
+
+
+def _tokenize(texts: list[str]) -> Any:
+    import bm25s
+
+    return bm25s.tokenize(texts, return_ids=False, show_progress=False, stopwords="en")
+
+
+class TitleIndex:
+    """BM25 over a list of titles (bm25s, Lucene's variant, k1 = 1.5, b = 0.75, English stop words), built once;
+    :meth:`scores` of an excerpt (its citation marker left out) and :meth:`rank` of one title for it.
+
+    ``queries`` given with the titles are tokenised in the same call (one tokeniser pass for an article's
+    titles and its excerpts), then read with :meth:`query_scores`. :meth:`streamed` builds the same index from
+    titles read one at a time, keeping only their token ids (a corpus of millions of titles).
+    """
+
+    @classmethod
+    def streamed(cls, titles: Iterable[str]) -> "TitleIndex":
+        """The index of ``titles`` (any iterable, consumed once): each title is turned into token ids as it comes
+        (bm25s's tokeniser with the same splitting, lower-casing and stop words), and no title is kept."""
+        import bm25s
+        from bm25s.tokenization import Tokenizer
+
+        tokenizer = Tokenizer(stopwords="en")
+        ids = list(tokenizer.streaming_tokenize(titles, update_vocab=True, allow_empty=False))
+        self = cls.__new__(cls)
+        self.size = len(ids)
+        self._queries = []
+        self._retriever = bm25s.BM25()
+        self._indexed = any(ids)
+        if self._indexed:
+            self._retriever.index((ids, dict(tokenizer.get_vocab_dict())), show_progress=False)
+        return self
+
+    def __init__(self, titles: Sequence[str], queries: Sequence[str] = ()) -> None:
+        import bm25s
+
+        tokens = _tokenize([*titles, *map(query_text, queries)]) if titles else [[] for _ in queries]
+        self.size = len(titles)
+        self._queries = tokens[len(titles):]
+        self._retriever = bm25s.BM25()
+        # titles that hold no indexed word at all (stop words, punctuation) score 0 for every query
+        self._indexed = any(tokens[:len(titles)])
+        if self._indexed:
+            self._retriever.index(tokens[:len(titles)], show_progress=False)
+
+    def _score(self, tokens: list[str]) -> Any:
+        import numpy as np
+
+        if not tokens or not self._indexed:
+            return np.zeros(self.size)
+        return np.asarray(self._retriever.get_scores(tokens), dtype=float)
+
+    def scores(self, excerpt: str) -> Any:
+        """The BM25 score of every title for ``excerpt`` (a numpy array in title order)."""
+        return self._score(_tokenize([query_text(excerpt)])[0])
+
+    def query_scores(self, n: int) -> Any:
+        """:meth:`scores` of the ``n``-th of the ``queries`` given to the constructor."""
+        return self._score(self._queries[n])
+
+    @staticmethod
+    def rank_in(scores: Any, target: int) -> int:
+        """The rank of title ``target`` in ``scores``: 1 + the number of other titles scoring at least as high
+        (a tie counts against the target, so a query sharing no word with any title ranks it last)."""
+        value = scores[target]
+        if value != value:  # NaN (a degenerate index) orders with nothing: the target ranks last
+            return len(scores)
+        return int((scores >= value).sum())
+
+    def rank(self, excerpt: str, target: int) -> int:
+        """The rank of title ``target`` for ``excerpt`` (see :meth:`rank_in`)."""
+        return self.rank_in(self.scores(excerpt), target)
 
 
 def read_pool(path: PathLike, diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
@@ -215,16 +292,10 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
                          "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
 
-    import bm25s
     import numpy as np
 
     dois = [doi for doi, _ in candidates]
-    tokens = bm25s.tokenize([title for _, title in candidates], return_ids=False, show_progress=False,
-                            stopwords="en")
-    retriever = bm25s.BM25()
-    retriever.index(tokens, show_progress=False)
-    queries = bm25s.tokenize([query_text(excerpt) for _, excerpt, _, _ in records], return_ids=False,
-                             show_progress=False, stopwords="en")
+    index = TitleIndex([title for _, title in candidates], [excerpt for _, excerpt, _, _ in records])
     depth = min(k, len(dois))
     order_tiebreak = np.arange(len(dois))
     in_pool = set(dois)
@@ -233,11 +304,8 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
         notes.append(f"{len(absent)} question(s) whose target DOI is not in the pool of {len(dois)} candidates "
                      "(they cannot be answered): " + ", ".join(map(repr, absent[:5])) + (" ..." if len(absent) > 5 else ""))
     predictions = []
-    for (qid, _, _, _), query in zip(records, queries):
-        if query:
-            scores = np.asarray(retriever.get_scores(query), dtype=float)
-        else:
-            scores = np.zeros(len(dois))
+    for n, (qid, _, _, _) in enumerate(records):
+        scores = index.query_scores(n)
         top = np.lexsort((order_tiebreak, -scores))[:depth]
         predictions.append({"id": qid, "dois": [dois[i] for i in top],
                             "scores": [round(float(scores[i]), 6) for i in top]})

@@ -44,14 +44,23 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 
+def _shown(message: str) -> str:
+    """A message as the terminal gets it: without secrets (:func:`chemref._io.secrets.scrub`), on one line."""
+    from chemref._io.secrets import scrub
+
+    return printable(scrub(message))
+
+
 def error(message: str) -> None:
-    """Print one ``chemref: error: ...`` line on stderr (control characters escaped: one line, always)."""
-    print(f"chemref: error: {printable(message)}", file=sys.stderr)
+    """Print one ``chemref: error: ...`` line on stderr (secrets removed, control characters escaped: one line,
+    always)."""
+    print(f"chemref: error: {_shown(message)}", file=sys.stderr)
 
 
 def warn(message: str) -> None:
-    """Print one ``chemref: warning: ...`` line on stderr (control characters escaped: one line, always)."""
-    print(f"chemref: warning: {printable(message)}", file=sys.stderr)
+    """Print one ``chemref: warning: ...`` line on stderr (secrets removed, control characters escaped: one line,
+    always)."""
+    print(f"chemref: warning: {_shown(message)}", file=sys.stderr)
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:

@@ -189,8 +189,7 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                       endpoint: str, model: str, samples: int, concurrency: int, progress: bool) -> None:
     """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
     and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
-    import os
-
+    from chemref._io.secrets import api_key_from_env
     from chemref.cli.judge import EXIT_FAILED_REQUESTS
     from chemref.questions.closed_book.apply import apply_to_files
     from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests
@@ -207,7 +206,7 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                                           samples=samples))
     typer.echo(f"wrote {_shown(paths['requests'])} ({sent} closed-book requests)")
     summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
-                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),
                                            concurrency=concurrency, progress=progress))
     typer.echo(summary.to_text())
     if summary.failures:

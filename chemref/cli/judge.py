@@ -111,10 +111,12 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
+    from chemref._io.secrets import api_key_from_env, safe_url
     from chemref.questions.judge.client import run_requests
 
+    key = guarded(lambda: api_key_from_env(api_key_env))  # checked, and kept out of every message, first
+    guarded(lambda: safe_url(endpoint, what="--endpoint"))
     refuse_overwriting_inputs(output, requests)
-    key = os.environ.get(api_key_env) or None
     summary = guarded(lambda: run_requests(requests, output, endpoint=endpoint, api_key=key,
                                            concurrency=concurrency, timeout=timeout, max_retries=max_retries,
                                            first_wait=retry_wait, progress=progress))
@@ -152,8 +154,10 @@ def apply_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
 ) -> None:
     """Parse every answer strictly, keep what the judge calls good, apply the caps again, write the questions."""
+    from chemref._io.secrets import register_secret
     from chemref.questions.judge.apply import apply_to_files
 
+    register_secret(os.environ.get("OPENAI_API_KEY"))  # a responses file from elsewhere may echo it
     for out in (output, rejected_out, report):
         refuse_overwriting_inputs(out, questions, responses, rejected, requests)
     outputs = guarded(lambda: apply_to_files(
@@ -194,6 +198,7 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                 selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
     """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
     ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
+    from chemref._io.secrets import api_key_from_env
     from chemref.questions.judge.apply import apply_to_files
     from chemref.questions.judge.client import run_requests
     from chemref.questions.judge.prepare import judge_candidates, read_records, write_requests
@@ -207,7 +212,7 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                                           model=model))
     typer.echo(f"wrote {_shown(paths['requests'])} ({sent} requests)")
     summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
-                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),
                                            concurrency=concurrency, progress=progress))
     typer.echo(summary.to_text())
     if summary.failures:

@@ -4,7 +4,7 @@ against labels, fit the question selector, and write the review page."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -111,15 +111,23 @@ def build_command(
     if closed_book_samples is not None and judge_endpoint is None:
         fail("--closed-book-samples needs --judge-endpoint (the test runs on what the judge keeps; for a build "
              "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     tested = None
     if judge_endpoint is not None:
         from chemref.cli.judge import judge_paths
         from chemref.questions.judge.answers import check_model_name
 
+        from chemref._io.secrets import api_key_from_env, safe_url
+
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
         if closed_book_model is not None:
             guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -129,7 +137,7 @@ def build_command(
             tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        progress=progress, on_error=_unreadable_warnings(),
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
@@ -312,12 +320,19 @@ def review_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
                                             "--rejected': its candidates get a card too, with their reason."),
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", metavar="DIR",
+                                                help="A folder of the JATS articles the records come from "
+                                                     "(repeatable): the titles of references cited together "
+                                                     "are read from articles inside these folders only."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
     from chemref.cli.pages import write_questions_page
 
     refuse_overwriting_inputs(output, questions, rejected)
-    write_questions_page(output, questions, rejected)
+    for folder in corpus or ():
+        if not folder.is_dir():
+            fail(f"--corpus {printable(str(folder))} is not a folder")
+    write_questions_page(output, questions, rejected, corpus or ())
 
 
 @questions_app.command("record-selector")
@@ -340,3 +355,69 @@ def record_selector_command(
                                                       output=target))
     typer.echo(f"wrote {printable(str(target))} ({data['scored']} candidates scored, {len(data['trained_ids'])} "
                "trained on)")
+
+
+@questions_app.command("difficulty")
+def difficulty_command(
+    questions: List[Path] = typer.Argument(..., metavar="QUESTIONS...", help="questions.jsonl of a build, its "
+                                           "shards (joined in the order given), or a folder build (out/: its "
+                                           "questions-*.jsonl, and its rejected-*.jsonl as --rejected)."),
+    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="The questions with "
+                                "bm25_rank_corpus filled in (JSON Lines)."),
+    rejected: Optional[List[Path]] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build "
+                                                  "(repeatable, for shards): their articles' cited works join the "
+                                                  "corpus, and with --rejected-out they are ranked too."),
+    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="The "
+                                                "rejected candidates with bm25_rank_corpus filled in."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the build read (where the "
+                                                "source_file names are found); repeatable."),
+) -> None:
+    """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
+    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards
+
+    if len(questions) == 1 and questions[0].is_dir():
+        questions, shards = guarded(lambda: folder_shards(questions[0]))
+        rejected = rejected or shards or None
+    given = [*questions, *(rejected or [])]
+    for out in (output, rejected_out):
+        refuse_overwriting_inputs(out, *given)
+    refuse_shared_outputs({"--output": output, "--rejected-out": rejected_out})
+    if rejected_out is not None and not rejected:
+        fail("--rejected-out needs --rejected")
+    pairs: list = [(questions, output)] + ([(rejected, rejected_out)] if rejected and rejected_out else [])
+    also = rejected if rejected and rejected_out is None else ()
+    summary = guarded(lambda: corpus_difficulty(pairs, also=also, corpus=corpus or None))
+    typer.echo(summary.to_text())
+    typer.echo(f"wrote {printable(str(output))}" + (f"; {printable(str(rejected_out))}" if rejected_out else ""))
+
+
+@questions_app.command("baseline-page")
+def baseline_page_command(
+    questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl from 'questions build'."),
+    output: Path = typer.Option(..., "-o", "--output", help="The page (one self-contained, offline HTML file)."),
+) -> None:
+    """Write an offline page where a person answers the questions one excerpt at a time (a title or DOI, or gives
+    up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
+    from chemref.cli.pages import write_baseline_page_cli
+
+    refuse_overwriting_inputs(output, questions)
+    write_baseline_page_cli(output, questions)
+#: unreadable articles named one by one on the terminal in one build (every one is in the articles rows)
+MAX_UNREADABLE_WARNINGS = 100
+
+
+def _unreadable_warnings() -> Callable[[str, str], None]:
+    """``on_error`` of a build: a warning for each of the first unreadable articles, then one line saying the
+    others are not named here (a package of a million empty members would otherwise flood the terminal)."""
+    count = 0
+
+    def on_error(source: str, message: str) -> None:
+        nonlocal count
+        count += 1
+        if count <= MAX_UNREADABLE_WARNINGS:
+            warn(f"skipped unreadable article: {message}")
+        elif count == MAX_UNREADABLE_WARNINGS + 1:
+            warn(f"more than {MAX_UNREADABLE_WARNINGS} unreadable articles: the others are not named here (the "
+                 "articles rows of the output name each, and the report counts them)")
+
+    return on_error

@@ -1,9 +1,9 @@
 """chemref's natural-language processing: pure-Python rule engines and the spaCy components built on them.
 
 The modules directly in this package are rule engines that never import spaCy (``sentences``, ``rules``,
-``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``). The spaCy
-components, the chemical-mention model with its features, and their one registry are in
-:mod:`chemref.nlp.components`.
+``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``,
+``reagents``). The spaCy components, the chemical-mention model with its features, and their one registry are
+in :mod:`chemref.nlp.components`.
 
 ``load()`` builds the pipeline, ``split_sentences()`` is the fast path without spaCy, ``make_doc()`` turns a
 JATS paragraph into a processed Doc. Names are imported lazily, so importing this package (or a rule engine

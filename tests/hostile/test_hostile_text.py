@@ -107,3 +107,22 @@ def test_questions_build_on_a_1mb_cited_sentence(tmp_path: Path, unit: str) -> N
     assert proc.returncode == 0, proc.stderr
     assert proc.seconds < 30  # type: ignore[attr-defined]
     assert (tmp_path / "r.jsonl").read_text(encoding="utf-8").count("\n") == 1
+
+
+@pytest.mark.slow  # asserts a timing
+@pytest.mark.parametrize("unit", ["MeOH/", "ethanol/", "H2O/", "(hexane/EtOAc)/"])
+def test_the_tokenizer_stays_linear_on_a_long_solvent_mixture(unit: str) -> None:
+    """A chunk of thousands of mixture sides is one token (the affix guard counts slashes), not a quadratic
+    strip of one side at a time."""
+    import time
+
+    import spacy
+
+    from chemref.nlp.components.tokenizer import chemical_tokenizer
+
+    tokenizer = chemical_tokenizer(spacy.blank("en").vocab)
+    text = unit * (200_000 // len(unit))
+    started = time.perf_counter()
+    doc = tokenizer(text)
+    assert time.perf_counter() - started < 5.0
+    assert doc.text == text

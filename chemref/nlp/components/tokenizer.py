@@ -28,10 +28,10 @@ def special_cases(base: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[
         and not key.startswith("°") and key not in ELEMENT_ABBREVIATIONS
         and not any(c in key for c in "()[]{}<>=:;_^")
     }
-    for unit in UNIT_LETTERS:
-        rules.pop(unit, None)
     for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         rules[letter + "."] = [{ORTH: letter + "."}]
+    for unit in UNIT_LETTERS:
+        rules.pop(unit, None)
     for abbrev in SCIENTIFIC_ABBREVIATIONS:
         rules[abbrev] = [{ORTH: abbrev}]
     return rules

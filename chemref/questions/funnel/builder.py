@@ -23,6 +23,7 @@ from chemref.questions.funnel.candidates import Candidate, article_info, id_key,
 from chemref.questions.funnel.engines import Components, default_components
 from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
                                        per_article_cap, per_target_cap, target_key)
+from chemref.questions.funnel.difficulty import bibliography_ranks
 from chemref.questions.funnel.findability import findability
 from chemref.questions.funnel.selector import Selector, default_selector
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
@@ -134,12 +135,31 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             counts[reason] += 1
             rejected.append((order, replace(record, reason=reason)))
     rejected.sort(key=lambda item: item[0])
+    questions = _with_difficulty(article, [record for _, record in kept], rejected)
     return ArticleResult(
         source=info.source_file or info.key, key=info.key, cc_by=info.cc_by,
-        questions=tuple(record for _, record in kept),
+        questions=tuple(questions),
         rejected=tuple(r for _, r in rejected),
         candidates=n, counts=tuple(counts.items()), diagnostics=len(article.diagnostics),
     )
+
+
+def _with_difficulty(article: Article, questions: list[Record],
+                     rejected: list[tuple[int, Record]]) -> list[Record]:
+    """``questions`` and, in place, ``rejected`` with ``bm25_rank_bibliography`` set on every record the selector
+    scored (one BM25 index of the article's reference titles for all of them)."""
+    scored = [("q", n, r) for n, r in enumerate(questions)] + \
+        [("r", n, r) for n, (_, r) in enumerate(rejected) if r.score is not None]
+    if not scored:
+        return questions
+    ranks = bibliography_ranks(article.references, [(r.ref_id, r.excerpt) for _, _, r in scored])
+    for (kind, n, record), value in zip(scored, ranks):
+        record = replace(record, bm25_rank_bibliography=value)
+        if kind == "q":
+            questions[n] = record
+        else:
+            rejected[n] = (rejected[n][0], record)
+    return questions
 
 
 def build_article(source: Source | str | os.PathLike[str] | bytes, settings: BuildSettings | None = None,
@@ -172,11 +192,19 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         result = results[0] if len(results) == 1 else _merge(results)
         return replace(result, digest=hashlib.sha1(data).hexdigest())
     except ChemrefError as exc:
-        return ArticleResult(source=source.label, key=None, cc_by=None, error=str(exc))
+        return ArticleResult(source=source.label, key=None, cc_by=None, error=_labelled(str(exc), source))
     except UNEXPECTED as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None,
-                             error=f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
-                                   "this is a chemref bug, please report it with the file")
+                             error=_labelled(f"{source.label}: could not be built ({type(exc).__name__}: {exc}); "
+                                             "this is a chemref bug, please report it with the file", source))
+
+
+def _labelled(message: str, source: Source) -> str:
+    """``message`` naming the article by its label (``source_file``), never by the path it was read from (a
+    Dask worker reads an absolute path: the machine's folders must not reach the outputs)."""
+    if source.path and source.path != source.label:
+        message = message.replace(source.path, source.label)
+    return message
 
 
 def _merge(results: list[ArticleResult]) -> ArticleResult:
@@ -283,6 +311,7 @@ def warm_up() -> None:
     getattr(chemref.jats, "read")
     default_components()
     default_selector()
+    import bm25s  # noqa: F401  (the difficulty profile's BM25: imported once, before the workers fork)
 
 
 _warm_up = warm_up

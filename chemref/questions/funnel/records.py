@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from chemref.questions.funnel.difficulty import DIFFICULTY_FIELDS
 from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
@@ -13,7 +14,7 @@ __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
 QUESTION_FIELDS = (
     "id", "excerpt", "sentence", "citation_start", "citation_end", "citation_text", "target_doi",
     "target_pmid", "target_title", "target_authors", "target_year", "target_container", "target_type", "source_file", "source_pmcid",
-    "source_doi", "source_license", "ref_id", "section", "findability", "score",
+    "source_doi", "source_license", "ref_id", "section", "findability", "score", *DIFFICULTY_FIELDS,
 )
 
 
@@ -26,7 +27,9 @@ class Record:
     For a rejected sentence with several citations the citation fields describe the first one and
     ``ref_id`` lists every cited id separated by spaces. ``score`` is the question selector's estimate
     that the excerpt identifies its cited work (see :mod:`chemref.questions.funnel.selector`), ``findability``
-    the older hand-weighted score; both are None for sentences rejected before they are computed.
+    the older hand-weighted score; both are None for sentences rejected before they are computed, and so is
+    the difficulty profile (``bm25_rank_bibliography``, ``bm25_rank_corpus``: see
+    :mod:`chemref.questions.funnel.difficulty`).
     """
 
     id: str
@@ -50,6 +53,8 @@ class Record:
     section: str
     findability: float | None
     score: float | None = None
+    bm25_rank_bibliography: int | None = None
+    bm25_rank_corpus: int | None = None
     reason: str | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from chemref._io.secrets import scrub
 from chemref.errors import InputError, printable
 from chemref.jsonl import DuplicateKey, lone_surrogate, unique_keys
 
@@ -67,7 +68,7 @@ class Answer:
 
 
 def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
-    return Answer(kind, model=model, detail=detail)
+    return Answer(kind, model=model, detail=scrub(detail))  # it is written (judge_note), so without secrets
 
 
 def json_object(content: Any, keys: Sequence[str]) -> dict[str, Any] | tuple[str, str]:
@@ -118,7 +119,7 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence) \
             or not 0.0 <= confidence <= 1.0:
         return _bad("schema", f"confidence must be a number from 0 to 1, got {confidence!r}", model)
-    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], value["note"],
+    return Answer("ok", good, value["author_named"], value["function"], value["sentence_ok"], scrub(value["note"]),
                   float(confidence), model)
 
 
@@ -132,7 +133,7 @@ def completion(row: Mapping[str, Any]) -> tuple[Any, str | None, tuple[str, str]
             detail = f"{error.get('code') or 'error'}: {error.get('message') or ''}".rstrip(": ")
         else:
             detail = str(error)
-        return None, None, ("http_error", detail[:300])
+        return None, None, ("http_error", scrub(detail)[:300])  # scrubbed before it is cut: no piece of a key left
     if not isinstance(response, dict):
         return None, None, ("http_error", "no response and no error")
     status = response.get("status_code")
@@ -153,8 +154,8 @@ def completion(row: Mapping[str, Any]) -> tuple[Any, str | None, tuple[str, str]
     finish = choice.get("finish_reason")
     refusal = message.get("refusal")
     if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
-        return None, model, ("refused", (refusal if isinstance(refusal, str) and refusal.strip()
-                                         else "finish_reason content_filter")[:300])
+        return None, model, ("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
+                                               else "finish_reason content_filter")[:300])
     if finish == "length":
         return None, model, ("truncated", "finish_reason length: the answer was cut at max_tokens")
     return message.get("content"), model, None

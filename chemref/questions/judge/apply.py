@@ -368,6 +368,7 @@ def _build_report(questions_path: str, given: str | None = None) -> tuple[str | 
 
 def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
     """Build totals for the dataset card of the judged questions (counts from the build's report)."""
+    from chemref.questions.funnel.difficulty import rank_bucket
     from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
     skipped = dict(report.get("articles_skipped") or {})
@@ -382,6 +383,8 @@ def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, An
         key = (q.get("source_pmcid") or q.get("source_file"), q.get("source_doi"), q.get("source_license"))
         per_source[key] = per_source.get(key, 0) + 1
         totals._licence(str(q.get("source_license") or ""))
+        bucket = rank_bucket(q.get("bm25_rank_bibliography"))
+        totals.bibliography_ranks[bucket] = totals.bibliography_ranks.get(bucket, 0) + 1
     totals.with_questions = len(per_source)
     totals.sources = [[*key, n] for key, n in list(per_source.items())[:MAX_SOURCES]]
     return totals
@@ -413,8 +416,14 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
     # before any work: no output may overwrite another, the dataset card included
     card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
-    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
-                            "report": report, "dataset card": card_target})
+    targets = {"output (-o)": output, "rejected output (--rejected-out)": rejected_out, "report": report,
+               "dataset card": card_target}
+    check_distinct_outputs(targets)
+    from chemref._io.outputs import check_not_input
+
+    read = [path for path in (questions, responses, rejected, requests, base_path) if path is not None]
+    for label, target in targets.items():  # the build's report it reads included
+        check_not_input(target, read, label=label)
 
     def setting(value: int | None, name: str, default: int) -> int:
         return build_setting(settings, value, name, default)

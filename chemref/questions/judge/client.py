@@ -8,8 +8,11 @@ by the kill is cut off.
 
 This is chemref's only network use, and only to the endpoint given: one ``httpx.AsyncClient`` (HTTP
 keep-alive, at most ``concurrency`` connections), no proxy, ``.netrc`` or other settings taken from the
-environment. The API key is read from an environment variable, sent as ``Authorization: Bearer`` and never
-written anywhere. httpx is the optional extra ``chemref[judge]``, imported only when requests are sent.
+environment. The API key is read from an environment variable, checked (one line of printable ASCII), sent as
+``Authorization: Bearer`` and never written anywhere: every server body, exception text and URL that reaches the
+output or a message goes through :mod:`chemref._io.secrets` first, and a body that is not an answer is stored only
+as a bounded, scrubbed excerpt. A body is read as sent: a ``Content-Encoding`` other than ``identity`` is refused
+(an error line), never inflated. httpx is the optional extra ``chemref[judge]``, imported only when requests are sent.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
-from urllib.parse import urlsplit
 
+from chemref._io.secrets import EXCERPT_CHARS, check_api_key, excerpt, finite_json, safe_url, scrub, scrub_json
 from chemref.errors import InputError
 
 __all__ = ["Request", "RunSummary", "FAILURE_KINDS", "read_requests", "request_url", "run_requests",
@@ -93,13 +96,7 @@ class RunSummary:
 def request_url(endpoint: str, path: str) -> str:
     """``endpoint`` + the request's ``path``; an endpoint ending in ``/v1`` (``http://host:8000/v1``, as the
     OpenAI clients take it) is accepted as well as one without (``http://host:8000``)."""
-    parts = urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise InputError(f"the endpoint must be an http:// or https:// URL, got {endpoint!r}",
-                         hint="for example --endpoint http://127.0.0.1:8000/v1")
-    if parts.query or parts.fragment:
-        raise InputError(f"the endpoint must not have a query or fragment, got {endpoint!r}")
-    base = endpoint.rstrip("/")
+    base = safe_url(endpoint).rstrip("/")
     if base.endswith("/v1") and (path == "/v1" or path.startswith("/v1/")):
         base = base[:-3]
     return base + path
@@ -149,6 +146,20 @@ def read_requests(path: str | os.PathLike[str]) -> list[Request]:
     return requests
 
 
+#: the keys of a Batch output line, exactly
+_OUTPUT_KEYS = frozenset(("id", "custom_id", "response", "error"))
+
+
+def _is_output_line(row: Mapping[str, Any]) -> bool:
+    """A line ``judge run`` (or a hosted batch) could have written: exactly the four keys, a response object with
+    an integer status or none, an error object or none."""
+    response, error = row.get("response"), row.get("error")
+    return (set(row) == _OUTPUT_KEYS and (error is None or isinstance(error, dict))
+            and (response is None or (isinstance(response, dict) and isinstance(response.get("status_code"), int)
+                                      and not isinstance(response.get("status_code"), bool)))
+            and (response is not None or error is not None))
+
+
 def _is_answer(row: Mapping[str, Any]) -> bool:
     """A Batch output line that holds an answer (not an error line, which the next run retries)."""
     response = row.get("response")
@@ -192,6 +203,9 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
             if ident not in wanted:
                 raise InputError(f"answers custom_id {ident!r}, which is not in the requests file", path=where,
                                  line=number, hint=hint)
+            if not _is_output_line(row):  # someone else's line: never dropped, even with a requested id
+                raise InputError("not a line of the Batch output format (exactly id, custom_id, response and error)",
+                                 path=where, line=number, hint=hint)
             if not _is_answer(row):
                 drop.add(number)
                 continue
@@ -244,24 +258,29 @@ class _Reply:
     def __init__(self, status_code: int, headers: Any, content: bytes) -> None:
         self.status_code, self.headers, self.content = status_code, headers, content
 
-    @property
-    def text(self) -> str:
-        return self.content.decode("utf-8", "replace")
-
-    def json(self) -> Any:
-        return json.loads(self.content)
-
 
 class _TooLarge(Exception):
     """A response body over :data:`MAX_RESPONSE_BYTES` (not read further)."""
 
 
-def _text(response: Any, limit: int = 300) -> str:
+class _Encoded(Exception):
+    """A response whose body is encoded (gzip, deflate, ...) although ``identity`` was asked for: not read."""
+
+
+def _error_body(response: _Reply) -> dict[str, Any]:
+    """The body of a refused request as it is stored: the server's JSON object with every string scrubbed when
+    it is short, else ``{"error": {"message": <scrubbed excerpt>}}``."""
+    from chemref.jsonl import json_text
+
     try:
-        text = response.text
-    except Exception:  # undecodable: the status says enough
-        return ""
-    return " ".join(text.split())[:limit]
+        body = finite_json(response.content)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        body = None
+    if isinstance(body, dict):
+        body = scrub_json(body)
+        if len(json_text(body)) <= EXCERPT_CHARS:  # a longer one is kept as an excerpt
+            return body
+    return {"error": {"message": excerpt(response.content)}}
 
 
 @dataclass
@@ -298,11 +317,14 @@ class _Sender:
             c.in_flight -= 1
 
     async def _exchange(self, url: str, content: bytes) -> _Reply:
-        """POST ``content``; the reply, its body read up to :data:`MAX_RESPONSE_BYTES` (:class:`_TooLarge`
-        past it: an endless body never fills the memory)."""
+        """POST ``content``; the reply, its body read as sent up to :data:`MAX_RESPONSE_BYTES` (:class:`_TooLarge`
+        past it: an endless body never fills the memory; :class:`_Encoded` for a compressed body, not read)."""
         async with self.client.stream("POST", url, content=content) as response:
+            encoding = response.headers.get("content-encoding", "").strip().lower()
+            if encoding not in ("", "identity"):
+                raise _Encoded(encoding)
             body = bytearray()
-            async for chunk in response.aiter_bytes():
+            async for chunk in response.aiter_raw():  # the bytes as sent: httpx decodes nothing
                 body += chunk
                 if len(body) > MAX_RESPONSE_BYTES:
                     raise _TooLarge
@@ -325,37 +347,38 @@ class _Sender:
             except _TooLarge:
                 kind, message = "invalid_json", (f"{url}: a response body larger than "
                                                  f"{MAX_RESPONSE_BYTES >> 20} MB, not read further")
-            except httpx.RequestError as exc:  # refused, reset, a body cut short or undecodable
-                kind, message = "connection", f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            except _Encoded as exc:
+                kind, message = "invalid_json", (f"a response body with Content-Encoding {excerpt(str(exc), 60)!r}, "
+                                                 "not read (chemref asks for identity: an encoded body could "
+                                                 "inflate far past the size limit)")
+            except httpx.RequestError as exc:  # refused, reset, a body cut short
+                kind, message = "connection", f"{type(exc).__name__}: {excerpt(str(exc), 300)}".rstrip(": ")
             else:
                 status = response.status_code
-                request_id = response.headers.get("x-request-id") or f"req_{uuid.uuid4().hex}"
+                request_id = excerpt(response.headers.get("x-request-id") or "", 200) or f"req_{uuid.uuid4().hex}"
                 if status == 200:
                     try:
-                        body = response.json()
+                        body = finite_json(response.content)
                         if not isinstance(body, dict):
                             raise ValueError("not a JSON object")
                     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-                        kind, message = "invalid_json", f"HTTP 200 with a body that is not a JSON object ({exc})"
+                        kind, message = "invalid_json", (f"HTTP 200 with a body that is not a JSON object "
+                                                         f"({excerpt(str(exc), 200)}): {excerpt(response.content, 300)}")
                     else:
                         return _line(request.custom_id, response={"status_code": 200, "request_id": request_id,
-                                                                   "body": body}), None
+                                                                   "body": scrub_json(body)}), None
                 elif status == 429 or status >= 500:
                     kind = "http_429" if status == 429 else "http_5xx"
-                    message = f"HTTP {status}: {_text(response)}".rstrip(": ")
+                    message = f"HTTP {status}: {excerpt(response.content, 300)}".rstrip(": ")
                     retry_after = _retry_after(response.headers.get("retry-after"))
                 else:  # the request itself is refused (400, 401, 404, ...): trying again gives the same
-                    try:
-                        body = response.json()
-                    except (ValueError, UnicodeDecodeError, RecursionError):
-                        body = {"error": {"message": _text(response, 1000)}}
                     return _line(request.custom_id, response={"status_code": status, "request_id": request_id,
-                                                               "body": body}), "http_4xx"
+                                                               "body": _error_body(response)}), "http_4xx"
             if attempt + 1 < tries:
                 self.counters.retries += 1
                 await asyncio.sleep(backoff(attempt, self.first_wait, retry_after))
         note = f"{message} (after {tries} tr{'ies' if tries > 1 else 'y'})"
-        return _line(request.custom_id, error={"code": kind, "message": note}), kind
+        return _line(request.custom_id, error={"code": kind, "message": scrub(note)}), kind
 
 
 async def _run(todo: list[Request], handle: Any, *, endpoint: str, api_key: str | None, concurrency: int,
@@ -412,8 +435,8 @@ def run_requests(requests: str | os.PathLike[str] | list[Request], output: str |
         raise InputError(f"max_retries must be 0 or more, got {max_retries}")
     if first_wait < 0:
         raise InputError(f"the first wait must be 0 seconds or more, got {first_wait}")
-    for request in requests[:1]:
-        request_url(endpoint, request.url)  # a bad endpoint stops the run before anything is sent
+    api_key = check_api_key(api_key)  # a key that cannot be sent stops the run before anything is sent
+    safe_url(endpoint)  # so does a bad endpoint
     try:
         import httpx  # noqa: F401
     except ImportError:

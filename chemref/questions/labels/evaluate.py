@@ -1,7 +1,7 @@
 """How good a question build is, measured against labels in the guide's format.
 
 :func:`evaluate` joins labels to the records of ``questions.jsonl`` (and ``rejected.jsonl``) by id and
-reports three things a benchmark builder needs to improve the filters:
+reports what a benchmark builder needs to improve the filters:
 
 - the quality of the kept questions: the share that are good, name a cited author, cite in passing,
   or are broken sentences (each over the labelled questions);
@@ -9,7 +9,10 @@ reports three things a benchmark builder needs to improve the filters:
 - the precision–yield curve of the selector ``score`` over the labelled candidates that reached it
   (kept, or rejected at a score stage): at each threshold, the share kept and the share of them that
   is good, and the share of the good ones kept; the ranking AUC of the score over the same candidates,
-  and the good share reachable when keeping 60%, 40% and 25% of the good ones (:data:`GOOD_KEPT_TARGETS`).
+  and the good share reachable when keeping 60%, 40% and 25% of the good ones (:data:`GOOD_KEPT_TARGETS`);
+- each signal of the difficulty profile present in the records (:data:`SIGNALS`: the BM25 ranks, the judge's
+  confidence, the closed-book hits) against ``good_question`` over the same candidates: its AUC (the
+  probability that a good candidate's value is higher than a bad one's) and the good share per bucket.
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ from chemref.questions.labels.label import Label, excerpt_sha1
 from chemref.scoring.report.model import ScoreReport, Table
 from chemref.scoring.stats.agreement import cohen_kappa, ranking_auc
 
-__all__ = ["Evaluation", "KeptQuality", "Agreement", "JudgeQuality", "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS",
-           "read_scores"]
+__all__ = ["Evaluation", "KeptQuality", "SignalQuality", "SignalBucket", "SIGNALS", "Agreement", "JudgeQuality",
+           "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
+#: The difficulty signals reported against the labels, in order (their buckets: :func:`_signal_bucket`).
+SIGNALS = ("bm25_rank_bibliography", "bm25_rank_corpus", "judge_confidence", "closed_book_hits")
 #: Shares of the good candidates to keep at which the curve's good share is reported (precision at a yield).
 GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
 
@@ -79,6 +84,29 @@ class CurvePoint:
     good: int
     good_share: float | None
     good_kept_share: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SignalBucket:
+    """The labelled candidates whose signal value falls in one bucket, and how many of them are good."""
+
+    bucket: str
+    n: int
+    good: int
+    good_share: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SignalQuality:
+    """One difficulty signal against ``good_question`` over the decided candidates that reached the selector and
+    carry a value: ``auc`` is P(a good candidate's value > a bad one's) (ties count half), so above 0.5 the good
+    questions have the higher values (for a rank: are harder for BM25)."""
+
+    signal: str
+    n: int
+    good: int
+    auc: float | None
+    buckets: tuple[SignalBucket, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +166,13 @@ class Evaluation:
     #: its recorded cross-validated evaluation (:func:`chemref.questions.funnel.selector_record.selector_evaluation`)
     trained_on: int = 0
     cross_validated: Mapping[str, Any] | None = None
+    #: each of :data:`SIGNALS` that some labelled candidate carries, against the labels
+    signals: tuple[SignalQuality, ...] = ()
 
     def to_report(self) -> ScoreReport:
         """This evaluation as a :class:`~chemref.scoring.report.model.ScoreReport` (layout ``evaluation``): the
         headline is the good share of the kept questions; the JSON document is :meth:`to_dict`'s; the table holds
-        one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement);
+        one row per figure (``table`` names its group: kept, filters, curve, at_good_kept, judge_agreement, difficulty);
         :mod:`chemref.scoring.report.formats` writes its text, Markdown, CSV and JSON."""
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
@@ -182,6 +212,7 @@ class Evaluation:
         }
         if self.judge is not None:
             row["judge"] = asdict(self.judge)
+        row["difficulty"] = [asdict(signal) for signal in self.signals]
         return row
 
     def _table(self) -> Table:
@@ -202,13 +233,18 @@ class Evaluation:
         if self.judge is not None:
             rows += [{"table": "judge_agreement", "name": a.field, "n": a.n, "agree": a.agree, "raw": a.raw,
                       "kappa": a.kappa} for a in self.judge.agreement]
+        for signal in self.signals:
+            rows.append({"table": "difficulty", "name": f"{signal.signal} auc", "n": signal.n, "good": signal.good,
+                         "auc": signal.auc})
+            rows += [{"table": "difficulty", "name": f"{signal.signal} {b.bucket}", "n": b.n, "good": b.good,
+                      "good_share": b.good_share} for b in signal.buckets]
         return Table(_TABLE_COLUMNS, tuple(rows), frozenset(_TABLE_COLUMNS[2:]))
 
 
 #: the columns of a filter row in :meth:`Evaluation.to_report`'s table
 _FILTER_COLUMNS = ("removed", "removed_good", "removed_bad", "removed_undecided", "bad_let_through")
 _TABLE_COLUMNS = ("table", "name", "count", "of", "share", *_FILTER_COLUMNS, "threshold", "kept", "kept_share",
-                  "good", "good_share", "good_kept_share", "n", "agree", "raw", "kappa")
+                  "good", "good_share", "good_kept_share", "n", "agree", "raw", "kappa", "auc")
 
 
 def _score(value: Any, ident: str) -> float:
@@ -233,7 +269,7 @@ def read_scores(path: Any) -> dict[str, float]:
     hint = "one JSON object per line, {\"id\": \"...\", \"score\": a number from 0 to 1}, each id once"
     scores: dict[str, float] = {}
     lines: dict[str, int] = {}
-    for number, row in read_jsonl(path):
+    for number, row in read_jsonl(path, unique=True):
         ident, value = row.get("id"), row.get("score")
         if not isinstance(ident, str) or not ident:
             raise InputError(f"id must be a non-empty string, got {ident!r}", path=str(path), line=number, hint=hint)
@@ -388,7 +424,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         scored_good=total_good, curve=curve, threshold=round(threshold, 4), at_threshold=at, auc=ranking_auc(scored),
         at_good_kept=tuple(p for p in reachable if p is not None),
         judge=_judge_quality(joined),
-        trained_on=trained_on, cross_validated=cross_validated,
+        trained_on=trained_on, cross_validated=cross_validated, signals=_signals(joined),
     )
 
 
@@ -527,3 +563,41 @@ def _judge_quality(joined: Sequence[_Joined]) -> JudgeQuality | None:
         answered_ok=len(ok), kept=sum(1 for _, _, reason in reached if reason is None), kept_good=kept_good,
         good_kept_share=_share(kept_good, len(good)), kept_by_judge_good=by_judge,
         good_kept_by_judge_share=_share(by_judge, len(good)), agreement=tuple(agreement))
+
+
+def _signal_bucket(signal: str, value: float) -> str:
+    """The bucket of a signal's value: rank buckets for the BM25 ranks, the hit count for the closed-book hits,
+    and below 0.5 / 0.5–0.8 / 0.8 and above for the judge's confidence."""
+    if signal.startswith("bm25_rank"):
+        from chemref.questions.funnel.difficulty import rank_bucket
+
+        return rank_bucket(int(value))
+    if signal == "closed_book_hits":
+        return str(int(value))
+    return "<0.5" if value < 0.5 else "0.5-0.8" if value < 0.8 else ">=0.8"
+
+
+def _signals(joined: Sequence[_Joined]) -> tuple[SignalQuality, ...]:
+    """Each of :data:`SIGNALS` carried by a decided labelled candidate that reached the selector, against its label
+    (values that are not numbers are left out)."""
+    out = []
+    for signal in SIGNALS:
+        values: list[tuple[float, bool]] = []
+        for label, record, reason in joined:
+            value = record.get(signal)
+            if label.good_question is None or isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value):
+                continue
+            if reason is None or reason in SCORE_STAGES or reason in JUDGE_STEPS:
+                values.append((float(value), bool(label.good_question)))
+        if not values:
+            continue
+        buckets: dict[str, list[int]] = {}
+        for value, good in sorted(values):
+            counts = buckets.setdefault(_signal_bucket(signal, value), [0, 0])
+            counts[0] += 1
+            counts[1] += good
+        out.append(SignalQuality(signal, len(values), sum(1 for _, good in values if good), ranking_auc(values),
+                                 tuple(SignalBucket(name, n, good, _share(good, n))
+                                       for name, (n, good) in buckets.items())))
+    return tuple(out)

@@ -21,7 +21,7 @@ from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
 from chemref.questions.funnel.settings import BuildSettings
 
-__all__ = ["build_bag", "build_shards_on"]
+__all__ = ["build_bag", "build_shards_on", "check_address", "connect"]
 
 
 def _import_distributed() -> Any:
@@ -30,6 +30,66 @@ def _import_distributed() -> Any:
     except ImportError as exc:  # the optional extra is missing
         raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
     return distributed
+
+
+def _shown(address: str) -> str:
+    from chemref._io.secrets import scrub
+    from chemref.errors import printable
+
+    return repr(printable(scrub(address)[:200]))
+
+
+def check_address(address: str, *, what: str = "--dask") -> str:
+    """``address`` when it is a Dask scheduler address (``tcp://host:port``, ``tls://...``, ``host:port``, any
+    scheme Dask has): a host and a port from 1 to 65535 where the scheme takes them, and no credentials (Dask
+    takes none in an address; they would be shown in its errors). Else an :class:`InputError` that shows the
+    address without credentials."""
+    hint = "for example tcp://127.0.0.1:8786"
+    if not address.strip():
+        raise InputError(f"{what} needs the scheduler's address", hint=hint)
+    if "@" in address:
+        raise InputError(f"{what}: a Dask address holds no credentials (user:password@), got {_shown(address)}",
+                         hint="secure the scheduler with TLS (tls://) and Dask's security settings instead")
+    if not address.isprintable() or any(ch.isspace() for ch in address):
+        raise InputError(f"{what}: an address is one word without spaces or control characters, got "
+                         f"{_shown(address)}", hint=hint)
+    _import_distributed()
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r} (Dask knows {', '.join(sorted(backends))})")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host:
+                raise ValueError("no host")
+            if not isinstance(port, int) or not 0 < port < 65536:
+                raise ValueError(f"port {port} is not from 1 to 65535")
+        elif not location:
+            raise ValueError("nothing after the scheme")
+    except (ValueError, TypeError) as exc:
+        from chemref._io.secrets import scrub
+
+        raise InputError(f"{what}: not a Dask scheduler address ({scrub(str(exc))[:200]}): {_shown(address)}",
+                         hint=hint) from None
+    return address
+
+
+def connect(address: str) -> Any:
+    """A ``distributed.Client`` connected to the scheduler at ``address`` (checked by :func:`check_address`);
+    a scheduler that cannot be reached is an :class:`InputError` (Dask's connect timeout, 30 s by default)."""
+    distributed = _import_distributed()
+    check_address(address)
+    try:
+        return distributed.Client(address)
+    except (OSError, TimeoutError, ValueError) as exc:
+        from chemref._io.secrets import scrub
+
+        raise InputError(f"cannot connect to the Dask scheduler at {_shown(address)} "
+                         f"({scrub(str(exc))[:300] or type(exc).__name__})",
+                         hint="start the scheduler, or check its address") from None
 
 
 def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npartitions: int | None = None,
@@ -73,7 +133,7 @@ def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settin
     per worker at a time, and record each summary in the checkpoint as it arrives."""
     distributed = _import_distributed()
     own = not hasattr(dask, "submit")
-    client = distributed.Client(dask) if own else dask
+    client = connect(dask) if own else dask
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * workers

@@ -40,6 +40,7 @@ _SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
 
 def _totals_schema(samples: bool) -> dict[str, Any]:
+    from chemref.questions.funnel.difficulty import RANK_BUCKETS
     from chemref.questions.funnel.filters import REASONS
     from chemref.questions.output.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
 
@@ -58,8 +59,12 @@ def _totals_schema(samples: bool) -> dict[str, Any]:
             "items": [_OPTIONAL_TEXT, _OPTIONAL_TEXT, _OPTIONAL_TEXT, _COUNT]}}
         properties["errors"] = {"type": "array", "maxItems": MAX_ERRORS, "items": {
             "type": "array", "minItems": 2, "maxItems": 2, "items": _TEXT}}
-    return {"type": "object", "additionalProperties": False, "required": list(properties),
-            "properties": properties}
+    required = list(properties)
+    ranks = [name for name, _, _ in RANK_BUCKETS]
+    # questions per difficulty bucket (absent from the checkpoints of builds made before it was counted)
+    properties["bibliography_ranks"] = {"type": "object", "propertyNames": {"enum": [*ranks, "none"]},
+                                        "additionalProperties": _COUNT}
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": properties}
 
 
 def _settings_schema() -> dict[str, Any]:

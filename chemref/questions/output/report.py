@@ -85,6 +85,7 @@ def report_dict(result: BuildResult | BuildTotals, settings: BuildSettings | Non
         "questions": totals.questions,
         "survival_rate": round(totals.survival_rate, 6),
         "funnel": funnel_rows(totals),
+        "bm25_rank_bibliography": dict(totals.bibliography_ranks),
         "per_article": list(per_article),
         "errors": [{"source_file": s, "error": e} for s, e in totals.errors],
     }
@@ -104,19 +105,31 @@ def write_report(path: str | os.PathLike[str], result: BuildResult | BuildTotals
 
 def write_chart(path: str | os.PathLike[str], result: BuildResult | BuildTotals,
                 settings: BuildSettings | None = None) -> None:
-    """A horizontal bar chart of the funnel (rejections per filter, then questions), as PNG."""
+    """A horizontal bar chart of the funnel (rejections per filter, then questions) and, beside it, the questions
+    per ``bm25_rank_bibliography`` bucket (their difficulty profile), as PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     totals = _totals(result)
     rows = _shown(funnel_rows(totals), _settings(result, settings))
     labels = [r["filter"] for r in rows] + ["questions"]
     values = [r["rejected"] for r in rows] + [totals.questions]
     colors = ["#c0504d"] * len(rows) + ["#4f81bd"]
-    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(labels) + 1.4), dpi=110)
+    ranks = {bucket: n for bucket, n in totals.bibliography_ranks.items() if bucket != "none" or n}
+    fig, (ax, rank_ax) = plt.subplots(1, 2, figsize=(11, 0.45 * len(labels) + 1.4), dpi=110,
+                                      gridspec_kw={"width_ratios": [3, 1.3]})
     try:
+        rank_bars = rank_ax.bar(range(len(ranks)), list(ranks.values()), color="#9bbb59")
+        rank_ax.set_xticks(range(len(ranks)), [b if b != "none" else "n/a" for b in ranks])
+        rank_ax.set_xlabel("cited work's BM25 rank among the\narticle's references (1 = easiest)")
+        rank_ax.set_ylabel("questions")
+        rank_ax.set_title("Difficulty (bm25_rank_bibliography)", fontsize=10)
+        rank_ax.bar_label(rank_bars, padding=2, fontsize=8)
+        rank_ax.margins(y=0.15)
+        rank_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         bars = ax.barh(range(len(labels)), values, color=colors)
         ax.set_yticks(range(len(labels)), labels)
         ax.invert_yaxis()

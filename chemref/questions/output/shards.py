@@ -66,7 +66,8 @@ def _arrow_schema(rejected: bool) -> Any:
     import pyarrow as pa
 
     types = {"citation_start": pa.int64(), "citation_end": pa.int64(), "target_year": pa.int64(),
-             "target_authors": pa.list_(pa.string()), "findability": pa.float64(), "score": pa.float64()}
+             "target_authors": pa.list_(pa.string()), "findability": pa.float64(), "score": pa.float64(),
+             "bm25_rank_bibliography": pa.int64(), "bm25_rank_corpus": pa.int64()}
     names = (*QUESTION_FIELDS, "reason") if rejected else QUESTION_FIELDS
     return pa.schema([(name, types.get(name, pa.string())) for name in names])
 

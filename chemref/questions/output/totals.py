@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
+from chemref.questions.funnel.difficulty import rank_bucket
 from chemref.questions.funnel.records import ArticleResult
 
 __all__ = ["BuildTotals", "MAX_SOURCES", "MAX_ERRORS", "MAX_LICENCES"]
@@ -20,6 +21,12 @@ MAX_SOURCES = 200
 MAX_ERRORS = 100
 #: distinct licence texts kept (more than this makes the card say "per source article")
 MAX_LICENCES = 50
+
+
+def _ranks() -> dict[str, int]:
+    from chemref.questions.funnel.difficulty import RANK_BUCKETS
+
+    return {**{name: 0 for name, _, _ in RANK_BUCKETS}, "none": 0}
 
 
 def _funnel() -> dict[str, int]:
@@ -50,6 +57,8 @@ class BuildTotals:
     errors: list[list[str]] = field(default_factory=list)
     #: messages of inputs that stopped part-way (a damaged package): the build is complete but not whole
     stopped: list[str] = field(default_factory=list)
+    #: questions per bucket of ``bm25_rank_bibliography`` (:data:`~chemref.questions.funnel.difficulty.RANK_BUCKETS`)
+    bibliography_ranks: dict[str, int] = field(default_factory=_ranks)
 
     def add(self, article: ArticleResult, *, rejected: int | None = None) -> None:
         """Count one article's result (``rejected``: its count of rejected records, when they were dropped
@@ -78,6 +87,8 @@ class BuildTotals:
                                      len(article.questions)])
             for record in article.questions:
                 self._licence(record.source_license or "")
+                bucket = rank_bucket(record.bm25_rank_bibliography)
+                self.bibliography_ranks[bucket] = self.bibliography_ranks.get(bucket, 0) + 1
 
     def _licence(self, text: str) -> None:
         if text not in self.licences:
@@ -105,6 +116,8 @@ class BuildTotals:
         self.sources.extend(other.sources[: MAX_SOURCES - len(self.sources)])
         self.errors.extend(other.errors[: MAX_ERRORS - len(self.errors)])
         self.stopped.extend(other.stopped)
+        for bucket, n in other.bibliography_ranks.items():
+            self.bibliography_ranks[bucket] = self.bibliography_ranks.get(bucket, 0) + n
 
     @classmethod
     def of(cls, articles: Iterable[ArticleResult]) -> "BuildTotals":

@@ -246,13 +246,36 @@ class _Checkpoint:
     def add(self, summary: dict[str, Any]) -> None:
         """Record a finished shard: one line appended to the journal (with the digest of its inputs' names,
         sizes and modification times, from :attr:`stamps`)."""
-        summary = {**summary, "inputs": self.stamps.pop(int(summary["index"]), None)}
+        summary = self._trimmed({**summary, "inputs": self.stamps.pop(int(summary["index"]), None)})
+        self._append(summary)
+        self._record(summary)
+
+    def _trimmed(self, summary: dict[str, Any]) -> dict[str, Any]:
         if len(self.prefix.sources) >= MAX_SOURCES and summary["totals"]["sources"]:
             summary = {**summary, "totals": {**summary["totals"], "sources": []}}  # past the sample: unused
         if len(self.prefix.errors) >= MAX_ERRORS and summary["totals"]["errors"]:
             summary = {**summary, "totals": {**summary["totals"], "errors": []}}
-        self._append(summary)
-        self._record(summary)
+        return summary
+
+    def replace(self, summaries: dict[int, dict[str, Any]]) -> None:
+        """Replace the journal lines of the shards in ``summaries`` (shards built again, every shard done) with
+        their new summaries (the journal rewritten whole, then renamed over itself), and count again."""
+        self.close()
+        entries = []
+        with open(self.path, "rb") as handle:
+            header = next(handle)
+            for line in handle:
+                entry = json.loads(line)
+                fresh = summaries.get(int(entry["index"]))
+                entries.append(entry if fresh is None else {**fresh, "inputs": entry.get("inputs")})
+        self.prefix, self.prefix_end, self.pending, self.articles, self.questions = BuildTotals(), 0, {}, 0, 0
+        with atomic_write(self.path, "wb") as out:
+            out.write(header)
+            for entry in entries:
+                entry = self._trimmed(entry)
+                out.write(json_line(entry).encode("utf-8"))
+                self._record(entry)
+        self._handle = open(self.path, "a", encoding="utf-8")
 
     def close(self) -> None:
         if self._handle is not None:
@@ -504,20 +527,41 @@ def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
     return ids
 
 
-def _check_unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> None:
-    """On Dask, where workers write whole shards: refuse a build whose articles share question ids (a local
-    build gives them distinct ids, or skips an article given twice)."""
-    from chemref.questions.funnel.builder import UniqueIds
+def _resolve_ids_after_workers(plan: _Inputs, staging: Path, checkpoint: _Checkpoint, settings: BuildSettings,
+                               fmt: str) -> None:
+    """On Dask, where workers write whole shards without seeing each other's ids: give the build the ids a local
+    build gives. The shards are read in order with one :class:`~chemref.questions.funnel.builder.UniqueIds`;
+    a shard holding an article whose id prefix is already taken (a PMCID given twice, forged or not) is built
+    again here, each article as :meth:`UniqueIds.resolve` decides (a new prefix, or skipped as a duplicate,
+    with the same warning), and its journal line replaced."""
+    from chemref.questions.funnel.builder import UniqueIds, build_article, duplicate_message
+    from chemref.questions.output.shards import ShardWriter, encode
 
     ids = UniqueIds()
-    for row in _per_article_rows(staging, range(checkpoint.prefix_end), fmt, placed=staging.parent):
-        key = row.get("id_prefix")
-        if isinstance(key, str) and row.get("skipped") is None and key in ids.taken:
-            raise InputError(f"{row.get('source_file')!r} and {ids.taken[key][2]!r} share the question ids "
-                             f"{key}-...: a Dask build cannot give them distinct ids", path=str(staging),
-                             hint="remove the staging folder and build without --dask (each article then gets its "
-                                  "own ids, and one given twice is skipped)")
-        ids.add_row(row)
+    redo: dict[int, dict[str, Any]] = {}
+    for index in range(checkpoint.prefix_end):
+        rows = list(_per_article_rows(staging, (index,), fmt, placed=staging.parent))
+        keys = [row.get("id_prefix") for row in rows if row.get("skipped") is None]
+        keys = [key for key in keys if isinstance(key, str)]
+        if len(set(keys)) == len(keys) and not any(key in ids.taken for key in keys):  # no id met twice
+            for row in rows:
+                ids.add_row(row)
+            continue
+        sources = [source for i, source in enumerate(plan.sources()) if i // plan.size == index]
+        writer = ShardWriter(staging, index, fmt)
+        try:
+            for source in sources:
+                result = ids.resolve(build_article(source, settings), source, settings)
+                note = duplicate_message(result)
+                if note is not None:
+                    warnings.warn(note, UserWarning, stacklevel=1)
+                writer.add(encode(result, fmt))
+        except BaseException:
+            writer.abort()
+            raise
+        redo[index] = writer.close()
+    if redo:
+        checkpoint.replace(redo)
 
 
 def _clear_temporaries(staging: Path) -> None:
@@ -564,6 +608,8 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     layout = _Layout(output, report=report, rejected=rejected)
     if format == "parquet" and not layout.folder:
         raise InputError("Parquet output is a folder of shards", path=str(output), hint="give -o a folder (out/)")
+    if format == "parquet":
+        _require_pyarrow()  # before any shard is written
     given = [os.fspath(p) for p in inputs]
     check_inputs(given)
     if files_from is not None:
@@ -582,9 +628,28 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
                 "inputs": [path_text(g) for g in given],
                 "files_from": None if files_from is None else path_text(os.fspath(files_from))}
     layout.check_folder()
-    with RunLock(layout.lock, f"to {layout.output}"):
-        return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
-                    resume, dask, progress_every, given, files_from)
+    own_client = None
+    if isinstance(dask, str):  # connected before anything is written: an address that fails leaves nothing
+        from chemref.questions.output.cluster import connect
+
+        dask = own_client = connect(dask)
+    try:
+        with RunLock(layout.lock, f"to {layout.output}"):
+            return _run(layout, identity, sources, options, format, shard_articles, workers, progress, on_error,
+                        resume, dask, progress_every, given, files_from)
+    finally:
+        if own_client is not None:
+            own_client.close()
+
+
+def _require_pyarrow() -> None:
+    """Raise :class:`InputError` when pyarrow (the optional extra ``chemref[parquet]``) cannot be imported."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise InputError("--format parquet needs pyarrow, which is not installed; nothing was written",
+                         hint="pip install 'chemref[parquet]', or build JSON Lines shards (--format jsonl)") from None
 
 
 #: The names a single-file output may have: it is JSON Lines whatever its name.
@@ -681,7 +746,7 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
             from chemref.questions.output.cluster import build_shards_on
 
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
-            _check_unique_ids(staging, checkpoint, fmt)
+            _resolve_ids_after_workers(plan, staging, checkpoint, options, fmt)
         else:
             todo = None if total is None else max(0, total - checkpoint.articles)  # the pool's processes: no more
             _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error, todo)
