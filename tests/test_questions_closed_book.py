@@ -547,3 +547,9 @@ def test_the_stored_answers_against_the_dev_articles():
     assert (strict.recalled, dict(strict.matches)) == (13, {"doi": 6, "pmid": 0, "title": 7})
     loose = apply_closed_book(records, answers, title_threshold=0.8, **options).summary
     assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})  # 5 near titles
+
+
+def test_what_is_wrong_with_an_answer_is_kept_without_credentials():
+    answer = classify_recollection(line("x", error={"code": "connection",
+                                                     "message": "at http://user:pw-SECRET-1@h/v1 Bearer sk-abcdefghijklmnop"}))
+    assert answer.kind == "http_error" and "pw-SECRET-1" not in answer.detail and "sk-abcdefghijklmnop" not in answer.detail

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from chemref._io.secrets import scrub
-from chemref.questions.judge.answers import completion, json_object
+from chemref.questions.judge.answers import completion, json_object, read_responses
 
 __all__ = ["RECALL_KEYS", "MAX_FIELD_CHARS", "Recollection", "parse_recollection", "classify_recollection",
            "read_recollections"]
@@ -94,6 +94,4 @@ def read_recollections(path: str | os.PathLike[str]) -> dict[str, tuple[int, Rec
     """``custom_id -> (line, answer)`` for every line of a Batch output file, read as the judge's are
     (:func:`chemref.questions.judge.answers.read_responses`: a bad line or an id answered twice is an
     :class:`~chemref.errors.InputError` naming the file and the line)."""
-    from chemref.questions.judge.answers import read_responses
-
     return read_responses(path, classify=classify_recollection)
