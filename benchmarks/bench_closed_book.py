@@ -137,8 +137,7 @@ def main() -> int:
                             if k in ("candidates", "recalled", "unanswered_questions", "dropped", "held",
                                      "per_target_cap", "per_article_cap", "questions", "recalled_share")}
     rows.append(after)
-    asked = tested.summary.requests - tested.summary.unused_answers  # the samples of the questions asked about
-    for r, n_requests in ((rows[-2], judge_requests), (rows[-1], judge_requests + asked)):
+    for r, n_requests in ((rows[-2], judge_requests), (rows[-1], judge_requests + tested.summary.requests)):
         r["per_100_articles"] = round(100 * r["questions"] / articles, 1)
         r["requests_per_kept"] = round(n_requests / r["questions"], 2) if r["questions"] else None
     cols = ["set", "questions", "answered", *(f"recalled@{t}" for t in THRESHOLDS), "recalled_by_doi", "good",

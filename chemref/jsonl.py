@@ -187,9 +187,17 @@ class _NotFinite(ValueError):
 
 def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None, line: int | None = None) -> Any:
     """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``), a key
-    given twice in one object, a lone surrogate and nesting too deep to read are :class:`InputError`\\ s naming
-    ``path`` and ``line``, like bad JSON."""
+    given twice in one object, a lone surrogate, nesting too deep to read and bytes that are not UTF-8 (UTF-16
+    too, which Python's reader would take) are :class:`InputError`\\ s naming ``path`` and ``line``, like bad
+    JSON."""
     where = None if path is None else os.fspath(path)
+    if isinstance(text, (bytes, bytearray)):  # UTF-8 only (a BOM dropped): json.loads would also take UTF-16/32
+        from chemref._io.text import decode_utf8
+
+        if b"\0" in text[:4] or text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise InputError("not UTF-8 text (UTF-16 or UTF-32, judging by its first bytes)", path=where,
+                             line=line, hint="save the file as UTF-8")
+        text = decode_utf8(bytes(text), where or "<json>")
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_no_constant, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:
@@ -207,11 +215,7 @@ def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None,
         raise InputError(f"a number cannot be read: {exc}", path=where, line=line) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to read", path=where, line=line) from None
-    if isinstance(text, (bytes, bytearray)):
-        if b"\\u" in text:
-            _refuse_surrogate(text.decode("utf-8", "replace"), value, where, line)
-    else:
-        _refuse_surrogate(text, value, where, line)
+    _refuse_surrogate(text, value, where, line)
     return value
 
 

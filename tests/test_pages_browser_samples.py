@@ -108,7 +108,8 @@ def sample_review_page(tmp_path_factory):
     try:
         assert main(["questions", "build", "corpora/jats", "-o", str(questions), "--rejected", str(rejected),
                      "--no-progress"]) == 0
-        assert main(["questions", "review", str(questions), "--rejected", str(rejected), "-o", str(page)]) == 0
+        assert main(["questions", "review", str(questions), "--rejected", str(rejected), "--corpus", "corpora/jats",
+                     "-o", str(page)]) == 0
     finally:
         os.chdir(cwd)
     kept = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines()]

@@ -511,3 +511,45 @@ def test_build_closed_book_options_need_the_judge(capsys):
     assert "needs --judge-endpoint" in capsys.readouterr().err
     assert main(["questions", "build", "-o", "x.jsonl", "--closed-book-model", "m"]) == 2
     assert "needs --closed-book-samples" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------------ real answers
+
+SAMPLE = Path(__file__).parent / "data" / "closed_book" / "dev_responses_sample.jsonl"
+
+
+def test_the_stored_answers_of_helper_sessions_are_read_strictly():
+    answers = read_recollections(SAMPLE)
+    assert len(answers) == 29 and {a.kind for _, a in answers.values()} == {"ok"}
+    assert {a.model for _, a in answers.values()} == {"claude-helper-session"}
+    assert all(split_sample_id(ident)[1] == 1 for ident in answers)
+
+
+@pytest.mark.shared
+def test_the_stored_answers_against_the_dev_articles():
+    from chemref.questions.funnel.builder import build_article
+    from chemref.questions.funnel.settings import BuildSettings
+    from tests.helpers import shared_path
+
+    answers = read_recollections(SAMPLE)
+    wanted = {split_sample_id(ident)[0] for ident in answers}
+    folder = shared_path("corpora", "jats", "dev")
+    records = []
+    for path in sorted(folder.glob("*.nxml")):
+        if not any(ident.startswith(path.stem) for ident in wanted):
+            continue
+        result = build_article(str(path), BuildSettings(min_score=0.0))
+        records += [{k: v for k, v in r.to_dict().items() if k != "reason"}
+                    for r in (*result.questions, *result.rejected) if r.id in wanted]
+    assert len(records) == 29
+    options = {"keep_recalled": True, "per_target": 100, "per_article": 100}
+    strict = apply_closed_book(records, answers, **options).summary
+    assert (strict.recalled, dict(strict.matches)) == (13, {"doi": 6, "pmid": 0, "title": 7})
+    loose = apply_closed_book(records, answers, title_threshold=0.8, **options).summary
+    assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})  # 5 near titles
+
+
+def test_what_is_wrong_with_an_answer_is_kept_without_credentials():
+    answer = classify_recollection(line("x", error={"code": "connection",
+                                                     "message": "at http://user:pw-SECRET-1@h/v1 Bearer sk-abcdefghijklmnop"}))
+    assert answer.kind == "http_error" and "pw-SECRET-1" not in answer.detail and "sk-abcdefghijklmnop" not in answer.detail

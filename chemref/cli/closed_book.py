@@ -3,6 +3,7 @@ alone? The judge's Batch files and runner, another prompt; a question recalled f
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Optional
 
@@ -40,10 +41,14 @@ def prepare_command(
                                 "Batch input format)."),
 ) -> None:
     """Write K chat-completions requests per question that show only its excerpt; nothing is sent."""
-    from chemref.questions.closed_book.prepare import (DEFAULT_SAMPLES, DEFAULT_TEMPERATURE,
-                                                       closed_book_candidates, write_requests)
-    from chemref.questions.judge.answers import check_model_name
-    from chemref.questions.judge.prepare import read_records
+    from chemref.questions.closed_book.prepare import (  # noqa: PLC0415 (the command's library, loaded when the command runs)
+        DEFAULT_SAMPLES,
+        DEFAULT_TEMPERATURE,
+        closed_book_candidates,
+        write_requests,
+    )
+    from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.prepare import read_records  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -51,8 +56,6 @@ def prepare_command(
     guarded(lambda: check_model_name(model, what="--model"))
     samples = DEFAULT_SAMPLES if samples is None else samples
     temperature = DEFAULT_TEMPERATURE if temperature is None else temperature
-    import math
-
     if not (math.isfinite(temperature) and 0 < temperature <= 2):
         fail(f"--temperature must be above 0 and at most 2 (a closed-book test samples), got {temperature:g}")
     counts = {"read": 0, "asked": 0}
@@ -95,7 +98,7 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """The judge's runner ('questions judge run', the same command): send the requests, write the answers."""
-    from chemref.cli.judge import run_command as judge_run
+    from chemref.cli.judge import run_command as judge_run  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     judge_run(requests=requests, endpoint=endpoint, output=output, api_key_env=api_key_env,
               concurrency=concurrency, timeout=timeout, max_retries=max_retries, retry_wait=retry_wait,
@@ -103,7 +106,7 @@ def run_command(
 
 
 def _unanswered(value: str) -> str:
-    from chemref.questions.closed_book.apply import UNANSWERED_POLICIES
+    from chemref.questions.closed_book.apply import UNANSWERED_POLICIES  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     if value not in UNANSWERED_POLICIES:
         raise typer.BadParameter(f"use {' or '.join(UNANSWERED_POLICIES)}")
@@ -147,7 +150,7 @@ def apply_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
 ) -> None:
     """Parse every answer strictly, drop the questions a sample recalls, apply the caps again."""
-    from chemref.questions.closed_book.apply import apply_to_files
+    from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     for out in (output, rejected_out, report):
         refuse_overwriting_inputs(out, questions, responses, rejected, requests)
@@ -189,13 +192,12 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                       endpoint: str, model: str, samples: int, concurrency: int, progress: bool) -> None:
     """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
     and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
-    import os
-
-    from chemref.cli.judge import EXIT_FAILED_REQUESTS
-    from chemref.questions.closed_book.apply import apply_to_files
-    from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests
-    from chemref.questions.judge.client import run_requests
-    from chemref.questions.judge.prepare import read_records
+    from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.cli.judge import EXIT_FAILED_REQUESTS  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.prepare import read_records  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     def records():
         for path, row in read_records((paths["judged"], paths["judged_rejected"])):
@@ -207,7 +209,7 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                                           samples=samples))
     typer.echo(f"wrote {_shown(paths['requests'])} ({sent} closed-book requests)")
     summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
-                                           api_key=os.environ.get("OPENAI_API_KEY") or None,
+                                           api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),
                                            concurrency=concurrency, progress=progress))
     typer.echo(summary.to_text())
     if summary.failures:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, Optional
 
 import typer
@@ -36,11 +37,14 @@ def error_page(gold: str, pred: str, report: Any, **options: Any) -> tuple[str, 
     return guarded(lambda: render_brat_error_page(details)), len(details["documents"])
 
 
-def write_questions_page(path: Path, questions: Path, rejected: Optional[Path]) -> None:
-    """Write the question review page to ``path``."""
+def write_questions_page(path: Path, questions: Path, rejected: Optional[Path], corpora: Sequence[Path] = ()) -> None:
+    """Write the question review page to ``path`` (articles read only inside ``corpora``); its notes as warnings."""
+    from chemref.cli.app import warn
     from chemref.pages.question_review import write_review_page
 
-    cards, size = guarded(lambda: write_review_page(path, questions, rejected))
+    cards, size, notes = guarded(lambda: write_review_page(path, questions, rejected, corpora))
+    for note in notes:
+        warn(note)
     typer.echo(f"wrote {printable(str(path))} ({cards} cards, {size / 1e6:.1f} MB)")
 
 

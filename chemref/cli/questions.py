@@ -4,7 +4,7 @@ against labels, fit the question selector, and write the review page."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -106,15 +106,15 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
-    if dask is not None:
-        from chemref.questions.output.cluster import check_address
-
-        guarded(lambda: check_address(dask))  # before any work
     if closed_book_samples is None and closed_book_model is not None:
         fail("--closed-book-model needs --closed-book-samples")
     if closed_book_samples is not None and judge_endpoint is None:
         fail("--closed-book-samples needs --judge-endpoint (the test runs on what the judge keeps; for a build "
              "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
+    if dask is not None:
+        from chemref.questions.output.cluster import check_address
+
+        guarded(lambda: check_address(dask))  # before any work
     judged = None
     tested = None
     if judge_endpoint is not None:
@@ -124,10 +124,10 @@ def build_command(
         from chemref._io.secrets import api_key_from_env, safe_url
 
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
-        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
-        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         if closed_book_model is not None:
             guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
+        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
@@ -137,7 +137,7 @@ def build_command(
             tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        progress=progress, on_error=_unreadable_warnings(),
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
@@ -367,12 +367,19 @@ def review_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
                                             "--rejected': its candidates get a card too, with their reason."),
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", metavar="DIR",
+                                                help="A folder of the JATS articles the records come from "
+                                                     "(repeatable): the titles of references cited together "
+                                                     "are read from articles inside these folders only."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
     from chemref.cli.pages import write_questions_page
 
     refuse_overwriting_inputs(output, questions, rejected)
-    write_questions_page(output, questions, rejected)
+    for folder in corpus or ():
+        if not folder.is_dir():
+            fail(f"--corpus {printable(str(folder))} is not a folder")
+    write_questions_page(output, questions, rejected, corpus or ())
 
 
 @questions_app.command("record-selector")
@@ -442,3 +449,22 @@ def baseline_page_command(
 
     refuse_overwriting_inputs(output, questions)
     write_baseline_page_cli(output, questions)
+#: unreadable articles named one by one on the terminal in one build (every one is in the articles rows)
+MAX_UNREADABLE_WARNINGS = 100
+
+
+def _unreadable_warnings() -> Callable[[str, str], None]:
+    """``on_error`` of a build: a warning for each of the first unreadable articles, then one line saying the
+    others are not named here (a package of a million empty members would otherwise flood the terminal)."""
+    count = 0
+
+    def on_error(source: str, message: str) -> None:
+        nonlocal count
+        count += 1
+        if count <= MAX_UNREADABLE_WARNINGS:
+            warn(f"skipped unreadable article: {message}")
+        elif count == MAX_UNREADABLE_WARNINGS + 1:
+            warn(f"more than {MAX_UNREADABLE_WARNINGS} unreadable articles: the others are not named here (the "
+                 "articles rows of the output name each, and the report counts them)")
+
+    return on_error

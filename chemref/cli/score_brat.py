@@ -36,7 +36,8 @@ def score_brat_command(
     as_csv: bool = typer.Option(False, "--csv", help="Print the report as CSV rows."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
     per_doc: bool = typer.Option(False, "--per-doc", help="Add a per-document breakdown."),
-    errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
+    errors: bool = typer.Option(False, "--errors", help="List the FP/FN with their text from the .txt files (ChEMU mode: at most "
+                                                "--max-error-records per document and report, the rest counted)."),
     unreadable_as_empty: bool = typer.Option(False, "--unreadable-as-empty",
                                              help="ChEMU mode: score a prediction file that is not UTF-8 text "
                                                   "(UTF-16, gzip, binary) as empty, with a warning, instead of "
@@ -55,6 +56,13 @@ def score_brat_command(
     max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
                                         help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
                                              "to more links than this (gold or prediction)."),
+    max_coref_total: int = typer.Option(5_000_000, "--max-coref-total", min=0,
+                                        help="ChEMU mode: refuse a prediction whose documents' COREFERENCE "
+                                             "chains expand to more links than this together."),
+    max_error_records: int = typer.Option(1_000, "--max-error-records", min=0,
+                                          help="ChEMU mode: list at most this many FP/FN records per document "
+                                               "and report (--errors, --html); the rest are counted, and the "
+                                               "scores are always complete."),
     max_match_edges: int = typer.Option(1_000_000, "--max-match-edges", min=0,
                                         help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
                                              "(relations) that overlap the same ones merged, still has more "
@@ -87,6 +95,8 @@ def score_brat_command(
                    zip_limits=limits)
     if max_match_edges != 1_000_000 and not brateval:
         options["max_match_edges"] = max_match_edges
+    if not brateval:
+        options.update(max_coref_total=max_coref_total, max_error_records=max_error_records)
     if unreadable_as_empty:
         if brateval:
             fail("--unreadable-as-empty is a ChEMU mode option (BRATEval mode reads files as BRATEval does)")

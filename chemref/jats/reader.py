@@ -18,7 +18,7 @@ from chemref._io.limits import read_limited
 from chemref.errors import UNEXPECTED, InputError, JatsError
 from chemref.inputs.source import Source
 from chemref.inputs.sources import iter_sources
-from chemref.jats.citations import resolve_anchors
+from chemref.jats.citations import RangeBudget, resolve_anchors
 from chemref.jats.license import read_license
 from chemref.jats.metadata import read_meta, read_metadata
 from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Section
@@ -89,6 +89,7 @@ class _ArticleReader:
         self.consumed: list = []        # citation xref elements placed in paragraphs
         self.visited_p: list = []       # the <p> elements read as paragraphs
         self.getpath = None
+        self.ranges = RangeBudget()     # what the article's citation ranges may still add
 
     def is_citation(self, xref) -> bool:
         kind = xref.get("ref-type")
@@ -111,7 +112,7 @@ class _ArticleReader:
         text = builder.text()
         if builder.xrefs:
             self.consumed.extend(event.element for event in builder.xrefs)
-            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics)
+            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics, self.ranges)
         else:
             anchors = ()
         if text or anchors:
@@ -377,7 +378,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     meta = front.find("article-meta") if front is not None else None
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
-    getpath = reader.getpath = article.getroottree().getpath
+    getpath = reader.getpath = _path_function(article, part)
     abstracts = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, article)
     if entities:
@@ -398,6 +399,48 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     out = [main]
     if sub_articles:
         out.extend(_read_sub_article(sub, main, refs, getpath) for sub in subs)
+    return out
+
+
+def _path_function(article, part: str | None) -> Callable[[object], str]:
+    """lxml's ``getpath`` for elements of ``article``, whose own path is ``part`` (None: the whole tree's
+    getpath). Inside a file of many articles the whole tree's getpath counts an article's preceding siblings at
+    every call; paths are taken inside the article and put after ``part`` instead."""
+    if part is None:
+        return article.getroottree().getpath
+    local = etree.ElementTree(article).getpath   # "/article/body/sec[2]" for the article's elements
+
+    def getpath(element) -> str:
+        if element is article:
+            return part
+        path = local(element)
+        return part + path[path.index("/", 1):]
+
+    return getpath
+
+
+def _article_paths(elements: list) -> list[str]:
+    """The path of each article element, as the tree's ``getpath`` gives it, in time linear in their number."""
+    out = []
+    siblings: dict = {}   # parent element -> (its path, {article element: its index among same-tag siblings})
+    for element in elements:
+        parent = element.getparent()
+        if parent is None:
+            out.append(element.getroottree().getpath(element))
+            continue
+        entry = siblings.get(parent)
+        if entry is None:
+            same: dict = {}
+            for child in parent:
+                if child.tag == element.tag:
+                    same[child] = len(same) + 1
+            entry = siblings[parent] = (element.getroottree().getpath(parent), same)
+        path, same = entry
+        index = same.get(element)
+        if index is None or len(same) == 1 or element.tag.__class__ is not str or element.tag[0] == "{":
+            out.append(element.getroottree().getpath(element))  # not a plain sibling list: lxml's own
+        else:
+            out.append(f"{path}/{element.tag}[{index}]")
     return out
 
 
@@ -457,11 +500,11 @@ def read_articles(source: str | os.PathLike[str] | bytes, *, name: str | None = 
     data, file = _load(source, name)
     elements = parse_articles(data, file)
     out: list[Article] = []
+    entities = _may_hold_entities(data)  # once per file: per article it would read the file once per article
+    parts = _article_paths(elements) if len(elements) > 1 else [None]
     try:
-        for element in elements:
-            part = element.getroottree().getpath(element) if len(elements) > 1 else None
-            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles,
-                                  entities=_may_hold_entities(data)))
+        for element, part in zip(elements, parts):
+            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles, entities=entities))
     except RecursionError:
         raise JatsError("XML nested too deeply to read", path=file) from None
     return tuple(out)

@@ -70,7 +70,19 @@ def _tables() -> _Tables:
 
 
 _PARTS = re.compile(r"[A-Z][a-z]?|[a-z]{2,4}|\d+|[()\[\]·•.]")
-_CHARGE = re.compile(r"(?:\d*[+\-−]|[+\-−]\d*|\(\d*[+\-−]\)|\^\d*[+\-−])\Z")
+# A final charge: "+", "2-", "-2", "(2+)", "^3+". It is matched on the reversed text from its start: a search for a
+# pattern anchored at the end tries every start and rescans a run of digits from each (quadratic in its length).
+_CHARGE_REVERSED = tuple(re.compile(p) for p in (r"[+\-−]\d*", r"\d*[+\-−]", r"\)[+\-−]\d*\(", r"[+\-−]\d*\^"))
+_CHARGE_LAST = frozenset("+-−)")
+
+
+def _strip_charge(text: str) -> str:
+    """``text`` without its final charge (the longest one written), in time linear in its length."""
+    if not text or (text[-1] not in _CHARGE_LAST and not text[-1].isdecimal()):
+        return text
+    reversed_text = text[::-1]
+    longest = max((m.end() for p in _CHARGE_REVERSED if (m := p.match(reversed_text))), default=0)
+    return text[:len(text) - longest]
 _LOCANT = re.compile(r"(?:\d+[A-Za-z]?'?(?:,\d+[A-Za-z]?'?)*|\d+(?:alpha|beta|[RSEZ]))\Z")
 _CODE = re.compile(r"[A-Z]{1,5}-?\d{2,}[A-Za-z]?\Z")
 
@@ -102,7 +114,7 @@ def _formula_parts(body: str) -> int:
 @lru_cache(maxsize=200_000)
 def is_formula(text: str) -> bool:
     """A molecular formula, salt or complex: "H2O", "NaCl", "LiFePO4", "Pd(PPh3)4", "[Ru(bpy)3]2+"."""
-    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    body = _strip_charge(text) if len(text) > 1 else text
     n = _formula_parts(body)
     return n >= 2 or (n == 1 and any(c.isdigit() for c in body))
 
@@ -115,7 +127,7 @@ def is_strong_formula(text: str) -> bool:
     """A formula no English word or gene symbol looks like: two or more element symbols and a two-letter
     symbol, an inner digit, a bracket or a charge ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+"); not "CO2"-like
     capitals with a final number, which gene symbols share ("NOS2", "HO1")."""
-    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    body = _strip_charge(text) if len(text) > 1 else text
     if body != text and body and (body in _tables().symbols or is_formula(body)) and any(c.isalpha() for c in body):
         return True  # an ion: "Ca2+", "Fe3+", "SO4(2-)"
     if _formula_parts(body) < 2:
@@ -154,7 +166,7 @@ def token_classes(text: str, gazetteer: bool = False) -> tuple[str, str]:
         flags.append("ELEM")
     elif is_formula(text):
         flags.append("FORMULA")
-    body = _CHARGE.sub("", text)
+    body = _strip_charge(text)
     if body != text and body and (body in t.symbols or is_formula(body)):
         flags.append("ION")
     if lower in t.names:

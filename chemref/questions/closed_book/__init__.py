@@ -12,9 +12,17 @@ judge's Batch format (the prompt ``closed-book-v1`` shows only the excerpt); the
 from __future__ import annotations
 
 from chemref._lazy import lazy_exports
-from chemref.questions.closed_book.prepare import (CAP_REASONS, DEFAULT_SAMPLES, DEFAULT_TEMPERATURE,
-                                                   closed_book_candidates, prepare_requests, reaches_closed_book,
-                                                   sample_id, split_sample_id, write_requests)
+from chemref.questions.closed_book.prepare import (
+                                                   CAP_REASONS,
+                                                   DEFAULT_SAMPLES,
+                                                   DEFAULT_TEMPERATURE,
+                                                   closed_book_candidates,
+                                                   prepare_requests,
+                                                   reaches_closed_book,
+                                                   sample_id,
+                                                   split_sample_id,
+                                                   write_requests,
+)
 
 __all__ = ["CAP_REASONS", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "closed_book_candidates", "prepare_requests",
            "reaches_closed_book", "sample_id", "split_sample_id", "write_requests", "Recollection",

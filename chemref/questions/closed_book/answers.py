@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from chemref.questions.judge.answers import completion, json_object
+from chemref._io.secrets import scrub
+from chemref.questions.judge.answers import completion, json_object, read_responses
 
 __all__ = ["RECALL_KEYS", "MAX_FIELD_CHARS", "Recollection", "parse_recollection", "classify_recollection",
            "read_recollections"]
@@ -49,6 +50,10 @@ class Recollection:
         return self.ok and (self.title is not None or self.doi is not None)
 
 
+def _failed(kind: str, detail: str, model: str | None) -> Recollection:
+    return Recollection(kind, model=model, detail=scrub(detail))  # it is written (rejected-out), so without secrets
+
+
 def _string(value: Any, name: str) -> str | None | tuple[str, str]:
     if value is None:
         return None
@@ -63,17 +68,17 @@ def parse_recollection(content: Any, model: str | None = None) -> Recollection:
     """The answer in an assistant message's ``content``: ``ok``, ``not_json`` or ``schema``."""
     value = json_object(content, RECALL_KEYS)
     if isinstance(value, tuple):
-        return Recollection(value[0], model=model, detail=value[1])
+        return _failed(value[0], value[1], model)
     fields: dict[str, Any] = {}
     for name in ("title", "first_author", "doi"):
         text = _string(value[name], name)
         if isinstance(text, tuple):
-            return Recollection(text[0], model=model, detail=text[1])
+            return _failed(text[0], text[1], model)
         fields[name] = text
     year = value["year"]
     if year is not None and (isinstance(year, bool) or not isinstance(year, int) or year not in _YEARS):
-        return Recollection("schema", model=model, detail=f"year must be an integer from {_YEARS.start} to "
-                                                          f"{_YEARS.stop - 1} or null, got {str(year)[:40]!r}")
+        return _failed("schema", f"year must be an integer from {_YEARS.start} to {_YEARS.stop - 1} or null, got "
+                                 f"{str(year)[:40]!r}", model)
     return Recollection("ok", fields["title"], fields["first_author"], year, fields["doi"], model)
 
 
@@ -81,7 +86,7 @@ def classify_recollection(row: Mapping[str, Any]) -> Recollection:
     """The answer of one Batch output line (already known to have a ``custom_id``)."""
     content, model, bad = completion(row)
     if bad is not None:
-        return Recollection(bad[0], model=model, detail=bad[1])
+        return _failed(bad[0], bad[1], model)
     return parse_recollection(content, model)
 
 
@@ -89,6 +94,4 @@ def read_recollections(path: str | os.PathLike[str]) -> dict[str, tuple[int, Rec
     """``custom_id -> (line, answer)`` for every line of a Batch output file, read as the judge's are
     (:func:`chemref.questions.judge.answers.read_responses`: a bad line or an id answered twice is an
     :class:`~chemref.errors.InputError` naming the file and the line)."""
-    from chemref.questions.judge.answers import read_responses
-
     return read_responses(path, classify=classify_recollection)

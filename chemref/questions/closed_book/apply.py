@@ -23,11 +23,34 @@ are the judge's, only a candidate the judge kept before a cap rejected it:
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from chemref._io.outputs import check_distinct_outputs
 from chemref.errors import InputError
+from chemref.jsonl import read_jsonl, write_jsonl
+from chemref.questions.closed_book.answers import Recollection, read_recollections
+from chemref.questions.closed_book.prepare import CAP_REASONS, JUDGED_FIELD, reaches_closed_book, split_sample_id
+from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
+from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.answers import ANSWER_KINDS
-from chemref.questions.closed_book.answers import Recollection
+from chemref.questions.judge.apply import (
+    JUDGE_DESCRIPTIONS,
+    JUDGE_FIELD_DOCS,
+    JUDGE_REASONS,
+    _build_report,
+    _document_order,
+    _totals,
+    _user_message,
+    apply_caps,
+    build_setting,
+    card_settings,
+    write_stage_report,
+)
+from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
+from chemref.questions.output.card import card_path, write_card
+from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
+from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
 
 __all__ = ["CLOSED_BOOK_FIELDS", "CLOSED_BOOK_REASONS", "CLOSED_BOOK_DESCRIPTIONS", "CLOSED_BOOK_FIELD_DOCS",
            "UNANSWERED_POLICIES", "ClosedBookSummary", "ClosedBook", "apply_closed_book", "closed_book_funnel",
@@ -63,8 +86,8 @@ CLOSED_BOOK_FIELD_DOCS = {
 @dataclass(frozen=True, slots=True)
 class ClosedBookSummary:
     """Counts of one ``apply``: ``kinds`` counts the samples per answer kind, ``matches`` the recalled questions
-    per way of matching; ``requests`` is the number of requests made (answers given without a requests file)."""
-
+    per way of matching; ``requests`` is the number of requests made (without a requests file: the answers for
+    the records asked about)."""
     model: str | None
     prompt: str | None
     samples: int | None
@@ -115,7 +138,6 @@ class ClosedBookSummary:
 class ClosedBook:
     """The result of :func:`apply_closed_book`: the kept questions, every other record (with ``reason``), in
     document order, and the counts."""
-
     questions: tuple[dict[str, Any], ...]
     rejected: tuple[dict[str, Any], ...]
     summary: ClosedBookSummary
@@ -126,7 +148,6 @@ class ClosedBook:
 
 def _request_samples(requests: Sequence[Any], records: Mapping[str, Any],
                      requests_path: str | None) -> dict[str, list[str]]:
-    from chemref.questions.closed_book.prepare import split_sample_id
 
     samples: dict[str, list[str]] = {}
     for request in requests:
@@ -145,9 +166,6 @@ def _request_samples(requests: Sequence[Any], records: Mapping[str, Any],
 
 def _stale(request: Any, record: Mapping[str, Any]) -> tuple[bool, str | None]:
     """``(stale, version)``: the request was rendered from another excerpt (or from a prompt this chemref lacks)."""
-    from chemref.questions.judge.apply import _user_message
-    from chemref.questions.judge.prompt import prompt_version, render_messages
-
     version = prompt_version(request.body.get("messages"), "closed-book")
     if version is None:
         return True, None
@@ -168,13 +186,6 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
     keep what is not recalled (see the module). An answer or a request whose id is no ``ID#k`` of a record, or
     an id in two records, is an :class:`InputError`."""
-    from chemref.questions.closed_book.prepare import JUDGED_FIELD, reaches_closed_book, split_sample_id
-    from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION
-    from chemref.questions.funnel.settings import BuildSettings
-    from chemref.questions.judge.apply import _document_order, apply_caps
-    from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
-    from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
-
     threshold = DEFAULT_THRESHOLD if title_threshold is None else title_threshold
     if not 0.0 < threshold <= 1.0:
         raise InputError(f"the title threshold must be above 0 and at most 1, got {threshold}")
@@ -299,9 +310,9 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     reasons: dict[str, int] = {}
     for row in others:
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
-    requests_made = len(by_request) if by_request is not None else len(answers)
     # answers for records the test does not ask about, or that no request asks for, decide nothing
     unused = sum(1 for ident in answers if ident not in used)
+    requests_made = len(by_request) if by_request is not None else len(answers) - unused
     decided = recalled + not_recalled
     summary = ClosedBookSummary(
         model=max(models, key=models.get) if models else None,
@@ -324,10 +335,6 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
     the caps (the ``base_funnel`` rows of the build or the judge when given, else counted from the records'
     reasons), the test's two steps, then the caps applied again (the records a cap had rejected and that were
     not asked about keep their cap); the last ``remaining`` is the number of questions."""
-    from chemref.questions.closed_book.prepare import CAP_REASONS
-    from chemref.questions.funnel.filters import DESCRIPTIONS
-    from chemref.questions.judge.apply import JUDGE_DESCRIPTIONS
-
     s = result.summary
     total = candidates if candidates is not None else len(result.questions) + len(result.rejected)
     if base_funnel is not None:
@@ -337,8 +344,6 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
                      for reason in CAP_REASONS}
         caps = {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
     else:
-        from chemref.questions.funnel.filters import REASONS
-        from chemref.questions.judge.apply import JUDGE_REASONS
 
         order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
         order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
@@ -362,7 +367,6 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
 @dataclass(frozen=True)
 class ClosedBookOutputs:
     """What :func:`apply_to_files` wrote (None: not written)."""
-
     result: ClosedBook
     funnel: list[dict[str, Any]]
     output: str
@@ -383,15 +387,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     it is elsewhere), its caps and seed are the defaults, the report after the test is written to ``report``
     (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``supersedes``: the kept
     questions take the place of ``questions``, whose card beside them they may replace)."""
-    from pathlib import Path
-
-    from chemref._io.outputs import check_distinct_outputs
-    from chemref.jsonl import read_jsonl, write_jsonl
-    from chemref.questions.closed_book.answers import read_recollections
-    from chemref.questions.judge.apply import (JUDGE_DESCRIPTIONS, JUDGE_FIELD_DOCS, _build_report, _totals,
-                                               build_setting, card_settings, write_stage_report)
-    from chemref.questions.judge.client import read_requests
-    from chemref.questions.output.card import card_path
+    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
     given = build_report
     if given is None:
@@ -426,7 +422,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             "closed_book_from": {"questions": questions, "responses": responses, "report": base_path}})
     card = None
     if base is not None:
-        from chemref.questions.output.card import write_card
 
         judge = base.get("judge")
         card = str(write_card(

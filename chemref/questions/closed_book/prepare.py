@@ -12,6 +12,7 @@ import math
 import os
 from typing import Any, Iterable, Iterator, Mapping
 
+from chemref.jsonl import write_jsonl
 from chemref.questions.judge.prepare import CHAT_COMPLETIONS_URL
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, load_prompt
 
@@ -102,8 +103,6 @@ def write_requests(path: str | os.PathLike[str], records: Iterable[Mapping[str, 
                    version: str = CLOSED_BOOK_PROMPT_VERSION, max_tokens: int = DEFAULT_MAX_TOKENS,
                    json_mode: bool = True) -> int:
     """Write the requests for ``records`` to ``path`` as JSON Lines, atomically; returns how many."""
-    from chemref.jsonl import write_jsonl
-
     _check(model, samples, temperature)
     return write_jsonl(path, prepare_requests(records, model=model, samples=samples, temperature=temperature,
                                               version=version, max_tokens=max_tokens, json_mode=json_mode))

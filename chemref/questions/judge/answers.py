@@ -155,7 +155,7 @@ def completion(row: Mapping[str, Any]) -> tuple[Any, str | None, tuple[str, str]
     refusal = message.get("refusal")
     if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
         return None, model, ("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
-                                              else "finish_reason content_filter")[:300])
+                                               else "finish_reason content_filter")[:300])
     if finish == "length":
         return None, model, ("truncated", "finish_reason length: the answer was cut at max_tokens")
     return message.get("content"), model, None

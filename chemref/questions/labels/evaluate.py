@@ -290,7 +290,7 @@ def read_scores(path: Any) -> dict[str, float]:
     hint = "one JSON object per line, {\"id\": \"...\", \"score\": a number from 0 to 1}, each id once"
     scores: dict[str, float] = {}
     lines: dict[str, int] = {}
-    for number, row in read_jsonl(path):
+    for number, row in read_jsonl(path, unique=True):
         ident, value = row.get("id"), row.get("score")
         if not isinstance(ident, str) or not ident:
             raise InputError(f"id must be a non-empty string, got {ident!r}", path=str(path), line=number, hint=hint)

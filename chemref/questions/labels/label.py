@@ -90,7 +90,7 @@ def read_labels(path: str | os.PathLike[str]) -> dict[str, Label]:
 
     labels: dict[str, Label] = {}
     lines: dict[str, int] = {}
-    for number, row in read_jsonl(path):
+    for number, row in read_jsonl(path, unique=True):
         label = parse_label(row, path=str(path), line=number)
         if label.id in labels:
             raise InputError(f"id {label.id!r} is labelled twice (first on line {lines[label.id]})",

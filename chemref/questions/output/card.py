@@ -7,6 +7,7 @@ overwritten (the card is then ``<output stem>.README.md``).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -15,6 +16,7 @@ from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.inputs import path_text
 from chemref.licence import is_cc_by_4, short_name
+from chemref.scoring.report.formats import md_cell
 from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS
 from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
 from chemref.questions.funnel.settings import BuildSettings
@@ -83,19 +85,42 @@ def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | 
 
 
 def _card_data(head: str) -> str | None:
-    """The data files a card's YAML header names (its one ``path:``), or None when it names none."""
-    for line in head.split(CARD_MARKER, 1)[0].splitlines():
-        if line.startswith("    path: "):
-            return line[len("    path: "):]
-    return None
+    """The data files a card's YAML header names (its one ``path:``), or None when it names none (or the header
+    is not YAML that chemref writes)."""
+    import yaml  # type: ignore[import-untyped]
+
+    front, marker, _ = head.partition(CARD_MARKER)
+    parts = front.split("---\n")
+    if not marker or len(parts) < 3:
+        return None
+    try:
+        header = yaml.safe_load(parts[1])
+        path = header["configs"][0]["data_files"][0]["path"]
+    except (yaml.YAMLError, KeyError, IndexError, TypeError):
+        return None
+    return path if isinstance(path, str) else None
 
 
-def _license(totals: BuildTotals) -> list[str]:
+def _license(totals: BuildTotals) -> dict[str, str]:
     urls = set(totals.licences)
     if urls and not totals.licences_over and all(map(is_cc_by_4, urls)):
-        return ["license: cc-by-4.0"]
-    return ["license: other", "license_name: cc-by-per-source-article",
-            "license_details: each question carries the CC BY licence of its source article in source_license"]
+        return {"license": "cc-by-4.0"}
+    return {"license": "other", "license_name": "cc-by-per-source-article",
+            "license_details": "each question carries the CC BY licence of its source article in source_license"}
+
+
+def _yaml_header(totals: BuildTotals, size: str, data: str) -> list[str]:
+    """The Hugging Face YAML header, written by PyYAML: a data file name holding ``#``, ``: `` or line breaks
+    is quoted as YAML quotes it, so it can neither end the header nor add keys or splits."""
+    import yaml  # type: ignore[import-untyped]
+
+    header = {**_license(totals), "language": ["en"], "pretty_name": "chemref citation-prediction questions",
+              "task_categories": ["text-retrieval"],
+              "tags": ["citation-prediction", "chemistry", "biochemistry", "scientific-literature"],
+              "size_categories": [size],
+              "configs": [{"config_name": "default", "data_files": [{"split": "test", "path": data}]}]}
+    text = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+    return ["---", *text.rstrip("\n").split("\n"), "---"]
 
 
 def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
@@ -103,13 +128,20 @@ def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
     kinds = ", ".join(f"{kind} {n}" for kind, n in judge.get("kinds", {}).items() if n)
     cost = judge.get("requests_per_kept")
     return ["## Judge", "",
-            f"After the selector, a language model (`{judge.get('model')}`, prompt `{judge.get('prompt')}`, "
+            f"After the selector, a language model ({_code(judge.get('model'))}, prompt {_code(judge.get('prompt'))}, "
             "`chemref questions judge`) judged each candidate against the labelling guide's criteria; a question "
             "is kept when the judge calls it a good question that names no cited author, makes a claim and is a "
             f"sound sentence, with confidence at least {judge.get('min_confidence')}, and the caps are then "
             f"applied again. Answers of the {judge.get('candidates')} candidates: {kinds or 'none'}. "
             f"Cost: {judge.get('requests')} requests, "
             + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
+def _code(value: Any) -> str:
+    """``value`` as inline Markdown code that no backtick or line break in it can end early (a code span shows
+    ``<`` and ``&`` as they are)."""
+    text = str(value).replace("`", "'").replace("\r", " ").replace("\n", " ")
+    return f"`{text}`"
 
 
 def _difficulty_lines(totals: BuildTotals) -> list[str]:
@@ -144,7 +176,7 @@ def _closed_book_lines(stage: Mapping[str, Any]) -> list[str]:
     held = ("kept, flagged by `closed_book_status`" if stage.get("unanswered") == "keep"
             else "held back (`closed_book_unanswered`), never counted as not recalled")
     return ["## Closed-book test", "",
-            f"A language model (`{stage.get('model')}`, prompt `{stage.get('prompt')}`, "
+            f"A language model ({_code(stage.get('model'))}, prompt {_code(stage.get('prompt'))}, "
             "`chemref questions closed-book`) was shown each excerpt alone, with no search and nothing about the "
             f"cited work, and asked to name the cited work from memory, {stage.get('samples')} sample(s) per "
             f"question at temperature {stage.get('temperature')}. An answer recalls the work when its DOI or PMID "
@@ -178,13 +210,8 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     n = totals.questions
     size = ("n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K" if n < 100_000
             else "100K<n<1M" if n < 1_000_000 else "1M<n<10M")
-    lines = ["---", *_license(totals), "language:", "- en",
-             "pretty_name: chemref citation-prediction questions",
-             "task_categories:", "- text-retrieval", "tags:", "- citation-prediction", "- chemistry",
-             "- biochemistry", "- scientific-literature", "size_categories:", f"- {size}",
-             "configs:", "- config_name: default", "  data_files:", "  - split: test", f"    path: {data}",
-             "---", CARD_MARKER, "",
-             f"# Citation-prediction questions ({data})", "",
+    lines = [*_yaml_header(totals, size, data), CARD_MARKER, "",
+             f"# Citation-prediction questions ({md_cell(data)})", "",
              f"{n} questions from {totals.with_questions} articles "
              f"({totals.articles} given, {totals.unreadable} unreadable"
              + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
@@ -196,7 +223,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
              "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
              "## Load", "", "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("{builder}", data_files={{"test": "{data}"}}, split="test")', "```", "",
+             f'ds = load_dataset("{builder}", data_files={{"test": {json.dumps(data)}}}, split="test")', "```", "",
              "## Settings", "",
              f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
@@ -225,9 +252,11 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
     lines += [f"| `{name}` | {doc} |" for name, doc in stage_fields.items()]
-    lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
+    lines += ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
+              "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
-        lines.append(f"| {source} | {doi or ''} | {short_name(licence)} | {count} |")
+        lines.append(f"| {md_cell(str(source))} | {md_cell(str(doi or ''))} | {md_cell(short_name(licence))} | "
+                     f"{count} |")
     if totals.with_questions > len(totals.sources):
         lines.append(f"| … and {totals.with_questions - len(totals.sources)} more articles "
                      "(`source_pmcid`, `source_file` in the data) | | | |")

@@ -154,6 +154,13 @@ class AnnSource:
         if windows:
             self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
                               f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
+        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
+                  and i.filename.endswith((".ann", ".txt"))]
+        if rooted:
+            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
+            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
+                              f"{rooted[0]!r}; read relative to the archive"
+                              + (", as its other members are" if mixed else ""))
         self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
         for info in infos:
             m = info.filename
