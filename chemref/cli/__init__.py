@@ -34,6 +34,7 @@ _COMMAND_MODULES = (
     "chemref.cli.jats",             # chemref jats
     "chemref.cli.questions",        # chemref questions build
     "chemref.cli.judge",            # chemref questions judge prepare|run|apply
+    "chemref.cli.closed_book",      # chemref questions closed-book prepare|run|apply
     "chemref.cli.baseline",         # chemref baseline bm25
 )
 

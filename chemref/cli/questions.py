@@ -104,6 +104,13 @@ def build_command(
     judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
                                                     "from this selector score go to the judge (default: the "
                                                     "selector's cascade start, its judge_threshold; 0: all)."),
+    closed_book_samples: Optional[int] = typer.Option(None, "--closed-book-samples", min=1, max=100, metavar="K",
+                                                      help="Then ask the judge's server K times per question the "
+                                                      "judge kept to name the cited work from the excerpt alone, "
+                                                      "and drop what it recalls (see 'questions closed-book'; "
+                                                      "needs --judge-endpoint)."),
+    closed_book_model: Optional[str] = typer.Option(None, "--closed-book-model", metavar="NAME", help="The "
+                                                    "closed-book test's model (default: --judge-model)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.output.report import funnel_table  # noqa: PLC0415 (the command's library, loaded when the command runs)
@@ -115,21 +122,33 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if closed_book_samples is None and closed_book_model is not None:
+        fail("--closed-book-model needs --closed-book-samples")
+    if closed_book_samples is not None and judge_endpoint is None:
+        fail("--closed-book-samples needs --judge-endpoint (the test runs on what the judge keeps; for a build "
+             "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
     if dask is not None:
         from chemref.questions.output.cluster import check_address  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_address(dask))  # before any work
     judged = None
+    tested = None
     if judge_endpoint is not None:
         from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
         from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
+        if closed_book_model is not None:
+            guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
         guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
         guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
+        if closed_book_samples is not None:
+            from chemref.cli.closed_book import closed_book_paths
+
+            tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=_unreadable_warnings(),
@@ -151,13 +170,42 @@ def build_command(
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
     if judged is not None:
-        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,  # type: ignore[arg-type]
-                    concurrency=judge_concurrency, progress=progress, selector=selector,
-                    min_score=judge_min_score)
+        if tested is None:
+            judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                        model=judge_model, concurrency=judge_concurrency, progress=progress, selector=selector,
+                        min_score=judge_min_score)
+            return
+        from chemref.cli.closed_book import closed_book_build  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+        judge_build(judged, tested["judged"], tested["judged_report"], tested["judged_rejected"],
+                    endpoint=judge_endpoint, model=judge_model, concurrency=judge_concurrency, progress=progress,
+                    selector=selector, min_score=judge_min_score)
+        closed_book_build(tested, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                          model=closed_book_model or judge_model, samples=closed_book_samples,
+                          concurrency=judge_concurrency, progress=progress)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
     return [] if path is None else [row for _, row in read_jsonl(path)]
+
+
+def _target(value: str) -> str:
+    if value not in ("good", "good-not-recalled"):
+        raise typer.BadParameter("use good or good-not-recalled")
+    return value
+
+
+def _recalled(path: Optional[Path], records, title_threshold: Optional[float]) -> Optional[dict]:
+    """Which records the closed-book answers in ``path`` recall (None without answers)."""
+    if path is None:
+        if title_threshold is not None:
+            fail("--title-threshold needs --closed-book")
+        return None
+    if title_threshold is not None and title_threshold <= 0:
+        fail("--title-threshold must be above 0")
+    from chemref.questions.closed_book.recall import read_recalled
+
+    return read_recalled(str(path), records, title_threshold=title_threshold)
 
 
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
@@ -186,6 +234,12 @@ def evaluate_command(
                                    help="With --reselect: the build's --per-target."),
     per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1,
                                     help="With --reselect: the build's --per-article."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the "
+                                               "candidates (Batch output, custom_id ID#k): adds the recalled "
+                                               "share of the kept questions, of all and of the good candidates."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
     as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV rows (one per figure) instead of the text report."),
     as_markdown: bool = typer.Option(False, "--markdown", help="A Markdown table instead of the text report."),
@@ -195,13 +249,14 @@ def evaluate_command(
     from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.label import read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-    refuse_overwriting_inputs(output, labels, questions, rejected, scores)
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores, closed_book)
 
     def run():
-        return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+        kept, refused = _records(questions), _records(rejected)
+        return evaluate(read_labels(labels), kept, refused, scores=_scores(scores),
                         scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
-                        source=str(labels))
+                        source=str(labels), recalled=_recalled(closed_book, [*kept, *refused], title_threshold))
 
     result = guarded(run)
     render(result.to_report(), as_json, as_csv, as_markdown, output)
@@ -236,6 +291,19 @@ def train_selector_command(
                                                "labels blended with its confidence (see --label-weight)."),
     label_weight: float = typer.Option(1.0, "--label-weight", min=0.0, max=1.0, help="With --soft-labels: the "
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
+    target: str = typer.Option("good", "--target", callback=_target, metavar="good|good-not-recalled",
+                               help="What the selector learns: the labels' good questions, or those that a "
+                               "model also fails to name from memory (needs --closed-book); the threshold is "
+                               "chosen against the labels either way."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the same "
+                                               "candidates (Batch output, custom_id ID#k: 'questions "
+                                               "closed-book run'), which say which records are recalled."),
+    recalled_target: float = typer.Option(0.0, "--recalled-target", min=0.0, max=1.0, help="With --target "
+                                          "good-not-recalled: what a recalled good record is fitted to (0: not "
+                                          "good; 0.5: halfway)."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
     from chemref.questions.funnel.selector import feature_list, train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
@@ -243,8 +311,12 @@ def train_selector_command(
     from chemref.questions.labels.label import good_labels, read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
-    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)
-    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels)
+    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels, closed_book)
+    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels, closed_book)
+    if target == "good-not-recalled" and closed_book is None:
+        fail("--target good-not-recalled needs --closed-book (the closed-book answers that say what is recalled)")
+    if recalled_target and target != "good-not-recalled":
+        fail("--recalled-target needs --target good-not-recalled")
 
     def run():
         label_map = read_labels(labels)
@@ -266,11 +338,15 @@ def train_selector_command(
                 typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
                            f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
                            "confidence): their records are fitted to their labels alone", err=True)
+        recalled = _recalled(closed_book, records.values(), title_threshold)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
                                       min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
+                                      recalled=recalled if target == "good-not-recalled" else None,
+                                      recalled_target=recalled_target,
                                       **fallback, **chosen)
-        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
+        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels),
+                         recalled=recalled)
         at = curve.at_threshold
         if at is not None:
             selector = replace(selector, meta={**selector.meta, "cv": {

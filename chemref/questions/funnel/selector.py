@@ -742,6 +742,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
                    min_precision: float = 0.85, min_good_kept: float = 0.6,
                    fallback_good_kept: float | None = FALLBACK_GOOD_KEPT,
                    soft_targets: Mapping[str, float] | None = None, label_weight: float = 1.0,
+                   recalled: Mapping[str, bool | None] | None = None, recalled_target: float = 0.0,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
     out) and whose ``reason`` is one of :data:`TRAINED_ON`, on ``features`` (by default
@@ -754,7 +755,16 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     ``soft_targets`` (id -> a probability that the record is a good question, such as a judge model's
     confidence) with ``label_weight`` below 1: the model is fitted to ``label_weight * label + (1 - label_weight)
     * soft target`` where a record has one (its label alone where not); the cross-validated scores and the
-    threshold are still judged against the labels alone."""
+    threshold are still judged against the labels alone.
+
+    ``recalled`` (id -> whether a model names the record's cited work from the excerpt alone:
+    :func:`~chemref.questions.closed_book.recall.recalled_records`; ``train-selector --target good-not-recalled``):
+    the model is fitted to "good and not recalled" (a recalled record's target is multiplied by
+    ``recalled_target``: 0 by default, so a recalled good record counts as not good; 0.5 fits it halfway); every
+    record fitted must
+    have a known recall (an :class:`InputError` otherwise: an unanswered record is never counted as not
+    recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
+    keeps the same share of the good candidates."""
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
@@ -782,6 +792,16 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
     targets, softened = _blended_targets(ids, y, soft_targets or {}, label_weight)
+    if recalled is not None:
+        unknown_recall = [i for i in ids if recalled.get(i) is None]
+        if unknown_recall:
+            raise InputError(f"{len(unknown_recall)} of the {len(ids)} labelled records have no closed-book answer "
+                             f"that decides whether they are recalled (first: {unknown_recall[0]!r})",
+                             hint="give closed-book answers (every sample usable) for every labelled candidate")
+        if not 0.0 <= recalled_target < 1.0:
+            raise InputError(f"the target of a recalled record must be from 0 to below 1, got {recalled_target!r}",
+                             hint="--recalled-target 0 (the default: recalled counts as not good) or 0.5")
+        targets = targets * np.array([recalled_target if recalled[i] else 1.0 for i in ids])
     articles = sorted({article_of(i) for i in ids})
     if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2 or len(articles) < 2:
         raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
@@ -827,6 +847,8 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
               "features": len(features),
               **({"soft_targets": {"label_weight": label_weight, "records": softened}} if softened else {}),
+              **({"target": "good and not recalled", "recalled": int(sum(bool(recalled[i]) for i in ids)),
+                  "recalled_target": recalled_target} if recalled is not None else {}),
               "threshold_rule": rule,
               "judge_threshold": cascade_threshold(list(cv_scores.values()), [bool(v) for v in y]),
               "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "

@@ -47,7 +47,7 @@ from chemref.questions.output.card import card_path
 from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
-           "DEFAULT_MIN_CONFIDENCE"]
+           "DEFAULT_MIN_CONFIDENCE", "apply_caps"]
 
 #: The fields the judge adds to a candidate record, in output order.
 JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
@@ -176,6 +176,36 @@ def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     return keys
 
 
+def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict[str, Any]], int, int]:
+    """The per-target and per-article caps of the funnel (:func:`~chemref.questions.funnel.filters.per_target_cap`,
+    :func:`~chemref.questions.funnel.filters.per_article_cap`) applied again to the records ``kept`` by a
+    model's stage, ranking by the judge's confidence, then the selector score: ``(survivors, capped by target,
+    capped by article)``; a capped record gets its cap as ``reason``."""
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
+    from chemref.questions.funnel.selector import article_of
+
+    rank = {row["id"]: i for i, row in enumerate(sorted(
+        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
+    by_article: dict[str, list[dict[str, Any]]] = {}
+    for row in kept:
+        by_article.setdefault(article_of(row["id"]), []).append(row)
+    capped_target = capped_article = 0
+    survivors: list[dict[str, Any]] = []
+    for items in by_article.values():
+        passing, over_target = per_target_cap(
+            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
+            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
+        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
+                                                record_id=lambda r: r["id"])
+        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
+            for row in group:
+                row["reason"] = reason
+        capped_target += len(over_target)
+        capped_article += len(over_article)
+        survivors.extend(passing)
+    return survivors, capped_target, capped_article
+
+
 def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
                     rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
                     min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = build_default("per_target"),
@@ -264,25 +294,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
             row["reason"] = "min_score"
             not_sent += 1
 
-    rank = {row["id"]: i for i, row in enumerate(sorted(
-        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
-    by_article: dict[str, list[dict[str, Any]]] = {}
-    for row in kept:
-        by_article.setdefault(article_of(row["id"]), []).append(row)
-    capped_target = capped_article = 0
-    survivors: list[dict[str, Any]] = []
-    for items in by_article.values():
-        passing, over_target = per_target_cap(
-            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
-            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
-        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
-                                                record_id=lambda r: r["id"])
-        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
-            for row in group:
-                row["reason"] = reason
-        capped_target += len(over_target)
-        capped_article += len(over_article)
-        survivors.extend(passing)
+    survivors, capped_target, capped_article = apply_caps(kept, settings)
 
     order = _document_order(everything)
     kept_ids = {row["id"] for row in survivors}
@@ -410,10 +422,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         check_not_input(target, read, label=label)
 
     def setting(value: int | None, name: str, default: int) -> int:
-        if value is not None:
-            return value
-        stored = settings.get(name)
-        return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
+        return build_setting(settings, value, name, default)
 
     answers = read_responses(responses)
     request_list = read_requests(requests) if requests is not None else None
@@ -431,25 +440,49 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     card = None
     summary = judged.summary.to_dict()
     if report is not None:
-
-        doc = dict(base or {})
-        doc.update({"questions": len(judged.questions), "funnel": funnel, "judge": summary,
-                    "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
-        if doc.get("candidates"):
-            doc["survival_rate"] = round(len(judged.questions) / doc["candidates"], 6)
-        per_article = doc.pop("per_article", [])
-        with atomic_write(report) as handle:
-            write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
-            handle.write("\n")
+        write_stage_report(report, base, len(judged.questions), funnel, {
+            "judge": summary, "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
     if base is not None:
         from chemref.questions.output.card import write_card  # noqa: PLC0415 (deferred: the card is written only for a build folder)
 
-        known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
-        try:
-            options = BuildSettings(**{**known, "selector": None})
-        except (InputError, TypeError) as exc:
-            raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
-        card = str(write_card(_totals(judged, base, funnel), output, settings=options, path=card_target,
-                              judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
-                                                                     "fields": JUDGE_FIELD_DOCS}))
+        card = str(write_card(_totals(judged, base, funnel), output, settings=card_settings(settings, base_path),
+                              path=card_target, judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
+                                                       "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)
+
+
+def build_setting(settings: Mapping[str, Any], value: int | None, name: str, default: int) -> int:
+    """``value`` when given, else the build's setting ``name`` (from its report's ``settings``), else
+    ``default``."""
+    if value is not None:
+        return value
+    stored = settings.get(name)
+    return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
+
+
+def card_settings(settings: Mapping[str, Any], base_path: str | None) -> Any:
+    """The build's :class:`~chemref.questions.funnel.settings.BuildSettings` from its report's ``settings``."""
+    from chemref.questions.funnel.settings import BuildSettings
+
+    known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
+    try:
+        return BuildSettings(**{**known, "selector": None})
+    except (InputError, TypeError) as exc:
+        raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
+
+
+def write_stage_report(path: str, base: Mapping[str, Any] | None, questions: int, funnel: list[dict[str, Any]],
+                       entries: Mapping[str, Any]) -> None:
+    """Write the report after a model's stage, atomically: the build's report ``base`` with the stage's
+    ``funnel``, its number of ``questions`` and survival rate, and the stage's ``entries``."""
+    from chemref._io import atomic_write
+    from chemref.jsonl import write_json_streaming
+
+    doc = dict(base or {})
+    doc.update({"questions": questions, "funnel": funnel, **entries})
+    if doc.get("candidates"):
+        doc["survival_rate"] = round(questions / doc["candidates"], 6)
+    per_article = doc.pop("per_article", [])
+    with atomic_write(path) as handle:
+        write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
+        handle.write("\n")

@@ -41,7 +41,8 @@ from chemref.scoring.report.model import ScoreReport, Table
 from chemref.scoring.stats.agreement import cohen_kappa, ranking_auc
 
 __all__ = ["Evaluation", "KeptQuality", "SignalQuality", "SignalBucket", "SIGNALS", "Agreement", "JudgeQuality",
-           "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores"]
+           "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores", "RecallShare",
+           "RECALL_SETS"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
 #: The difficulty signals reported against the labels, in order (their buckets: :func:`_signal_bucket`).
@@ -52,6 +53,18 @@ GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
+
+
+@dataclass(frozen=True, slots=True)
+class RecallShare:
+    """How many of a set of labelled candidates a model names from memory (closed-book answers): ``answered``
+    have a known recall (every sample usable, or one naming the cited work), ``recalled`` of them are named."""
+
+    set: str
+    candidates: int
+    answered: int
+    recalled: int
+    recalled_share: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +192,9 @@ class Evaluation:
     cross_validated: Mapping[str, Any] | None = None
     #: each of :data:`SIGNALS` that some labelled candidate carries, against the labels
     signals: tuple[SignalQuality, ...] = ()
+    #: with closed-book answers: the recalled share of every labelled candidate, of the good ones and of the
+    #: kept questions (:data:`RECALL_SETS`)
+    recall: tuple[RecallShare, ...] = ()
 
     def to_report(self) -> ScoreReport:
         """This evaluation as a :class:`~chemref.scoring.report.model.ScoreReport` (layout ``evaluation``): the
@@ -187,7 +203,8 @@ class Evaluation:
         :mod:`chemref.scoring.report.formats` writes its text, Markdown, CSV and JSON."""
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
-                    "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc}
+                    "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc,
+                    "recalled_share": next((r.recalled_share for r in self.recall if r.set == "kept"), None)}
         meta: dict[str, Any] = {"chemref_version": __version__, "labels": self.labels, "matched": self.matched,
                                 "stale": self.stale, "scored": self.scored, "threshold": self.threshold,
                                 "good_kept_targets": list(GOOD_KEPT_TARGETS), "trained_on": self.trained_on}
@@ -224,6 +241,8 @@ class Evaluation:
         if self.judge is not None:
             row["judge"] = asdict(self.judge)
         row["difficulty"] = [asdict(signal) for signal in self.signals]
+        if self.recall:
+            row["recall"] = [asdict(r) for r in self.recall]
         return row
 
     def _table(self) -> Table:
@@ -244,6 +263,8 @@ class Evaluation:
         if self.judge is not None:
             rows += [{"table": "judge_agreement", "name": a.field, "n": a.n, "agree": a.agree, "raw": a.raw,
                       "kappa": a.kappa} for a in self.judge.agreement]
+        rows += [{"table": "recalled", "name": r.set, "count": r.recalled, "of": r.answered,
+                  "share": r.recalled_share, "n": r.candidates} for r in self.recall]
         for signal in self.signals:
             rows.append({"table": "difficulty", "name": f"{signal.signal} auc", "n": signal.n, "good": signal.good,
                          "auc": signal.auc})
@@ -389,7 +410,7 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
              reselect: bool = False, per_target: int = build_default("per_target"),
              per_article: int = build_default("per_article"), seed: int = build_default("seed"),
              source: str | None = None, scores_path: str | None = None,
-             complete_scores: bool = False) -> Evaluation:
+             complete_scores: bool = False, recalled: Mapping[str, bool | None] | None = None) -> Evaluation:
     """Evaluate ``questions`` (and ``rejected`` candidates, with their ``reason``) against ``labels``.
 
     ``scores`` (id -> score) replace the records' ``score`` (cross-validated scores, another selector);
@@ -400,7 +421,9 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     file is an error; a label whose ``excerpt_sha1`` does not match the record is stale and left out.
     A scored id in neither file is an error (``scores_path`` names the scores' file); with
     ``complete_scores`` (``evaluate --scores``), so is a decided label of a candidate the selector decides
-    without a score (else such a candidate keeps its own score).
+    without a score (else such a candidate keeps its own score). ``recalled`` (id -> True, False or None:
+    :func:`~chemref.questions.closed_book.recall.recalled_records`) adds the recalled shares (:class:`RecallShare`)
+    of the labelled candidates (not stale), of the good ones and of the kept questions.
     """
     records = _read_records(labels, questions, rejected, source)
     if scores is not None:
@@ -427,7 +450,25 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         at_good_kept=tuple(p for p in reachable if p is not None),
         judge=_judge_quality(joined),
         trained_on=trained_on, cross_validated=cross_validated, signals=_signals(joined),
+        recall=_recall(joined, recalled) if recalled is not None else (),
     )
+
+
+#: The sets whose recalled share :func:`evaluate` reports: every labelled candidate, the good ones, the kept ones.
+RECALL_SETS = ("candidates", "good", "kept")
+
+
+def _recall(joined: Sequence[_Joined], recalled: Mapping[str, bool | None]) -> tuple[RecallShare, ...]:
+    sets = {"candidates": [r for _, r, _ in joined],
+            "good": [r for label, r, _ in joined if label.good_question],
+            "kept": [r for _, r, reason in joined if reason is None]}
+    out = []
+    for name in RECALL_SETS:
+        known = [recalled.get(str(r.get("id"))) for r in sets[name]]
+        known = [v for v in known if v is not None]
+        hits = sum(1 for v in known if v)
+        out.append(RecallShare(name, len(sets[name]), len(known), hits, _share(hits, len(known))))
+    return tuple(out)
 
 
 def _read_records(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],

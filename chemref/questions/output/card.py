@@ -164,13 +164,43 @@ def _difficulty_lines(totals: BuildTotals) -> list[str]:
     return lines
 
 
+def _closed_book_lines(stage: Mapping[str, Any]) -> list[str]:
+    """The card's section on the closed-book test (``stage``: a :class:`ClosedBookSummary` as a dict)."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in stage.get("kinds", {}).items() if n)
+    cost = stage.get("requests_per_kept")
+    removed = stage.get("removed_share")
+    recalled = stage.get("recalled_share")
+    rule = ("recalled questions are kept and flagged (`closed_book_hits` > 0)" if stage.get("keep_recalled")
+            else "a question recalled in any sample is dropped (CiteME's rule)")
+    held = ("kept, flagged by `closed_book_status`" if stage.get("unanswered") == "keep"
+            else "held back (`closed_book_unanswered`), never counted as not recalled")
+    return ["## Closed-book test", "",
+            f"A language model ({_code(stage.get('model'))}, prompt {_code(stage.get('prompt'))}, "
+            "`chemref questions closed-book`) was shown each excerpt alone, with no search and nothing about the "
+            f"cited work, and asked to name the cited work from memory, {stage.get('samples')} sample(s) per "
+            f"question at temperature {stage.get('temperature')}. An answer recalls the work when its DOI or PMID "
+            "equals the target's after normalisation, or its title matches (`chemref score questions`'s matcher, "
+            f"threshold {stage.get('title_threshold')}); {rule}; a question without a usable answer for every "
+            f"sample is {held}. The caps are then applied again. Of the {stage.get('candidates')} questions asked "
+            f"about, {stage.get('recalled')} were recalled"
+            + (f" ({recalled:.1%} of those answered)" if isinstance(recalled, (int, float)) else "")
+            + f" and {stage.get('unanswered_questions')} were left unanswered; the stage removed "
+            + (f"{removed:.1%} of them." if isinstance(removed, (int, float)) else "none.")
+            + f" Answers of the {stage.get('requests')} requests: {kinds or 'none'}. Cost: "
+            + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                 settings: BuildSettings | None = None, data_files: str | None = None,
-                judge: Mapping[str, Any] | None = None) -> str:
+                judge: Mapping[str, Any] | None = None, closed_book: Mapping[str, Any] | None = None) -> str:
     """The card's Markdown text for ``result`` (or running totals and their ``settings``) written to
     ``output``; ``data_files`` is the questions' file name or glob relative to the card (default:
-    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
-    the judge's section."""
+    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps and
+    the ``fields`` it adds) adds the judge's section, ``closed_book`` (the same for the closed-book test) its
+    section."""
+    stages = [stage for stage in (judge, closed_book) if stage is not None]
+    descriptions = {name: text for stage in stages for name, text in stage.get("descriptions", {}).items()}
+    stage_fields = {name: text for stage in stages for name, text in stage.get("fields", {}).items()}
     out = Path(output)
     totals = BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
@@ -199,6 +229,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
              "", *_selector_lines(s), "", *(_judge_lines(judge) if judge is not None else ()),
+             *(_closed_book_lines(closed_book) if closed_book is not None else ()),
              *_difficulty_lines(totals),
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
@@ -207,7 +238,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
+                     f"{DESCRIPTIONS.get(row['filter']) or descriptions.get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
@@ -219,7 +250,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "",
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
-    lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
+    lines += [f"| `{name}` | {doc} |" for name, doc in stage_fields.items()]
     lines += ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
               "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
@@ -235,9 +266,11 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
 
 def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                settings: BuildSettings | None = None, data_files: str | None = None,
-               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None) -> Path:
+               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None,
+               closed_book: Mapping[str, Any] | None = None) -> Path:
     """Write the card for ``output`` atomically (to ``path``, default :func:`card_path`); returns the path."""
     target = Path(path) if path is not None else card_path(output)
     with atomic_write(target) as handle:
-        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge))
+        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge,
+                                 closed_book=closed_book))
     return target

@@ -420,6 +420,16 @@ def _share3(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def _recall_lines(recall: Any) -> list[str]:
+    """The recalled shares of ``evaluate --closed-book``: a model names the cited work from the excerpt alone."""
+    if not recall:
+        return []
+    names = {"candidates": "labelled candidates", "good": "good candidates", "kept": "kept questions"}
+    return ["", "recalled from memory (closed-book answers)"] + [
+        f"  {names.get(r['set'], r['set']):<20}{_share3(r['recalled_share'])}  ({r['recalled']} of {r['answered']} "
+        f"answered; {r['candidates']} in the set)" for r in recall]
+
+
 def _evaluation_text(report: Any) -> str:
     """A question build against labels: the labels matched, the kept questions' quality, one row per filter in
     funnel order, the selector's precision-yield curve, its AUC and, for a judged build, the judge's figures."""
@@ -437,6 +447,7 @@ def _evaluation_text(report: Any) -> str:
         f"  author named    {pct(k['author_named_share'])}  ({k['author_named']} of {k['labelled']})",
         f"  PASSING         {pct(k['passing_share'])}  ({k['passing']} of {k['labelled']})",
         f"  broken          {pct(k['broken_share'])}  ({k['broken']} of {k['labelled']})",
+        *_recall_lines(report.get("recall")),
         "",
         "filters, in funnel order (labelled candidates only)",
         f"{'filter':<20}{'removed':>9}{'good':>7}{'bad':>7}{'undecided':>11}{'bad let through':>17}",
