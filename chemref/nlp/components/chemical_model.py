@@ -24,7 +24,14 @@ _CONFIG = "config.cfg"
 
 
 def model_meta(path: str | Path = MODEL_DIR) -> dict[str, Any]:
-    """The model's meta (scores on devel, training data and its CC BY attribution)."""
+    """The model's meta: its scores on devel, its training data and their CC BY attribution.
+
+    Args:
+        path: The model folder (default: the shipped model).
+
+    Returns:
+        The parsed ``meta.json`` of ``path``.
+    """
     return json.loads((Path(path) / "meta.json").read_text(encoding="utf-8"))
 
 

@@ -101,7 +101,11 @@ def _add_formulas(doc: Doc) -> None:
 
 @lru_cache(maxsize=1)
 def rule_names() -> frozenset[str]:
-    """The gazetteer names the rule adds: ``names`` minus ``rule_stoplist`` of ``data/chemicals_gazetteer.json``."""
+    """The gazetteer names the rule adds.
+
+    Returns:
+        The ``names`` of ``data/chemicals_gazetteer.json`` minus its ``rule_stoplist`` (read once).
+    """
     return gazetteer_names() - _gazetteer_set("rule_stoplist")
 
 
@@ -158,9 +162,15 @@ def _rules() -> _Rules:
 
 @lru_cache(maxsize=1)
 def common_names() -> frozenset[str]:
-    """Common chemical names the gazetteer rule adds (lower case, words separated by one space): the names
-    of ``data/chemicals_common_names.json`` and the ``common_names`` of ``data/chemicals_rules.json``, minus
-    the former's ``rule_stoplist``."""
+    """Common chemical names the gazetteer rule adds.
+
+    Returns:
+        Lower-case names, words separated by one space: the names of ``data/chemicals_common_names.json`` and
+        the ``common_names`` of ``data/chemicals_rules.json``, minus the former's ``rule_stoplist`` (read once).
+
+    Raises:
+        InputError: A rule file cannot be read or is not a chemicals rule file.
+    """
     data = _read_json(COMMON_NAMES_FILE)
     return (frozenset(data["names"]) | _rules().common) - frozenset(data["rule_stoplist"])
 
@@ -407,10 +417,19 @@ def _letters_match(short: str, long: str) -> bool:
 
 
 def abbreviation_definitions(doc: Doc) -> tuple[frozenset[str], frozenset[str]]:
-    """The abbreviations ``doc`` defines, as (chemical, not chemical) short forms. "LONG (ABBR)": ABBR is a
-    chemical when a chemical mention ends just before the bracket and its letters give ABBR (one letter:
-    the name's first, "testosterone (T)"); ABBR is not a chemical when the words before the bracket give its
-    letters ("parathyroid hormone (PTH)") and no chemical mention ends there or covers ABBR."""
+    """The abbreviations ``doc`` defines, split into chemical and other short forms.
+
+    "LONG (ABBR)": ABBR is a chemical when a chemical mention ends just before the bracket and its letters
+    give ABBR (one letter: the name's first, "testosterone (T)"); ABBR is not a chemical when the words
+    before the bracket give its letters ("parathyroid hormone (PTH)") and no chemical mention ends there or
+    covers ABBR.
+
+    Args:
+        doc: A Doc already through ``chemref_chemicals`` (its ``CHEMICAL`` entities are read).
+
+    Returns:
+        ``(chemical, other)``: the short forms defined as chemicals, and those defined as something else.
+    """
     chemical: set[str] = set()
     other: set[str] = set()
     ends = {ent.end: ent for ent in doc.ents if ent.label_ == LABEL}
@@ -455,11 +474,18 @@ def _propagate_abbreviations(doc: Doc) -> None:
 
 
 def link_abbreviations(docs: Iterable[Doc], spans_key: str = SPANS_KEY) -> list[Doc]:
-    """Apply the abbreviations defined anywhere in ``docs`` (the sentences of one document, each already
-    through ``chemref_chemicals``) to all of them: "dimethyl sulfoxide (DMSO)" in the first sentence makes
-    "DMSO" a chemical in the fifth. Updates ``doc.ents`` and ``doc.spans[spans_key]``; returns the Docs.
+    """Apply the abbreviations defined anywhere in ``docs`` to all of them.
+
+    "dimethyl sulfoxide (DMSO)" in the first sentence makes "DMSO" a chemical in the fifth::
 
         docs = link_abbreviations(nlp.pipe(sentences_of_one_abstract))
+
+    Args:
+        docs: The sentences of one document, each already through ``chemref_chemicals``.
+        spans_key: The span group to update beside ``doc.ents``.
+
+    Returns:
+        The Docs, their ``doc.ents`` and ``doc.spans[spans_key]`` updated in place.
     """
     docs = list(docs)
     chemical: set[str] = set()

@@ -254,12 +254,29 @@ def _counter() -> Language:
 
 
 def count_chemicals(text: str) -> int:
-    """How many chemical mentions ``text`` holds. A tokenizer + ``chemref_chemicals`` pipeline is built on
-    the first call (about 0.3 s); then a call costs about 3.5 ms for a 25-word sentence on one core (per-call
-    model overhead dominates: :func:`count_chemicals_many` costs about 2.6 ms per such sentence)."""
+    """How many chemical mentions ``text`` holds.
+
+    A tokenizer + ``chemref_chemicals`` pipeline is built on the first call (about 0.3 s); then a call costs
+    about 3.5 ms for a 25-word sentence on one core (per-call model overhead dominates:
+    :func:`count_chemicals_many` costs about 2.6 ms per such sentence).
+
+    Args:
+        text: Plain text.
+
+    Returns:
+        The number of ``CHEMICAL`` entities found.
+    """
     return len(_counter()(text).ents)
 
 
 def count_chemicals_many(texts: Iterable[str], batch_size: int = 256) -> list[int]:
-    """:func:`count_chemicals` for many texts, batched (faster per text)."""
+    """:func:`count_chemicals` for many texts, batched (faster per text).
+
+    Args:
+        texts: Plain texts.
+        batch_size: Texts the NER tags at once.
+
+    Returns:
+        The number of chemical mentions of each text, in order.
+    """
     return [len(doc.ents) for doc in _counter().pipe(texts, batch_size=batch_size)]

@@ -239,17 +239,28 @@ def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, t
                    paths: tuple[str | None, str | None] = (None, None),
                    max_match_edges: int | None = MAX_MATCH_EDGES, max_records: int | None = None,
                    left_out: dict[tuple, int] | None = None) -> dict[tuple, TypeCounts]:
-    """Add one document's counts to ``totals`` (block -> type -> :class:`Counts`); returns this document's counts.
+    """Add one document's counts to ``totals``.
 
-    ``gold`` is ``(entities, relations)`` or a :func:`prepare_gold` side (numbered and expanded once, also
-    for several predictions); ``pred`` is ``(entities, relations)`` or a :func:`read_side` side numbered
-    after that gold. ``errors`` (when a list) receives ``(block, "FP"|"FN", item)`` for every
-    unmatched item.
-    ``max_coref_links`` bounds each side's COREFERENCE expansion (see :func:`expand_coref`), checked before
-    any matching; ``max_match_edges`` bounds the merged graph of one relaxed matching (ScoringError past it);
-    ``paths`` (gold, prediction) name the files in their errors.
-    ``max_records``: at most this many items per report go to ``errors`` (the first in ``(kind, item)`` order;
-    None: all); how many were left out of each report goes to ``left_out`` (when a dict, block -> count).
+    Args:
+        gold: ``(entities, relations)``, or a :func:`prepare_gold` side (numbered and expanded once, also for
+            several predictions).
+        pred: ``(entities, relations)``, or a :func:`read_side` side numbered after that gold.
+        totals: Block -> type -> :class:`Counts`, added to.
+        errors: When a list, receives ``(block, "FP"|"FN", item)`` for every unmatched item.
+        max_coref_links: Bounds each side's COREFERENCE expansion (see :func:`expand_coref`), checked before
+            any matching.
+        paths: The (gold, prediction) file names, for errors.
+        max_match_edges: Bounds the merged graph of one relaxed matching.
+        max_records: At most this many items per report go to ``errors`` (the first in ``(kind, item)``
+            order; None: all).
+        left_out: When a dict, receives how many items each report left out of ``errors`` (block -> count).
+
+    Returns:
+        This document's counts (block -> type -> :class:`Counts`).
+
+    Raises:
+        ScoringError: An expansion or a relaxed matching passes its limit.
+        ValueError: ``pred`` is a Side numbered after another gold.
     """
     try:
         return _score_document(gold, pred, totals, errors, max_coref_links, paths, max_match_edges, max_records,

@@ -23,7 +23,19 @@ def document_items(text: str, path: str | None = None) -> tuple[set[Mention], se
     """Entities (every T line) and relations of one ``.ann`` text as sets, plus diagnostics.
 
     Read with :func:`chemref.brat.reader.scan_ann` (the reader's rules, without building objects; CR, LF
-    and CRLF end a line)."""
+    and CRLF end a line).
+
+    Args:
+        text: The ``.ann`` text.
+        path: The file's name, for errors and diagnostics.
+
+    Returns:
+        ``(entities, relations, diagnostics)``: mentions, ``(type, arg1 mention, arg2 mention)`` relations,
+        and the reader's messages about the lines it ignored.
+
+    Raises:
+        BratError: A relation names an argument that is no T id of the file.
+    """
     ments, rels, diags = scan_ann(text, path)
     items: set[RelItem] = set()
     for typ, a, b, lineno in rels:
@@ -99,9 +111,25 @@ class Side:
 def read_side(text: str, path: str | None = None, max_links: int | None = MAX_COREF_LINKS,
               gold: Side | None = None, whole_limit: bool = False,
               budget: CorefBudget | None = None) -> tuple[Side, list[str]]:
-    """One ``.ann`` text as a :class:`Side` (a prediction after its ``gold``), plus the reader's diagnostics:
-    :func:`document_items`'s reading and errors, :func:`prepare_side`'s numbering and expansion; ``budget``
-    (a :class:`CorefBudget`) bounds the expansions of all the documents it is given for."""
+    """One ``.ann`` text as a :class:`Side` (a prediction after its ``gold``), plus the reader's diagnostics.
+
+    :func:`document_items`'s reading and errors, :func:`prepare_side`'s numbering and expansion.
+
+    Args:
+        text: The ``.ann`` text.
+        path: The file's name, for errors.
+        max_links: The most COREFERENCE links this document's expansion may hold (None: no limit).
+        gold: For a prediction, the gold side it is numbered after.
+        whole_limit: Hold ``max_links`` for the closure however its links are laid out (a gold document).
+        budget: Bounds the expansions of all the documents it is given for.
+
+    Returns:
+        ``(side, diagnostics)``.
+
+    Raises:
+        BratError: A relation names an argument that is no T id of the file.
+        ScoringError: The COREFERENCE expansion would pass ``max_links`` or the budget.
+    """
     ments, rels, diags = scan_ann(text, path)
     return _side(ments, rels, max_links, path, gold, whole_limit, lenient=False, budget=budget), diags
 
@@ -181,9 +209,20 @@ def _number(m: Mention, ids: dict[Mention, int], number: dict, names: list[Menti
 
 def prepare_gold(ents: set[Mention], rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
                  path: str | None = None) -> Side:
-    """A gold document ready to score against any prediction (:func:`score_document` takes it as ``gold``):
-    refused as soon as it is read when its COREFERENCE closure would hold more than ``max_links`` links
-    (counted before any is made; ScoringError naming ``path``)."""
+    """A gold document ready to score against any prediction (:func:`score_document` takes it as ``gold``).
+
+    Args:
+        ents: The gold mentions.
+        rels: The gold relations.
+        max_links: The most links its COREFERENCE closure may hold (counted before any is made).
+        path: The file's name, for errors.
+
+    Returns:
+        The gold :class:`Side`, numbered and expanded once.
+
+    Raises:
+        ScoringError: The closure would hold more than ``max_links`` links (naming ``path``).
+    """
     return prepare_side(ents, rels, max_links, path, whole_limit=True)
 
 
@@ -234,8 +273,16 @@ def expand_coref(rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
                  path: str | None = None) -> set[RelItem]:
     """Add the transitive COREFERENCE links (no inferred self links); other types are untouched.
 
-    Returns ``rels`` itself when nothing follows transitively. A closure holding more than ``max_links``
-    links (None: no limit) raises :class:`ScoringError` naming ``path`` before it is built.
+    Args:
+        rels: ``(type, arg1 mention, arg2 mention)`` relations.
+        max_links: The most links the closure may hold (None: no limit).
+        path: The file's name, for errors.
+
+    Returns:
+        The relations with the closure's links, or ``rels`` itself when nothing follows transitively.
+
+    Raises:
+        ScoringError: The closure would hold more than ``max_links`` links (before it is built).
     """
     links = [(a, b) for t, a, b in rels if t == COREF]
     if len(links) < 2:
