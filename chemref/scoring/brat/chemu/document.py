@@ -141,41 +141,49 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
             unmatched_exact.extend_codes("FN", t, gold - both, gnames)
             unmatched_exact.extend_codes("FP", t, pred - both, pnames)
         if gold and pred and (len(gold) != len(pred) or tp != len(gold)):
-            gcomp, pcomp, mixed = comps.get()
-            if len(gold) + len(pred) >= _VECTOR:
-                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
-
-                ga, pa = comps.arrays()
-                garr = np.fromiter(gold, np.int64, len(gold))
-                parr = np.fromiter(pred, np.int64, len(pred))
-                gk, pk = (ga[garr >> 32] << 32) | ga[garr & _LOW], (pa[parr >> 32] << 32) | pa[parr & _LOW]
-                if unmatched_relaxed is None:
-                    rtp, rest = _vector_groups(gk, pk, mixed)
-                else:
-                    rtp, rest, fn, fp = _vector_unmatched(gk, pk, mixed)
-                    unmatched_relaxed.extend_codes("FN", t, garr[fn].tolist(), gnames)
-                    unmatched_relaxed.extend_codes("FP", t, parr[fp].tolist(), pnames)
-                if rest:
-                    gl, pl, gkeys, pkeys = garr.tolist(), parr.tolist(), gk.tolist(), pk.tolist()
-            else:
-                gl, pl = list(gold), list(pred)
-                gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
-                pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
-                left: tuple[list[int], list[int]] | None = ([], []) if unmatched_relaxed is not None else None
-                rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, left)
-                if unmatched_relaxed is not None and left is not None:
-                    unmatched_relaxed.extend_codes("FN", t, [gl[i] for i in left[0]], gnames)
-                    unmatched_relaxed.extend_codes("FP", t, [pl[j] for j in left[1]], pnames)
-            if rest:
-                rtp += _match_rest([(t, gnames[c >> 32], gnames[c & _LOW]) for c, k in zip(gl, gkeys) if k in rest],
-                                   [(t, pnames[c >> 32], pnames[c & _LOW]) for c, k in zip(pl, pkeys) if k in rest],
-                                   _rel_match, max_edges, unmatched_relaxed)
+            rtp = _relaxed_relations(t, gold, pred, gnames, pnames, comps, unmatched_relaxed, max_edges)
         else:
             rtp = len(gold) if gold and pred else 0
             if unmatched_relaxed is not None and not rtp:
                 unmatched_relaxed.extend_codes("FN", t, gold, gnames)
                 unmatched_relaxed.extend_codes("FP", t, pred, pnames)
         relaxed[t] = Counts(rtp, len(pred) - rtp, len(gold) - rtp)
+
+
+def _relaxed_relations(t: str, gold: set[int] | frozenset[int], pred: set[int] | frozenset[int],
+                       gnames: list[Mention], pnames: list[Mention], comps: _Clusters, unmatched_relaxed: Unmatched | None, max_edges: int | None) -> int:
+    """The relaxed matches of the relations of type ``t`` (codes ``gold``, ``pred``) when they are not all
+    equal: by the pairs of clusters of their arguments, then a matching for the mixed pairs."""
+    gcomp, pcomp, mixed = comps.get()
+    if len(gold) + len(pred) >= _VECTOR:
+        import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+        ga, pa = comps.arrays()
+        garr = np.fromiter(gold, np.int64, len(gold))
+        parr = np.fromiter(pred, np.int64, len(pred))
+        gk, pk = (ga[garr >> 32] << 32) | ga[garr & _LOW], (pa[parr >> 32] << 32) | pa[parr & _LOW]
+        if unmatched_relaxed is None:
+            rtp, rest = _vector_groups(gk, pk, mixed)
+        else:
+            rtp, rest, fn, fp = _vector_unmatched(gk, pk, mixed)
+            unmatched_relaxed.extend_codes("FN", t, garr[fn].tolist(), gnames)
+            unmatched_relaxed.extend_codes("FP", t, parr[fp].tolist(), pnames)
+        if rest:
+            gl, pl, gkeys, pkeys = garr.tolist(), parr.tolist(), gk.tolist(), pk.tolist()
+    else:
+        gl, pl = list(gold), list(pred)
+        gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
+        pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
+        left: tuple[list[int], list[int]] | None = ([], []) if unmatched_relaxed is not None else None
+        rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, left)
+        if unmatched_relaxed is not None and left is not None:
+            unmatched_relaxed.extend_codes("FN", t, [gl[i] for i in left[0]], gnames)
+            unmatched_relaxed.extend_codes("FP", t, [pl[j] for j in left[1]], pnames)
+    if rest:
+        rtp += _match_rest([(t, gnames[c >> 32], gnames[c & _LOW]) for c, k in zip(gl, gkeys) if k in rest],
+                           [(t, pnames[c >> 32], pnames[c & _LOW]) for c, k in zip(pl, pkeys) if k in rest],
+                           _rel_match, max_edges, unmatched_relaxed)
+    return rtp
 
 
 def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters,
@@ -204,34 +212,42 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
         groups.setdefault(pnames[j][0], ([], []))[1].append(j)
     for t, (gl, pl) in groups.items():
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
-            gcomp, pcomp, mixed = comps.get()
-            if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
-                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
-
-                ga, pa = comps.arrays()
-                gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH
-                tp, rest = _vector_groups(gk, pk, mixed)
-                if rest:
-                    gkeys, pkeys = gk.tolist(), pk.tolist()
-            else:
-                gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
-                pkeys = [pcomp[j] * _BOTH for j in pl]
-                left_ents: tuple[list[int], list[int]] | None = (([], []) if unmatched_relaxed is not None
-                                                                 else None)
-                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, left_ents)
-                if unmatched_relaxed is not None and left_ents is not None:
-                    unmatched_relaxed.extend(("FN", gnames[gl[i]]) for i in left_ents[0])
-                    unmatched_relaxed.extend(("FP", pnames[pl[j]]) for j in left_ents[1])
-            if rest:
-                tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
-                                  [pnames[j] for j, k in zip(pl, pkeys) if k in rest],
-                                  _ent_match, max_edges, unmatched_relaxed)
+            tp = _relaxed_entities(gl, pl, gnames, pnames, comps, unmatched_relaxed, max_edges)
         else:
             tp = len(gl) if gl and pl else 0
             if unmatched_relaxed is not None and not tp:
                 unmatched_relaxed.extend(("FN", gnames[i]) for i in gl)
                 unmatched_relaxed.extend(("FP", pnames[j]) for j in pl)
         relaxed[t] = Counts(tp, len(pl) - tp, len(gl) - tp)
+
+
+def _relaxed_entities(gl: list[int], pl: list[int], gnames: list[Mention], pnames: list[Mention],
+                      comps: _Clusters, unmatched_relaxed: Unmatched | None, max_edges: int | None) -> int:
+    """The relaxed matches of the mentions of one label (numbers ``gl``, ``pl``) when they are not all equal:
+    by clusters, then a matching for the mixed clusters."""
+    gcomp, pcomp, mixed = comps.get()
+    if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
+        import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+        ga, pa = comps.arrays()
+        gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH
+        tp, rest = _vector_groups(gk, pk, mixed)
+        if rest:
+            gkeys, pkeys = gk.tolist(), pk.tolist()
+    else:
+        gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
+        pkeys = [pcomp[j] * _BOTH for j in pl]
+        left_ents: tuple[list[int], list[int]] | None = (([], []) if unmatched_relaxed is not None
+                                                         else None)
+        tp, rest = _relaxed_groups(gkeys, pkeys, mixed, left_ents)
+        if unmatched_relaxed is not None and left_ents is not None:
+            unmatched_relaxed.extend(("FN", gnames[gl[i]]) for i in left_ents[0])
+            unmatched_relaxed.extend(("FP", pnames[pl[j]]) for j in left_ents[1])
+    if rest:
+        tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
+                          [pnames[j] for j, k in zip(pl, pkeys) if k in rest],
+                          _ent_match, max_edges, unmatched_relaxed)
+    return tp
 
 
 def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, totals: dict[tuple, TypeCounts],
