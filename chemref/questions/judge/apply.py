@@ -302,8 +302,8 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
     requests_made = len(by_request) if by_request is not None else len(answers)
     summary = JudgeSummary(
-        model=max(models, key=models.get) if models else None,
-        prompt=max(prompts, key=prompts.get) if prompts else None,
+        model=max(models, key=lambda value: models[value]) if models else None,
+        prompt=max(prompts, key=lambda value: prompts[value]) if prompts else None,
         min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
         judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
         requests=requests_made, not_sent=not_sent, unused_answers=unused,
