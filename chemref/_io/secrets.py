@@ -25,8 +25,8 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from chemref.errors import InputError
 
-__all__ = ["REDACTED", "WITHHELD", "holds_secret", "EXCERPT_CHARS", "MAX_KEY_CHARS", "register_secret", "scrub", "scrub_json", "excerpt",
-           "check_api_key", "api_key_from_env", "safe_url", "finite_json"]
+__all__ = ["REDACTED", "WITHHELD", "holds_secret", "EXCERPT_CHARS", "MAX_KEY_CHARS", "register_secret", "scrub",
+           "scrub_json", "excerpt", "check_api_key", "api_key_from_env", "safe_url", "shown_address", "finite_json"]
 
 #: what stands in for a removed secret
 REDACTED = "[redacted]"
@@ -272,35 +272,47 @@ def api_key_from_env(variable: str) -> str | None:
     return check_api_key(os.environ.get(variable) or None, source=variable)
 
 
+def shown_address(text: str) -> str:
+    """How an address the user gave (an URL, a Dask scheduler address) may be shown in a message: quoted when
+    it is short printable text without white space, ``@`` (credentials), ``?`` (a query) or ``#`` (a
+    fragment); else a note saying it is not shown (a password may hold ``/``, ``@``, ``?``, ``#`` or a space,
+    and then no parse of the address can tell where it ends)."""
+    if len(text) <= 200 and text.isprintable() and not any(ch.isspace() or ch in "@?#" for ch in text):
+        return repr(scrub(text))
+    return "(not shown: it holds credentials, a query, a fragment, a space or a control character)"
+
+
 def safe_url(url: str, *, what: str = "the endpoint", schemes: tuple[str, ...] = ("http", "https"),
              example: str = "http://127.0.0.1:8000/v1") -> str:
     """``url`` when it is an URL chemref can use: one of ``schemes``, a host, a port from 1 to 65535 when given,
     no credentials (a key goes in its environment variable, never in an URL that could be shown), no query or
-    fragment. Else an :class:`InputError` that shows the URL only without its credentials."""
-    shown = repr(scrub(url)) if url.isprintable() else "(an URL with control characters)"
+    fragment. Else an :class:`InputError` that shows the URL only when :func:`shown_address` allows (never its
+    credentials, query or fragment)."""
+    shown = shown_address(url)
     hint = f"for example {example}"
     if len(url) > 2048 or not url.isprintable() or any(ch.isspace() for ch in url):
         raise InputError(f"{what} must be one URL without spaces or control characters, got {shown}", hint=hint)
+    if "@" in url:
+        raise InputError(f"{what} must not hold credentials (user:password@), got {shown}",
+                         hint="give the API key in its environment variable (OPENAI_API_KEY, or --api-key-env)")
+    if "?" in url or "#" in url:
+        raise InputError(f"{what} must not have a query or fragment (a key or token in it would be sent and "
+                         f"logged), got {shown}", hint=hint)
     try:
         parts = urlsplit(url)
         port = parts.port
         host = parts.hostname
-    except ValueError as exc:
-        reason = scrub(str(exc))
-        raise InputError(f"{what} is not a valid URL ({reason}): {shown}", hint=hint) from None
+    except ValueError:  # its text (which could hold a piece of a password) is not shown
+        raise InputError(f"{what} is not a valid URL: its host or port cannot be read (the URL is not shown: it "
+                         "may hold a piece of a password)", hint=hint) from None
     if parts.scheme.lower() not in schemes:
         raise InputError(f"{what} must be a {' or '.join(s + '://' for s in schemes)} URL, got {shown}", hint=hint)
-    if "@" in parts.netloc:
-        raise InputError(f"{what} must not hold credentials (user:password@), got {shown}",
-                         hint="give the API key in its environment variable (OPENAI_API_KEY, or --api-key-env)")
     if not host:
         raise InputError(f"{what} has no host, got {shown}", hint=hint)
     if port is not None and not 0 < port < 65536:
         raise InputError(f"{what} has port {port}, not from 1 to 65535: {shown}", hint=hint)
     if parts.netloc.endswith(":"):
         raise InputError(f"{what} has an empty port: {shown}", hint=hint)
-    if parts.query or parts.fragment:
-        raise InputError(f"{what} must not have a query or fragment, got {shown}", hint=hint)
     return urlunsplit(parts)
 
 
