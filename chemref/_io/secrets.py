@@ -302,9 +302,11 @@ def safe_url(url: str, *, what: str = "the endpoint", schemes: tuple[str, ...] =
         parts = urlsplit(url)
         port = parts.port
         host = parts.hostname
-    except ValueError:  # its text (which could hold a piece of a password) is not shown
-        raise InputError(f"{what} is not a valid URL: its host or port cannot be read (the URL is not shown: it "
-                         "may hold a piece of a password)", hint=hint) from None
+    except ValueError as exc:  # neither the URL nor the parser's message (it may quote a piece) is shown
+        reason = ("its port is not from 1 to 65535" if str(exc).startswith("Port out of range")
+                  else "its host or port cannot be read")
+        raise InputError(f"{what} is not a valid URL: {reason} (the URL is not shown: it may hold a piece of a "
+                         "password)", hint=hint) from None
     if parts.scheme.lower() not in schemes:
         raise InputError(f"{what} must be a {' or '.join(s + '://' for s in schemes)} URL, got {shown}", hint=hint)
     if not host:
