@@ -556,6 +556,8 @@ class Selector:
             handle.write("\n")
 
 
+#: a selector's version: a short printable token (it is written into dataset cards)
+VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$"
 #: largest selector weights file read (the shipped one is 3 kB)
 MAX_SELECTOR_BYTES = 1 << 20
 #: largest magnitude of a weight, a mean or the bias (fitted ones are below 10; the scales are positive)
@@ -569,7 +571,7 @@ def selector_schema() -> dict[str, Any]:
     number = {"type": "number", "minimum": -MAX_WEIGHT, "maximum": MAX_WEIGHT}
     table = {"type": "object", "propertyNames": name, "additionalProperties": number, "minProperties": 1}
     properties = {
-        "format": {"const": "chemref-selector"}, "version": {"type": "string", "minLength": 1, "maxLength": 200},
+        "format": {"const": "chemref-selector"}, "version": {"type": "string", "pattern": VERSION_PATTERN},
         "features": {"type": "array", "items": name, "uniqueItems": True, "minItems": 1},
         "weights": table, "means": table,
         "scales": {**table, "additionalProperties": {"type": "number", "exclusiveMinimum": 0,
