@@ -37,3 +37,10 @@ def test_a_card_cell_cannot_carry_control_characters_links_or_html(name: str) ->
     assert cell.isprintable() and "<" not in cell and "\n" not in cell
     assert "](" not in cell.replace("\\](", "")
     assert "|" not in cell.replace("\\|", "")
+
+
+def test_training_refuses_a_version_that_could_not_be_read_back() -> None:
+    from chemref.questions.funnel.selector import train_selector
+
+    with pytest.raises(InputError, match="selector version"):
+        train_selector([], {}, version="v\n---")

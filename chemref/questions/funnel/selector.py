@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref._io import atomic_write
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
 from chemref.jsonl import check_schema, read_json
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
@@ -767,6 +767,9 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     have a known recall (an :class:`InputError` otherwise: an unanswered record is never counted as not
     recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
     keeps the same share of the good candidates."""
+    if not re.fullmatch(VERSION_PATTERN, version):
+        raise InputError(f"the selector version must be a short token of letters, digits and . _ + - (at most "
+                         f"64), got '{printable(version[:80])}'", hint="give --version such as 3 or 2026-12-local")
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
