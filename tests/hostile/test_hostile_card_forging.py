@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.questions.funnel.selector import default_selector, load_selector
+from chemref.questions.funnel.selector import default_selector, load_selector, train_selector
 from chemref.scoring.report.formats import md_cell
 
 
@@ -40,7 +40,5 @@ def test_a_card_cell_cannot_carry_control_characters_links_or_html(name: str) ->
 
 
 def test_training_refuses_a_version_that_could_not_be_read_back() -> None:
-    from chemref.questions.funnel.selector import train_selector
-
     with pytest.raises(InputError, match="selector version"):
         train_selector([], {}, version="v\n---")
