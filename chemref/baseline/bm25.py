@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
-from chemref.errors import ChemrefError, InputError
+from chemref.errors import ChemrefError, InputError, printable
+from chemref.inputs.contained import corpus_article
 from chemref.inputs.sources import SAMPLE_CORPUS, iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
@@ -154,23 +155,35 @@ def _not_found(name: str, bases: list[Path]) -> InputError:
                       hint="run from the folder the questions were built in, or give --pool FILE")
 
 
-def _source_articles(names: Iterable[str], bases: list[Path], read: Any) -> Iterator[Any]:
+def _source_articles(names: Iterable[str], bases: list[Path], read: Any,
+                     roots: Sequence[Path] | None = None) -> Iterator[Any]:
     """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
-    reading only the members named)."""
+    reading only the members named). With ``roots`` (resolved folders), only files inside them are read
+    (:func:`~chemref.inputs.contained.corpus_article`; ``bases`` is not used): any other is an error that names
+    ``roots`` only."""
+
+    def located(name: str) -> Path:
+        if roots is None:
+            path = _resolve(name, bases)
+            if path is None:
+                raise _not_found(name, bases)
+            return path
+        path, why = corpus_article(name, roots)
+        if path is None:
+            raise InputError(f"source article {printable(name[:300])!r} is not read ({why}; the folders: "
+                             f"{', '.join(map(str, roots))})",
+                             hint="give --corpus with the folder the questions were built from")
+        return path
+
     members: dict[str, set[str]] = {}
     for name in names:
         match = _PACKAGE_MEMBER.fullmatch(name)
         if match is None:
-            path = _resolve(name, bases)
-            if path is None:
-                raise _not_found(name, bases)
-            yield read(path)
+            yield read(located(name))
         else:
             members.setdefault(match["package"], set()).add(match["member"])
     for package, wanted in members.items():
-        path = _resolve(package, bases)
-        if path is None:
-            raise _not_found(f"{package}:{min(wanted)}", bases)
+        path = located(package)
         left = set(wanted)
         for source in iter_sources([str(path)]):
             found = _PACKAGE_MEMBER.fullmatch(source.label)

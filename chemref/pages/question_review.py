@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from chemref.errors import ChemrefError, InputError, printable
+from chemref.inputs.contained import corpus_article
 from chemref.jsonl import read_jsonl
 from chemref.pages.render import check_page_path, write_page
 from chemref.questions.labels.label import GUIDE, excerpt_sha1
@@ -154,28 +155,6 @@ def _cited_references(records: Iterable[dict[str, Any]], corpora: Sequence[PathL
         notes.append(f"{len(sources)} source_file(s) not read ({why}), the first: {printable(sources[0])}; their "
                      "references are named by id only")
     return out
-
-
-def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str]:
-    """The file a record's ``source_file`` names, when it lies inside one of the (resolved) corpus folders
-    ``roots``: tried relative to the current folder and to each corpus folder and its parent (the build names
-    an article by the path it was given, or from its input folder's name on). ``(None, why)`` otherwise: an
-    absolute path or one with ``..`` is refused, as is one that leads (through a link too) out of the folders."""
-    name = Path(source)
-    if name.is_absolute() or ".." in name.parts or not source.strip():
-        return None, "absolute or '..' paths are refused"
-    outside = False
-    for candidate in [Path.cwd() / name] + [base / name for root in roots for base in (root, root.parent)]:
-        try:
-            resolved = candidate.resolve()
-        except (OSError, RuntimeError):
-            continue
-        if not resolved.is_file():
-            continue
-        if any(resolved.is_relative_to(root) for root in roots):
-            return resolved, ""
-        outside = True
-    return None, "outside the --corpus folders" if outside else "not found in the --corpus folders"
 
 
 def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None,

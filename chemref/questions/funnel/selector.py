@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref._io import atomic_write
-from chemref.errors import InputError
+from chemref.errors import InputError, printable
 from chemref.jsonl import check_schema, read_json
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
@@ -556,6 +556,8 @@ class Selector:
             handle.write("\n")
 
 
+#: a selector's version: a short printable token (it is written into dataset cards)
+VERSION_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$"
 #: largest selector weights file read (the shipped one is 3 kB)
 MAX_SELECTOR_BYTES = 1 << 20
 #: largest magnitude of a weight, a mean or the bias (fitted ones are below 10; the scales are positive)
@@ -569,7 +571,7 @@ def selector_schema() -> dict[str, Any]:
     number = {"type": "number", "minimum": -MAX_WEIGHT, "maximum": MAX_WEIGHT}
     table = {"type": "object", "propertyNames": name, "additionalProperties": number, "minProperties": 1}
     properties = {
-        "format": {"const": "chemref-selector"}, "version": {"type": "string", "minLength": 1, "maxLength": 200},
+        "format": {"const": "chemref-selector"}, "version": {"type": "string", "pattern": VERSION_PATTERN},
         "features": {"type": "array", "items": name, "uniqueItems": True, "minItems": 1},
         "weights": table, "means": table,
         "scales": {**table, "additionalProperties": {"type": "number", "exclusiveMinimum": 0,
@@ -765,6 +767,9 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     have a known recall (an :class:`InputError` otherwise: an unanswered record is never counted as not
     recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
     keeps the same share of the good candidates."""
+    if not re.fullmatch(VERSION_PATTERN, version):
+        raise InputError(f"the selector version must be a short token of letters, digits and . _ + - (at most "
+                         f"64), got '{printable(version[:80])}'", hint="give --version such as 3 or 2026-12-local")
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):

@@ -29,7 +29,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from chemref._io import RunLock, atomic_write, check_output
-from chemref._io.secrets import EXCERPT_CHARS, check_api_key, excerpt, finite_json, safe_url, scrub, scrub_json
+from chemref._io.secrets import (
+    EXCERPT_CHARS,
+    MAX_KEY_CHARS,
+    check_api_key,
+    excerpt,
+    finite_json,
+    safe_url,
+    scrub,
+    scrub_json,
+)
 from chemref._version import __version__
 from chemref.errors import InputError
 from chemref.jsonl import json_line, json_text, read_jsonl
@@ -49,6 +58,8 @@ MAX_WAIT = 600.0
 MAX_RETRY_AFTER = 60.0
 #: The largest response body read (bytes): an answer of a few hundred tokens takes a few kB.
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+#: the most bytes of a refused request's body (any status but 200) that are read: enough for its stored excerpt
+ERROR_BODY_BYTES = 4 * (EXCERPT_CHARS + MAX_KEY_CHARS)
 _REQUEST_KEYS = ("custom_id", "method", "url", "body")
 _REQUEST_HINT = "expected one JSON object per line with custom_id, method, url and body (the OpenAI Batch input " \
                 "format, as 'chemref questions judge prepare' writes)"
@@ -320,10 +331,17 @@ class _Sender:
             encoding = response.headers.get("content-encoding", "").strip().lower()
             if encoding not in ("", "identity"):
                 raise _Encoded(encoding)
+            # a refusal is stored only as an excerpt: its body is read no further than the excerpt needs
+            limit = MAX_RESPONSE_BYTES if response.status_code == 200 else ERROR_BODY_BYTES
             body = bytearray()
             async for chunk in response.aiter_raw():  # the bytes as sent: httpx decodes nothing
                 body += chunk
-                if len(body) > MAX_RESPONSE_BYTES:
+                if len(body) > limit:
+                    if response.status_code != 200:
+                        del body[limit:]
+                        break
+                    # freed now: the exception's traceback holds this frame until the cycle collector runs
+                    body.clear()
                     raise _TooLarge
             return _Reply(response.status_code, response.headers, bytes(body))
 

@@ -17,8 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from chemref._io.secrets import scrub
-from chemref.errors import InputError, printable
+from chemref._io.secrets import shown_address
+from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
 from chemref.questions.funnel.builder import build_article
 from chemref.questions.funnel.settings import BuildSettings
@@ -35,8 +35,12 @@ def _import_distributed() -> Any:
     return distributed
 
 
+class _Problem(ValueError):
+    """What is wrong with an address, in words that do not quote it."""
+
+
 def _shown(address: str) -> str:
-    return repr(printable(scrub(address)[:200]))
+    return shown_address(address)
 
 
 def check_address(address: str, *, what: str = "--dask") -> str:
@@ -50,6 +54,8 @@ def check_address(address: str, *, what: str = "--dask") -> str:
     if "@" in address:
         raise InputError(f"{what}: a Dask address holds no credentials (user:password@), got {_shown(address)}",
                          hint="secure the scheduler with TLS (tls://) and Dask's security settings instead")
+    if "?" in address or "#" in address:
+        raise InputError(f"{what}: a Dask address has no query or fragment, got {_shown(address)}", hint=hint)
     if not address.isprintable() or any(ch.isspace() for ch in address):
         raise InputError(f"{what}: an address is one word without spaces or control characters, got "
                          f"{_shown(address)}", hint=hint)
@@ -60,20 +66,20 @@ def check_address(address: str, *, what: str = "--dask") -> str:
     try:
         scheme, location = parse_address(address, strict=False)
         if scheme not in backends:
-            raise ValueError(f"unknown scheme {scheme!r} (Dask knows {', '.join(sorted(backends))})")
+            raise _Problem(f"unknown scheme {scheme!r} (Dask knows {', '.join(sorted(backends))})")
         if scheme in ("tcp", "tls", "ws", "wss"):
             host, port = parse_host_port(location)
             if not host:
-                raise ValueError("no host")
+                raise _Problem("no host")
             if not isinstance(port, int) or not 0 < port < 65536:
-                raise ValueError(f"port {port} is not from 1 to 65535")
+                raise _Problem(f"port {port} is not from 1 to 65535")
         elif not location:
-            raise ValueError("nothing after the scheme")
-    except (ValueError, TypeError) as exc:
-        from chemref._io.secrets import scrub  # noqa: PLC0415 (deferred: loaded only on this path)
-
-        raise InputError(f"{what}: not a Dask scheduler address ({scrub(str(exc))[:200]}): {_shown(address)}",
-                         hint=hint) from None
+            raise _Problem("nothing after the scheme")
+    except _Problem as exc:
+        raise InputError(f"{what}: not a Dask scheduler address ({exc}): {_shown(address)}", hint=hint) from None
+    except (ValueError, TypeError):  # Dask's own message quotes the address: neither is shown
+        raise InputError(f"{what}: not a Dask scheduler address: its host or port cannot be read (the address "
+                         "is not shown: it may hold a piece of a password)", hint=hint) from None
     return address
 
 

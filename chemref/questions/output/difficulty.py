@@ -3,8 +3,8 @@
 The corpus is every titled reference of the source articles of the records given (the questions, and the
 rejected candidates when given, so that an article whose candidates were all rejected counts too), one entry
 per cited work (:func:`~chemref.questions.funnel.difficulty.work_key`). The articles are read again one at a
-time (from the folders of ``corpus``, beside the question file, the working folder and the sample corpus, as
-the BM25 baseline looks them up) and each new title is turned into token ids at once
+time (only inside the folders of ``corpus``, or without it inside the working folder: a record naming an
+absolute path, a path with ``..`` or one leading out of them is an error) and each new title is turned into token ids at once
 (:meth:`chemref.baseline.bm25.TitleIndex.streamed`), so memory holds one key and the token ids per cited work,
 then one BM25 index of them. Each record the selector scored (it has a ``score``) then gets the rank of its cited work among
 them (:meth:`chemref.baseline.bm25.TitleIndex.rank_in`: ties count against it); every other field is kept as
@@ -81,7 +81,7 @@ def _records(path: PathLike) -> Iterable[tuple[int, dict[str, Any]]]:
         yield line, record
 
 
-def _works(sources: Sequence[str], bases: list[Path], position: dict[str, int],
+def _works(sources: Sequence[str], roots: list[Path], position: dict[str, int],
            diagnostics: list[str]) -> Iterator[str]:
     """The title of every cited work of the articles ``sources``, each work once, as the articles are read one at a
     time; ``position`` gets each work key's place among them."""
@@ -90,7 +90,7 @@ def _works(sources: Sequence[str], bases: list[Path], position: dict[str, int],
 
     untitled = 0
     try:
-        for article in _source_articles(sources, bases, read):
+        for article in _source_articles(sources, [], read, roots=roots):
             for ref in article.references:
                 key = work_key(ref.doi, ref.pmid, ref.title)
                 if not ref.title or not ref.title.strip() or key is None:
@@ -133,9 +133,12 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
     if no_source:
         summary.diagnostics.append(f"{no_source} scored record(s) have no source_file: their cited work may "
                                    "be missing from the corpus")
-    first = pairs[0][0][0]
     position: dict[str, int] = {}
-    index = TitleIndex.streamed(_works(list(sources), _search_folders(first, corpus), position, summary.diagnostics))
+    # articles are read only inside the --corpus folders (without it, the working folder): a record naming an
+    # absolute path, or one with '..', is never opened
+    given = [] if corpus is None else [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    roots = list(dict.fromkeys(Path(folder).resolve() for folder in given)) or [Path.cwd().resolve()]
+    index = TitleIndex.streamed(_works(list(sources), roots, position, summary.diagnostics))
     summary.articles, summary.works = len(sources), index.size
     counts = {name: {**{b: 0 for b, _, _ in RANK_BUCKETS}, "none": 0}
               for name in ("bm25_rank_bibliography", "bm25_rank_corpus")}

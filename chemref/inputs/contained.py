@@ -1,0 +1,31 @@
+"""Which article files a record may name: a ``source_file`` is read only when it lies inside the folders the
+user gave (a record naming an absolute path, or one with ``..``, is never opened)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["corpus_article"]
+
+
+def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str]:
+    """The file a record's ``source_file`` names, when it lies inside one of the (resolved) corpus folders
+    ``roots``: tried relative to the current folder and to each corpus folder and its parent (the build names
+    an article by the path it was given, or from its input folder's name on). ``(None, why)`` otherwise: an
+    absolute path or one with ``..`` is refused, as is one that leads (through a link too) out of the folders."""
+    name = Path(source)
+    if name.is_absolute() or ".." in name.parts or not source.strip():
+        return None, "absolute or '..' paths are refused"
+    outside = False
+    for candidate in [Path.cwd() / name] + [base / name for root in roots for base in (root, root.parent)]:
+        try:
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if not resolved.is_file():
+            continue
+        if any(resolved.is_relative_to(root) for root in roots):
+            return resolved, ""
+        outside = True
+    return None, "outside the corpus folders" if outside else "not found in the corpus folders"
