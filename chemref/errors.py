@@ -28,6 +28,26 @@ def encodable(text: str) -> str:
     return text
 
 
+#: The folder name of the reference data's default place (``../shared``), and the variable that names another.
+REFERENCE_DATA_DEFAULT_NAME = "shared"
+REFERENCE_DATA_ENV = "CHEMREF_REFERENCE_DATA"
+
+
+def missing_path_hint(path: str, hint: str | None = None) -> str | None:
+    """The hint of a "no such file or folder" error: ``hint``, plus where the reference data is looked for
+    when ``path`` points into it (a ``shared`` folder, or the folder ``$CHEMREF_REFERENCE_DATA`` names)."""
+    import os
+
+    parts = path.replace("\\", "/").split("/")
+    root = os.environ.get(REFERENCE_DATA_ENV, "").strip()
+    inside = REFERENCE_DATA_DEFAULT_NAME in parts[:-1] or bool(root and path.startswith(root.rstrip("/") + "/"))
+    if not inside:
+        return hint
+    where = (f"the reference data is not there: set {REFERENCE_DATA_ENV}=/path/to/folder, or put the folder at "
+             "../shared beside the checkout; docs/reference-data.md lists what it holds")
+    return f"{where}; {hint}" if hint else where
+
+
 class ChemrefError(Exception):
     """Base class for every error chemref raises on bad input or bad settings.
 

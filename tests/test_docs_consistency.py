@@ -214,3 +214,17 @@ def test_sample_corpora_cover_every_kind_the_readme_scores():
                       "source_paper_url", "year", "split"]
     answers = json.loads((CORPORA / "pubmedqa" / "sample_ground_truth.json").read_text(encoding="utf-8"))
     assert set(answers.values()) == {"yes", "no", "maybe"}
+
+
+def test_a_missing_reference_data_path_names_the_variable(tmp_path, monkeypatch, capsys):
+    from chemref.cli import main
+    from tools.reference_data import REFERENCE_DATA_ENV
+
+    monkeypatch.delenv(REFERENCE_DATA_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["questions", "build", "../shared/corpora/jats/dev", "-o", "q.jsonl", "--no-progress"]) == 2
+    assert REFERENCE_DATA_ENV in capsys.readouterr().err
+    assert main(["score", "brat", "../shared/chemu_ref/gold/dev", "pred"]) == 2
+    assert REFERENCE_DATA_ENV in capsys.readouterr().err
+    assert main(["jats", "missing.xml"]) == 2
+    assert REFERENCE_DATA_ENV not in capsys.readouterr().err  # only where the reference data was meant

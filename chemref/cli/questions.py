@@ -169,7 +169,11 @@ def evaluate_command(
     scores: Optional[Path] = typer.Option(None, "--scores", help="JSON Lines {id, score} replacing the records' "
                                           "selector scores (e.g. the cross-validated scores of train-selector)."),
     threshold: Optional[float] = typer.Option(None, "--threshold", min=0.0, max=1.0, help="The curve row to "
-                                              "mark (default: the shipped selector's threshold)."),
+                                              "mark (default: the threshold of --selector, else of the shipped "
+                                              "selector)."),
+    selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
+                                            "train-selector`: its threshold is the default --threshold (give the "
+                                            "selector whose --cv-scores are evaluated)."),
     reselect: bool = typer.Option(False, "--reselect", help="Apply --threshold and the caps again with these "
                                   "scores, as a build would (give the files of a build run with --min-score 0)."),
     per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
@@ -184,12 +188,17 @@ def evaluate_command(
     from chemref.questions.labels.evaluate import evaluate
     from chemref.questions.labels.label import read_labels
 
-    refuse_overwriting_inputs(output, labels, questions, rejected, scores)
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores, selector)
 
     def run():
+        mark = threshold
+        if mark is None and selector is not None:
+            from chemref.questions.funnel.selector import load_selector
+
+            mark = load_selector(selector).threshold
         return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
                         scores_path=None if scores is None else str(scores), complete_scores=True,
-                        threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
+                        threshold=mark, reselect=reselect, per_target=per_target, per_article=per_article,
                         source=str(labels))
 
     result = guarded(run)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from chemref._io import megabytes as _mb, read_regular, regular_file
 from chemref.brat.decode import decode_ann
-from chemref.errors import ArchiveError, InputError
+from chemref.errors import ArchiveError, InputError, missing_path_hint
 
 __all__ = ["AnnSource", "ZipLimits"]
 
@@ -78,7 +78,7 @@ class AnnSource:
         p = Path(path)
         self._zip: zipfile.ZipFile | None = None
         if not p.exists() and not p.is_symlink():
-            raise InputError("no such file or folder", path=self.path)
+            raise InputError("no such file or folder", path=self.path, hint=missing_path_hint(self.path))
         if p.is_dir():
             self._root = os.path.realpath(p)
             self.names = self._scan_dir(p, recursive)
