@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 #: The exceptions that mean a chemref bug met on one input (not bad input): a run records them as that input's
 #: error and goes on, so one article never takes down a run of millions.
@@ -36,8 +38,6 @@ REFERENCE_DATA_ENV = "CHEMREF_REFERENCE_DATA"
 def missing_path_hint(path: str, hint: str | None = None) -> str | None:
     """The hint of a "no such file or folder" error: ``hint``, plus where the reference data is looked for
     when ``path`` points into it (a ``shared`` folder, or the folder ``$CHEMREF_REFERENCE_DATA`` names)."""
-    import os
-
     parts = path.replace("\\", "/").split("/")
     root = os.environ.get(REFERENCE_DATA_ENV, "").strip()
     inside = REFERENCE_DATA_DEFAULT_NAME in parts[:-1] or bool(root and path.startswith(root.rstrip("/") + "/"))

@@ -124,7 +124,11 @@ def build_command(
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
         selector=None if selector is None else str(selector)))
     totals = outputs.totals
-    typer.echo(funnel_table(totals, outputs.settings))
+    if judged is None:
+        typer.echo(funnel_table(totals, outputs.settings))
+    else:  # the funnel printed is the judged one, at the end; here only what reaches the judge's stage
+        typer.echo(f"selector stage: {totals.questions} questions at the selector's threshold, of "
+                   f"{totals.candidates} candidates (the judge decides next; its funnel follows)")
     def shown(path: object) -> str:
         return printable(str(path))
 
