@@ -1,13 +1,16 @@
-"""Every shell and Python example of README.md runs as written, in order, in a fresh copy of the repository.
+"""The examples of README.md and of each page of docs/: found, checked and run in a fresh copy of the repository.
 
-The copy is made in a temporary folder with nothing beside it (no ``../shared``), so an example that needs
-the reference data, a server or a cluster must say so: the line just before its fence is the marker
+Each document's ```bash and ```python blocks run as written, in order, in a copy of the repository of its own, in
+a temporary folder with nothing beside it (no ``../shared``). An example that needs the reference data, a server
+or a cluster says so: the line just before its fence is the marker
 
     <!-- readme-test: skip (the reason) -->
 
-and the block is skipped with that reason. Blocks run one after the other in the same copy (a later example
-may use an earlier one's output), each in its own process: ``bash -e`` for ```bash blocks, ``python`` for
-```python blocks. The README structure may change freely: blocks are found wherever they are.
+and :mod:`tests.test_docs_examples` skips it with that reason, while :mod:`tests.test_docs_marked_examples` runs
+it where what it needs is there (:func:`needs` reads the reason). Blocks of one document run one after the other
+in the same copy (a later example may use an earlier one's output), each in its own process: ``bash -e`` for
+```bash blocks, ``python`` for ```python blocks. Every file an example writes must be under ``runs/`` (ignored by
+git), which :func:`run_block` checks after each block.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: The documents whose examples run: the README, then the documentation pages.
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+#: The one folder the examples write into (``.gitignore`` ignores it).
+OUTPUTS = "runs"
 
 _FENCE = re.compile(r"^```(bash|python)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _SKIP = re.compile(r"<!--\s*readme-test:\s*skip\s*\((?P<reason>[^)]*)\)\s*-->\s*\Z")
@@ -39,24 +46,44 @@ class Block:
     language: str
     code: str
     skip: str | None
+    document: str = "README.md"
 
     @property
     def name(self) -> str:
-        return f"README.md:{self.line}:{self.language}"
+        return f"{self.document}:{self.line}:{self.language}"
 
 
-def readme_blocks(text: str) -> list[Block]:
+def needs(reason: str) -> str:
+    """What a marked block needs, read from its marker's reason: ``data`` (the reference data), ``judge`` (an
+    OpenAI-compatible server), ``dask`` (a Dask scheduler) or ``setup`` (installs the package or runs the test
+    suite: ``.ci/run`` runs those commands)."""
+    text = reason.lower()
+    if "reference data" in text:
+        return "data"
+    if "server" in text:
+        return "judge"
+    if "dask" in text:
+        return "dask"
+    return "setup"
+
+
+def readme_blocks(text: str, document: str = "README.md") -> list[Block]:
     """The ```bash and ```python blocks of ``text``, with the skip reason of the marker just before each."""
     blocks = []
     for match in _FENCE.finditer(text):
         before = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
         skip = _SKIP.search(before)
         blocks.append(Block(line=text.count("\n", 0, match.start()) + 1, language=match.group(1),
-                            code=match.group(2), skip=skip.group("reason").strip() if skip else None))
+                            code=match.group(2), skip=skip.group("reason").strip() if skip else None,
+                            document=document))
     return blocks
 
 
-BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+def document_blocks(path: Path) -> list[Block]:
+    return readme_blocks(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+
+
+BLOCKS = [block for path in DOCUMENTS for block in document_blocks(path)]
 
 
 def _repository_files() -> list[str]:
@@ -70,10 +97,8 @@ def _repository_files() -> list[str]:
             if name and (ROOT / name).is_file()]
 
 
-@pytest.fixture(scope="module")
-def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the repository in a folder of its own (nothing beside it: no ../shared)."""
-    base = tmp_path_factory.mktemp("readme")
+def make_clone(base: Path) -> Path:
+    """A copy of the repository in ``base/chemref`` (nothing beside it: no ../shared)."""
     repo = base / "chemref"
     for name in _repository_files():
         target = repo / name
@@ -83,7 +108,11 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def _environment(repo: Path) -> dict[str, str]:
+def files_of(repo: Path) -> set[str]:
+    return {p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def environment(repo: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("CHEMREF_", "PYTEST_", "COV_"))}
     env["PYTHONPATH"] = str(repo)  # the copy's code, also for the `chemref` command's entry point
@@ -129,45 +158,29 @@ def with_checks(code: str) -> str:
             continue
         expected = ast.parse(repr(shown[1]), mode="eval").body
         check = ast.Assert(test=ast.Compare(left=node.value, ops=[ast.Eq()], comparators=[expected]),
-                           msg=ast.Constant(f"README.md shows {shown[1]!r} for line {node.lineno} of this block"))
+                           msg=ast.Constant(f"the document shows {shown[1]!r} for line {node.lineno} of this block"))
         body.append(ast.copy_location(check, node))
     tree.body = body
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
-def test_readme_has_examples() -> None:
-    assert len(BLOCKS) >= 20
-    assert all(block.skip for block in BLOCKS if "../shared" in block.code), \
-        "a block that reads ../shared must carry a skip marker"
-
-
-def test_shown_outputs_become_checks() -> None:
-    code = "x = [1, 2]\nx  # [1, 2]\nlen(x)\n# 2\nprint(x)  # prints the list\nlen(x)  # 2; the count\n"
-    checked = with_checks(code)
-    assert checked.count("assert ") == 3 and "print(x)" in checked
-    exec(compile(checked, "<readme>", "exec"), {})
-    with pytest.raises(AssertionError, match="shows 3"):
-        exec(compile(with_checks("len([1])  # 3\n"), "<readme>", "exec"), {})
-
-
-def test_markers_parse() -> None:
-    text = ("a\n<!-- readme-test: skip (needs a Dask scheduler) -->\n```bash\necho 1\n```\n\n"
-            "```python\nprint(2)\n```\n")
-    first, second = readme_blocks(text)
-    assert (first.skip, first.language, first.code, first.line) == ("needs a Dask scheduler", "bash", "echo 1\n", 3)
-    assert (second.skip, second.language) == (None, "python")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("block", BLOCKS, ids=[block.name for block in BLOCKS])
-def test_readme_example_runs(block: Block, clone: Path) -> None:
-    if block.skip:
-        pytest.skip(f"{block.name}: {block.skip}")
-    script = clone.parent / "blocks" / f"line{block.line}.{'sh' if block.language == 'bash' else 'py'}"
-    script.write_text(block.code if block.language == "bash" else with_checks(block.code), encoding="utf-8")
+def run_block(block: Block, repo: Path, before: set[str], substitutions: dict[str, str] | None = None,
+              env: dict[str, str] | None = None) -> None:
+    """Run ``block`` in ``repo`` (after ``substitutions`` of its text: a server's or a scheduler's address), and
+    check it wrote nothing outside ``runs/`` (``before``: the copy's files before the document's first block)."""
+    code = block.code
+    for old, new in (substitutions or {}).items():
+        code = code.replace(old, new)
+    script = repo.parent / "blocks" / f"{block.document.replace('/', '_')}-line{block.line}." \
+        f"{'sh' if block.language == 'bash' else 'py'}"
+    script.write_text(code if block.language == "bash" else with_checks(code), encoding="utf-8")
     command = ["bash", "-e", "-o", "pipefail", str(script)] if block.language == "bash" \
         else [sys.executable, str(script)]
-    result = subprocess.run(command, cwd=clone, env=_environment(clone), capture_output=True, text=True,
-                            timeout=_TIMEOUT, stdin=subprocess.DEVNULL)
-    assert result.returncode == 0, (f"{block.name} exited with {result.returncode}\n--- code\n{block.code}"
+    result = subprocess.run(command, cwd=repo, env={**environment(repo), **(env or {})}, capture_output=True,
+                            text=True, timeout=_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, (f"{block.name} exited with {result.returncode}\n--- code\n{code}"
                                     f"--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-3000:]}")
+    if block.language == "python":
+        assert result.stdout.strip(), f"{block.name} prints nothing when run as a script (print what it shows)"
+    stray = sorted(name for name in files_of(repo) - before if not name.startswith(OUTPUTS + "/"))
+    assert not stray, f"{block.name} wrote outside {OUTPUTS}/: {stray[:10]}"
