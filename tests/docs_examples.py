@@ -136,7 +136,8 @@ def _literal(comment: str) -> tuple[bool, object]:
 
 def with_checks(code: str) -> str:
     """``code`` with every top-level expression whose comment (on its line, or alone on the next line) is a
-    literal turned into an ``assert`` that it evaluates to that literal: the README's shown outputs are checked."""
+    literal turned into an ``assert`` that it evaluates to that literal (for ``print(x)``: that ``x`` does, and it is
+    still printed): the outputs the documents show are checked."""
     comments: dict[int, str] = {}
     for token in tokenize.generate_tokens(io.StringIO(code).readline):
         if token.type == tokenize.COMMENT:
@@ -157,7 +158,13 @@ def with_checks(code: str) -> str:
             body.append(node)
             continue
         expected = ast.parse(repr(shown[1]), mode="eval").body
-        check = ast.Assert(test=ast.Compare(left=node.value, ops=[ast.Eq()], comparators=[expected]),
+        value = node.value
+        printed = (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "print"
+                   and len(value.args) == 1 and not value.keywords)
+        if printed:  # print(x)  # shown: check x, and print it still
+            body.append(node)
+            value = value.args[0]
+        check = ast.Assert(test=ast.Compare(left=value, ops=[ast.Eq()], comparators=[expected]),
                            msg=ast.Constant(f"the document shows {shown[1]!r} for line {node.lineno} of this block"))
         body.append(ast.copy_location(check, node))
     tree.body = body

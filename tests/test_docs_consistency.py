@@ -21,15 +21,18 @@ from chemref.questions.labels.label import GUIDE
 from chemref.questions.funnel.selector import default_selector
 from chemref.questions.funnel.settings import BuildSettings
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and the documentation pages, one text (each generated block lives in one of them).
+README = "\n".join(path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+REFERENCE_DATA_PAGE = (ROOT / "docs" / "reference-data.md").read_text(encoding="utf-8")
 
 
 LABELS_README = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_generated_blocks_are_up_to_date():
-    assert docs.stale_blocks(README) == [], "run: python tools/readme_blocks.py README.md"
-    assert docs.stale_blocks(LABELS_README) == [], "run: python tools/readme_blocks.py corpora/labels/README.md"
+    assert docs.stale_blocks(README) == [], "run: python tools/readme_blocks.py"
+    assert docs.stale_blocks(LABELS_README) == [], "run: python tools/readme_blocks.py"
+    assert docs.main(["--check"]) == 0
     for name in docs.GENERATORS:
         assert f"<!-- generated: {name} -->" in README + LABELS_README, name
 
@@ -181,7 +184,7 @@ def _evaluate_help() -> str:
 def test_readme_reference_data_section_lists_each_set_and_the_variable():
     from tools.reference_data import REFERENCE_DATA_ENV
 
-    section = README.split("## Reference data", 1)[1].split("\n## ", 1)[0]
+    section = REFERENCE_DATA_PAGE
     assert REFERENCE_DATA_ENV in section and "../shared" in section
     for layout in ("corpora/jats/dev", "corpora/citeme/CiteME.tsv", "corpora/pubmedqa/test_ground_truth.json",
                    "chemu_ref/gold", "corpora/sentences/craft_v5_ccby_sentences.jsonl", "corpora/citation_function",
