@@ -231,3 +231,28 @@ def test_a_missing_reference_data_path_names_the_variable(tmp_path, monkeypatch,
     assert REFERENCE_DATA_ENV in capsys.readouterr().err
     assert main(["jats", "missing.xml"]) == 2
     assert REFERENCE_DATA_ENV not in capsys.readouterr().err  # only where the reference data was meant
+
+
+def test_the_cli_reference_is_up_to_date():
+    from tools import cli_reference
+
+    assert cli_reference.main(["--check"]) == 0, "run: python tools/cli_reference.py"
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for path, _ in cli_reference.commands():
+        assert f"`{' '.join(path)}`" in page, path
+    assert "`--judge-endpoint`" in page and "`--selector`" in page
+
+
+def test_the_site_has_the_references_and_the_changelog():
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in ("cli.md", "api.md", "changelog.md"):
+        assert page in nav, page
+    assert "::: chemref.jats" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    from chemref import __version__
+
+    assert f"## [{__version__}] - " in changelog and "## [Unreleased]" in changelog
+    assert '--8<-- "CHANGELOG.md"' in (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    for name in ("LICENSE", "CITATION.cff"):
+        assert (ROOT / name).is_file(), name
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
