@@ -9,8 +9,8 @@ or a cluster says so: the line just before its fence is the marker
 and :mod:`tests.test_docs_examples` skips it with that reason, while :mod:`tests.test_docs_marked_examples` runs
 it where what it needs is there (:func:`needs` reads the reason). Blocks of one document run one after the other
 in the same copy (a later example may use an earlier one's output), each in its own process: ``bash -e`` for
-```bash blocks, ``python`` for ```python blocks. Every file an example writes must be under ``runs/`` (ignored by
-git), which :func:`run_block` checks after each block.
+```bash blocks, ``python`` for ```python blocks. Every file an example writes must be under ``runs/`` or otherwise ignored by git (a
+benchmark's local results), which :func:`run_block` checks after each block.
 """
 
 from __future__ import annotations
@@ -189,5 +189,18 @@ def run_block(block: Block, repo: Path, before: set[str], substitutions: dict[st
                                     f"--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-3000:]}")
     if block.language == "python":
         assert result.stdout.strip(), f"{block.name} prints nothing when run as a script (print what it shows)"
-    stray = sorted(name for name in files_of(repo) - before if not name.startswith(OUTPUTS + "/"))
-    assert not stray, f"{block.name} wrote outside {OUTPUTS}/: {stray[:10]}"
+    stray = not_ignored(sorted(name for name in files_of(repo) - before if not name.startswith(OUTPUTS + "/")))
+    assert not stray, f"{block.name} wrote files that git would show (write them under {OUTPUTS}/): {stray[:10]}"
+
+
+def not_ignored(names: list[str]) -> list[str]:
+    """Those of ``names`` (paths relative to the repository) that the repository's ``.gitignore`` leaves shown."""
+    if not names:
+        return []
+    try:
+        out = subprocess.run(["git", "check-ignore", "--no-index", "--stdin"], cwd=ROOT, input="\n".join(names),
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return names
+    ignored = set(out.splitlines())
+    return [name for name in names if name not in ignored]
