@@ -1,4 +1,4 @@
-"""The layout drawn in the README's "Layout" section: nothing imports upward.
+"""The layout drawn in docs/layout.md: nothing imports upward.
 
 ``jats``, ``brat`` and ``scoring`` import neither ``nlp`` nor ``questions``; the rule engines of ``nlp`` import no
 spaCy (nor thinc, nor a spaCy component). Inside ``questions``, ``funnel`` < ``output`` < ``judge`` < ``labels``:
