@@ -256,3 +256,19 @@ def test_the_site_has_the_references_and_the_changelog():
     for name in ("LICENSE", "CITATION.cff"):
         assert (ROOT / name).is_file(), name
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
+
+
+@pytest.mark.parametrize("package", ["chemref", "chemref.jats", "chemref.questions", "chemref.scoring", "chemref.nlp"])
+def test_the_api_reference_documents_each_public_function_and_class(package):
+    import importlib
+    import inspect
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    module = importlib.import_module(package)
+    left_out = {"Source", "SECTION_KINDS", "FormatRange", "expand_inputs", "article_questions"}  # internal plumbing
+    for name in module.__all__:
+        value = getattr(module, name)
+        if name in left_out or not (inspect.isfunction(value) or inspect.isclass(value)):
+            continue
+        defined = f"{value.__module__}.{value.__qualname__}"
+        assert f"::: {defined}\n" in page or f"::: {package}.{name}\n" in page, f"{package}.{name} ({defined})"
