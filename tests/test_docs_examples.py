@@ -85,3 +85,12 @@ def test_git_ignores_what_the_examples_write() -> None:
     except OSError:
         pytest.skip("git is not available")
     assert ignored.returncode == 0
+
+
+def test_ci_runs_the_readmes_test_command_then_everything_else() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = next(b.code for b in BLOCKS if b.document == "README.md" and "pytest" in b.code).strip()
+    install, tests = command.split(" && ")
+    assert install == "pip install -e '.[test]'" and tests.startswith("pytest -m \"not slow\"")
+    assert f"run_tests {tests}" in ci and "run_tests pytest -m slow" in ci  # together: every test
+    assert "mkdocs build --strict" in ci
