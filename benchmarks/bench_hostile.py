@@ -2,7 +2,9 @@
 
 Run from the project root:  python benchmarks/bench_hostile.py  (``--brat``: only the BRAT scoring cases, written
 to benchmarks/results/hostile_brat.json; ``--judge``: only the judge's hostile servers, to
-benchmarks/results/hostile_judge.json)
+benchmarks/results/hostile_judge.json; ``--chain-details``: only the long chain's ``--errors``/``--html`` and the
+per-submission COREFERENCE budget, to benchmarks/results/hostile_chain_details.json; ``--bounds``: only the input
+size bounds, to benchmarks/results/hostile_bounds.json)
 Prints one table and writes benchmarks/results/hostile.json. Each case runs in a fresh process, which
 reports the time of the work itself (imports, and one warm-up call on a short text that loads the rule
 tables, excluded), wall-clock (held to the target) and CPU (what the work costs when other jobs share the
@@ -10,7 +12,9 @@ machine), and its own peak resident memory. Load average at start and end are re
 Cases: the ChEMU COREFERENCE chain (benchmarks/golden/hostile_recipes.py) at N = 100, 1,000, 10,000; BRAT scoring
 (benchmarks/golden/hostile_recipes_brat.py, target 5 s and 500 MB each): 10,000 nested overlapping mentions (relaxed
 matching, and the --html page), a 300-link chain of mutually overlapping spans, 10,000 chains of 10 links and a
-150,000-link chain (refused); a cited sentence
+150,000-link chain (refused); ``--errors`` and ``--html`` on one chain of 350, 700 and 1,400 mentions (FP/FN
+lists capped per document and report), and the per-submission budget on 2 to 40 documents of a 1,400-mention chain
+(refused past 5,000,000 links); a cited sentence
 holding 50,000 digits, and one holding 1 MB of each string below, through ``questions build`` (the whole
 build of that one article: reading, splitting, every filter); 1 MB of "1", "C", "e.g. ", "(" and
 "Smith et al. " through every rule engine (sentence splitter, tokenizer, claims, authors, findability, and
@@ -18,6 +22,10 @@ the question selector's features of a candidate record whose excerpt and cited s
 ``judge run`` (16 requests, ``--concurrency 8``, one retry each) against the test server (tests/judge_server.py)
 answering every request with a 1 MB gzip or deflate bomb (1 GB inflated), or a body gzipped twice
 (``Content-Encoding: gzip, gzip``): target 10 s and 300 MB each.
+Input size bounds (target 60 s and 2 GB each), each at three sizes N to show linear growth: reading (and writing
+as JSON) an article of N sentences each citing all N/6 references as one range; an ``<articles>`` file of N
+articles; ``is_formula`` and ``token_classes`` on N digits; the chemicals component on N tokens; listing a
+package of N empty members.
 """
 
 from __future__ import annotations
@@ -162,6 +170,79 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
 """)
 
 
+_CHAIN_DETAILS = _PRELUDE + textwrap.dedent("""
+    from benchmarks.golden import hostile_recipes_brat as recipes_brat
+    from chemref.scoring import score_brat
+    flag, n = @FLAG@, @N@
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        gold, pred = recipes_brat.folders(root, recipes_brat.coref_chains(1, 20), recipes_brat.coref_chains(1, n),
+                                          text_chars=4 * (n + 2))
+        size = (pred / "doc.ann").stat().st_size
+        start()
+        if flag == "--errors":  # what `score brat --errors --json` does: score, list, print
+            report = score_brat(gold, pred, errors=True)
+            text = report.to_json()
+            left = sum(sum(v.values()) for v in report.get("errors_left_out", {}).values())
+            outcome = f"{len(report['errors']):,} records listed, {left:,} counted; JSON {len(text) / 1e6:.1f} MB"
+        else:  # `score brat --html PAGE`
+            from chemref.pages.brat_errors import write_brat_error_page
+            from chemref.scoring.brat.match_details import match_details
+            report = score_brat(gold, pred, details=True)
+            written = write_brat_error_page(root / "page.html", match_details(gold, pred, report=report))
+            outcome = f"page of {written / 1e6:.1f} MB"
+        done(f"{size / 1e3:.0f} kB prediction: " + outcome)
+""")
+
+_COREF_BUDGET = _PRELUDE + textwrap.dedent("""
+    from benchmarks.golden import hostile_recipes_brat as recipes_brat
+    from chemref.errors import ScoringError
+    from chemref.scoring import score_brat
+    docs, n = @DOCS@, @N@
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for side in ("gold", "pred"):
+            (root / side).mkdir()
+        chain = recipes_brat.coref_chains(1, n, 1)
+        for d in range(docs):
+            (root / "gold" / f"d{d:03}.ann").write_text("T1\\tReaction_product 0 3\\tabc\\n", encoding="utf-8")
+            (root / "pred" / f"d{d:03}.ann").write_text(chain, encoding="utf-8")
+        size = docs * len(chain.encode())
+        start()
+        try:
+            report = score_brat(root / "gold", root / "pred")
+            outcome = f"scored {report['documents']} documents"
+        except ScoringError as exc:
+            outcome = "refused: " + exc.message[:90]
+        done(f"{size / 1e6:.1f} MB submission: " + outcome)
+""")
+
+#: (flag, chain links) of the long-chain --errors / --html cases: 1,400 mentions is 979,300 links once expanded
+CHAIN_DETAIL_CASES = tuple((flag, n) for flag in ("--errors", "--html") for n in (349, 699, 1_399))
+#: documents of one 1,400-mention chain each, against the default per-submission budget (5,000,000 links)
+COREF_BUDGET_CASES = (2, 5, 10, 40)
+
+
+def _chain_detail_rows() -> list[dict]:
+    """``score brat --errors`` and ``--html`` on one long COREFERENCE chain: time and peak memory against size
+    (the FP/FN lists are capped per document and report; the score is the same work as without the flags)."""
+    rows = []
+    for flag, n in CHAIN_DETAIL_CASES:
+        code = _CHAIN_DETAILS.replace("@FLAG@", repr(flag)).replace("@N@", str(n))
+        rows.append({"case": f"{flag}, one chain of {n + 1:,} mentions ({n * (n + 1) // 2:,} links)",
+                     "limit_s": 5.0, "limit_mb": 500.0, **_run(code, timeout=300.0)})
+    return rows
+
+
+def _coref_budget_rows() -> list[dict]:
+    """The per-submission COREFERENCE budget: submissions of 2 to 40 documents of one 1,400-mention chain each
+    (979,300 links each), refused once past 5,000,000 links, in time and memory bounded by the budget."""
+    rows = []
+    for docs in COREF_BUDGET_CASES:
+        code = _COREF_BUDGET.replace("@DOCS@", str(docs)).replace("@N@", "1399")
+        rows.append({"case": f"per-submission budget, {docs} documents of a 1,400-mention chain",
+                     "limit_s": 15.0, "limit_mb": 500.0, **_run(code, timeout=300.0)})
+    return rows
 _JUDGE = _PRELUDE + textwrap.dedent("""
     sys.path.insert(0, str(Path(@ROOT@) / "tests"))
     from judge_server import JudgeServer, write_requests
@@ -191,6 +272,61 @@ JUDGE_CASES = (
 def _judge_rows() -> list[dict]:
     return [{"case": case, "limit_s": 10.0, "limit_mb": 300.0, **_run(_JUDGE.replace("@KIND@", repr(kind)))}
             for case, kind in JUDGE_CASES]
+_BOUNDS = _PRELUDE + textwrap.dedent("""
+    case, n = @CASE@, @N@
+    if case == "ranges":  # n sentences each citing all n // 6 references as one range (one xref, "1-N")
+        from chemref.jats import read_articles
+        from chemref.jsonl import json_line
+        data = recipes.range_article(n // 6, n, "text").encode()
+        start()
+        size = sum(len(json_line(a.to_dict())) for a in read_articles(data, name="ranges.xml"))
+        done(f"{len(data) / 1e6:.1f} MB in, {size / 1e6:.1f} MB of JSON out")
+    elif case == "articles":  # an <articles> file of n articles
+        from chemref.jats import read_articles
+        data = recipes.articles_file(n).encode()
+        start()
+        done(f"{len(read_articles(data, name='articles.xml')):,} articles of {len(data) / 1e6:.1f} MB")
+    elif case == "formula":  # is_formula on n digits
+        from chemref.nlp.components.chemical_features import is_formula, token_classes
+        is_formula("H2O")
+        start()
+        done(f"formula: {is_formula('1' * n)}, classes: {token_classes('1' * n + '+')[0]!r}")
+    elif case == "chemicals":  # the chemicals component on a text of about n tokens
+        from chemref.nlp.components.chemicals import _counter
+        nlp = _counter()
+        text = "Aspirin and NaCl in DMSO were stirred with Pd(PPh3)4 at 50 C for 2 h. " * (n // 18 + 1)
+        nlp.max_length = len(text) + 1
+        nlp("NaCl in DMSO")
+        start()
+        doc = nlp(text)
+        done(f"{len(doc):,} tokens, {len(doc.ents):,} mentions")
+    else:  # a .tar.gz package of n empty members named like articles
+        from chemref.inputs.archives import package_sources
+        with tempfile.TemporaryDirectory() as tmp:
+            package = recipes.package(Path(tmp) / "oa.tar.gz", {f"PMC{i}/a.nxml": b"" for i in range(n)})
+            start()
+            count = sum(1 for _ in package_sources(package, "oa.tar.gz"))
+            done(f"{count:,} members listed")
+""")
+
+#: (case, recipe, sizes) of the input size bounds: each at three or more sizes, to show linear growth
+BOUND_CASES = (
+    ("jats read, {n} sentences each citing {refs} references as one range", "ranges", (7_500, 15_000, 30_000)),
+    ("jats read, <articles> file of {n} articles", "articles", (2_000, 4_000, 8_000)),
+    ("is_formula and token_classes, {n} digits", "formula", (20_000, 40_000, 80_000)),
+    ("chemicals component, text of about {n} tokens", "chemicals", (10_000, 20_000, 40_000)),
+    ("package of {n} empty members, listed", "package", (25_000, 50_000, 100_000)),
+)
+
+
+def _bound_rows() -> list[dict]:
+    rows = []
+    for case, recipe, sizes in BOUND_CASES:
+        for n in sizes:
+            code = _BOUNDS.replace("@CASE@", repr(recipe)).replace("@N@", str(n))
+            rows.append({"case": case.format(n=f"{n:,}", refs=f"{n // 6:,}"),
+                         "recipe": recipe, "size": n, "limit_s": 60.0, "limit_mb": 2000.0, **_run(code, timeout=300.0)})
+    return rows
 
 
 def _run(code: str, timeout: float = 120.0) -> dict:
@@ -209,17 +345,23 @@ def _brat_rows() -> list[dict]:
     for case, recipe, n in BRAT_CASES:
         code = _BRAT.replace("@CASE@", repr(recipe)).replace("@N@", str(n))
         rows.append({"case": case, "limit_s": 5.0, "limit_mb": 500.0, **_run(code, timeout=900.0)})
-    return rows
+    return rows + _chain_detail_rows() + _coref_budget_rows()
 
 
 def main() -> None:
     load_start = os.getloadavg()[0]
     rows: list[dict] = []
+    if "--chain-details" in sys.argv[1:]:  # only the long chain's --errors/--html and the per-submission budget
+        _table(_chain_detail_rows() + _coref_budget_rows(), load_start, OUT.with_name("hostile_chain_details.json"))
+        return
     if "--brat" in sys.argv[1:]:  # only the BRAT scoring cases, to results/hostile_brat.json
         _table(_brat_rows(), load_start, OUT.with_name("hostile_brat.json"))
         return
     if "--judge" in sys.argv[1:]:  # only the judge's hostile servers, to results/hostile_judge.json
         _table(_judge_rows(), load_start, OUT.with_name("hostile_judge.json"))
+        return
+    if "--bounds" in sys.argv[1:]:  # only the input size bounds, to results/hostile_bounds.json
+        _table(_bound_rows(), load_start, OUT.with_name("hostile_bounds.json"))
         return
     for n in (100, 1_000, 10_000):
         rows.append({"case": f"coref chain N={n:,}", "limit_s": 5.0, **_run(_COREF.replace("@N@", str(n)))})
@@ -234,6 +376,7 @@ def main() -> None:
         for engine in ENGINES:
             rows.append({"case": f"{engine}, 1 MB of {unit!r}", "limit_s": 1.0,
                          **_run(_ENGINE.replace("@ARGS@", repr((engine, unit, MB))))})
+    rows.extend(_bound_rows())
     _table(rows, load_start, OUT)
 
 

@@ -29,7 +29,7 @@ OUT = ROOT / "benchmarks" / "results" / "questions.json"
 
 from chemref._io.atomic import atomic_write  # noqa: E402
 from chemref.inputs.sources import expand_inputs  # noqa: E402
-from chemref.jats import read  # noqa: E402
+from chemref.jats.reader import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
 from chemref.questions.funnel.builder import _warm_up  # noqa: E402
 

@@ -57,7 +57,7 @@ OUT = ROOT / "benchmarks" / "results" / "selector.json"
 import numpy as np  # noqa: E402
 
 from chemref._io.atomic import atomic_write  # noqa: E402
-from chemref.jats import read  # noqa: E402
+from chemref.jats.reader import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
 from chemref.scoring.stats.agreement import ranking_auc  # noqa: E402
 from chemref.questions.labels.label import good_labels, read_labels  # noqa: E402

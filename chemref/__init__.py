@@ -7,8 +7,6 @@ stays fast and never imports spaCy unless an NLP entry point is used.
 from __future__ import annotations
 
 from chemref._lazy import lazy_exports
-
-
 from chemref._version import __version__
 from chemref.errors import BratError, ChemrefError, InputError, JatsError, ScoringError
 

@@ -9,7 +9,7 @@ import sys
 def run() -> int:
     """The ``chemref`` script's entry point."""
     try:
-        from chemref.cli import main
+        from chemref.cli import main  # noqa: PLC0415 (the CLI, with Ctrl-C handled while it loads)
     except KeyboardInterrupt:
         sys.stderr.write("chemref: error: interrupted\n")
         return 130

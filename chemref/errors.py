@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-
 #: The exceptions that mean a chemref bug met on one input (not bad input): a run records them as that input's
 #: error and goes on, so one article never takes down a run of millions.
 UNEXPECTED: tuple[type[BaseException], ...] = (RecursionError, MemoryError, ValueError, TypeError, KeyError,

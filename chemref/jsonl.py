@@ -18,6 +18,9 @@ import os
 import re
 from typing import IO, Any, Iterable, Iterator
 
+from chemref._io.atomic import atomic_write
+from chemref._io.limits import read_limited
+from chemref._io.text import iter_lines
 from chemref.errors import InputError
 
 __all__ = ["json_line", "json_text", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
@@ -105,8 +108,6 @@ def write_rows(handle: IO[str], rows: Iterable[Any]) -> int:
 
 def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
     """Write JSON Lines atomically (all of it or nothing); returns how many rows were written."""
-    from chemref._io.atomic import atomic_write
-
     with atomic_write(path) as handle:
         return write_rows(handle, rows)
 
@@ -119,18 +120,19 @@ def read_jsonl(path: str | os.PathLike[str], *,
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
     regular files), so a file larger than memory is fine."""
-    from chemref._io.text import iter_lines
-
     where = os.fspath(path)
     hook = unique_keys if unique else None
     for number, line in iter_lines(path):
         if not line.strip():
             continue
         try:
-            value = json.loads(line, object_pairs_hook=hook)
+            value = json.loads(line, object_pairs_hook=hook, parse_float=_finite, parse_constant=_no_constant)
         except DuplicateKey as exc:
             raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=where, line=number,
                              hint="give each key once") from None
+        except _NotFinite as exc:
+            raise InputError(f"{exc.args[0][:40]} is not a finite number", path=where, line=number,
+                             hint="numbers must be finite: JSON has no NaN or Infinity") from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
                              hint="expected one JSON object per line (JSON Lines)") from None
@@ -187,9 +189,17 @@ class _NotFinite(ValueError):
 
 def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None, line: int | None = None) -> Any:
     """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``), a key
-    given twice in one object, a lone surrogate and nesting too deep to read are :class:`InputError`\\ s naming
-    ``path`` and ``line``, like bad JSON."""
+    given twice in one object, a lone surrogate, nesting too deep to read and bytes that are not UTF-8 (UTF-16
+    too, which Python's reader would take) are :class:`InputError`\\ s naming ``path`` and ``line``, like bad
+    JSON."""
     where = None if path is None else os.fspath(path)
+    if isinstance(text, (bytes, bytearray)):  # UTF-8 only (a BOM dropped): json.loads would also take UTF-16/32
+        from chemref._io.text import decode_utf8  # noqa: PLC0415 (deferred: loaded only on this path)
+
+        if b"\0" in text[:4] or text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise InputError("not UTF-8 text (UTF-16 or UTF-32, judging by its first bytes)", path=where,
+                             line=line, hint="save the file as UTF-8")
+        text = decode_utf8(bytes(text), where or "<json>")
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_no_constant, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:
@@ -207,11 +217,7 @@ def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None,
         raise InputError(f"a number cannot be read: {exc}", path=where, line=line) from None
     except RecursionError:
         raise InputError("JSON nested too deeply to read", path=where, line=line) from None
-    if isinstance(text, (bytes, bytearray)):
-        if b"\\u" in text:
-            _refuse_surrogate(text.decode("utf-8", "replace"), value, where, line)
-    else:
-        _refuse_surrogate(text, value, where, line)
+    _refuse_surrogate(text, value, where, line)
     return value
 
 
@@ -223,7 +229,7 @@ def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | o
     """``value`` when it matches the JSON Schema ``schema`` (draft 7, compiled once by fastjsonschema), else an
     :class:`InputError` ``"<what>: <where and what is wrong>"`` (``what``: "invalid manifest"; the place as
     ``$.shards[0].files``)."""
-    import fastjsonschema
+    import fastjsonschema  # noqa: PLC0415 (fastjsonschema, loaded only when a schema is checked)
 
     validator = _VALIDATORS.get(id(schema))
     if validator is None:
@@ -246,7 +252,5 @@ def read_json(path: str | os.PathLike[str], *, what: str, schema: dict[str, Any]
               limit: int | None = None, hint: str | None = None) -> Any:
     """The JSON document in the regular file ``path`` (at most ``limit`` bytes, default the input size limit),
     read strictly (:func:`parse_json`) and checked against ``schema`` (:func:`check_schema`)."""
-    from chemref._io.limits import read_limited
-
     value = parse_json(read_limited(path, limit), path=path)
     return value if schema is None else check_schema(value, schema, what=what, path=path, hint=hint)

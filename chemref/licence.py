@@ -60,7 +60,7 @@ def cc_by_decision(urls: Sequence[str], types: Sequence[str], all_text: str) -> 
     typed_by = any(t in ("cc by", "cc-by", "ccby") for t in types)
     if not kinds and not restricted and not other_acs and (_ATTRIBUTION_TEXT.search(all_text) or typed_by):
         return (urls[0] if urls else None), True
-    return (cc_urls or urls or [None])[0], False
+    return next(iter(cc_urls or urls), None), False
 
 
 def is_cc_by_name(licence: str) -> bool:

@@ -17,12 +17,17 @@ import pickle
 import sys
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.errors import ChemrefError, WorkerError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+import multiprocessing
+import signal
+import time
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as ResultTimeout
 
 __all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "cap_workers", "usable_cpus", "MIN_DOCS_PER_JOB",
            "MAX_WORKERS_PER_CPU", "WorkerError"]
@@ -58,16 +63,12 @@ class _Init:
     the caller's set-up."""
 
     def __init__(self, setup: Callable[[], None] | None) -> None:
-        import multiprocessing
-
         self.setup = setup
         # the process whose end ends the workers: this one when it forks them; else their own parent (this
         # one again with "spawn", a fork server that ends with this one with "forkserver")
         self.parent = os.getpid() if multiprocessing.get_start_method() == "fork" else None
 
     def __call__(self) -> None:
-        import signal
-
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         parent = os.getppid() if self.parent is None else self.parent
         threading.Thread(target=_leave_with, args=(parent,), name="chemref-parent-watch", daemon=True).start()
@@ -82,14 +83,12 @@ _PARENT_POLL = 0.5
 def _leave_with(parent: int) -> None:
     """In a worker: exit once the parent process has gone (killed with ``kill -9``, nothing told the workers;
     they would otherwise wait for work for ever, holding their memory)."""
-    import time
-
     while os.getppid() == parent:
         time.sleep(_PARENT_POLL)
     os._exit(1)
 
 
-class _Chunk:
+class _Chunk(Generic[T, R]):
     """``[fn(item) for item in chunk]`` in a worker: one task, one pickled round trip for several items."""
 
     def __init__(self, fn: Callable[[T], R]) -> None:
@@ -135,7 +134,6 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
         for item in items:
             yield fn(item)
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     window = window or 4 * workers
     interrupt = _DeferredInterrupt()
@@ -173,8 +171,6 @@ class _DeferredInterrupt:
     """
 
     def __init__(self) -> None:
-        import signal
-
         self.requested = False
         self.pid = os.getpid()
         self.installed = (threading.current_thread() is threading.main_thread()
@@ -194,8 +190,6 @@ class _DeferredInterrupt:
             raise KeyboardInterrupt
 
     def restore(self) -> None:
-        import signal
-
         if self.installed:
             signal.signal(signal.SIGINT, self.previous if self.previous is not None else signal.SIG_DFL)
             self.installed = False
@@ -207,9 +201,6 @@ _INTERRUPT_POLL = 0.2
 
 def _result(future: Future, interrupt: _DeferredInterrupt) -> list:
     """A task's results, waiting in short steps so that a deferred Ctrl-C is acted on promptly."""
-    from concurrent.futures import BrokenExecutor
-    from concurrent.futures import TimeoutError as ResultTimeout  # not the built-in one before Python 3.11
-
     while True:
         interrupt.check()
         try:
@@ -261,8 +252,6 @@ def _child(read_fd: int, write_fd: int, fn: Callable[[Sequence[T]], R], chunk: S
 
 def _stop(children: list[tuple[int, int]]) -> None:
     """Kill and reap the forked children still listed, and close their pipes."""
-    import signal
-
     for pid, read_fd in children:
         try:
             os.kill(pid, signal.SIGKILL)

@@ -24,6 +24,9 @@ from typing import Any
 
 ANSWER = {"good_question": True, "author_named": False, "function": "CLAIM", "sentence_ok": True,
           "note": "specific finding", "confidence": 0.9}
+#: The closed-book answer by default: nothing remembered.
+RECALL_NONE = {"title": None, "first_author": None, "year": None, "doi": None}
+CLOSED_BOOK_LINE = "chemref closed-book recall, prompt "
 _ITEM = re.compile(r"\bitem ([\w.-]*\w)")
 
 
@@ -50,6 +53,9 @@ class JudgeServer:
         self.answered = 0
         self.plan: dict[str, list[str]] = {}
         self.answers: dict[str, dict[str, Any]] = {}
+        #: a closed-book request's answer (its system message opens with the closed-book prompt's line), from
+        #: its request body
+        self.recall: Any = lambda body: RECALL_NONE
         self.problems: list[str] = []
         self.seen: dict[str, int] = {}
         self.requests = 0
@@ -102,8 +108,12 @@ class JudgeServer:
                 return self.fallback[(self.fallback_used - 1) % len(self.fallback)]
             return "ok"
 
-    def completion(self, item: str, kind: str) -> dict[str, Any]:
-        answer = self.answers.get(item, ANSWER)
+    def completion(self, item: str, kind: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        messages = (body or {}).get("messages") or [{}]
+        if str(messages[0].get("content", "")).startswith(CLOSED_BOOK_LINE):
+            answer = self.answers.get(item) or self.recall(body)
+        else:
+            answer = self.answers.get(item, ANSWER)
         content: str | None = json.dumps(answer)
         finish = "stop"
         message: dict[str, Any] = {"role": "assistant", "content": content}
@@ -185,7 +195,7 @@ class JudgeServer:
                 elif kind == "bad_json":
                     self._reply(200, b'{"id": "chatcmpl-x", "choices": [')
                 elif kind == "truncated":
-                    data = json.dumps(server.completion(item, "ok")).encode()
+                    data = json.dumps(server.completion(item, "ok", body)).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
@@ -197,7 +207,7 @@ class JudgeServer:
                 else:
                     if kind == "slow":
                         time.sleep(server.slow_seconds)
-                    data = json.dumps(server.completion(item, kind)).encode()
+                    data = json.dumps(server.completion(item, kind, body)).encode()
                     self._reply(200, data, {"x-request-id": f"req-{server.requests}"})
 
             def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:

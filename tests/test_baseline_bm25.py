@@ -22,13 +22,13 @@ POOL = DATA / "pool.jsonl"
 
 def _jats_reader_available() -> bool:
     try:
-        from chemref.jats import read  # noqa: F401
+        from chemref.jats.reader import read  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-needs_reader = pytest.mark.skipif(not _jats_reader_available(), reason="chemref.jats.read is not available yet")
+needs_reader = pytest.mark.skipif(not _jats_reader_available(), reason="chemref.read_jats is not available yet")
 
 
 def test_query_text_drops_the_marker() -> None:

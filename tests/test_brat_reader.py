@@ -60,7 +60,7 @@ CASES = [
     (T2 + "#1\tAnnotatorNotes T2\tcheck this\n", {"T": 1, "#": [("#1", "AnnotatorNotes", "T2", "check this")]}),
     (T2 + "*\tEquiv T2 T2\n", {"T": 1, "*": [("Equiv", ("T2", "T2"))]}),
     # unknown kinds are ignored with a diagnostic
-    (T2 + "X1\tjunk line\n% comment\n", {"T": 1, "diagnostics": 2}),
+    (T2 + "X1\tjunk line\nT3\tentity 6 8\tw2\n% comment\n", {"T": 2, "diagnostics": 2}),
     # duplicate id: the later line wins, with a diagnostic
     ("T1\tentity 0 5\ta\nT1\tentity 6 8\tb\n", {"T": [("T1", "entity", ((6, 8),), "b")], "diagnostics": 1}),
     ("", {}),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.jats_helpers import paragraph_article, x
 
-import chemref.jats as jats
+from chemref import read_jats
 
 
 def B(*numbers: int) -> tuple[str, ...]:
@@ -77,7 +77,7 @@ CASES = [
 
 @pytest.mark.parametrize("paragraph, expected", CASES)
 def test_citation_anchors(paragraph: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
-    article = jats.read(paragraph_article(paragraph))
+    article = read_jats(paragraph_article(paragraph))
     (_, para), = list(article.paragraphs())
     got = [(a.text, a.ref_ids) for a in para.citations]
     assert got == expected
@@ -86,7 +86,7 @@ def test_citation_anchors(paragraph: str, expected: list[tuple[str, tuple[str, .
 
 
 def test_superscript_after_period_stays_with_its_sentence() -> None:
-    article = jats.read(paragraph_article(f"fast diffusion.{x('B7', '7')} Studies show"))
+    article = read_jats(paragraph_article(f"fast diffusion.{x('B7', '7')} Studies show"))
     (_, para), = list(article.paragraphs())
     assert para.text == "fast diffusion.7 Studies show"
     (anchor,) = para.citations
@@ -94,13 +94,13 @@ def test_superscript_after_period_stays_with_its_sentence() -> None:
 
 
 def test_expanded_names_only_range_interior() -> None:
-    article = jats.read(paragraph_article(f"[{x('B3', '3')}&#x02013;{x('B6', '6')}]"))
+    article = read_jats(paragraph_article(f"[{x('B3', '3')}&#x02013;{x('B6', '6')}]"))
     (_, para), = list(article.paragraphs())
     assert para.citations[0].expanded == ("B4", "B5")
 
 
 def test_unknown_rid_and_reversed_range_are_diagnosed() -> None:
-    article = jats.read(paragraph_article(f"[{x('B99', '99')}] and [{x('B5', '5')}&#x02013;{x('B3', '3')}]"))
+    article = read_jats(paragraph_article(f"[{x('B99', '99')}] and [{x('B5', '5')}&#x02013;{x('B3', '3')}]"))
     codes = [d.code for d in article.diagnostics]
     assert "xref-unknown-rid" in codes and "range-reversed" in codes
     assert all(d.line is not None for d in article.diagnostics)
@@ -110,10 +110,10 @@ def test_rid_to_citation_element_inside_ref() -> None:
     data = paragraph_article(f"[{x('C2', '1')}]", n_refs=0).replace(
         b"<ref-list></ref-list>",
         b'<ref-list><ref id="B1"><mixed-citation id="C2">A. <year>2001</year></mixed-citation></ref></ref-list>')
-    (_, para), = list(jats.read(data).paragraphs())
+    (_, para), = list(read_jats(data).paragraphs())
     assert para.citations[0].ref_ids == ("B1",)
 
 
 def test_xref_without_ref_type_resolving_to_refs_is_a_citation() -> None:
-    (_, para), = list(jats.read(paragraph_article('see <xref rid="B2">2</xref>')).paragraphs())
+    (_, para), = list(read_jats(paragraph_article('see <xref rid="B2">2</xref>')).paragraphs())
     assert [(a.text, a.ref_ids) for a in para.citations] == [("2", ("B2",))]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import chemref.jats as jats
+from chemref import read_jats
 from chemref.jats.report import run
 
 HERE = Path(__file__).parent / "data" / "jats" / "constructs"
@@ -54,7 +55,7 @@ GOLDEN = [
 
 @pytest.mark.parametrize("name, expected, refs, codes", GOLDEN, ids=[g[0] for g in GOLDEN])
 def test_construct(name: str, expected: list, refs: dict, codes: list) -> None:
-    article = jats.read(HERE / name)
+    article = read_jats(HERE / name)
     assert citations(article) == expected
     by_id = article.references_by_id
     assert {r: (by_id[r].doi, by_id[r].authors, by_id[r].ambiguous) for r in refs} == refs
@@ -63,13 +64,13 @@ def test_construct(name: str, expected: list, refs: dict, codes: list) -> None:
 
 
 def test_paired_descriptions_keep_the_richer_fields() -> None:
-    ref = jats.read(HERE / "scielo_paired_citations.xml").references_by_id["B1"]
+    ref = read_jats(HERE / "scielo_paired_citations.xml").references_by_id["B1"]
     assert (ref.title, ref.year, ref.container_title, ref.publication_type, ref.dois) == (
         "Copper sites in zeolite catalysts", 2010, "Quim Nova", "journal", ("10.1590/s0100-40422010000200001",))
 
 
 def test_taxpub_paragraph_paths() -> None:
-    article = jats.read(HERE / "taxpub_treatment.xml")
+    article = read_jats(HERE / "taxpub_treatment.xml")
     assert [(s.title, p.path) for s, p in article.paragraphs()] == [
         ("Taxonomy", "/article/body/sec/tp:taxon-treatment/tp:nomenclature/p"),
         ("Taxonomy", "/article/body/sec/tp:taxon-treatment/tp:nomenclature/tp:nomenclature-citation-list/"
@@ -83,7 +84,7 @@ def test_every_article_of_an_articles_file() -> None:
     assert [(a.pmcid, a.title, a.part, citations(a), cited_dois(a)) for a in articles] == [
         ("PMC9000011", "First", "/articles/article[1]", [("p", "1", ("B1",))], [W[1]]),
         ("PMC9000012", "Second", "/articles/article[2]", [("p", "2", ("B2",))], [W[2]])]
-    first = jats.read(path)
+    first = read_jats(path)
     assert first.pmcid == "PMC9000011" and [d.code for d in first.diagnostics] == ["articles-more"]
     assert [a.pmcid for a in jats.read_many([path])] == ["PMC9000011", "PMC9000012"]
     out = io.StringIO()

@@ -14,6 +14,7 @@ from tests.helpers import shared_path
 from benchmarks.golden.jats_independent import count_file
 
 import chemref.jats as jats
+from chemref import read_jats
 
 #: Known, explained disagreements on the DOI map: (file, ref id) -> why. None at present: the one
 #: conflicting ref (10.7554_eLife.00007.nxml bib3, whose ext-link href names another paper than its
@@ -25,7 +26,7 @@ DOI_EXCEPTIONS: dict[tuple[str, str], str] = {}
 def corpus():
     folder = shared_path("corpora", "jats", "dev")
     files = sorted(folder.glob("*.nxml"))
-    return [(path, jats.read(path), count_file(path)) for path in files]
+    return [(path, read_jats(path), count_file(path)) for path in files]
 
 
 def reader_pairs(article: jats.Article) -> set[tuple[str, str]]:

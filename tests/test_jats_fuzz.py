@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.jats_helpers import paragraph_article
 from lxml import etree
 
-import chemref.jats as jats
+from chemref import read_jats
 from chemref.errors import JatsError
 
 # Small real files covering: superscript, bracket ranges, author-year, PLOS native, eLife, Wiley ref-type="ref".
@@ -32,7 +32,7 @@ def sources() -> list[bytes]:
 
 def check(data: bytes) -> None:
     try:
-        article = jats.read(data, name="fuzz.nxml")
+        article = read_jats(data, name="fuzz.nxml")
     except JatsError:
         return
     for _, paragraph in article.paragraphs(include_abstracts=True, include_back=True):

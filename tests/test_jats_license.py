@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.jats_helpers import article
 
-import chemref.jats as jats
+from chemref import read_jats
 
 BY4 = "http://creativecommons.org/licenses/by/4.0/"
 
@@ -59,13 +59,13 @@ CASES = [
 @pytest.mark.parametrize("permissions, expected", CASES)
 def test_license(permissions: str, expected: tuple[bool, str | None]) -> None:
     meta = f"<permissions>{permissions}</permissions>" if permissions else ""
-    lic = jats.read(article("<p>x</p>", meta=meta)).license
+    lic = read_jats(article("<p>x</p>", meta=meta)).license
     assert (lic.cc_by, lic.url) == expected
 
 
 def test_license_text_is_kept() -> None:
     meta = f'<permissions><license xlink:href="{BY4}"><license-p>Open   access\n under CC BY.</license-p></license></permissions>'
-    assert jats.read(article("<p>x</p>", meta=meta)).license.text == "Open access under CC BY."
+    assert read_jats(article("<p>x</p>", meta=meta)).license.text == "Open access under CC BY."
 
 
 @pytest.mark.slow
@@ -73,5 +73,5 @@ def test_every_dev_article_is_cc_by() -> None:
     from tests.helpers import shared_path
 
     folder = shared_path("corpora", "jats", "dev")
-    not_cc_by = [p.name for p in sorted(folder.glob("*.nxml")) if not jats.read(p).license.cc_by]
+    not_cc_by = [p.name for p in sorted(folder.glob("*.nxml")) if not read_jats(p).license.cc_by]
     assert not_cc_by == []

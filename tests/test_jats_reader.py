@@ -13,6 +13,7 @@ import pytest
 from tests.jats_helpers import article, numbered_refs, paragraph_article, x
 
 import chemref.jats as jats
+from chemref import read_jats
 from chemref.cli import main
 from chemref.errors import JatsError
 
@@ -43,7 +44,7 @@ ERROR_CASES = [
 @pytest.mark.parametrize("data, message, line", ERROR_CASES)
 def test_bad_input_raises_jats_error(data: bytes, message: str, line: int | None) -> None:
     with pytest.raises(JatsError) as info:
-        jats.read(data, name="bad.nxml")
+        read_jats(data, name="bad.nxml")
     assert message in str(info.value) and "bad.nxml" in str(info.value)
     assert info.value.line == line
 
@@ -51,19 +52,19 @@ def test_bad_input_raises_jats_error(data: bytes, message: str, line: int | None
 def test_safety_limits() -> None:
     deep = b"<article><body><p>" + b"<italic>" * 300 + b"x" + b"</italic>" * 300 + b"</p></body></article>"
     with pytest.raises(JatsError, match="safety limits"):
-        jats.read(deep)
+        read_jats(deep)
     ok = b"<article><body><p>" + b"<italic>" * 200 + b"x" + b"</italic>" * 200 + b"</p></body></article>"
-    assert jats.read(ok).sections[0].paragraphs[0].text == "x"
+    assert read_jats(ok).sections[0].paragraphs[0].text == "x"
     laughs = (b'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">'
               b'<!ENTITY c "&b;&b;&b;&b;&b;">]><article><body><p>&c;</p></body></article>')
-    assert jats.read(laughs).sections[0].paragraphs[0].text == "&c;"  # never expanded
+    assert read_jats(laughs).sections[0].paragraphs[0].text == "&c;"  # never expanded
 
 
 def test_missing_file_and_directory(tmp_path) -> None:
     with pytest.raises(JatsError, match="no such file"):
-        jats.read(tmp_path / "nope.nxml")
+        read_jats(tmp_path / "nope.nxml")
     with pytest.raises(JatsError, match="directory"):
-        jats.read(tmp_path)
+        read_jats(tmp_path)
 
 
 def test_external_entities_and_dtd_are_never_loaded(tmp_path) -> None:
@@ -71,13 +72,13 @@ def test_external_entities_and_dtd_are_never_loaded(tmp_path) -> None:
     secret.write_text("TOP SECRET")
     data = (f'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY xxe SYSTEM "file://{secret}">]>'
             '<article><body><p>leak: &xxe;</p></body></article>').encode()
-    art = jats.read(data)
+    art = read_jats(data)
     assert "TOP SECRET" not in json.dumps(art.to_dict())
 
 
 def test_dtd_url_in_doctype_is_not_fetched() -> None:
     # every dev file names an http DTD; reading must neither fetch it nor fail on it
-    art = jats.read(GOOD)
+    art = read_jats(GOOD)
     assert art.sections[0].paragraphs[0].citations[0].ref_ids == ("B1", "B2", "B3")
 
 
@@ -88,7 +89,7 @@ def test_wrapper_root_and_metadata() -> None:
             '<pub-date pub-type="epub"><year>2018</year></pub-date>')
     data = b"<pmc-articleset>" + article("<p>x</p>", meta=meta).split(b"?>", 1)[1] + b"</pmc-articleset>"
     data = data.replace(b"<!DOCTYPE", b"<!-- ").replace(b'.dtd">', b'.dtd -->', 1)
-    art = jats.read(data)
+    art = read_jats(data)
     assert (art.pmcid, art.pmid, art.doi, art.title, art.journal, art.year) == (
         "PMC12345", "999", "10.1000/abc", "H2O study", "J Test", 2018)
 
@@ -96,12 +97,12 @@ def test_wrapper_root_and_metadata() -> None:
 def test_no_body_and_sub_articles_are_diagnosed() -> None:
     data = article("<p>x</p>").replace(b"<body><p>x</p></body>", b"").replace(
         b"</article>", b"<sub-article><body><p>Decision letter</p></body></sub-article></article>")
-    codes = [d.code for d in jats.read(data).diagnostics]
+    codes = [d.code for d in read_jats(data).diagnostics]
     assert codes == ["no-body", "sub-article-ignored"]
 
 
 def test_article_pickles_and_serialises() -> None:
-    art = jats.read(GOOD, name="good.nxml")
+    art = read_jats(GOOD, name="good.nxml")
     assert pickle.loads(pickle.dumps(art)) == art
     data = json.loads(json.dumps(art.to_dict()))
     assert data["file"] == "good.nxml"
@@ -134,7 +135,7 @@ def test_read_many_errors(files, tmp_path) -> None:
 
 @pytest.mark.slow
 def test_no_spacy_import() -> None:
-    code = ("import sys, chemref.jats as j; j.read(" + repr(GOOD) + "); import chemref.cli.jats; "
+    code = ("import sys, chemref; chemref.read_jats(" + repr(GOOD) + "); import chemref.cli.jats; "
             "assert 'spacy' not in sys.modules, 'spacy imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -176,7 +177,7 @@ def test_hand_written_article_with_every_form() -> None:
     from benchmarks.golden.jats_independent import count_file
 
     path = ROOT / "tests" / "data" / "jats" / "citation_forms.nxml"
-    art = jats.read(path)
+    art = read_jats(path)
     got = [(s.kind, a.text, a.ref_ids) for s, p in art.paragraphs() for a in p.citations]
     assert got == [
         ("introduction", "1", ("R1",)), ("introduction", "2–4", ("R2", "R3", "R4")),
@@ -226,14 +227,20 @@ _section = st.recursive(
                             st.lists(inner, max_size=2).map(tuple)),
     max_leaves=4)
 _reference = st.builds(jats.Reference, _text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _ids, _maybe_int,
-                       st.booleans(), _ids, _maybe_text, _maybe_int, _maybe_text, _maybe_text)
+                       st.booleans(), _ids, _maybe_text, _maybe_int, _maybe_text, _maybe_text,
+                       st.lists(_maybe_text, max_size=3).map(tuple))
 _sections = st.lists(_section, max_size=2).map(tuple)
+_author = st.builds(jats.Author, _maybe_text, _maybe_text, _maybe_text, _ids, st.booleans(), st.booleans(),
+                    _maybe_text, st.booleans())
+_date = st.builds(jats.ArticleDate, _text, _text, _maybe_text, _maybe_text)
+_funding = st.builds(jats.Funding, _ids, st.lists(st.builds(jats.Award, _ids, _ids), max_size=2).map(tuple))
 _article = st.builds(
     jats.Article, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_int,
     st.builds(jats.License, _maybe_text, _maybe_text, st.booleans()), _sections,
     st.lists(_reference, max_size=3).map(tuple),
     st.lists(st.builds(jats.Diagnostic, _text, _text, _maybe_int), max_size=2).map(tuple), _sections, _sections,
-    _maybe_text)
+    _maybe_text, _maybe_text, st.lists(_author, max_size=3).map(tuple), _ids, _ids,
+    st.lists(_date, max_size=3).map(tuple), _funding, _maybe_text)
 
 
 @settings(max_examples=60)
@@ -241,3 +248,20 @@ _article = st.builds(
 @pytest.mark.slow
 def test_to_dict_and_from_dict_round_trip_every_field(article: jats.Article) -> None:
     assert jats.Article.from_dict(json.loads(json.dumps(article.to_dict()))) == article
+
+
+def test_a_reused_parser_reports_each_files_own_error() -> None:
+    """The parser is kept from file to file (its name dictionary is reused): a file read after a broken one, or
+    after one declaring entities, reads as it does alone, and each error names its own line."""
+    alone = read_jats(GOOD).to_dict()
+    for bad, line in ((b"<article>\n\n<body><p>x</body></article>", 3), (b"<article><body>", 1)):
+        with pytest.raises(JatsError) as first:
+            read_jats(bad, name="bad.nxml")
+        assert read_jats(GOOD).to_dict() == alone
+        with pytest.raises(JatsError) as again:
+            read_jats(bad, name="bad.nxml")
+        assert first.value.line == again.value.line == line
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>'
+              b'<article><body><p>&b;</p></body></article>')
+    assert read_jats(laughs).sections[0].paragraphs[0].text == "&b;"
+    assert read_jats(GOOD).to_dict() == alone

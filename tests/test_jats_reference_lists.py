@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import chemref.jats as jats
+from chemref import read_jats
 from chemref.jats.references import parse_unstructured_citation
 
 ARTICLE = Path(__file__).parent / "data" / "jats" / "refs_in_body_mixed.nxml"
@@ -19,7 +19,7 @@ ARTICLE = Path(__file__).parent / "data" / "jats" / "refs_in_body_mixed.nxml"
 
 @pytest.fixture(scope="module")
 def art():
-    return jats.read(ARTICLE)
+    return read_jats(ARTICLE)
 
 
 def test_every_list_is_found(art):
@@ -51,7 +51,7 @@ def test_doi_broken_by_a_line_break_is_joined_and_reported(art):
 
 
 def test_doi_broken_in_plain_text_is_reported_not_silently_cut():
-    art = jats.read(
+    art = read_jats(
         b'<article><body><p>x</p></body><back><ref-list><ref id="a"><mixed-citation>Ng T. A note on rust. '
         b'Corros Lett. doi: 10.1000/corr. 778812</mixed-citation></ref></ref-list></back></article>')
     assert any(d.code == "ref-doi-maybe-truncated" for d in art.diagnostics)

@@ -6,10 +6,11 @@ import pytest
 from tests.jats_helpers import article
 
 import chemref.jats as jats
+from chemref import read_jats
 
 
 def one_ref(content: str, ref_id: str = "R1") -> jats.Reference:
-    art = jats.read(article("<p>x</p>", f'<ref id="{ref_id}"><label>1</label>{content}</ref>'))
+    art = read_jats(article("<p>x</p>", f'<ref id="{ref_id}"><label>1</label>{content}</ref>'))
     (ref,) = art.references
     return ref
 
@@ -107,7 +108,7 @@ def test_unparseable_year_missing_and_duplicate_ids_are_diagnosed() -> None:
     refs = ('<ref id="R1"><element-citation><year>n.d.</year></element-citation></ref>'
             '<ref><mixed-citation>No id at all</mixed-citation></ref>'
             '<ref id="R1"><mixed-citation>Duplicate</mixed-citation></ref>')
-    art = jats.read(article("<p>x</p>", refs))
+    art = read_jats(article("<p>x</p>", refs))
     assert [r.id for r in art.references] == ["R1"]
     assert art.references[0].year is None
     codes = sorted(d.code for d in art.diagnostics)
@@ -115,6 +116,6 @@ def test_unparseable_year_missing_and_duplicate_ids_are_diagnosed() -> None:
 
 
 def test_doi_conflict_is_diagnosed() -> None:
-    art = jats.read(article("<p>x</p>", '<ref id="R1"><element-citation><ext-link '
+    art = read_jats(article("<p>x</p>", '<ref id="R1"><element-citation><ext-link '
                             'xlink:href="http://dx.doi.org/10.1111/a">10.1111/b</ext-link></element-citation></ref>'))
     assert [d.code for d in art.diagnostics] == ["ref-doi-conflict", "no-citation-markup"]

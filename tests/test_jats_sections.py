@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.jats_helpers import article
 
-import chemref.jats as jats
+from chemref import read_jats
 from chemref.jats.sections import section_kind
 
 # (title, sec-type, parent kind, expected kind)
@@ -64,7 +64,7 @@ def test_section_tree_abstracts_and_loose_paragraphs() -> None:
     meta = ('<abstract><p>Plain abstract.</p></abstract>'
             '<abstract abstract-type="graphical"><title>Graphical abstract</title><p>G.</p></abstract>'
             '<abstract><sec><title>Background</title><p>B.</p></sec></abstract>')
-    art = jats.read(article(body, meta=meta))
+    art = read_jats(article(body, meta=meta))
     assert [(s.title, s.kind) for s in art.sections] == [("", "introduction"), ("Experimental", "methods"),
                                                         ("Results", "results")]
     assert [(s.title, s.kind) for s in art.sections[1].sections] == [("Synthesis", "methods"),
@@ -80,7 +80,7 @@ def test_section_tree_abstracts_and_loose_paragraphs() -> None:
 def test_back_matter_is_kept_apart() -> None:
     back = ('<ack><p>Thanks.</p></ack><app-group><app><title>Appendix A</title><p>App text.</p></app></app-group>'
             '<fn-group><fn><p>A footnote.</p></fn></fn-group>')
-    art = jats.read(article("<sec><title>Intro</title><p>Body.</p></sec>", back_extra=back))
+    art = read_jats(article("<sec><title>Intro</title><p>Body.</p></sec>", back_extra=back))
     assert [p.text for _, p in art.paragraphs()] == ["Body."]
     assert [p.text for _, p in art.paragraphs(include_back=True)][1:] == ["Thanks.", "App text.", "A footnote."]
     assert "back" in art.to_dict()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.jats_helpers import article, numbered_refs, x
 
-import chemref.jats as jats
+from chemref import read_jats
 
 # (paragraph inner XML, expected text, expected [(start, end, style)])
 CASES = [
@@ -26,7 +26,7 @@ CASES = [
 
 @pytest.mark.parametrize("inner, text, formatting", CASES)
 def test_paragraph_text(inner: str, text: str, formatting: list[tuple[int, int, str]]) -> None:
-    art = jats.read(article(f"<sec><title>T</title><p>{inner}</p></sec>"))
+    art = read_jats(article(f"<sec><title>T</title><p>{inner}</p></sec>"))
     (_, para), = list(art.paragraphs())
     assert para.text == text
     assert [(f.start, f.end, f.style) for f in para.formatting] == formatting
@@ -43,7 +43,7 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
             "<tbody><tr><td>cell " + x("B5", "5") + "</td><td/><td> </td><td><italic>last</italic></td></tr>"
             "</tbody></table>"
             "<table-wrap-foot><fn><p>Table note.</p></fn></table-wrap-foot></table-wrap></sec>")
-    art = jats.read(article(body, numbered_refs(5)))
+    art = read_jats(article(body, numbered_refs(5)))
     got = [(p.text, p.context, p.is_caption) for _, p in art.paragraphs()]
     assert got == [
         ("Before the list [1]: after.", "p", False),
@@ -65,7 +65,7 @@ def test_blocks_inside_a_paragraph_become_their_own_paragraphs() -> None:
 
 
 def test_citation_in_a_section_title_is_a_title_paragraph() -> None:
-    art = jats.read(article("<sec><title>On X " + x("B1", "1") + "</title><p>Text.</p></sec>", numbered_refs(1)))
+    art = read_jats(article("<sec><title>On X " + x("B1", "1") + "</title><p>Text.</p></sec>", numbered_refs(1)))
     assert art.diagnostics == ()
     assert [(s.title, p.context, p.text, p.path, [a.ref_ids for a in p.citations]) for s, p in art.paragraphs()] == [
         ("On X 1", "title", "On X 1", "/article/body/sec/title", [("B1",)]),
@@ -73,12 +73,12 @@ def test_citation_in_a_section_title_is_a_title_paragraph() -> None:
 
 
 def test_paragraph_path_and_line() -> None:
-    art = jats.read(article("<sec><title>T</title><p>one</p><p>two</p></sec>"))
+    art = read_jats(article("<sec><title>T</title><p>one</p><p>two</p></sec>"))
     assert [p.path for _, p in art.paragraphs()] == ["/article/body/sec/p[1]", "/article/body/sec/p[2]"]
     assert all(p.line == 1 for _, p in art.paragraphs())
 
 
 def test_a_skipped_paragraph_is_named_with_where_it_sits() -> None:
-    art = jats.read(article("<sec><title>T</title><p>Read.</p><label><p>Not read.</p></label></sec>"))
+    art = read_jats(article("<sec><title>T</title><p>Read.</p><label><p>Not read.</p></label></sec>"))
     assert [(d.code, d.message) for d in art.diagnostics] == [
         ("paragraph-skipped", "1 <p> element(s) of the body sit where no paragraph is read: inside <label> (1)")]

@@ -1,14 +1,15 @@
-"""The layout drawn in docs/layout.md: nothing imports upward.
+"""The layout drawn in docs/layout.md.
 
-``jats``, ``brat`` and ``scoring`` import neither ``nlp`` nor ``questions``; the rule engines of ``nlp`` import no
-spaCy (nor thinc, nor a spaCy component). Inside ``questions``, ``funnel`` < ``output`` < ``judge`` < ``labels``:
-each imports only the parts before it. Every import is read from the source (module level and inside
-functions, and the module names of lazy-export tables), so an import that only runs on some path counts too.
+The layers are import-linter contracts in ``pyproject.toml`` (``[tool.importlinter]``): ``lint-imports`` reads
+every import, those inside functions included, and no import is ignored. These tests run it, show that it fails
+on an upward import, and check what the contracts cannot say (every module of ``questions`` sits in a part; the
+rule engines load no spaCy when imported; one home per input/output helper; outputs written atomically).
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,88 +22,61 @@ PACKAGE = ROOT / "chemref"
 #: Rule engines: pure Python, never spaCy.
 ENGINES = ("sentences", "rules", "authors", "claims", "citation_markers", "prefilters", "wordlists",
            "tokenizer_rules", "reagents")
-#: Layers below nlp and questions.
-LOWER = ("jats", "brat", "scoring")
 #: The parts of questions, lowest first: each may import only those before it.
 QUESTION_PARTS = ("funnel", "output", "judge", "labels")
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the package under ``root`` (its ``pyproject.toml``), the graph built afresh."""
+    pytest.importorskip("importlinter", reason="import-linter is not installed (pip install -e '.[test]')")
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    env = {"PYTHONPATH": str(root), "LC_ALL": "C.UTF-8", "PATH": str(Path(sys.executable).parent)}
+    return subprocess.run([sys.executable, "-c", code, "--no-cache", "--config", str(root / "pyproject.toml")],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
 
 
-def _imports(path: Path) -> set[str]:
-    """Every module ``path`` imports (absolute names), plus ``"chemref..."`` strings (lazy-export targets)."""
-    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
-    return _imports_in(path.read_text(encoding="utf-8"), package)
+def test_import_contracts_hold() -> None:
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout and "ignored" not in result.stdout.lower()
 
 
-def _imports_in(text: str, package: str) -> set[str]:
-    """The imports of a module's source ``text``, relative ones resolved against ``package``."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("chemref."):
-            found.add(node.value.partition(":")[0])
-        else:
-            found |= _imported_names(node, package)
-    return found
-
-
-def _imported_names(node: ast.AST, package: str) -> set[str]:
-    """The names one import statement imports (modules, and ``module.name`` for a from-import), a relative
-    one resolved against ``package``; empty for any other node."""
-    if isinstance(node, ast.Import):
-        return {alias.name for alias in node.names}
-    if not isinstance(node, ast.ImportFrom):
-        return set()
-    base = node.module or ""
-    if node.level:
-        anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-        base = ".".join(anchor + ([node.module] if node.module else []))
-    return {base, *(f"{base}.{alias.name}" for alias in node.names)}
-
-
-def _under(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + ".")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("layer", LOWER)
-def test_lower_layers_import_neither_nlp_nor_questions(layer: str) -> None:
-    upward = {
-        f"{_module_name(path)} imports {name}"
-        for path in sorted((PACKAGE / layer).rglob("*.py"))
-        for name in _imports(path)
-        if _under(name, "chemref.nlp") or _under(name, "chemref.questions")
-    }
-    assert not upward, sorted(upward)
-
-
-@pytest.mark.parametrize("part", QUESTION_PARTS[:-1])
-def test_question_parts_import_only_the_parts_below(part: str) -> None:
-    above = QUESTION_PARTS[QUESTION_PARTS.index(part) + 1:]
-    upward = {
-        f"{_module_name(path)} imports {name}"
-        for path in sorted((PACKAGE / "questions" / part).rglob("*.py"))
-        for name in _imports(path)
-        if any(_under(name, f"chemref.questions.{other}") for other in above)
-    }
-    assert not upward, sorted(upward)
+@pytest.mark.parametrize("module, line, contract", [
+    # a scorer importing the question build, inside a function
+    ("chemref/scoring/stats/wrong.py", "def f():\n    from chemref.questions import build\n",
+     "chemref's layers"),
+    # the funnel importing what a build writes
+    pytest.param("chemref/questions/funnel/wrong.py", "from chemref.questions.output import writer\n",
+                 "questions: funnel < output", marks=pytest.mark.slow),
+    # a rule engine importing spaCy
+    pytest.param("chemref/nlp/sentences_wrong.py", "import spacy\n", None, marks=pytest.mark.slow),
+    # two sibling modules importing each other
+    pytest.param("chemref/scoring/brat/wrong.py", "from chemref.scoring.brat import score\n", "no import cycles",
+                 marks=pytest.mark.slow),
+])
+def test_import_contracts_fail_on_a_wrong_import(tmp_path: Path, module: str, line: str, contract: str | None) -> None:
+    copy = tmp_path / "tree"
+    shutil.copytree(PACKAGE, copy / "chemref", ignore=shutil.ignore_patterns("__pycache__", "data", "templates"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    target = copy / module
+    target.write_text(line, encoding="utf-8")
+    if module.endswith("sentences_wrong.py"):  # the forbidden contract names its source modules: extend one
+        (copy / "chemref/nlp/sentences/core.py").write_text(
+            (copy / "chemref/nlp/sentences/core.py").read_text(encoding="utf-8") + "\n\ndef _wrong():\n    import spacy\n",
+            encoding="utf-8")
+        contract = "nlp: the rule engines import neither spaCy"
+    if module.endswith("brat/wrong.py"):  # and score imports it back
+        (copy / "chemref/scoring/brat/score.py").write_text(
+            (copy / "chemref/scoring/brat/score.py").read_text(encoding="utf-8")
+            + "\n\ndef _wrong():\n    from chemref.scoring.brat import wrong\n", encoding="utf-8")
+    result = _lint_imports(copy)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{contract}" in result.stdout and "BROKEN" in result.stdout, result.stdout
 
 
 def test_every_question_module_is_in_a_part() -> None:
     loose = sorted(p.name for p in (PACKAGE / "questions").glob("*.py") if p.name != "__init__.py")
     assert not loose, f"put these in one of {QUESTION_PARTS}: {loose}"
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_rule_engines_import_no_spacy(engine: str) -> None:
-    names = _imports(PACKAGE / "nlp" / f"{engine}.py")
-    heavy = {name for name in names
-             if any(_under(name, top) for top in ("spacy", "thinc", "chemref.nlp.components", "chemref.nlp.components.chemicals",
-                                                  "chemref.nlp.components.chemical_features", "training.chemicals.corpus"))}
-    assert not heavy, sorted(heavy)
 
 
 @pytest.mark.slow
@@ -112,47 +86,13 @@ def test_importing_the_rule_engines_loads_no_spacy() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
-def test_the_checker_sees_an_upward_import() -> None:
-    """The scan itself: an import inside a function, a relative import and a lazy-export string all count."""
-    text = ("X = {'load': 'chemref.nlp.components.pipeline:load'}\n"
-            "def f():\n    from chemref.questions import build\n    from ..nlp import wordlists\n")
-    assert {"chemref.nlp.components.pipeline", "chemref.questions", "chemref.nlp.wordlists"} <= _imports_in(
-        text, "chemref.jats")
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _module_level_imports(path: Path) -> set[str]:
-    """The chemref modules ``path`` imports when it is imported (not inside functions, not for type checking)."""
-    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    body = [node for node in tree.body
-            if not (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))]
-    found: set[str] = set().union(*(_imported_names(node, package) for node in body))
-    own = _module_name(path)
-    return {name for name in found if _is_module(name) and name != own}
-
-
-def _is_module(name: str) -> bool:
-    if not _under(name, "chemref"):
-        return False
-    path = ROOT.joinpath(*name.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
-
-
-def test_no_import_cycles_in_nlp() -> None:
-    """Importing any nlp module never comes back to itself (no lazy shims needed to break a circle)."""
-    graph = {_module_name(path): _module_level_imports(path) for path in (PACKAGE / "nlp").rglob("*.py")}
-    cycles = []
-    for start in graph:
-        stack, seen = [(start, (start,))], set()
-        while stack:
-            node, trail = stack.pop()
-            for nxt in graph.get(node, ()):
-                if nxt == start:
-                    cycles.append(" -> ".join(trail + (start,)))
-                elif nxt not in seen and nxt in graph:
-                    seen.add(nxt)
-                    stack.append((nxt, trail + (nxt,)))
-    assert not cycles, cycles
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
 
 
 # ---------------------------------------------------------------- the input/output layer: one home per helper
@@ -297,3 +237,20 @@ def test_the_writer_scan_sees_each_kind_of_write(tmp_path: Path) -> None:
     source.write_text("import os, tempfile\nopen(p, 'w')\nopen(p, mode='ab')\nopen(p)\nopen(p, 'rb')\n"
                       "P.write_text('x')\nos.replace(a, b)\ntempfile.mkstemp()\n", encoding="utf-8")
     assert [line.split(":")[0] for line in _writes(source)] == ["2", "3", "6", "7", "8"]
+
+
+def test_package_exports_never_shadow_a_submodule() -> None:
+    """A lazily exported name that is also a submodule's name would be the module or the function depending on
+    what was imported first."""
+    import importlib
+    import pkgutil
+
+    import chemref
+
+    clashes = []
+    for info in pkgutil.walk_packages(chemref.__path__, "chemref."):
+        if info.ispkg:
+            package = importlib.import_module(info.name)
+            subs = {sub.name for sub in pkgutil.iter_modules(package.__path__)}
+            clashes += [f"{info.name}.{name}" for name in sorted(set(getattr(package, "__all__", ())) & subs)]
+    assert not clashes, clashes

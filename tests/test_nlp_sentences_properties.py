@@ -182,11 +182,12 @@ _LOWER_PIECES = st.sampled_from(list("abcikmpstxz.-\u2010(),: =1A") + ["kcat ", 
 def test_lower_case_word_kind_read_in_one_match(text):
     """The kind of a lower-case word, read by one regex, is the reading of the opener shapes, prefixes and
     abbreviations one after another."""
-    from chemref.nlp import sentences as s
+    from chemref.nlp.sentences import patterns as s
+    from chemref.nlp.sentences.periods import _next_kind
 
     idx = s.DEFAULT_RULES.index
     p = s._PREFIX.match(text)
     a = s._LOWER_ABBREV.match(text)
     opens = bool(s._LABEL.match(text) or s._CAMEL.match(text) or s._SYMBOL.match(text)
                  or (p and p.group(1) in idx.lowercase_prefixes) or (a and a.group() in idx.lowercase_openers))
-    assert s._next_kind(text, 0, idx) == (s._LOWERSTART if opens else s._LOWER)
+    assert _next_kind(text, 0, idx) == (s._LOWERSTART if opens else s._LOWER)

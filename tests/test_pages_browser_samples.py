@@ -108,7 +108,8 @@ def sample_review_page(tmp_path_factory):
     try:
         assert main(["questions", "build", "corpora/jats", "-o", str(questions), "--rejected", str(rejected),
                      "--no-progress"]) == 0
-        assert main(["questions", "review", str(questions), "--rejected", str(rejected), "-o", str(page)]) == 0
+        assert main(["questions", "review", str(questions), "--rejected", str(rejected), "--corpus", "corpora/jats",
+                     "-o", str(page)]) == 0
     finally:
         os.chdir(cwd)
     kept = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines()]
@@ -131,7 +132,7 @@ def test_review_page_links_dois_and_names_the_references_of_a_range(browser, sam
         text = page.locator(".card .target .refs").text_content()
         ids = several["ref_id"].split()
         assert text.startswith(f"cites {len(ids)} references ({', '.join(ids)})") and "(no title" not in text
-        from chemref.jats import read
+        from chemref.jats.reader import read
 
         refs = {r.id: r for r in read(ROOT / several["source_file"]).references}
         items = page.locator(".card .target .reflist li").all_text_contents()

@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers import CORPORA, shared_path
 
-from chemref.jats import read
+from chemref.jats.reader import read
 from chemref.questions import BuildResult, build
 from chemref.questions.funnel.candidates import CITATION_MARK
 

@@ -88,7 +88,7 @@ CASES = [
     (["score", "ranking", "{d}/late.jsonl", "{d}/rgold.jsonl"], "late.jsonl:2001:10: not UTF-8"),
     (["score", "ranking", "{d}/bad.jsonl", "{d}/bad.jsonl", "-o", "{d}/emptydir"], "output path is a folder"),
     (["score", "ranking", "{d}/qrels", "{d}/run", "--format", "trec"], "qrels:1: relevance 'inf' is not a finite"),
-    (["score", "ranking", "{d}/rgold.jsonl", "{d}/nanscores.jsonl"], "nanscores.jsonl:1: 'scores' must be"),
+    (["score", "ranking", "{d}/rgold.jsonl", "{d}/nanscores.jsonl"], "nanscores.jsonl:1: NaN is not a finite number"),
     (["score", "pubmedqa", "{d}/missing", "{d}/gold.json"], "missing: no such file"),
     (["score", "pubmedqa", "{d}/gold.json", "{d}/empty.txt"], "empty.txt:1:1: not valid JSON"),
     (["score", "pubmedqa", "{d}/list.json", "{d}/gold.json"], "must be a JSON object"),

@@ -152,7 +152,7 @@ def test_the_chemicals_benchmark_does_not_rewrite_a_tracked_file():
 # ------------------------------------------------------------------------------ licence text
 
 def test_licence_url_and_sentence_stay_apart():
-    from chemref.jats import read
+    from chemref.jats.reader import read
 
     xml = b"""<article xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:ali="http://www.niso.org/schemas/ali/1.0/">
 <front><article-meta><permissions><license>

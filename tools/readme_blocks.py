@@ -27,8 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from dataclasses import replace  # noqa: E402
+
+from chemref import read_jats  # noqa: E402
 from chemref._io.atomic import write_text  # noqa: E402
-from chemref.jats import read  # noqa: E402
+from chemref.jats.model import ArticleDate, Author, Award, Funding  # noqa: E402
 from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS  # noqa: E402
 from chemref.questions.funnel.filters import STEPS  # noqa: E402
 from chemref.questions.funnel.records import QUESTION_FIELDS  # noqa: E402
@@ -90,8 +93,13 @@ def question_fields() -> str:
 
 def jats_fields() -> str:
     """The keys of one ``chemref jats --json`` line, read off the JSON of a sample article."""
-    data = read(SAMPLE_ARTICLE).to_dict()
-    top = [k for k in data if k not in ("sections", "references", "diagnostics", "abstracts", "back", "license")]
+    article = read_jats(SAMPLE_ARTICLE)
+    data = article.to_dict()
+    nested = ("sections", "references", "diagnostics", "abstracts", "back", "license", "authors", "dates", "funding")
+    top = [k for k in data if k not in nested]
+    # the keys of the list items, whether or not the sample has such items
+    probe = replace(article, authors=(Author(),), dates=(ArticleDate("", ""),),
+                    funding=Funding(awards=(Award(),))).to_dict()
     paragraph = next((s["paragraphs"][0] for s in data["sections"] if s["paragraphs"]), {})
     citation = next((p["citations"][0] for s in data["sections"] for p in s["paragraphs"] if p["citations"]), {})
     fmt = next((p["formatting"][0] for s in data["sections"] for p in s["paragraphs"] if p["formatting"]), {})
@@ -104,8 +112,10 @@ def jats_fields() -> str:
         "citations": "[{" + keys(citation) + "}]", "formatting": "[{" + keys(fmt) + "}]"}) + "}]",
         "sections": ""})
     reference = data["references"][0]
-    return _wrap(f"Each JSON line has `{', '.join(top)}, license{{{keys(data['license'])}}}, sections[...]` (body "
-                 f"sections, nested, each with `{section_keys}`), `references[{{{keys(reference)}}}]`, "
+    front = (f"authors[{{{keys(probe['authors'][0])}}}], dates[{{{keys(probe['dates'][0])}}}], "
+             f"funding{{statements, awards[{{{keys(probe['funding']['awards'][0])}}}]}}")
+    return _wrap(f"Each JSON line has `{', '.join(top)}, license{{{keys(data['license'])}}}, {front}, sections[...]` "
+                 f"(body sections, nested, each with `{section_keys}`), `references[{{{keys(reference)}}}]`, "
                  f"`diagnostics[{{code, message, line}}]`, plus `abstracts` and `back` in the same shape as `sections`.")
 
 

@@ -283,3 +283,59 @@ def judge_responses(path: Path, edit) -> Path:  # type: ignore[no-untyped-def]
 def answer_of(row: dict) -> dict:
     """The chat message of one Batch output row (whose ``content`` holds the judge's JSON answer)."""
     return row["response"]["body"]["choices"][0]["message"]
+
+
+def range_article(references: int, sentences: int, form: str = "pair") -> str:
+    """A JATS article of ``references`` references and ``sentences`` sentences, each citing the whole list as
+    a range: ``pair`` two xrefs joined by a dash (``1``–``N``), ``text`` one xref whose text is ``1–N``,
+    ``labels`` two xrefs joined by a dash over references that are all labelled "1"."""
+    label = (lambda i: "1") if form == "labels" else str
+    refs = "".join(f'<ref id="R{i}"><label>{label(i)}</label><element-citation><article-title>Work {i}'
+                   "</article-title><year>2001</year></element-citation></ref>" for i in range(1, references + 1))
+    if form == "text":
+        cite = f'<xref ref-type="bibr" rid="R1">1\u2013{references}</xref>'
+    else:
+        cite = (f'<xref ref-type="bibr" rid="R1">{label(1)}</xref>\u2013'
+                f'<xref ref-type="bibr" rid="R{references}">{label(references)}</xref>')
+    body = " ".join(f"Yields rose in run {i} [{cite}]." for i in range(sentences))
+    return (f'<?xml version="1.0"?>\n<article><front><article-meta><title-group><article-title>Ranges'
+            f"</article-title></title-group></article-meta></front><body><sec><title>Introduction</title>"
+            f"<p>{body}</p></sec></body><back><ref-list>{refs}</ref-list></back></article>\n")
+
+
+def articles_file(articles: int) -> str:
+    """A PMC ``<articles>`` file of ``articles`` small cited articles."""
+    one = ('<article><front><article-meta><title-group><article-title>Article {i}</article-title></title-group>'
+           '</article-meta></front><body><sec><title>Introduction</title><p>Yields of A &amp; B rose in run {i} '
+           '<xref ref-type="bibr" rid="R1">[1]</xref>.</p></sec></body><back><ref-list><ref id="R1">'
+           "<element-citation><article-title>Work {i}</article-title><year>2001</year></element-citation></ref>"
+           "</ref-list></back></article>")
+    return '<?xml version="1.0"?>\n<articles>' + "".join(one.format(i=i) for i in range(articles)) + "</articles>\n"
+
+
+def zeros_package(path: Path, megabytes: int, before: bytes, after: bytes) -> Path:
+    """A ``.tar.gz`` package: an article (``before``), a member of ``megabytes`` MB of zeros named like an article
+    (streamed, never held in memory) and another article (``after``)."""
+    import io
+    import tarfile
+
+    class _Zeros(io.RawIOBase):
+        def __init__(self, size: int) -> None:
+            self.left = size
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+            n = min(len(buffer), self.left)
+            buffer[:n] = bytes(n)
+            self.left -= n
+            return n
+
+    size = megabytes << 20
+    with tarfile.open(path, "w:gz", compresslevel=9) as tar:
+        for name, data in (("PMC1/a.nxml", before), ("PMC2/zeros.nxml", None), ("PMC3/c.nxml", after)):
+            info = tarfile.TarInfo(name)
+            info.size = size if data is None else len(data)
+            tar.addfile(info, io.BufferedReader(_Zeros(size), 1 << 20) if data is None else io.BytesIO(data))
+    return path

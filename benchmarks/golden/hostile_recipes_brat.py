@@ -77,8 +77,14 @@ def offset_digits(digits: int) -> str:
 
 
 def many_bad_lines(lines: int, kind: str) -> str:
-    """``lines`` lines that each earn a warning: of an unknown kind (``X``), a reused T id, or (BRATEval mode) a
-    T line without a text field."""
-    line = {"unknown": "X1\tjunk", "reused": "T1\tReaction_product 0 15\tSodium chloride",
-            "no text": "T1\tReaction_product 0 15"}[kind]
-    return (line + "\n") * lines
+    """``lines`` lines that each earn a warning: of an unknown kind (``X``; each after a T line, so half the
+    file is annotations, short of what makes it no BRAT file), a reused T id, or (BRATEval mode) a T line without
+    a text field."""
+    line = {"unknown": "T1\tReaction_product 0 15\tSodium chloride\nX1\tjunk",
+            "reused": "T1\tReaction_product 0 15\tSodium chloride", "no text": "T1\tReaction_product 0 15"}[kind]
+    return (line + "\n") * (lines // 2 if kind == "unknown" else lines)
+
+
+def unknown_lines(lines: int, annotations: int = 1) -> str:
+    """A file of ``lines`` lines of no BRAT kind after ``annotations`` T lines: mostly not a BRAT file."""
+    return "T1\tReaction_product 0 15\tSodium chloride\n" * annotations + "% a line of another format\n" * lines

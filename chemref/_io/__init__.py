@@ -17,8 +17,16 @@ One module per concept; every name is importable from here too:
 from __future__ import annotations
 
 from chemref._io.atomic import atomic_write, write_text
-from chemref._io.limits import (DEFAULT_MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_BYTES, max_file_bytes, megabytes,
-                                read_limited, read_regular, regular_file)
+from chemref._io.limits import (
+                                DEFAULT_MAX_FILE_BYTES,
+                                MAX_FILE_ENV,
+                                MAX_LINE_BYTES,
+                                max_file_bytes,
+                                megabytes,
+                                read_limited,
+                                read_regular,
+                                regular_file,
+)
 from chemref._io.lock import RunLock
 from chemref._io.outputs import STDOUT, check_distinct_outputs, check_not_input, check_output, is_stdout
 from chemref._io.staging import commit_renames, discard_staged, staged_file, write_together

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import stat
 from pathlib import Path
@@ -48,8 +49,6 @@ class RunLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "RunLock":
-        import fcntl
-
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

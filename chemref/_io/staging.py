@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from pathlib import Path
 
 from chemref._io.outputs import _cannot_write, check_output
@@ -15,8 +16,6 @@ __all__ = ["staged_file", "commit_renames", "discard_staged", "write_together"]
 def commit_renames(pairs: list[tuple[Path, Path]]) -> None:
     """Rename every finished temporary file over its output, with SIGINT/SIGTERM held back until all are in
     place, so a signal cannot leave a new output beside old ones (each file is already complete on disk)."""
-    import signal
-
     blockable = hasattr(signal, "pthread_sigmask")
     if blockable:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})

@@ -4,6 +4,7 @@ locked, removed when a run is stopped (:func:`discard_pending`) or was killed (:
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import tempfile
 from pathlib import Path
@@ -21,8 +22,6 @@ def _temporary_beside(target: Path) -> tuple[int, str]:
     """A new temporary file ``.<name>.<random>.tmp`` beside ``target``: descriptor and path. The file is locked
     (``flock``) until :func:`_release` (after its rename): a lock dies with its process, so a temporary file
     nobody holds was left by a killed run, and :func:`remove_stale_temporaries` removes it."""
-    import fcntl
-
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -54,8 +53,6 @@ def _is_temporary_of(name: str, target: str) -> bool:
 def remove_stale_temporaries(target: str | os.PathLike[str]) -> None:
     """Remove the temporary files of ``target`` that runs killed before they could (``kill -9``) left beside
     it; those a live writer holds (locked) are left alone. :func:`atomic_write` calls it before each write."""
-    import fcntl
-
     target = Path(target)
     try:
         entries = [e.name for e in os.scandir(target.parent or ".")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 from typing import Iterator
 
@@ -31,8 +32,6 @@ def undecodable_line(path: str | os.PathLike[str], encoding: str = "utf-8-sig") 
     """``(line, column)`` (1-based; the column counts bytes) of the first bytes of ``path`` that are not
     ``encoding``, or None. Read line by line in binary, for an error message: text files are decoded in blocks,
     so the decoder's own position says neither."""
-    import codecs
-
     decoder = codecs.getincrementaldecoder(encoding)()
     try:
         with open(path, "rb") as handle:

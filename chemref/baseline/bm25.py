@@ -2,7 +2,7 @@
 
 The query is the excerpt without its ``[CITATION]`` marker; the documents are candidate titles.
 The default pool is every reference (with a DOI and a title) of the questions' source articles,
-read with :func:`chemref.jats.read`; ``pool=PATH`` reads candidates from a JSONL of
+read with :func:`chemref.read_jats`; ``pool=PATH`` reads candidates from a JSONL of
 ``{"doi", "title"}``. Scoring uses the maintained ``bm25s`` library (Lucene's BM25 variant,
 k1 = 1.5, b = 0.75, English stop words), imported only when a baseline runs. Ties are broken by
 pool order (first-seen candidate first), so the output is deterministic.
@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError
-from chemref.inputs.sources import SAMPLE_CORPUS
+from chemref.inputs.sources import SAMPLE_CORPUS, iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
@@ -38,7 +38,7 @@ def query_text(excerpt: str) -> str:
 
 
 def _tokenize(texts: list[str]) -> Any:
-    import bm25s
+    import bm25s  # noqa: PLC0415 (bm25s, loaded only when an index is built)
 
     return bm25s.tokenize(texts, return_ids=False, show_progress=False, stopwords="en")
 
@@ -56,8 +56,8 @@ class TitleIndex:
     def streamed(cls, titles: Iterable[str]) -> "TitleIndex":
         """The index of ``titles`` (any iterable, consumed once): each title is turned into token ids as it comes
         (bm25s's tokeniser with the same splitting, lower-casing and stop words), and no title is kept."""
-        import bm25s
-        from bm25s.tokenization import Tokenizer
+        import bm25s  # noqa: PLC0415 (bm25s, loaded only when an index is built)
+        from bm25s.tokenization import Tokenizer  # noqa: PLC0415 (bm25s, loaded only when an index is built)
 
         tokenizer = Tokenizer(stopwords="en")
         ids = list(tokenizer.streaming_tokenize(titles, update_vocab=True, allow_empty=False))
@@ -71,7 +71,7 @@ class TitleIndex:
         return self
 
     def __init__(self, titles: Sequence[str], queries: Sequence[str] = ()) -> None:
-        import bm25s
+        import bm25s  # noqa: PLC0415 (bm25s, loaded only when an index is built)
 
         tokens = _tokenize([*titles, *map(query_text, queries)]) if titles else [[] for _ in queries]
         self.size = len(titles)
@@ -83,7 +83,7 @@ class TitleIndex:
             self._retriever.index(tokens[:len(titles)], show_progress=False)
 
     def _score(self, tokens: list[str]) -> Any:
-        import numpy as np
+        import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
         if not tokens or not self._indexed:
             return np.zeros(self.size)
@@ -157,8 +157,6 @@ def _not_found(name: str, bases: list[Path]) -> InputError:
 def _source_articles(names: Iterable[str], bases: list[Path], read: Any) -> Iterator[Any]:
     """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
     reading only the members named)."""
-    from chemref.inputs.sources import iter_sources
-
     members: dict[str, set[str]] = {}
     for name in names:
         match = _PACKAGE_MEMBER.fullmatch(name)
@@ -197,7 +195,7 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     Relative file names are looked up under each of ``bases`` in turn.
     """
     try:
-        from chemref.jats import read
+        from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
     except ImportError as exc:  # only while the JATS reader is missing from an install
         raise ChemrefError(f"the JATS reader is not available ({exc})",
                            hint="give a candidate pool with --pool FILE") from None
@@ -218,10 +216,11 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
     return list(pool.items())
 
 
-def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]) -> list[tuple[str, str, str | None, str | None]]:
+def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]
+                      ) -> list[tuple[str, str, str | None, str | None]]:
     """``(id, excerpt, source_file, target_doi)`` per question."""
     if isinstance(questions, (str, os.PathLike)):
-        records = [(line, record) for line, record in read_jsonl(questions)]
+        records: list[tuple[int, Mapping[str, Any]]] = [(line, record) for line, record in read_jsonl(questions)]
         path: str | None = str(questions)
     else:
         records = list(enumerate(questions, start=1))
@@ -292,7 +291,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
                          "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
 
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     dois = [doi for doi, _ in candidates]
     index = TitleIndex([title for _, title in candidates], [excerpt for _, excerpt, _, _ in records])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from chemref._lazy import lazy_exports
 
-
 _EXPORTS = {
     **dict.fromkeys(("Span", "Entity", "Relation", "Event", "Attribute", "Normalization", "Note", "Equiv",
                      "Document", "MentionKey"), "chemref.brat.model"),

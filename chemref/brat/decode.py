@@ -10,16 +10,24 @@ _SIGNATURES = ((b"\x1f\x8b", "a gzip file"), (b"\xff\xfe", "UTF-16 (little-endia
                (b"\xfe\xff", "UTF-16 (big-endian, with a byte order mark)"), (b"PK\x03\x04", "a zip file"))
 
 
-def not_text(data: bytes) -> str | None:
-    """Why ``data`` cannot be read as a BRAT text file (gzip, zip, UTF-16, NUL bytes, bytes that are not UTF-8
-    outside the text field of a line), or None when it can (bad bytes only in text fields are replaced)."""
+def binary(data: bytes) -> str | None:
+    """Why ``data`` is no text file at all (gzip, zip, UTF-16 by their first bytes, NUL bytes), or None."""
     for magic, what in _SIGNATURES:
         if data.startswith(magic):
             return f"the file is {what}, not UTF-8 text"
     nul = data.find(b"\0")
     if nul >= 0:
-        line, _ = line_and_column(data, nul)
-        return f"the file holds NUL bytes (first on line {line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
+        nul_line, _ = line_and_column(data, nul)
+        return f"the file holds NUL bytes (first on line {nul_line}, byte {nul}): UTF-16 or binary, not UTF-8 text"
+    return None
+
+
+def not_text(data: bytes) -> str | None:
+    """Why ``data`` cannot be read as a BRAT text file (:func:`binary`, or bytes that are not UTF-8 outside the
+    text field of a line), or None when it can (bad bytes only in text fields are replaced)."""
+    why = binary(data)
+    if why is not None:
+        return why
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -9,11 +9,22 @@ Lines of any other kind are ignored and recorded in ``Document.diagnostics``.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from chemref.brat.model import (Attribute, Document, Entity, Equiv, Event, MentionKey, Normalization, Note,
-                                Relation, Span)
 from chemref.brat.decode import decode_ann
+from chemref.brat.model import (
+    Attribute,
+    Document,
+    Entity,
+    Equiv,
+    Event,
+    MentionKey,
+    Normalization,
+    Note,
+    Relation,
+    Span,
+)
 from chemref.errors import BratError
 
 #: every line kind this reader understands (the first character of a line)
@@ -50,6 +61,16 @@ class LineWarnings:
             self.more = 0
 
 
+def refuse_unknown_lines(unknown: int, lines: int, path: str | None) -> None:
+    """A BratError naming ``path`` when more than half of its ``lines`` (not blank) are of no BRAT kind: the
+    file is not a BRAT annotation file (random bytes, another format), and scoring it as the few lines that
+    happen to parse would hide that. A file with a few stray lines is read, with a warning per line."""
+    if unknown and 2 * unknown > lines:
+        raise BratError(f"{unknown:,} of its {lines:,} lines are of no BRAT kind (a line starts with T, R, E, A, M, "
+                        "N, # or *): this is not a BRAT .ann file", path=path,
+                        hint="give the annotations' .ann files, in BRAT standoff format")
+
+
 def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: str = ALL_KINDS,
              data: bytes | None = None) -> Document:
     """Read one ``.ann`` file (or its ``data`` bytes, e.g. from a zip member) into a :class:`Document`."""
@@ -67,8 +88,6 @@ def read_ann(path: str | os.PathLike[str], *, name: str | None = None, kinds: st
 
 
 def _with_diagnostics(doc: Document, extra: list[str]) -> Document:
-    from dataclasses import replace
-
     return replace(doc, diagnostics=tuple(extra) + doc.diagnostics)
 
 
@@ -163,6 +182,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     diags: list[str] = []
     unknown = LineWarnings(diags, path)
     n_t = 0
+    n_unknown = blank = 0
     r_ids: list[str] = []
     lineno = 0
     for line in text.split("\n"):
@@ -194,8 +214,12 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
             typ, a, b = read_r_line(line, path, lineno)
             rels.append((typ, a, b, lineno))
             r_ids.append(line.split("\t", 1)[0])
-        elif c and c not in "EAMN#*" and not line.isspace():
+        elif not c or line.isspace():
+            blank += 1
+        elif c not in "EAMN#*":
+            n_unknown += 1
             unknown.add(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+    refuse_unknown_lines(n_unknown, lineno - blank, path)
     unknown.close()
     if len(ments) != n_t:
         _duplicates(text, path, "T", diags)
@@ -220,8 +244,9 @@ def _duplicates(text: str, path: str | None, kind: str, out: list[str]) -> None:
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:
-    """Parse the text of an ``.ann`` file. Raises :class:`BratError` (with file and line) on a bad T/R line
-    or on a relation whose argument is not a T id of the file."""
+    """Parse the text of an ``.ann`` file. Raises :class:`BratError` (with file and line) on a bad T/R line,
+    on a relation whose argument is not a T id of the file, and (naming the file) when most lines are of no
+    BRAT kind (:func:`refuse_unknown_lines`)."""
     entities: dict[str, Entity] = {}
     relations: list[Relation] = []
     events: list[Event] = []
@@ -233,13 +258,14 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
     r_lines: dict[str, int] = {}
     where = path or name or "<ann>"
     noted = LineWarnings(diags, where)
-    lineno = 0
+    lineno = lines = unknown = 0
     for line in text.split("\n"):
         lineno += 1
         if line.endswith("\r"):
             line = line[:-1]
         if not line or line.isspace():
             continue
+        lines += 1
         kind = line[0]
         if kind == "T":
             tid, typ, rest, mention = split_t_line(line, path, lineno)
@@ -270,9 +296,11 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
             relations.append(Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno))
         elif kind not in kinds:
             if kind not in ALL_KINDS:
+                unknown += 1
                 noted.add(f"{where}:{lineno}: ignored a line of unknown kind {kind!r}")
         else:
             _parse_other(kind, line, lineno, path, events, attributes, norms, notes, equivs)
+    refuse_unknown_lines(unknown, lines, path or name)
     noted.close()
     for rel in relations:
         for ref in (rel.arg1, rel.arg2):

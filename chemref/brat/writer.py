@@ -26,8 +26,8 @@ def format_ann(doc: Document) -> str:
         out.append(f"{a.id}\t{a.name} {a.target}" + (f" {a.value}" if a.value is not None else ""))
     for n in doc.normalizations:
         out.append(f"{n.id}\t{n.type} {n.target} {n.ref}\t{n.text}")
-    for n in doc.notes:
-        out.append(f"{n.id}\t{n.type} {n.target}\t{n.text}")
+    for note in doc.notes:
+        out.append(f"{note.id}\t{note.type} {note.target}\t{note.text}")
     for q in doc.equivs:
         out.append(f"*\t{q.type} {' '.join(q.ids)}")
     return "".join(line + "\n" for line in out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import math
 import os
 import signal
 import sys
@@ -12,7 +14,18 @@ from typing import Any, Iterator
 
 import typer
 
-from chemref.cli.app import app
+from chemref._version import __version__
+from chemref.cli.app import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    app,
+    error,
+    stdout_closed,
+    typed_command_errors,
+    warn,
+)
+from chemref.errors import ChemrefError, OutputClosedError
 
 # Each module registers its commands on the groups in chemref.cli.app when imported.
 _COMMAND_MODULES = (
@@ -21,14 +34,11 @@ _COMMAND_MODULES = (
     "chemref.cli.jats",             # chemref jats
     "chemref.cli.questions",        # chemref questions build
     "chemref.cli.judge",            # chemref questions judge prepare|run|apply
+    "chemref.cli.closed_book",      # chemref questions closed-book prepare|run|apply
     "chemref.cli.baseline",         # chemref baseline bm25
 )
 
 
-try:  # typer >= 0.2x vendors click as typer._click; older typer uses click itself
-    from typer._click import exceptions as _click
-except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import exceptions as _click  # type: ignore[no-redef]
 
 
 def _register() -> None:
@@ -39,8 +49,6 @@ def _register() -> None:
 
 def _show_version(value: bool) -> None:
     if value:
-        from chemref._version import __version__
-
         print(f"chemref {__version__}")
         raise typer.Exit(0)
 
@@ -62,8 +70,7 @@ def _on_sigterm(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
-    from chemref._io import discard_pending
-    from chemref.cli.app import EXIT_TERMINATED, error
+    from chemref._io import discard_pending  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     discard_pending()
     if "multiprocessing" in sys.modules:
@@ -88,7 +95,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _register()
     except KeyboardInterrupt:  # Ctrl-C while the command modules are imported
-        from chemref.cli.app import EXIT_INTERRUPTED, error
 
         error("interrupted")
         return EXIT_INTERRUPTED
@@ -113,16 +119,11 @@ def _run(argv: list[str] | None) -> int:
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: object = None, line: str | None = None) -> None:
-    from chemref.cli.app import warn
-
     warn(str(message))
 
 
 def _invoke(argv: list[str] | None) -> int:
     """The typer app, every failure mapped to one error line and an exit status."""
-    from chemref.cli.app import EXIT_INPUT, EXIT_INTERRUPTED, error, stdout_closed, typed_command_errors
-    from chemref.errors import ChemrefError, OutputClosedError
-
     try:
         command = typer.main.get_command(app)
         uniform_metavars(command)
@@ -131,16 +132,8 @@ def _invoke(argv: list[str] | None) -> int:
         status = command.main(args=argv, prog_name="chemref", standalone_mode=False)
         if sys.stdout is not None:  # a report still buffered must reach its reader now, while errors can be reported
             sys.stdout.flush()
-    except _click.NoArgsIsHelpError as exc:  # a group given no command: its help, as click does
-        exc.show()
-        return exc.exit_code
-    except _click.UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx is not None else "chemref"
-        error(f"{exc.format_message()} (see '{where} --help')")
-        return EXIT_INPUT
-    except _click.ClickException as exc:
-        error(exc.format_message())
-        return EXIT_INPUT
+    except typer.TyperException as exc:  # typer's (click's) own errors: usage, a group given no command, ...
+        return _typer_error(exc, error)
     except typer.Abort:
         error("interrupted")
         return EXIT_INTERRUPTED
@@ -172,6 +165,20 @@ def _invoke(argv: list[str] | None) -> int:
     return 0
 
 
+def _typer_error(exc: typer.TyperException, error: Any) -> int:
+    """One error line for a usage error (naming the command's ``--help``), the help of a group given no command
+    (as click shows it), the message of any other typer error; the exit status."""
+    ctx = getattr(exc, "ctx", None)  # usage errors carry the context of the command they concern
+    if ctx is None:
+        error(exc.format_message())
+        return EXIT_INPUT
+    if type(exc).__name__ == "NoArgsIsHelpError":  # a group given no command: its help, as click shows it
+        exc.show()  # type: ignore[attr-defined]
+        return exc.exit_code
+    error(f"{exc.format_message()} (see '{ctx.command_path} --help')")
+    return EXIT_INPUT
+
+
 _TYPE_WORDS = {"path": "PATH", "text": "TEXT", "str": "TEXT", "string": "TEXT", "integer": "N", "int": "N",
                "integer range": "N", "float": "FLOAT", "float range": "FLOAT", "file": "FILE"}
 
@@ -186,8 +193,6 @@ def _params(command: Any) -> Iterator[Any]:
 def uniform_metavars(command: Any) -> None:
     """Show every command's placeholders one way in ``--help``: arguments by their upper-case name, option
     values by an upper-case word (the one a command chose, else PATH, TEXT, N or FLOAT), never ``<str>``."""
-    import copy
-
     for param in _params(command):
         if param.param_type_name == "argument":
             if param.metavar is None:
@@ -203,9 +208,6 @@ def uniform_metavars(command: Any) -> None:
 def numbers_not_nan(command: Any) -> None:
     """Make "nan" and "inf" usage errors for every number option (click's ranges let NaN through, since no
     comparison with it is true, and infinity through any range without a maximum; no option means either)."""
-    import copy
-    import math
-
     for param in _params(command):
         if param.type.name not in ("float", "float range"):
             continue

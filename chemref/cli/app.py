@@ -46,7 +46,7 @@ EXIT_TERMINATED = 143
 
 def _shown(message: str) -> str:
     """A message as the terminal gets it: without secrets (:func:`chemref._io.secrets.scrub`), on one line."""
-    from chemref._io.secrets import scrub
+    from chemref._io.secrets import scrub  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     return printable(scrub(message))
 
@@ -133,7 +133,7 @@ def typed_command_errors(command: Any) -> Any:
 def emit(text: str, output: Path | None) -> None:
     """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing) and say so
     on stderr."""
-    from chemref._io import is_stdout, write_text
+    from chemref._io import is_stdout, write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     text = encodable(text)  # a document named by a file name that is not UTF-8
     if output is None or is_stdout(output):
@@ -148,7 +148,7 @@ def checked_output(value: Path | None) -> Path | None:
     """Option callback: stop before any work when the output path can never be written (a regular file only:
     a device, FIFO or socket is refused)."""
     if value is not None:
-        from chemref._io import check_output
+        from chemref._io import check_output  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_output(value))
     return value
@@ -157,7 +157,7 @@ def checked_output(value: Path | None) -> Path | None:
 def checked_report_output(value: Path | None) -> Path | None:
     """Option callback of ``-o`` for a report: a file as :func:`checked_output` has it, or ``-`` (stdout)."""
     if value is not None:
-        from chemref._io import check_output
+        from chemref._io import check_output  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_output(value, stdout=True))
     return value
@@ -165,7 +165,7 @@ def checked_report_output(value: Path | None) -> Path | None:
 
 def refuse_shared_outputs(outputs: dict[str, Path | None]) -> None:
     """Stop (exit 2) before any work when two of a command's outputs (``{option: path}``) are one file."""
-    from chemref._io import check_distinct_outputs
+    from chemref._io import check_distinct_outputs  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     guarded(lambda: check_distinct_outputs(outputs))
 
@@ -173,7 +173,7 @@ def refuse_shared_outputs(outputs: dict[str, Path | None]) -> None:
 def refuse_overwriting_inputs(output: Path | None, *inputs: Any) -> None:
     """Stop (exit 2) before any work when ``output`` would replace one of ``inputs`` (files or folders)."""
     if output is not None:
-        from chemref._io import check_not_input
+        from chemref._io import check_not_input  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_not_input(output, [i for i in inputs if i is not None]))
 

@@ -24,8 +24,8 @@ def bm25_command(
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))
-    from chemref.baseline.bm25 import bm25_predictions
-    from chemref.jsonl import write_jsonl
+    from chemref.baseline.bm25 import bm25_predictions  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.jsonl import write_jsonl  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     diagnostics: list[str] = []
     predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,

@@ -3,6 +3,7 @@ files in the OpenAI Batch format (a hosted batch, a local server, or any other w
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Optional
@@ -27,7 +28,7 @@ def _shown(path: object) -> str:
 def cascade_start(selector: Optional[Path]) -> Optional[float]:
     """The selector score from which candidates go to the judge by default: the selector file's
     ``judge_threshold`` (None, every candidate, when the file records none)."""
-    from chemref.questions.funnel.selector import default_selector, load_selector
+    from chemref.questions.funnel.selector import default_selector, load_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     chosen = default_selector() if selector is None else load_selector(selector)
     value = chosen.meta.get("judge_threshold")
@@ -52,11 +53,8 @@ def prepare_command(
                                 "Batch input format)."),
 ) -> None:
     """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
-    import math
-
-    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests
-
-    from chemref.questions.judge.answers import check_model_name
+    from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -111,8 +109,8 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
-    from chemref._io.secrets import api_key_from_env, safe_url
-    from chemref.questions.judge.client import run_requests
+    from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     key = guarded(lambda: api_key_from_env(api_key_env))  # checked, and kept out of every message, first
     guarded(lambda: safe_url(endpoint, what="--endpoint"))
@@ -154,8 +152,8 @@ def apply_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
 ) -> None:
     """Parse every answer strictly, keep what the judge calls good, apply the caps again, write the questions."""
-    from chemref._io.secrets import register_secret
-    from chemref.questions.judge.apply import apply_to_files
+    from chemref._io.secrets import register_secret  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     register_secret(os.environ.get("OPENAI_API_KEY"))  # a responses file from elsewhere may echo it
     for out in (output, rejected_out, report):
@@ -212,10 +210,10 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                 selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
     """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
     ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
-    from chemref._io.secrets import api_key_from_env
-    from chemref.questions.judge.apply import apply_to_files
-    from chemref.questions.judge.client import run_requests
-    from chemref.questions.judge.prepare import judge_candidates, read_records, write_requests
+    from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.prepare import judge_candidates, read_records, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     def records():
         for _, row in read_records((paths["questions"], paths["rejected"])):

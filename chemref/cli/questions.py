@@ -3,33 +3,45 @@ against labels, fit the question selector, and write the review page."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
-from chemref.cli.app import (checked_output, fail, guarded, output_option, questions_app,
-                             refuse_overwriting_inputs, refuse_shared_outputs, warn)
-from chemref.errors import printable
+from chemref.cli.app import (
+    checked_output,
+    fail,
+    guarded,
+    output_option,
+    questions_app,
+    refuse_overwriting_inputs,
+    refuse_shared_outputs,
+    warn,
+)
+from chemref.cli.judge import judge_build, judge_paths
+from chemref.cli.pages import write_baseline_page_cli, write_questions_page
+from chemref.cli.statistics_options import render
+from chemref.errors import InputError, printable
+from chemref.jsonl import read_jsonl
+from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES, build_default
 
 
-def _authors_mode(value: str) -> str:
-    if value not in ("drop", "mask"):
-        raise typer.BadParameter("use drop or mask")
-    return value
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """A typer callback accepting only ``choices`` (the settings' own tuple)."""
 
+    def check(value: str) -> str:
+        if value not in choices:
+            raise typer.BadParameter(f"use {' or '.join(choices)}")
+        return value
 
-def _answer_key(value: str) -> str:
-    if value not in ("doi", "doi-or-pmid"):
-        raise typer.BadParameter("use doi or doi-or-pmid")
-    return value
+    return check
 
 
 def _shipped_threshold() -> str:
     """The shipped selector's threshold, for the help text (read from its file: importing the selector would
     slow every command down)."""
-    import json
-
     try:
         path = Path(__file__).resolve().parents[1] / "questions" / "data" / "selector.json"
         return str(json.loads(path.read_text(encoding="utf-8"))["threshold"])
@@ -58,12 +70,15 @@ def build_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
                                             "reason (JSON Lines)."),
     workers: int = typer.Option(1, "-w", "--workers", min=1, help="Processes (one article per task)."),
-    per_article: int = typer.Option(4, "--per-article", min=1, help="At most this many questions per article "
-                                       "(the highest selector scores)."),
-    min_chars: int = typer.Option(120, "--min-chars", min=0, help="Shortest excerpt kept (characters)."),
-    max_chars: int = typer.Option(600, "--max-chars", min=1, help="Longest excerpt kept (characters)."),
-    seed: int = typer.Option(0, "--seed", help="Tie-break seed of the per-article cap."),
-    authors: str = typer.Option("drop", "--authors", callback=_authors_mode, metavar="drop|mask",
+    per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1, help="At most this "
+                                    "many questions per article (the highest selector scores)."),
+    min_chars: int = typer.Option(build_default("min_chars"), "--min-chars", min=0, help="Shortest excerpt kept "
+                                  "(characters)."),
+    max_chars: int = typer.Option(build_default("max_chars"), "--max-chars", min=1, help="Longest excerpt kept "
+                                  "(characters)."),
+    seed: int = typer.Option(build_default("seed"), "--seed", help="Tie-break seed of the per-article cap."),
+    authors: str = typer.Option(build_default("authors"), "--authors", callback=_choice(AUTHOR_MODES),
+                                metavar="|".join(AUTHOR_MODES),
                                 help="drop sentences naming a cited author, or mask the names."),
     min_findability: Optional[float] = typer.Option(None, "--min-findability", min=0.0, max=1.0,
                                                     help="Reject excerpts scoring below this findability."),
@@ -71,9 +86,10 @@ def build_command(
         None, "--min-score", min=0.0, max=1.0,
         help=f"Reject excerpts whose selector score is below this (default: {_shipped_threshold()}, the "
              "threshold recommended with the selector's weights; 0 keeps all)."),
-    per_target: int = typer.Option(1, "--per-target", min=1, help="At most this many questions per cited "
-                                   "work in one article (the highest selector scores)."),
-    answer_key: str = typer.Option("doi", "--answer-key", callback=_answer_key, metavar="doi|doi-or-pmid",
+    per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1, help="At most this many "
+                                   "questions per cited work in one article (the highest selector scores)."),
+    answer_key: str = typer.Option(build_default("answer_key"), "--answer-key", callback=_choice(ANSWER_KEYS),
+                                   metavar="|".join(ANSWER_KEYS),
                                    help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
     selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
                                             "train-selector` (default: the ones shipped with chemref)."),
@@ -88,10 +104,17 @@ def build_command(
     judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
                                                     "from this selector score go to the judge (default: the "
                                                     "selector's cascade start, its judge_threshold; 0: all)."),
+    closed_book_samples: Optional[int] = typer.Option(None, "--closed-book-samples", min=1, max=100, metavar="K",
+                                                      help="Then ask the judge's server K times per question the "
+                                                      "judge kept to name the cited work from the excerpt alone, "
+                                                      "and drop what it recalls (see 'questions closed-book'; "
+                                                      "needs --judge-endpoint)."),
+    closed_book_model: Optional[str] = typer.Option(None, "--closed-book-model", metavar="NAME", help="The "
+                                                    "closed-book test's model (default: --judge-model)."),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
-    from chemref.questions.output.report import funnel_table
-    from chemref.questions.output.writer import build_to_files
+    from chemref.questions.output.report import funnel_table  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.output.writer import build_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     if fmt not in ("jsonl", "parquet"):
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
@@ -99,26 +122,36 @@ def build_command(
         fail(f"--max-chars ({max_chars}) is smaller than --min-chars ({min_chars})")
     if (judge_endpoint is None) != (judge_model is None):
         fail("--judge-endpoint and --judge-model go together")
+    if closed_book_samples is None and closed_book_model is not None:
+        fail("--closed-book-model needs --closed-book-samples")
+    if closed_book_samples is not None and judge_endpoint is None:
+        fail("--closed-book-samples needs --judge-endpoint (the test runs on what the judge keeps; for a build "
+             "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
     if dask is not None:
-        from chemref.questions.output.cluster import check_address
+        from chemref.questions.output.cluster import check_address  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_address(dask))  # before any work
     judged = None
+    tested = None
     if judge_endpoint is not None:
-        from chemref.cli.judge import judge_paths
-        from chemref.questions.judge.answers import check_model_name
+        from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
+        from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-        from chemref._io.secrets import api_key_from_env, safe_url
-
-        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # before any work
+        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
+        if closed_book_model is not None:
+            guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
         guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
         guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
         judged = judge_paths(output, fmt, report, rejected)
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
+        if closed_book_samples is not None:
+            from chemref.cli.closed_book import closed_book_paths
+
+            tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=lambda source, message: warn(f"skipped unreadable article: {message}"),
+        progress=progress, on_error=_unreadable_warnings(),
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
@@ -141,23 +174,48 @@ def build_command(
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
     if judged is not None:
-        from chemref.cli.judge import judge_build
+        if tested is None:
+            judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                        model=judge_model, concurrency=judge_concurrency, progress=progress, selector=selector,
+                        min_score=judge_min_score)
+            return
+        from chemref.cli.closed_book import closed_book_build  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-        judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint, model=judge_model,
-                    concurrency=judge_concurrency, progress=progress, selector=selector,
-                    min_score=judge_min_score)
+        judge_build(judged, tested["judged"], tested["judged_report"], tested["judged_rejected"],
+                    endpoint=judge_endpoint, model=judge_model, concurrency=judge_concurrency, progress=progress,
+                    selector=selector, min_score=judge_min_score)
+        closed_book_build(tested, final_output, final_report, final_rejected, endpoint=judge_endpoint,
+                          model=closed_book_model or judge_model, samples=closed_book_samples,
+                          concurrency=judge_concurrency, progress=progress)
 
 
 def _records(path: Optional[Path]) -> list[dict]:
-    from chemref.jsonl import read_jsonl
-
     return [] if path is None else [row for _, row in read_jsonl(path)]
+
+
+def _target(value: str) -> str:
+    if value not in ("good", "good-not-recalled"):
+        raise typer.BadParameter("use good or good-not-recalled")
+    return value
+
+
+def _recalled(path: Optional[Path], records, title_threshold: Optional[float]) -> Optional[dict]:
+    """Which records the closed-book answers in ``path`` recall (None without answers)."""
+    if path is None:
+        if title_threshold is not None:
+            fail("--title-threshold needs --closed-book")
+        return None
+    if title_threshold is not None and title_threshold <= 0:
+        fail("--title-threshold must be above 0")
+    from chemref.questions.closed_book.recall import read_recalled
+
+    return read_recalled(str(path), records, title_threshold=title_threshold)
 
 
 def _scores(path: Optional[Path]) -> Optional[dict[str, float]]:
     if path is None:
         return None
-    from chemref.questions.labels.evaluate import read_scores
+    from chemref.questions.labels.evaluate import read_scores  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     return read_scores(path)
 
@@ -180,30 +238,38 @@ def evaluate_command(
                                             "selector whose --cv-scores are evaluated)."),
     reselect: bool = typer.Option(False, "--reselect", help="Apply --threshold and the caps again with these "
                                   "scores, as a build would (give the files of a build run with --min-score 0)."),
-    per_target: int = typer.Option(1, "--per-target", min=1, help="With --reselect: the build's --per-target."),
-    per_article: int = typer.Option(4, "--per-article", min=1, help="With --reselect: the build's --per-article."),
+    per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1,
+                                   help="With --reselect: the build's --per-target."),
+    per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1,
+                                    help="With --reselect: the build's --per-article."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the "
+                                               "candidates (Batch output, custom_id ID#k): adds the recalled "
+                                               "share of the kept questions, of all and of the good candidates."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
     as_json: bool = typer.Option(False, "--json", help="JSON instead of the text report."),
     as_csv: bool = typer.Option(False, "--csv", help="CSV rows (one per figure) instead of the text report."),
     as_markdown: bool = typer.Option(False, "--markdown", help="A Markdown table instead of the text report."),
     output: Optional[Path] = output_option(),
 ) -> None:
     """Measure a question build against labels: kept-set quality, per-filter losses, the score curve."""
-    from chemref.cli.statistics_options import render
-    from chemref.questions.labels.evaluate import evaluate
-    from chemref.questions.labels.label import read_labels
+    from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.label import read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-    refuse_overwriting_inputs(output, labels, questions, rejected, scores, selector)
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores, closed_book, selector)
 
     def run():
         mark = threshold
         if mark is None and selector is not None:
-            from chemref.questions.funnel.selector import load_selector
+            from chemref.questions.funnel.selector import load_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             mark = load_selector(selector).threshold
-        return evaluate(read_labels(labels), _records(questions), _records(rejected), scores=_scores(scores),
+        kept, refused = _records(questions), _records(rejected)
+        return evaluate(read_labels(labels), kept, refused, scores=_scores(scores),
                         scores_path=None if scores is None else str(scores), complete_scores=True,
                         threshold=mark, reselect=reselect, per_target=per_target, per_article=per_article,
-                        source=str(labels))
+                        source=str(labels), recalled=_recalled(closed_book, [*kept, *refused], title_threshold))
 
     result = guarded(run)
     render(result.to_report(), as_json, as_csv, as_markdown, output)
@@ -238,15 +304,32 @@ def train_selector_command(
                                                "labels blended with its confidence (see --label-weight)."),
     label_weight: float = typer.Option(1.0, "--label-weight", min=0.0, max=1.0, help="With --soft-labels: the "
                                        "weight of the label in the blend (the judge's confidence has the rest)."),
+    target: str = typer.Option("good", "--target", callback=_target, metavar="good|good-not-recalled",
+                               help="What the selector learns: the labels' good questions, or those that a "
+                               "model also fails to name from memory (needs --closed-book); the threshold is "
+                               "chosen against the labels either way."),
+    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the same "
+                                               "candidates (Batch output, custom_id ID#k: 'questions "
+                                               "closed-book run'), which say which records are recalled."),
+    recalled_target: float = typer.Option(0.0, "--recalled-target", min=0.0, max=1.0, help="With --target "
+                                          "good-not-recalled: what a recalled good record is fitted to (0: not "
+                                          "good; 0.5: halfway)."),
+    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
+                                                    "--closed-book: the title similarity from which an answer "
+                                                    "recalls the cited work (default: closed-book apply's)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
-    from chemref.questions.labels.evaluate import evaluate
-    from chemref.questions.labels.label import good_labels, read_labels
-    from chemref.questions.funnel.selector import feature_list, train_selector
+    from chemref.questions.funnel.selector import feature_list, train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.label import good_labels, read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_shared_outputs({"-o": output, "--cv-scores": cv_scores})
-    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels)
-    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels)
+    refuse_overwriting_inputs(output, labels, questions, rejected, soft_labels, closed_book)
+    refuse_overwriting_inputs(cv_scores, labels, questions, rejected, soft_labels, closed_book)
+    if target == "good-not-recalled" and closed_book is None:
+        fail("--target good-not-recalled needs --closed-book (the closed-book answers that say what is recalled)")
+    if recalled_target and target != "good-not-recalled":
+        fail("--recalled-target needs --target good-not-recalled")
 
     def run():
         label_map = read_labels(labels)
@@ -257,8 +340,7 @@ def train_selector_command(
         chosen = {} if features is None else {"features": feature_list(features)}
         soft = None
         if soft_labels is not None:
-            from chemref.errors import InputError
-            from chemref.questions.judge.answers import read_responses
+            from chemref.questions.judge.answers import read_responses  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             if label_weight >= 1.0:
                 raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
@@ -269,11 +351,15 @@ def train_selector_command(
                 typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
                            f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
                            "confidence): their records are fitted to their labels alone", err=True)
+        recalled = _recalled(closed_book, records.values(), title_threshold)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
                                       min_good_kept=min_good_kept, soft_targets=soft, label_weight=label_weight,
+                                      recalled=recalled if target == "good-not-recalled" else None,
+                                      recalled_target=recalled_target,
                                       **fallback, **chosen)
-        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels))
+        curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels),
+                         recalled=recalled)
         at = curve.at_threshold
         if at is not None:
             selector = replace(selector, meta={**selector.meta, "cv": {
@@ -281,13 +367,11 @@ def train_selector_command(
                 "kept_share": at.kept_share, "auc": curve.auc}})
         selector.save(output)
         if cv_scores is not None:
-            from chemref._io import write_text
+            from chemref._io import write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             write_text(cv_scores, "".join(json.dumps({"id": i, "score": s}) + "\n" for i, s in cv.items()))
         return selector, curve
 
-    import json
-    from dataclasses import replace
 
     selector, curve = guarded(run)
     typer.echo(curve.to_text())
@@ -304,12 +388,17 @@ def review_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl from 'questions build "
                                             "--rejected': its candidates get a card too, with their reason."),
     output: Path = typer.Option(..., "-o", "--output", help="The review page (one self-contained HTML file)."),
+    corpus: Optional[List[Path]] = typer.Option(None, "--corpus", metavar="DIR",
+                                                help="A folder of the JATS articles the records come from "
+                                                     "(repeatable): the titles of references cited together "
+                                                     "are read from articles inside these folders only."),
 ) -> None:
     """Write an HTML page to browse, filter and label questions and rejected candidates (labels export as JSONL)."""
-    from chemref.cli.pages import write_questions_page
-
     refuse_overwriting_inputs(output, questions, rejected)
-    write_questions_page(output, questions, rejected)
+    for folder in corpus or ():
+        if not folder.is_dir():
+            fail(f"--corpus {printable(str(folder))} is not a folder")
+    write_questions_page(output, questions, rejected, corpus or ())
 
 
 @questions_app.command("record-selector")
@@ -323,8 +412,8 @@ def record_selector_command(
                                           "the record (default: the one shipped beside the selector)."),
 ) -> None:
     """Record the shipped selector's cross-validated evaluation, which the card, the README and evaluate quote."""
-    from chemref.questions.funnel.selector_record import EVALUATION_FILE
-    from chemref.questions.labels.record import record_selector_evaluation
+    from chemref.questions.funnel.selector_record import EVALUATION_FILE  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.labels.record import record_selector_evaluation  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     target = output if output is not None else EVALUATION_FILE
     refuse_overwriting_inputs(target, labels, questions, rejected, scores)
@@ -350,7 +439,7 @@ def difficulty_command(
                                                 "source_file names are found); repeatable."),
 ) -> None:
     """Rank each question's cited work among every cited work of the build (BM25 over their titles): bm25_rank_corpus."""
-    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards
+    from chemref.questions.output.difficulty import corpus_difficulty, folder_shards  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     if len(questions) == 1 and questions[0].is_dir():
         questions, shards = guarded(lambda: folder_shards(questions[0]))
@@ -375,7 +464,24 @@ def baseline_page_command(
 ) -> None:
     """Write an offline page where a person answers the questions one excerpt at a time (a title or DOI, or gives
     up, timed) and exports predictions for 'chemref score questions'. The page never holds the answers."""
-    from chemref.cli.pages import write_baseline_page_cli
-
     refuse_overwriting_inputs(output, questions)
     write_baseline_page_cli(output, questions)
+#: unreadable articles named one by one on the terminal in one build (every one is in the articles rows)
+MAX_UNREADABLE_WARNINGS = 100
+
+
+def _unreadable_warnings() -> Callable[[str, str], None]:
+    """``on_error`` of a build: a warning for each of the first unreadable articles, then one line saying the
+    others are not named here (a package of a million empty members would otherwise flood the terminal)."""
+    count = 0
+
+    def on_error(source: str, message: str) -> None:
+        nonlocal count
+        count += 1
+        if count <= MAX_UNREADABLE_WARNINGS:
+            warn(f"skipped unreadable article: {message}")
+        elif count == MAX_UNREADABLE_WARNINGS + 1:
+            warn(f"more than {MAX_UNREADABLE_WARNINGS} unreadable articles: the others are not named here (the "
+                 "articles rows of the output name each, and the report counts them)")
+
+    return on_error

@@ -4,13 +4,21 @@ with several predictions (questions, ranking), a leaderboard with intervals and 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
-from chemref.cli.statistics_options import (ci_option, names_option, render, resamples_option, seed_option,
-                                            split_names, test_option, trials_option)
+from chemref.cli.statistics_options import (
+    ci_option,
+    names_option,
+    render,
+    resamples_option,
+    seed_option,
+    split_names,
+    test_option,
+    trials_option,
+)
 
 _PRIMARY = typer.Option(None, "--primary", metavar="METRIC",
                         help="Leaderboard: the metric systems are ranked and tested on (default: the first one "
@@ -40,8 +48,9 @@ def score_questions_command(
     predictions: List[Path] = typer.Argument(..., metavar="PRED...",
                                              help='Predictions JSONL: {"id", "dois": [...]}, {"id", "pmids": [...]} or {"id", "titles": '
                                                   '[...]}; two or more print a leaderboard.'),
-    format: str = typer.Option("chemref", "--format", metavar="FORMAT",
-                               help="chemref (question JSONL) or citeme (CiteME TSV)."),
+    format: str = typer.Option("chemref", "--input-format", "--format", metavar="FORMAT",
+                               help="Gold format: chemref (question JSONL) or citeme (CiteME TSV). --format is an "
+                                    "older name."),
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
                                           help="Cut-off(s) for Recall@K / MRR@K; repeat for several "
                                                "(default 1, 5, 10)."),
@@ -66,9 +75,9 @@ def score_questions_command(
     refuse_overwriting_inputs(output, questions, *predictions)
     _leaderboard_only(predictions, names, trials, primary)
     ks = tuple(k) if k else (1, 5, 10)
-    options = dict(format=format, k=ks, threshold=threshold, strict=strict)
+    options: dict[str, Any] = dict(format=format, k=ks, threshold=threshold, strict=strict)
     if len(predictions) > 1:
-        from chemref.scoring.leaderboard import compare_questions
+        from chemref.scoring.leaderboard import compare_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_questions(questions, predictions, names=split_names(names), primary=primary,
                                                   test=test,
@@ -76,7 +85,7 @@ def score_questions_command(
                                                   resamples=resamples, seed=seed, **options))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.citation_prediction import score_questions
+    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_questions(questions, predictions[0], ci=ci, resamples=resamples, seed=seed,
                                              **options))
@@ -92,7 +101,8 @@ def score_ranking_command(
                                             'more print a leaderboard.'),
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, metavar="K",
                                           help="Cut-off K; repeat for several (default 10)."),
-    format: str = typer.Option("jsonl", "--format", metavar="FORMAT", help="jsonl or trec (qrels + run)."),
+    format: str = typer.Option("jsonl", "--input-format", "--format", metavar="FORMAT",
+                               help="Input format: jsonl or trec (qrels + run). --format is an older name."),
     per_query: bool = typer.Option(False, "--per-query", help="Add every query's values to the JSON report."),
     empty_queries: str = typer.Option(
         "count", "--empty-queries", metavar="MODE",
@@ -122,7 +132,7 @@ def score_ranking_command(
     _leaderboard_only(preds, names, trials, primary)
     ks = tuple(k) if k else (10,)
     if len(preds) > 1:
-        from chemref.scoring.leaderboard import compare_ranking
+        from chemref.scoring.leaderboard import compare_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_ranking(gold, preds, names=split_names(names), primary=primary, test=test,
                                                 trials=trials,
@@ -131,7 +141,7 @@ def score_ranking_command(
                                                 min_rel=min_rel))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.ranking import score_ranking
+    from chemref.scoring.benchmarks.ranking import score_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_ranking(gold, preds[0], k=ks, format=format, per_query=per_query,
                                            empty_queries=empty_queries, min_rel=min_rel, ci=ci,
@@ -155,7 +165,7 @@ def score_pubmedqa_command(
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     refuse_overwriting_inputs(output, gold, pred)
-    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa
+    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_pubmedqa(gold, pred, ci=ci, resamples=resamples, seed=seed))
     _emit(report, as_json, as_csv, as_markdown, output)

@@ -4,16 +4,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
-from chemref.cli.app import emit, fail, guarded, output_option, refuse_overwriting_inputs, refuse_shared_outputs, \
-    score_app, warn
+from chemref._io import is_stdout, write_together
+from chemref.cli.app import (
+    emit,
+    fail,
+    guarded,
+    output_option,
+    refuse_overwriting_inputs,
+    refuse_shared_outputs,
+    score_app,
+    warn,
+)
 from chemref.cli.pages import checked_page, error_page, page_written
-from chemref.cli.statistics_options import (ci_option, formatted, names_option, render, resamples_option,
-                                            seed_option, split_names, test_option, trials_option)
+from chemref.cli.statistics_options import (
+    ci_option,
+    formatted,
+    names_option,
+    render,
+    resamples_option,
+    seed_option,
+    split_names,
+    test_option,
+    trials_option,
+)
 from chemref.errors import encodable, printable
+from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 
 
 @score_app.command("brat")
@@ -29,14 +48,15 @@ def score_brat_command(
                              help="exact|overlap|approx (approx: --brateval only). ChEMU mode: exact or overlap "
                                   "keeps only those reports."),
     similarity: float = typer.Option(None, "--similarity", metavar="FLOAT",
-                                     help="Approx similarity threshold (default 0.8)."),
+                                     help=f"Approx similarity threshold (default {DEFAULT_SIMILARITY})."),
     type_match: str = typer.Option(None, "--type", metavar="TYPE",
                                    help="exact|inexact|hierarchical (--brateval only)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     as_csv: bool = typer.Option(False, "--csv", help="Print the report as CSV rows."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print the report as a Markdown table."),
     per_doc: bool = typer.Option(False, "--per-doc", help="Add a per-document breakdown."),
-    errors: bool = typer.Option(False, "--errors", help="List every FP/FN with its text from the .txt files."),
+    errors: bool = typer.Option(False, "--errors", help="List the FP/FN with their text from the .txt files (ChEMU mode: at most "
+                                                "--max-error-records per document and report, the rest counted)."),
     unreadable_as_empty: bool = typer.Option(False, "--unreadable-as-empty",
                                              help="ChEMU mode: score a prediction file that is not UTF-8 text "
                                                   "(UTF-16, gzip, binary) as empty, with a warning, instead of "
@@ -55,6 +75,13 @@ def score_brat_command(
     max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
                                         help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
                                              "to more links than this (gold or prediction)."),
+    max_coref_total: int = typer.Option(5_000_000, "--max-coref-total", min=0,
+                                        help="ChEMU mode: refuse a prediction whose documents' COREFERENCE "
+                                             "chains expand to more links than this together."),
+    max_error_records: int = typer.Option(1_000, "--max-error-records", min=0,
+                                          help="ChEMU mode: list at most this many FP/FN records per document "
+                                               "and report (--errors, --html); the rest are counted, and the "
+                                               "scores are always complete."),
     max_match_edges: int = typer.Option(1_000_000, "--max-match-edges", min=0,
                                         help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
                                              "(relations) that overlap the same ones merged, still has more "
@@ -78,15 +105,17 @@ def score_brat_command(
     refuse_shared_outputs({"-o": output, "--html": html})
     refuse_overwriting_inputs(output, gold, *preds)
     refuse_overwriting_inputs(html, gold, *preds)
-    from chemref.scoring.brat.sources import ZipLimits
+    from chemref.scoring.brat.sources import ZipLimits  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
-    options = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
+    options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
     if max_match_edges != 1_000_000 and not brateval:
         options["max_match_edges"] = max_match_edges
+    if not brateval:
+        options.update(max_coref_total=max_coref_total, max_error_records=max_error_records)
     if unreadable_as_empty:
         if brateval:
             fail("--unreadable-as-empty is a ChEMU mode option (BRATEval mode reads files as BRATEval does)")
@@ -94,7 +123,7 @@ def score_brat_command(
     if len(preds) > 1:
         if per_doc or errors or html is not None:
             fail("--per-doc, --errors and --html describe one system; give one prediction with them")
-        from chemref.scoring.leaderboard import compare_brat
+        from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
                                              ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
@@ -105,7 +134,7 @@ def score_brat_command(
         return
     if names is not None or trials is not None:
         fail("--names and --trials need two or more predictions (a leaderboard)")
-    from chemref.scoring.brat.score import score_brat
+    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
                                         resamples=resamples, seed=seed, details=html is not None, **options))
@@ -114,7 +143,6 @@ def score_brat_command(
     if html is None:
         render(report, as_json, as_csv, as_markdown, output)
         return
-    from chemref._io import is_stdout, write_together
 
     text = formatted(report, as_json, as_csv, as_markdown)
     page, documents = error_page(gold, preds[0], report, **options)

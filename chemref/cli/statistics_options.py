@@ -8,6 +8,7 @@ from typing import Any, Optional
 import typer
 
 from chemref.cli.app import emit, fail
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
 def ci_option() -> Any:
@@ -17,15 +18,11 @@ def ci_option() -> Any:
 
 
 def resamples_option() -> Any:
-    from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES
-
     return typer.Option(DEFAULT_RESAMPLES, "--resamples", metavar="N", min=1,
                         help="Bootstrap resamples for --ci and the leaderboard's intervals.")
 
 
 def seed_option() -> Any:
-    from chemref.scoring.stats.resampling import DEFAULT_SEED
-
     return typer.Option(DEFAULT_SEED, "--seed", metavar="N", min=0,
                         help="Seed of the random generator (printed with the results; same seed, same numbers).")
 

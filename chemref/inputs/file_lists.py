@@ -1,11 +1,15 @@
 """``--files-from`` lists: a text file naming one input per line (blank lines and ``#`` comments ignored).
 
 A comment line that names an existing file or folder exactly (``#x.xml``) is an error, not a comment taken
-silently: write ``./#x.xml`` to read it. A list that names no input at all is an error too."""
+silently: write ``./#x.xml`` to read it. A list that names no input at all is an error too. An input listed
+again (the same path once normalised) while it is among the last :data:`RECENT` distinct inputs of the list is read
+once, with a warning that counts the repeats (memory stays bounded; a build also skips an article given twice)."""
 
 from __future__ import annotations
 
 import os
+import warnings
+from collections import OrderedDict
 from pathlib import Path
 from typing import Iterator
 
@@ -18,10 +22,16 @@ __all__ = ["read_file_list"]
 def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
     """The inputs named in a ``--files-from`` list, one per line; relative names are taken from the list's
     folder when they do not exist from the working folder. Every missing file is named in one error,
-    before any work. The list is read twice (checked, then streamed), never held in memory."""
+    before any work. The list is read twice (checked, then streamed), never held in memory (only its last
+    :data:`RECENT` distinct names, to read a repeated input once)."""
     missing: list[str] = []
-    count = listed = 0
+    count = listed = repeated = 0
+    first_repeat = ""
     for number, name in _listed(path, check_comments=True):
+        if number < 0:
+            repeated += 1
+            first_repeat = first_repeat or f"line {-number}: {printable(name)}"
+            continue
         listed += 1
         if not os.path.exists(name):
             count += 1
@@ -34,12 +44,20 @@ def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
     if not listed:
         raise InputError("the file list names no inputs (it is empty, or holds only blank lines and # comments)",
                          path=str(path), hint="list one JATS file, folder or PMC package per line")
-    return (name for _, name in _listed(path))
+    if repeated:
+        warnings.warn(f"{printable(str(path))}: {repeated} line(s) name an input listed before (the first: "
+                      f"{first_repeat}); each input is read once", UserWarning, stacklevel=1)  # said once
+    return (name for number, name in _listed(path) if number > 0)
+
+
+#: distinct inputs of a file list remembered (the latest ones) to read an input listed again once
+RECENT = 1000
 
 
 def _listed(path: str | os.PathLike[str], *, check_comments: bool = False) -> Iterator[tuple[int, str]]:
-    """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`); ``check_comments``:
-    a comment line naming an existing path is an :class:`InputError`."""
+    """``(line number, input)`` of each entry of a file list (see :func:`read_file_list`), the line number negated
+    for an input listed before (as written, or the same path once normalised); ``check_comments``: a comment
+    line naming an existing path is an :class:`InputError`."""
     base = Path(path).parent
     regular_file(path)  # a FIFO or a device would block the run
     try:
@@ -47,6 +65,7 @@ def _listed(path: str | os.PathLike[str], *, check_comments: bool = False) -> It
     except OSError as exc:
         raise InputError(f"cannot read the file list: {exc.strerror or exc}", path=str(path)) from None
     number = 0
+    seen: OrderedDict[str, None] = OrderedDict()  # the latest inputs, as written and normalised
     with handle:
         try:
             for number, raw in enumerate(handle, start=1):
@@ -60,8 +79,21 @@ def _listed(path: str | os.PathLike[str], *, check_comments: bool = False) -> It
                                          hint=f"write ./{printable(name)} to read it, or put a space after the # "
                                          "to keep the comment")
                     continue
+                if name in seen:  # before any look-up in the file system: a list may repeat one name a million times
+                    seen.move_to_end(name)
+                    yield -number, name
+                    continue
+                written = name
                 if not os.path.exists(name) and not os.path.isabs(name) and (base / name).exists():
                     name = (base / name).as_posix()
+                key = os.path.normpath(name)
+                if key in seen:
+                    seen.move_to_end(key)
+                    yield -number, name
+                    continue
+                seen[written] = seen[key] = None
+                while len(seen) > 2 * RECENT:
+                    seen.popitem(last=False)
                 yield number, name
         except UnicodeDecodeError:
             raise not_utf8(path, "the file list is not UTF-8 text", "save it as UTF-8") from None

@@ -49,7 +49,8 @@ def package_licences(package: Path) -> dict[str, str] | None:
                     out[member] = licence
                     first.setdefault(member, reader.line_num)
         except UnicodeDecodeError:
-            raise not_utf8(listing, "the package file list is not UTF-8 text", hint) from None
+            raise not_utf8(listing, f"the file list of the package {printable(str(package))!r} is not UTF-8 text",
+                           hint) from None
         except csv.Error as exc:  # a field over csv.field_size_limit() (128 kB), a NUL byte
             raise InputError(f"the package file list cannot be read as CSV: {exc}", path=str(listing),
                              line=reader.line_num, hint=hint) from None

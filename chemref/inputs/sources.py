@@ -12,9 +12,9 @@ from chemref.inputs.file_lists import read_file_list
 from chemref.inputs.kinds import JATS_SUFFIXES, is_package
 from chemref.inputs.package_lists import package_licences
 from chemref.inputs.source import Source, source_label
+from chemref.inputs.walk import walk_jats
 
 _GIVE = "give JATS files, folders that hold them, or PMC .tar.gz packages"
-from chemref.inputs.walk import walk_jats
 
 __all__ = ["SAMPLE_CORPUS", "iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_corpus",
            "sample_sources"]

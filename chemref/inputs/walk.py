@@ -1,61 +1,107 @@
-"""The one folder walk of every command that takes folders."""
+"""The one folder walk of every command that takes folders (JATS inputs, and the ``.ann`` folders of the BRAT
+scorers)."""
 
 from __future__ import annotations
 
 import os
+import stat
+import warnings
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from chemref.errors import InputError
 from chemref.inputs.kinds import JATS_SUFFIXES
 
-__all__ = ["walk_jats"]
+__all__ = ["walk_files", "walk_jats", "SKIP_KINDS", "OnSkip"]
+
+#: What the walk reports (to ``on_skip``) about an entry it does not yield: a symbolic link to a folder; a
+#: symbolic link to a file outside the folder given; a broken or looping link; a FIFO, socket or device; a
+#: subfolder that cannot be listed; a subfolder not entered (``recursive=False``).
+SKIP_KINDS = ("link-to-folder", "link-out", "broken-link", "not-regular", "unlistable", "subfolder")
+#: ``on_skip(kind, path, detail)``: ``kind`` one of :data:`SKIP_KINDS`; ``detail`` the system's reason for
+#: ``unlistable``, the folder being listed for ``link-out``, else "".
+OnSkip = Callable[[str, str, str], None]
+
+_WARNINGS = {
+    "link-to-folder": "{path!r}: a symbolic link to a folder; not followed",
+    "link-out": "{path!r}: a symbolic link to a file outside {detail!r}; not followed",
+    "broken-link": "{path!r}: a broken or looping symbolic link; skipped",
+    "not-regular": "{path!r}: not a regular file (a FIFO, socket or device); skipped",
+    "unlistable": "{path!r}: cannot list the folder ({detail}); skipped",
+}
 
 
-def walk_jats(folder: str | os.PathLike[str], _root: str | None = None) -> Iterator[Path]:
-    """Every ``*.nxml`` / ``*.xml`` file under ``folder`` (subfolders included), in sorted path order: the one
-    folder walk of every command that takes folders.
+def walk_files(folder: str | os.PathLike[str], suffixes: tuple[str, ...], *, recursive: bool = True,
+               on_skip: OnSkip | None = None) -> Iterator[Path]:
+    """Every regular file under ``folder`` whose name ends with one of ``suffixes`` (case-insensitive),
+    subfolders included unless ``recursive`` is false, in sorted path order (one folder's entries held at a
+    time: the order equals ``sorted(Path(folder).rglob(...))``).
 
-    One folder's entries are held at a time (the order equals ``sorted(Path(folder).rglob(...))``).
-    Symbolic links never lead out of ``folder``: a link to a folder, a link to a file outside it, a broken or
-    looping link, a FIFO, socket or device named like an article and a subfolder that cannot be listed are
-    left out with a :class:`UserWarning` each (the CLI prints them as warning lines). ``folder`` itself that
-    cannot be listed is an :class:`InputError`.
+    Symbolic links never lead out of ``folder``. What is left out is reported to ``on_skip`` (see
+    :data:`SKIP_KINDS`; default: a :class:`UserWarning` each, which the CLI prints as warning lines): a link
+    to a folder (whatever its name), a link to a file outside ``folder``, a broken or looping link, a FIFO,
+    socket or device named like a wanted file, a subfolder that cannot be listed, and with
+    ``recursive=False`` each subfolder. ``folder`` itself that cannot be listed is an :class:`InputError`.
     """
-    import stat
-    import warnings
+    root = os.path.realpath(folder)
+    report = on_skip or _warn
+    try:
+        yield from _walk(folder, tuple(s.lower() for s in suffixes), root, recursive, report)
+    except _Unlistable as exc:
+        raise InputError(f"cannot list the folder: {exc.detail}", path=str(folder)) from None
 
-    root = _root or os.path.realpath(folder)
+
+def walk_jats(folder: str | os.PathLike[str]) -> Iterator[Path]:
+    """Every ``*.nxml`` / ``*.xml`` file under ``folder`` (:func:`walk_files`, subfolders included)."""
+    return walk_files(folder, JATS_SUFFIXES)
+
+
+class _Unlistable(Exception):
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+def _warn(kind: str, path: str, detail: str) -> None:
+    if kind in _WARNINGS:
+        warnings.warn(_WARNINGS[kind].format(path=path, detail=detail), UserWarning)
+
+
+def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, recursive: bool,
+          report: OnSkip, top: bool = True) -> Iterator[Path]:
     try:
         with os.scandir(folder) as it:
             entries = sorted(((e.name, e.is_dir(follow_symlinks=False), e.is_symlink()) for e in it))
     except OSError as exc:
-        if _root is None:
-            raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=str(folder)) from None
-        warnings.warn(f"{os.fspath(folder)!r}: cannot list the folder ({exc.strerror or exc}); skipped", UserWarning)
+        if top:
+            raise _Unlistable(str(exc.strerror or exc)) from None
+        report("unlistable", os.fspath(folder), str(exc.strerror or exc))
         return
     base = Path(folder)
     for name, is_dir, is_link in entries:
         path = base / name
         if is_dir:
-            yield from walk_jats(path, root)
+            if recursive:
+                yield from _walk(path, suffixes, root, recursive, report, top=False)
+            else:
+                report("subfolder", os.fspath(path), "")
             continue
-        if not is_link and not name.lower().endswith(JATS_SUFFIXES):
+        wanted = name.lower().endswith(suffixes)
+        if not is_link and not wanted:
             continue
         try:
             info = os.stat(path)
         except OSError:
-            if name.lower().endswith(JATS_SUFFIXES):
-                warnings.warn(f"{os.fspath(path)!r}: a broken or looping symbolic link; skipped", UserWarning)
+            if wanted:
+                report("broken-link", os.fspath(path), "")
             continue
         if stat.S_ISDIR(info.st_mode):
-            warnings.warn(f"{os.fspath(path)!r}: a symbolic link to a folder; not followed", UserWarning)
-        elif not name.lower().endswith(JATS_SUFFIXES):
+            report("link-to-folder", os.fspath(path), "")
+        elif not wanted:
             continue
         elif is_link and not os.path.realpath(path).startswith(root.rstrip(os.sep) + os.sep):
-            warnings.warn(f"{os.fspath(path)!r}: a symbolic link to a file outside {os.fspath(folder)!r}; "
-                          "not followed", UserWarning)
+            report("link-out", os.fspath(path), os.fspath(folder))
         elif not stat.S_ISREG(info.st_mode):
-            warnings.warn(f"{os.fspath(path)!r}: not a regular file (a FIFO, socket or device); skipped", UserWarning)
+            report("not-regular", os.fspath(path), "")
         else:
             yield path

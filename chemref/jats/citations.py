@@ -4,6 +4,9 @@
 * ranges are merged into one anchor and expanded in reference-list order: ``3–5`` as two xrefs
   joined by a dash (brackets inside or outside, wrapped in bold or sup), with a hidden empty
   middle xref, one multi-rid xref with range text, or one xref whose text alone is a range;
+* expansion is bounded, so the anchors stay linear in the input: a range spanning more than
+  :data:`MAX_RANGE` references, or any range once the article's ranges have added :data:`MAX_EXPANDED`
+  references in all (:class:`RangeBudget`), cites only its ends, with a diagnostic;
 * an author-year citation whose year alone is linked takes the author names into its span:
   "(Goodenough and Kim, 2010)" -> "Goodenough and Kim, 2010"; "Smith et al. (2010)" likewise.
 """
@@ -17,13 +20,20 @@ from chemref.jats.references import ReferenceList
 from chemref.jats.text import XrefEvent
 from chemref.names import particle_pattern
 
-__all__ = ["resolve_anchors"]
+__all__ = ["MAX_EXPANDED", "MAX_RANGE", "RangeBudget", "resolve_anchors"]
+
+#: The most references one range adds between its ends (real ranges add at most a few dozen).
+MAX_RANGE = 500
+#: The most references the ranges of one article add in all.
+MAX_EXPANDED = 20_000
+#: Ranges over :data:`MAX_RANGE` named one by one in diagnostics; further ones are counted in the last.
+_NAMED_TOO_LONG = 20
 
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _DASH_SET = frozenset(_DASHES)
 _BRACKETS = str.maketrans("", "", " \t()[]")
 _NUMERIC = re.compile(r"^[\s\[\(]*\d{1,3}[a-z]?[\s\]\),;]*$")
-_RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d+[a-z]?)\s*[{_DASHES}]\s*(\d+[a-z]?)[\s\]\)]*$")
+_RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d{{1,9}}[a-z]?)\s*[{_DASHES}]\s*(\d{{1,9}}[a-z]?)[\s\]\)]*$")
 _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
 
 # Author names before a linked year. A name starts with a capital (Latin letters with diacritics
@@ -43,6 +53,38 @@ _PAREN_AUTHORS = re.compile(rf"(?:^|(?<=[(\[;])|(?<=\s))\s*(?:(?:see|e\.g\.,?|cf
 _NARRATIVE_AUTHORS = re.compile(rf"(?:^|(?<=[\s(\[;,]))(?P<authors>{_authors(_NAME)})\s*[(\[]\s*$")
 _OPENERS = "([;"
 _LOOKBACK = 160
+
+
+class RangeBudget:
+    """What the citation ranges of one article may still add (one per article, shared by its paragraphs)."""
+
+    __slots__ = ("left", "spent", "too_long")
+
+    def __init__(self, limit: int = MAX_EXPANDED) -> None:
+        self.left = limit
+        self.too_long = 0      # ranges refused for their own length
+        self.spent = False     # True once a range was refused for the article's budget
+
+    def take(self, first: str, last: str, span: int, line: int | None, diagnostics: list[Diagnostic]) -> bool:
+        """True when a range adding ``span`` references may be expanded; otherwise a diagnostic says why not."""
+        if span > MAX_RANGE:
+            self.too_long += 1
+            if self.too_long <= _NAMED_TOO_LONG:
+                more = (f"; further ranges over {MAX_RANGE} references are not named one by one"
+                        if self.too_long == _NAMED_TOO_LONG else "")
+                diagnostics.append(Diagnostic(
+                    "range-too-long", f"citation range from {first} to {last} spans {span + 2:,} references "
+                    f"(more than {MAX_RANGE + 2}); only its ends are cited{more}", line))
+            return False
+        if span > self.left:
+            if not self.spent:
+                self.spent = True
+                diagnostics.append(Diagnostic(
+                    "range-budget-spent", f"the citation ranges of this article already add {MAX_EXPANDED:,} "
+                    f"references; from the range {first} to {last} on, ranges cite only their ends", line))
+            return False
+        self.left -= span
+        return True
 
 
 def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic]) -> list[str]:
@@ -74,11 +116,11 @@ def _joins_range(text: str, left: XrefEvent, right: XrefEvent) -> str | None:
 
 
 def _expand(first: str, last: str, refs: ReferenceList, line: int | None,
-            diagnostics: list[Diagnostic]) -> list[str]:
+            diagnostics: list[Diagnostic], budget: RangeBudget) -> list[str]:
     a = refs.position[first]
     b = refs.position[last]
     if a < b:
-        return refs.order[a + 1:b]
+        return refs.order[a + 1:b] if budget.take(first, last, b - a - 1, line, diagnostics) else []
     if a > b:
         diagnostics.append(Diagnostic("range-reversed", f"citation range from {first} to {last} runs backwards "
                                       "in the reference list; only its ends are cited", line))
@@ -86,7 +128,7 @@ def _expand(first: str, last: str, refs: ReferenceList, line: int | None,
 
 
 def _text_range(label_text: str, ids: list[str], refs: ReferenceList, line: int | None,
-                diagnostics: list[Diagnostic]) -> list[str]:
+                diagnostics: list[Diagnostic], budget: RangeBudget) -> list[str]:
     """Expand one xref whose own text is a range ("121–124"): by its rids' ends, else by labels."""
     match = _RANGE_TEXT.match(label_text)
     if not match:
@@ -96,12 +138,12 @@ def _text_range(label_text: str, ids: list[str], refs: ReferenceList, line: int 
         # many references as the printed numbers do
         first, end = match.group(1), match.group(2)
         if not (first.isdigit() and end.isdigit()):
-            return _expand(ids[0], ids[-1], refs, line, diagnostics) if len(ids) == 2 else []
+            return _expand(ids[0], ids[-1], refs, line, diagnostics, budget) if len(ids) == 2 else []
         printed = int(end) - int(first) + 1
         if len(ids) >= printed:
             return []
         if len(ids) == 2 and refs.position[ids[1]] - refs.position[ids[0]] + 1 == printed:
-            return _expand(ids[0], ids[1], refs, line, diagnostics)
+            return _expand(ids[0], ids[1], refs, line, diagnostics, budget)
         diagnostics.append(Diagnostic("range-rids-mismatch", f"citation {label_text!r} prints a range of {printed} "
                                       f"references but lists {len(ids)} rids that do not span it; only its rids "
                                       "are cited", line))
@@ -116,7 +158,7 @@ def _text_range(label_text: str, ids: list[str], refs: ReferenceList, line: int 
                     and int(end) <= len(refs.order):
                 last = refs.order[int(end) - 1]
         if last is not None:
-            return _expand(ids[0], last, refs, line, diagnostics) + [last]
+            return _expand(ids[0], last, refs, line, diagnostics, budget) + [last]
         diagnostics.append(Diagnostic("range-unexpanded", f"citation {label_text!r} looks like a range but "
                                       "its end is not a reference label; only its rid is cited", line))
     return []
@@ -150,10 +192,13 @@ def _author_start(text: str, start: int, floor: int) -> tuple[int, bool]:
 
 
 def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
-                    diagnostics: list[Diagnostic]) -> tuple[CitationAnchor, ...]:
-    """Turn a paragraph's citation xrefs into anchors (ranges merged and expanded, author names kept)."""
+                    diagnostics: list[Diagnostic], budget: RangeBudget | None = None) -> tuple[CitationAnchor, ...]:
+    """Turn a paragraph's citation xrefs into anchors (ranges merged and expanded, author names kept);
+    ``budget`` bounds the expansion of the whole article (a fresh one serves this paragraph alone)."""
     if not events:
         return ()
+    if budget is None:
+        budget = RangeBudget()
     resolved = [_resolve(event, refs, diagnostics) for event in events]
     # group xrefs joined by a range dash or a hidden empty xref
     groups: list[list[int]] = [[0]]
@@ -179,10 +224,10 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
                 left = next((resolved[i][-1] for i in reversed(group[:k + 1]) if resolved[i]), None)
                 right = next((resolved[i][0] for i in group[k + 1:] if resolved[i]), None)
                 if left is not None and right is not None:
-                    extra.extend(_expand(left, right, refs, line, diagnostics))
+                    extra.extend(_expand(left, right, refs, line, diagnostics, budget))
         elif len(group) == 1:
             event = events[group[0]]
-            extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics)
+            extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics, budget)
         if extra:
             cited = set(ids)
             expanded = tuple(r for r in dict.fromkeys(extra) if r not in cited)

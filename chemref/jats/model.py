@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 __all__ = [
     "SECTION_KINDS", "Diagnostic", "License", "CitationAnchor", "FormatRange", "Paragraph",
-    "Section", "Reference", "Article",
+    "Section", "Reference", "Author", "ArticleDate", "Award", "Funding", "Article",
 ]
 
 #: Normalised section kinds; nested sections inherit their parent's kind unless their own title is specific.
@@ -124,11 +124,74 @@ class Reference:
     #: (journal, book, web, data, software, patent, ...).
     container_title: str | None = None
     publication_type: str | None = None
+    #: The given names of each of ``authors``, in the same order (None where the reference gives none:
+    #: a group author, a name read from unstructured text).
+    given_names: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """One author of the article (``contrib-group/contrib``): a person or, with ``collab``, a group.
+
+    ``affiliations`` are the texts of the ``<aff>`` elements the author points to through
+    ``xref ref-type="aff"`` (or holds), without their labels; ``orcid`` is the bare
+    ``0000-0000-0000-000X`` form.
+    """
+
+    surname: str | None = None
+    given_names: str | None = None
+    orcid: str | None = None
+    affiliations: tuple[str, ...] = ()
+    equal_contribution: bool = False
+    corresponding: bool = False
+    #: A group author's name (``<collab>``); None for a person.
+    collab: str | None = None
+    #: True when the name is written family name first (``name-style="eastern"``).
+    eastern: bool = False
+
+    @property
+    def name(self) -> str:
+        """The name as it is printed: given names then surname (surname first for an eastern name)."""
+        if self.collab:
+            return self.collab
+        parts = (self.surname, self.given_names) if self.eastern else (self.given_names, self.surname)
+        return " ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleDate:
+    """One date of the article: a ``pub-date`` (``kind`` "publication") or a ``history`` date ("history").
+
+    ``date`` is ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD``; ``type`` is the ``pub-type`` or ``date-type``
+    (epub, ppub, collection, received, accepted, ...) and ``publication_format`` the JATS 1.1+
+    ``publication-format`` (print, electronic).
+    """
+
+    kind: str
+    date: str
+    type: str | None = None
+    publication_format: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """One ``award-group`` of ``funding-group``: who funds it and its grant numbers."""
+
+    funders: tuple[str, ...] = ()
+    award_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Funding:
+    """The article's funding: ``funding-statement`` texts (and funding footnotes) and award groups."""
+
+    statements: tuple[str, ...] = ()
+    awards: tuple[Award, ...] = ()
 
 
 @dataclass(frozen=True)
 class Article:
-    """One JATS article as read by :func:`chemref.jats.read`."""
+    """One JATS article as read by :func:`chemref.read_jats`."""
 
     file: str | None
     pmcid: str | None
@@ -149,6 +212,18 @@ class Article:
     #: (``/articles/article[2]`` in a PMC ``<articles>`` file, ``/article/sub-article[1]`` for a sub-article
     #: read as an article of its own); None for the file's only article.
     part: str | None = None
+    #: The ``@article-type`` of the ``<article>`` (research-article, review-article, ...).
+    article_type: str | None = None
+    authors: tuple[Author, ...] = ()
+    #: Every ``kwd`` of the article's keyword groups, in order, each once.
+    keywords: tuple[str, ...] = ()
+    #: Every ``subject`` of ``article-categories`` (headings and nested groups), in order, each once.
+    subjects: tuple[str, ...] = ()
+    #: Every publication and history date, in document order.
+    dates: tuple[ArticleDate, ...] = ()
+    funding: Funding = field(default=Funding())
+    #: The main abstract as one string: its paragraphs joined by spaces (None without an abstract).
+    abstract_text: str | None = None
 
     @cached_property
     def references_by_id(self) -> dict[str, Reference]:
@@ -186,11 +261,24 @@ class Article:
                 {"id": r.id, "doi": r.doi, "doi_source": r.doi_source, "pmid": r.pmid, "title": r.title,
                  "authors": list(r.authors), "year": r.year, "ambiguous": r.ambiguous,
                  "container_title": r.container_title, "publication_type": r.publication_type,
-                 "dois": list(r.dois), "label": r.label, "line": r.line}
+                 "dois": list(r.dois), "label": r.label, "line": r.line, "given_names": list(r.given_names)}
                 for r in self.references
             ],
             "diagnostics": [{"code": d.code, "message": d.message, "line": d.line} for d in self.diagnostics],
             "part": self.part,
+            "article_type": self.article_type,
+            "authors": [{"given_names": a.given_names, "surname": a.surname, "orcid": a.orcid,
+                         "affiliations": list(a.affiliations), "equal_contribution": a.equal_contribution,
+                         "corresponding": a.corresponding, "collab": a.collab, "eastern": a.eastern}
+                        for a in self.authors],
+            "keywords": list(self.keywords),
+            "subjects": list(self.subjects),
+            "dates": [{"kind": d.kind, "date": d.date, "type": d.type, "publication_format": d.publication_format}
+                      for d in self.dates],
+            "funding": {"statements": list(self.funding.statements),
+                        "awards": [{"funders": list(a.funders), "award_ids": list(a.award_ids)}
+                                   for a in self.funding.awards]},
+            "abstract_text": self.abstract_text,
         }
 
     @classmethod
@@ -198,6 +286,7 @@ class Article:
         """The Article of a :meth:`to_dict` object (a ``chemref jats --json`` line); keys that a record
         written before a field existed lacks take that field's default."""
         lic = data.get("license") or {}
+        funding = data.get("funding") or {}
         return cls(
             file=data.get("file"), pmcid=data.get("pmcid"), pmid=data.get("pmid"), doi=data.get("doi"),
             title=data.get("title"), journal=data.get("journal"), year=data.get("year"),
@@ -207,12 +296,25 @@ class Article:
                 Reference(r["id"], r.get("doi"), r.get("doi_source"), r.get("pmid"), r.get("title"),
                           tuple(r.get("authors", ())), r.get("year"), bool(r.get("ambiguous")),
                           tuple(r.get("dois", ())), r.get("label"), r.get("line"), r.get("container_title"),
-                          r.get("publication_type"))
+                          r.get("publication_type"), tuple(r.get("given_names", ())))
                 for r in data.get("references", ())),
             diagnostics=tuple(Diagnostic(d["code"], d["message"], d.get("line")) for d in data.get("diagnostics", ())),
             abstracts=tuple(_section_from(s) for s in data.get("abstracts", ())),
             back=tuple(_section_from(s) for s in data.get("back", ())),
             part=data.get("part"),
+            article_type=data.get("article_type"),
+            authors=tuple(Author(a.get("surname"), a.get("given_names"), a.get("orcid"),
+                                 tuple(a.get("affiliations", ())), bool(a.get("equal_contribution")),
+                                 bool(a.get("corresponding")), a.get("collab"), bool(a.get("eastern")))
+                          for a in data.get("authors", ())),
+            keywords=tuple(data.get("keywords", ())),
+            subjects=tuple(data.get("subjects", ())),
+            dates=tuple(ArticleDate(d["kind"], d["date"], d.get("type"), d.get("publication_format"))
+                        for d in data.get("dates", ())),
+            funding=Funding(tuple(funding.get("statements", ())),
+                            tuple(Award(tuple(a.get("funders", ())), tuple(a.get("award_ids", ())))
+                                  for a in funding.get("awards", ()))),
+            abstract_text=data.get("abstract_text"),
         )
 
 
@@ -259,6 +361,7 @@ def _reduce_positional(self: Any) -> tuple[type, tuple[Any, ...]]:
     return type(self), tuple([getattr(self, name) for name in self.__slots__])
 
 
-for _cls in (Diagnostic, License, CitationAnchor, FormatRange, Paragraph, Section, Reference):
+for _cls in (Diagnostic, License, CitationAnchor, FormatRange, Paragraph, Section, Reference, Author, ArticleDate,
+             Award, Funding):
     _cls.__reduce__ = _reduce_positional  # type: ignore[method-assign]
 del _cls

@@ -10,6 +10,7 @@ import os
 import re
 import warnings
 from dataclasses import replace
+from html.entities import name2codepoint
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 from lxml import etree
@@ -18,14 +19,15 @@ from chemref._io.limits import read_limited
 from chemref.errors import UNEXPECTED, InputError, JatsError
 from chemref.inputs.source import Source
 from chemref.inputs.sources import iter_sources
-from chemref.jats.citations import resolve_anchors
+from chemref.jats.citations import RangeBudget, resolve_anchors
 from chemref.jats.license import read_license
 from chemref.jats.metadata import read_meta, read_metadata
 from chemref.jats.model import Article, Diagnostic, FormatRange, Paragraph, Section
 from chemref.jats.parser import parse_articles
 from chemref.jats.references import ReferenceList, read_references
 from chemref.jats.sections import section_kind
-from chemref.jats.text import BLOCK_TAGS, TextBuilder, plain_text
+from chemref.jats.text import BLOCK_TAGS, TextBuilder, first_child, plain_text
+from chemref.pool import ordered_map
 
 __all__ = ["read", "read_articles", "read_many", "map_articles"]
 
@@ -89,6 +91,7 @@ class _ArticleReader:
         self.consumed: list = []        # citation xref elements placed in paragraphs
         self.visited_p: list = []       # the <p> elements read as paragraphs
         self.getpath = None
+        self.ranges = RangeBudget()     # what the article's citation ranges may still add
 
     def is_citation(self, xref) -> bool:
         kind = xref.get("ref-type")
@@ -111,7 +114,7 @@ class _ArticleReader:
         text = builder.text()
         if builder.xrefs:
             self.consumed.extend(event.element for event in builder.xrefs)
-            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics)
+            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics, self.ranges)
         else:
             anchors = ()
         if text or anchors:
@@ -125,13 +128,14 @@ class _ArticleReader:
         for cell in row:
             if cell.tag not in ("td", "th"):
                 continue
-            mark, pos, n_xrefs = len(builder.parts), builder.pos, len(builder.xrefs)
+            mark, pos, n_xrefs, space = len(builder.parts), builder.pos, len(builder.xrefs), builder.space
             if pos:
                 builder.add(" | ")
             builder.walk(cell)
             if len(builder.xrefs) == n_xrefs and not "".join(builder.parts[mark + (1 if pos else 0):]).strip():
                 del builder.parts[mark:]   # an empty cell leaves no separator behind
                 builder.pos = pos
+                builder.space = space
                 builder.formatting = [f for f in builder.formatting if f[0] < pos]
         return self._finish(builder, row, "table", True, out, path)
 
@@ -208,7 +212,7 @@ class _ArticleReader:
                 self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
 
     def section(self, element, parent_kind: str | None, path: str) -> Section:
-        title_el = element.find("title")
+        title_el = first_child(element, "title")
         title = plain_text(title_el) if title_el is not None else ""
         if parent_kind == "abstract":
             kind = "abstract"
@@ -285,17 +289,26 @@ def _prefixed(element) -> str:
     return tag
 
 
-def _abstracts(reader: _ArticleReader, meta) -> tuple[Section, ...]:
+def _abstracts(reader: _ArticleReader, meta) -> tuple[tuple[Section, ...], str | None]:
+    """The abstracts (translated ones too) as sections, and the main abstract's text (the first ``<abstract>``
+    without an ``abstract-type``, else the first ``<abstract>``): its paragraphs joined by spaces."""
     if meta is None:
-        return ()
+        return (), None
     out: list[Section] = []
+    main: Section | None = None
+    main_typed = True
     for element in meta:
-        if element.tag not in ("abstract", "trans-abstract"):
+        tag = element.tag
+        if tag != "abstract" and tag != "trans-abstract":
             continue
         section = reader.section(element, "abstract", reader.getpath(element))
-        title = section.title or (element.get("abstract-type") or "Abstract").replace("-", " ").capitalize()
+        kind = element.get("abstract-type")
+        title = section.title or (kind or "Abstract").replace("-", " ").capitalize()
         out.append(Section(title, "abstract", section.paragraphs, section.sections))
-    return tuple(out)
+        if tag == "abstract" and (main is None or (main_typed and not kind)):
+            main, main_typed = section, bool(kind)
+    text = " ".join(p.text for _, p in main.walk()) if main is not None else None
+    return tuple(out), text or None
 
 
 def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
@@ -329,10 +342,6 @@ def _back(reader: _ArticleReader, back, floats) -> tuple[Section, ...]:
 def _check_entities(article, diagnostics: list[Diagnostic]) -> None:
     """A diagnostic for entity references left unexpanded (internal DTD entities are never expanded; HTML
     names such as ``&alpha;`` are read as their characters): the text keeps them as written."""
-    from html.entities import name2codepoint
-
-    from lxml import etree
-
     unexpanded = [e for e in article.iter(etree.Entity) if e.name not in name2codepoint]
     if unexpanded:
         names = sorted({f"&{e.name};" for e in unexpanded})
@@ -366,23 +375,30 @@ def _read_body(reader: _ArticleReader, body, refs: ReferenceList, diagnostics: l
     return sections
 
 
+def _front_fields(article, metadata, abstract_text: str | None) -> dict:
+    """The Article fields read from the front matter beyond the identifying ones."""
+    return {"article_type": article.get("article-type"), "authors": metadata.authors,
+            "keywords": metadata.keywords, "subjects": metadata.subjects, "dates": metadata.dates,
+            "funding": metadata.funding, "abstract_text": abstract_text}
+
+
 def _read_tree(article, file: str | None, *, part: str | None = None, sub_articles: bool = False,
                entities: bool = True) -> list[Article]:
     """The Article of one ``<article>`` element, then (with ``sub_articles``) one per sub-article."""
     diagnostics: list[Diagnostic] = []
-    front = article.find("front")
-    back = article.find("back")
-    body = article.find("body")
+    front = first_child(article, "front")
+    back = first_child(article, "back")
+    body = first_child(article, "body")
     metadata = read_metadata(front, diagnostics)
-    meta = front.find("article-meta") if front is not None else None
+    meta = first_child(front, "article-meta") if front is not None else None
     refs = read_references((body, back), diagnostics)
     reader = _ArticleReader(refs, diagnostics)
-    getpath = reader.getpath = article.getroottree().getpath
-    abstracts = _abstracts(reader, meta)
+    getpath = reader.getpath = _path_function(article, part)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, article)
     if entities:
         _check_entities(article, diagnostics)
-    back_sections = _back(reader, back, article.find("floats-group"))
+    back_sections = _back(reader, back, first_child(article, "floats-group"))
     subs = _sub_articles(article)
     if subs and not sub_articles:
         diagnostics.append(Diagnostic("sub-article-ignored", f"{len(subs)} <sub-article>/<response> "
@@ -393,7 +409,7 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
         file=file, pmcid=metadata.pmcid, pmid=metadata.pmid, doi=metadata.doi, title=metadata.title,
         journal=metadata.journal, year=metadata.year, license=licence, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=part,
+        back=back_sections, part=part, **_front_fields(article, metadata, abstract_text),
     )
     out = [main]
     if sub_articles:
@@ -401,30 +417,72 @@ def _read_tree(article, file: str | None, *, part: str | None = None, sub_articl
     return out
 
 
+def _path_function(article, part: str | None) -> Callable[[object], str]:
+    """lxml's ``getpath`` for elements of ``article``, whose own path is ``part`` (None: the whole tree's
+    getpath). Inside a file of many articles the whole tree's getpath counts an article's preceding siblings at
+    every call; paths are taken inside the article and put after ``part`` instead."""
+    if part is None:
+        return article.getroottree().getpath
+    local = etree.ElementTree(article).getpath   # "/article/body/sec[2]" for the article's elements
+
+    def getpath(element) -> str:
+        if element is article:
+            return part
+        path = local(element)
+        return part + path[path.index("/", 1):]
+
+    return getpath
+
+
+def _article_paths(elements: list) -> list[str]:
+    """The path of each article element, as the tree's ``getpath`` gives it, in time linear in their number."""
+    out = []
+    siblings: dict = {}   # parent element -> (its path, {article element: its index among same-tag siblings})
+    for element in elements:
+        parent = element.getparent()
+        if parent is None:
+            out.append(element.getroottree().getpath(element))
+            continue
+        entry = siblings.get(parent)
+        if entry is None:
+            same: dict = {}
+            for child in parent:
+                if child.tag == element.tag:
+                    same[child] = len(same) + 1
+            entry = siblings[parent] = (element.getroottree().getpath(parent), same)
+        path, same = entry
+        index = same.get(element)
+        if index is None or len(same) == 1 or element.tag.__class__ is not str or element.tag[0] == "{":
+            out.append(element.getroottree().getpath(element))  # not a plain sibling list: lxml's own
+        else:
+            out.append(f"{path}/{element.tag}[{index}]")
+    return out
+
+
 def _read_sub_article(sub, parent: Article, parent_refs: ReferenceList, getpath) -> Article:
     """A sub-article as an article of its own: its own front (or front-stub), body, back and references
     (the parent's when it has none); the parent's PMCID, journal, year and licence where it gives none."""
     diagnostics: list[Diagnostic] = []
-    front = sub.find("front")
-    meta = front.find("article-meta") if front is not None else sub.find("front-stub")
-    metadata = read_meta(meta, front.find("journal-meta") if front is not None else None, diagnostics)
-    body = sub.find("body")
-    back = sub.find("back")
+    front = first_child(sub, "front")
+    meta = first_child(front, "article-meta") if front is not None else first_child(sub, "front-stub")
+    metadata = read_meta(meta, first_child(front, "journal-meta") if front is not None else None, diagnostics)
+    body = first_child(sub, "body")
+    back = first_child(sub, "back")
     refs = read_references((body, back), diagnostics)
     if not refs.references:
         refs = parent_refs
     reader = _ArticleReader(refs, diagnostics)
     reader.getpath = getpath
-    abstracts = _abstracts(reader, meta)
+    abstracts, abstract_text = _abstracts(reader, meta)
     sections = _read_body(reader, body, refs, diagnostics, sub)
-    back_sections = _back(reader, back, sub.find("floats-group"))
-    has_licence = meta is not None and meta.find("permissions") is not None
+    back_sections = _back(reader, back, first_child(sub, "floats-group"))
+    has_licence = meta is not None and first_child(meta, "permissions") is not None
     return Article(
         file=parent.file, pmcid=metadata.pmcid or parent.pmcid, pmid=metadata.pmid, doi=metadata.doi,
         title=metadata.title, journal=metadata.journal or parent.journal, year=metadata.year or parent.year,
         license=read_license(meta) if has_licence else parent.license, sections=sections,
         references=tuple(refs.references), diagnostics=tuple(diagnostics), abstracts=abstracts,
-        back=back_sections, part=getpath(sub),
+        back=back_sections, part=getpath(sub), **_front_fields(sub, metadata, abstract_text),
     )
 
 
@@ -457,11 +515,11 @@ def read_articles(source: str | os.PathLike[str] | bytes, *, name: str | None = 
     data, file = _load(source, name)
     elements = parse_articles(data, file)
     out: list[Article] = []
+    entities = _may_hold_entities(data)  # once per file: per article it would read the file once per article
+    parts = _article_paths(elements) if len(elements) > 1 else [None]
     try:
-        for element in elements:
-            part = element.getroottree().getpath(element) if len(elements) > 1 else None
-            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles,
-                                  entities=_may_hold_entities(data)))
+        for element, part in zip(elements, parts):
+            out.extend(_read_tree(element, file, part=part, sub_articles=sub_articles, entities=entities))
     except RecursionError:
         raise JatsError("XML nested too deeply to read", path=file) from None
     return tuple(out)
@@ -560,8 +618,6 @@ def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
     (:func:`chemref.pool.ordered_map`), so only the converted value (a JSON line, a summary) crosses the
     process boundary (never more processes than ``total``, the number of input files when known). ``convert``
     must be picklable (a module-level function). Errors are handled as in :func:`read_many`."""
-    from chemref.pool import ordered_map
-
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     sources = iter_sources(_checked(inputs), files_from=files_from, licences=False)

@@ -15,7 +15,7 @@ from lxml import etree
 
 from chemref.doi import find_dois, normalize_doi
 from chemref.jats.model import Diagnostic, Reference
-from chemref.jats.text import plain_text
+from chemref.jats.text import first_child, plain_text, text_of
 from chemref.names import particle_pattern
 
 __all__ = ["ReferenceList", "read_references"]
@@ -83,8 +83,8 @@ def _by_author(element) -> bool:
 class _Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
-    __slots__ = ("elements", "doi", "source", "pmid", "names", "titles", "book_source", "container", "year",
-                 "has_comment", "conflicts", "text_title", "notes")
+    __slots__ = ("elements", "doi", "source", "pmid", "names", "given", "titles", "book_source", "container",
+                 "year", "has_comment", "conflicts", "text_title", "notes")
 
     def __init__(self, elements: list) -> None:
         self.elements = elements
@@ -92,6 +92,7 @@ class _Work:
         self.source: str | None = None
         self.pmid: str | None = None
         self.names: list[str] = []
+        self.given: list[str | None] = []          # the given names of each of ``names`` (None: none given)
         self.titles: dict[str, object] = {}
         self.book_source = None
         self.container = None
@@ -102,12 +103,6 @@ class _Work:
         link_doi = link_source = None
         any_surname = False
         group = by_author = None  # the person-group of the last surname, and whether it names authors
-
-        def _group_by_author(name) -> bool:
-            nonlocal group, by_author
-            group = name.getparent()
-            by_author = _by_author(name)
-            return by_author
         self.text_title: str | None = None
         for element in elements:
             book = (element.get("publication-type") or "journal") != "journal"
@@ -116,7 +111,7 @@ class _Work:
                 if tag == "pub-id":
                     kind = (field.get("pub-id-type") or "").lower()
                     if kind == "doi" and self.doi is None:
-                        raw = "".join(field.itertext()).strip()
+                        raw = text_of(field).strip()
                         if (" " in raw or not raw.isprintable()) and any(c.isspace() for c in raw):
                             # a DOI never holds white space: a line break or space inside the element's value
                             # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
@@ -128,13 +123,17 @@ class _Work:
                         if doi:
                             self.doi, self.source = doi, "comment" if _in_comment(field) else "pub-id"
                     elif kind == "pmid" and self.pmid is None:
-                        match = _DIGITS.search("".join(field.itertext()))
+                        match = _DIGITS.search(text_of(field))
                         if match:
                             self.pmid = match.group(0)
                 elif tag == "surname":
                     name = field.getparent()
-                    if name is not None and name.tag in ("name", "string-name") and (
-                            by_author if name.getparent() is group else _group_by_author(name)):
+                    if name is None or (name.tag != "name" and name.tag != "string-name"):
+                        continue
+                    parent = name.getparent()
+                    if parent is not group:
+                        group, by_author = parent, _by_author(name)
+                    if by_author:
                         text = field.text
                         if len(field) or not text or "\n" in text or "  " in text:
                             text = plain_text(field)
@@ -142,13 +141,23 @@ class _Work:
                             text = text.strip()
                         if text:
                             self.names.append(text)
+                            given = field.getnext()
+                            if given is None or given.tag != "given-names":
+                                given = first_child(name, "given-names")
+                            if given is not None:
+                                text = given.text
+                                if len(given) or not text or "\n" in text or "  " in text:
+                                    text = plain_text(given)
+                                else:
+                                    text = text.strip()
+                            self.given.append(text or None if given is not None else None)
                             any_surname = True
                 elif tag == "year":
                     if self.year is None:
                         self.year = field
                 elif tag == "ext-link" or tag == "uri":
                     if link_doi is None:
-                        shown = "".join(field.itertext())
+                        shown = text_of(field)
                         href = field.get(_XLINK) or ""
                         from_text = normalize_doi(shown) if "10." in shown else None
                         from_href = normalize_doi(href) if "10." in href else None
@@ -164,11 +173,13 @@ class _Work:
                         text = plain_text(field)
                         if text:
                             self.names.append(text)
+                            self.given.append(None)
                 elif tag == "string-name":
-                    if field.find("surname") is None and _by_author(field):
+                    if first_child(field, "surname") is None and _by_author(field):
                         text = plain_text(field)
                         if text:
                             self.names.append(text)
+                            self.given.append(None)
                 elif tag == "source":
                     if self.container is None:
                         self.container = field
@@ -187,16 +198,16 @@ class _Work:
         if self.has_comment:
             for element in self.elements:
                 for comment in element.iter("comment"):
-                    text = "".join(comment.itertext())
+                    text = text_of(comment)
                     if "10." in text:
                         found = find_dois(text)
                         if found:
                             self.doi, self.source = found[0], "comment"
                             return
         for element in self.elements:
-            pieces = list(element.itertext())
-            text = "".join(pieces)
+            text = text_of(element)
             if "10." in text:
+                pieces = list(element.itertext())
                 # as printed ("DOI <fpage>10</fpage>.1021/x"), but a text node that opens with a capitalised word
                 # or a URL starts a new token ("10.1/x" + "Available from" is not "10.1/xavailable"); then with
                 # element edges as spaces ("<bold>145</bold>10.1242/x" must not read as "14510.1242/x")
@@ -221,20 +232,22 @@ class _Work:
 
     def year_text(self) -> str | None:
         if self.year is not None:
-            match = _YEAR.search("".join(self.year.itertext()))
+            match = _YEAR.search(text_of(self.year))
             return match.group(1) if match else None
-        match = _YEAR.search(" ".join("".join(e.itertext()) for e in self.elements))
+        match = _YEAR.search(" ".join(text_of(e) for e in self.elements))
         return match.group(1) if match else None
 
     def _unstructured(self) -> None:
         """Surnames and title from the text of a citation without ``<surname>`` and title markup (an
         unstructured ``mixed-citation``, with or without ``<string-name>``)."""
         element = self.elements[0]
-        if element.tag not in CITATION_TAGS or element.find("person-group/name") is not None:
+        if element.tag not in CITATION_TAGS or any(
+                g.tag == "person-group" and first_child(g, "name") is not None for g in element):
             return
         names, title = parse_unstructured_citation(plain_text(element))
         if names:
             self.names = names  # surnames, also in place of whole "<string-name>" texts
+            self.given = [None] * len(names)
         self.text_title = title
 
     @property
@@ -284,7 +297,8 @@ def parse_unstructured_citation(text: str) -> tuple[list[str], str | None]:
     etal = _ET_AL.match(text, pos)
     if etal:
         pos = etal.end()
-    return names, _title_after(text, _AFTER_AUTHORS.match(text, pos).end())
+    after = _AFTER_AUTHORS.match(text, pos)
+    return names, _title_after(text, after.end() if after else pos)
 
 
 _JOURNAL_TAIL = re.compile(r",\s+[A-Z][a-z]{0,11}\Z")
@@ -340,14 +354,14 @@ def _year(works: list[_Work], ref_id: str, diagnostics: list[Diagnostic]) -> int
     for work in works:
         found = work.year
         if found is not None:
-            raw = "".join(found.itertext()).strip()
+            raw = text_of(found).strip()
             match = _YEAR.search(raw)
             if match:
                 return int(match.group(1))
             diagnostics.append(Diagnostic("ref-year-unparseable",
                                           f"reference {ref_id}: year {raw[:40]!r} is not a year", found.sourceline))
             return None
-    match = _YEAR.search(" ".join("".join(e.itertext()) for work in works for e in work.elements))
+    match = _YEAR.search(" ".join(text_of(e) for work in works for e in work.elements))
     return int(match.group(1)) if match else None
 
 
@@ -380,7 +394,7 @@ def _same_work(a: _Work, b: _Work) -> bool:
         return ta == tb or (min(len(ta), len(tb)) >= 12 and (ta in tb or tb in ta))
     title, other = (ta, b) if ta else (tb, a)
     if len(title) >= 12:
-        return title in _words(" ".join("".join(e.itertext()) for e in other.elements))
+        return title in _words(" ".join(text_of(e) for e in other.elements))
     year = a.year_text()
     return bool(a.names and b.names and a.names[0] == b.names[0] and year and year == b.year_text())
 
@@ -421,16 +435,16 @@ def _doi_beside(ref) -> tuple[str | None, str | None]:
         if tag in CITATION_TAGS or tag in ("label", "citation-alternatives") or tag.__class__ is not str:
             continue
         if tag in ("ext-link", "uri"):
-            for text in ("".join(child.itertext()), child.get(_XLINK) or ""):
+            for text in (text_of(child), child.get(_XLINK) or ""):
                 doi = normalize_doi(text) if "10." in text else None
                 if doi:
                     return doi, "ext-link"
         elif tag == "pub-id" and (child.get("pub-id-type") or "").lower() == "doi":
-            doi = normalize_doi("".join(child.itertext()))
+            doi = normalize_doi(text_of(child))
             if doi:
                 return doi, "pub-id"
         else:
-            text = "".join(child.itertext())
+            text = text_of(child)
             found = find_dois(text) if "10." in text else None
             if found:
                 return found[0], "text"
@@ -455,7 +469,7 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
     for ref in refs:
         line = ref.sourceline
         ref_id = (ref.get("id") or "").strip()
-        label_el = ref.find("label")
+        label_el = first_child(ref, "label")
         label = plain_text(label_el) if label_el is not None else None
         if not ref_id:
             diagnostics.append(Diagnostic(
@@ -471,15 +485,15 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
             work = groups[0][0]
             flat = groups[0]
             doi, source, pmid = work.doi, work.source, work.pmid
-            distinct = (doi,) if doi else ()
+            distinct: tuple[str, ...] = (doi,) if doi else ()
             ambiguous = False
         else:
-            dois: list[tuple[str, str]] = []
+            dois: list[tuple[str, str | None]] = []
             pmid = None
             for group in groups:
-                best = min((w for w in group if w.doi), key=lambda w: _RANK[w.source], default=None)
+                best = min((w for w in group if w.doi), key=lambda w: _RANK[str(w.source)], default=None)
                 if best is not None:
-                    dois.append((best.doi, best.source))
+                    dois.append((best.doi or "", best.source))
                 for work in group:
                     pmid = pmid or work.pmid
             ambiguous = len(groups) > 1
@@ -499,10 +513,14 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
             for conflict in work.conflicts:
                 diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
                                               "the link text is used", line))
-        authors = tuple(flat[0].names) if len(flat) == 1 else tuple(n for group in groups
-                                                                     for n in _richest(group).names)
+        if len(flat) == 1:
+            authors, given_names = tuple(flat[0].names), tuple(flat[0].given)
+        else:
+            richest = [_richest(group) for group in groups]
+            authors = tuple(n for work in richest for n in work.names)
+            given_names = tuple(g for work in richest for g in work.given)
         reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
-                              ambiguous, distinct, label or None, line, *_container(groups[0]))
+                              ambiguous, distinct, label or None, line, *_container(groups[0]), given_names)
         result.position[ref_id] = len(result.order)
         result.order.append(ref_id)
         result._elements.append(ref)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Iterable
+from typing import IO, Any, Iterable
 
+from chemref._io.atomic import atomic_write
+from chemref._io.outputs import check_not_input, is_stdout
 from chemref.errors import JatsError, printable
+from chemref.inputs.file_lists import read_file_list
+from chemref.inputs.sources import check_inputs, count_sources
 from chemref.jats.model import Article
 from chemref.jsonl import json_line as _json_line
 
@@ -81,11 +85,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     run failed and ``output`` is left as it was. What a folder leaves out (links out of it, looping links)
     is a :class:`UserWarning` each.
     """
-    from chemref._io.atomic import atomic_write
-    from chemref._io.outputs import check_not_input, is_stdout
-    from chemref.inputs.file_lists import read_file_list
-    from chemref.inputs.sources import check_inputs, count_sources
-    from chemref.jats.reader import map_articles
+    from chemref.jats.reader import map_articles  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     inputs = [os.fspath(p) for p in inputs]
     check_inputs(inputs)
@@ -97,13 +97,13 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         check_not_input(output, inputs)
     errors: list[JatsError] = []
     total = count_sources(inputs, files_from=files_from) if progress is not False or workers > 1 else None
-    results = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
+    results: Iterable[Any] = map_articles(inputs, json_line if as_json else summarize, workers=workers, on_error="skip",
                            errors=errors, sub_articles=sub_articles, files_from=files_from, total=total)
     auto = progress is None
     if auto:
         progress = total is None or total >= 10
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # noqa: PLC0415 (tqdm, loaded only when a progress bar shows)
 
         # automatic: only on a terminal (disable=None); an explicit --progress shows it on any stderr
         results = tqdm(results, total=total, unit="article", file=sys.stderr, disable=None if auto else False,

@@ -71,9 +71,9 @@ def section_kind(title: str | None, sec_type: str | None = None, parent: str | N
             if pattern.match(text):
                 return kind
     if sec_type:
-        kind = _SEC_TYPES.get(sec_type.strip().lower())
-        if kind and kind != "other":
-            return kind
+        typed = _SEC_TYPES.get(sec_type.strip().lower())
+        if typed and typed != "other":
+            return typed
     if parent is not None and parent != "other":
         return parent
     if text:

@@ -9,13 +9,12 @@ own paragraphs rather than being glued into this one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from html.entities import name2codepoint
 from typing import Callable
 
 from lxml import etree
 
-__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_text"]
+__all__ = ["TextBuilder", "XrefEvent", "BLOCK_TAGS", "DISPLAY_FORMULA", "plain_text", "text_of", "first_child"]
 
 #: Elements that are blocks of their own even when they sit inside a ``<p>``.
 BLOCK_TAGS = frozenset({
@@ -32,12 +31,33 @@ SKIP_TAGS = frozenset({
 DISPLAY_FORMULA = "display_formula"
 _STYLES = {"sub": "sub", "sup": "sup", "italic": "italic", "bold": "bold"}
 _WS = re.compile(r"[ \t\n\r]+")
-_SPACES = re.compile(r" {2,}|^ | $")
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 _TEX_DOC = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
 _Entity = etree.Entity
 _Comment = etree.Comment
 _PI = etree.ProcessingInstruction
+_tostring = etree.tostring
+
+
+def text_of(element: etree._Element) -> str:
+    """``"".join(element.itertext())`` read in C: the text of ``element`` and everything under it (not its tail).
+
+    An element holding an entity reference (never expanded: see :mod:`chemref.jats.parser`) is read by
+    ``itertext``, which keeps the reference as written (``&name;``) where libxml2's text output would expand it.
+    """
+    if not len(element):
+        return element.text or ""
+    if next(element.iter(_Entity), None) is not None:
+        return "".join(element.itertext())
+    return _tostring(element, method="text", encoding="unicode", with_tail=False)
+
+
+def first_child(element: etree._Element, tag: str) -> etree._Element | None:
+    """The first child of ``element`` with tag ``tag``, or None (``element.find(tag)`` without ElementPath)."""
+    for candidate in element:
+        if candidate.tag == tag:
+            return candidate
+    return None
 
 
 class XrefEvent:
@@ -63,11 +83,13 @@ def _tex_text(source: str) -> str:
 class TextBuilder:
     """Accumulates the text of one paragraph with formatting ranges, citation xrefs and deferred blocks.
 
-    Text is appended raw (one ``list.append`` per text node); XML white space is collapsed once in
-    :meth:`text`, which maps every recorded offset onto the collapsed string.
+    Text is appended as it is met (one ``list.append`` per text node), its XML white space collapsed on the
+    way: a run of white space becomes one space, and a space right after another (or at the start) is not
+    appended, so every recorded offset is already an offset into the final text; :meth:`text` only drops a
+    trailing space.
     """
 
-    __slots__ = ("parts", "pos", "formatting", "xrefs", "blocks", "is_citation")
+    __slots__ = ("parts", "pos", "formatting", "xrefs", "blocks", "is_citation", "space")
 
     def __init__(self, is_citation: Callable[[object], bool]) -> None:
         self.parts: list[str] = []
@@ -76,24 +98,34 @@ class TextBuilder:
         self.xrefs: list[XrefEvent] = []
         self.blocks: list = []
         self.is_citation = is_citation
+        #: True when the text so far is empty or ends with a space (a leading space is then not appended)
+        self.space = True
 
     def add(self, text: str | None) -> None:
         """Append text (white space runs inside it become one space)."""
         if text:
-            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+            if not text.isprintable() or "  " in text:
                 text = _WS.sub(" ", text)
-            self.parts.append(text)
-            self.pos += len(text)
+            if text[0] == " " and self.space:
+                text = text[1:]
+            if text:
+                self.parts.append(text)
+                self.pos += len(text)
+                self.space = text[-1] == " "
 
     def walk(self, element: etree._Element) -> None:
         """Append the content of ``element`` (its text and children with their tails, not its own tail)."""
         parts = self.parts
         text = element.text
         if text:
-            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+            if not text.isprintable() or "  " in text:
                 text = _WS.sub(" ", text)
-            parts.append(text)
-            self.pos += len(text)
+            if text[0] == " " and self.space:
+                text = text[1:]
+            if text:
+                parts.append(text)
+                self.pos += len(text)
+                self.space = text[-1] == " "
         for child in element:
             tag = child.tag
             if tag.__class__ is str:
@@ -104,10 +136,14 @@ class TextBuilder:
                     else:  # a leaf: no recursive call
                         text = child.text
                         if text:
-                            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                            if not text.isprintable() or "  " in text:
                                 text = _WS.sub(" ", text)
-                            parts.append(text)
-                            self.pos += len(text)
+                            if text[0] == " " and self.space:
+                                text = text[1:]
+                            if text:
+                                parts.append(text)
+                                self.pos += len(text)
+                                self.space = text[-1] == " "
                     if self.pos > start:
                         self.formatting.append([start, self.pos, _STYLES[tag]])
                 elif tag == "xref":
@@ -117,10 +153,14 @@ class TextBuilder:
                     else:
                         text = child.text
                         if text:
-                            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                            if not text.isprintable() or "  " in text:
                                 text = _WS.sub(" ", text)
-                            parts.append(text)
-                            self.pos += len(text)
+                            if text[0] == " " and self.space:
+                                text = text[1:]
+                            if text:
+                                parts.append(text)
+                                self.pos += len(text)
+                                self.space = text[-1] == " "
                     if self.is_citation(child):
                         self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
                                                     child.sourceline, child))
@@ -136,13 +176,12 @@ class TextBuilder:
                 elif tag == "alternatives":
                     self._alternatives(child)
                 elif tag == "tex-math":
-                    self.add(_tex_text("".join(child.itertext())))
+                    self.add(_tex_text(text_of(child)))
                 elif tag == "break":
-                    parts.append(" ")
-                    self.pos += 1
+                    self.add(" ")
                 elif tag[0] == "{":
                     if tag.startswith(_MATHML) or not len(child):  # MathML, foreign leaves: the text, read in C
-                        self.add("".join(child.itertext()))
+                        self.add(text_of(child))
                     else:  # foreign markup holding JATS (TaxPub's taxon names, nomenclature): walked
                         self.walk(child)
                 elif len(child):
@@ -150,20 +189,28 @@ class TextBuilder:
                 else:
                     text = child.text
                     if text:
-                        if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                        if not text.isprintable() or "  " in text:
                             text = _WS.sub(" ", text)
-                        parts.append(text)
-                        self.pos += len(text)
+                        if text[0] == " " and self.space:
+                            text = text[1:]
+                        if text:
+                            parts.append(text)
+                            self.pos += len(text)
+                            self.space = text[-1] == " "
             elif tag is _Entity:
                 name = child.name
                 code = name2codepoint.get(name) if name else None
                 self.add(chr(code) if code else child.text)
-            tail = child.tail
-            if tail:
-                if "\n" in tail or "  " in tail or "\t" in tail or "\r" in tail:
-                    tail = _WS.sub(" ", tail)
-                parts.append(tail)
-                self.pos += len(tail)
+            text = child.tail
+            if text:
+                if not text.isprintable() or "  " in text:
+                    text = _WS.sub(" ", text)
+                if text[0] == " " and self.space:
+                    text = text[1:]
+                if text:
+                    parts.append(text)
+                    self.pos += len(text)
+                    self.space = text[-1] == " "
 
     def _alternatives(self, element) -> None:
         """Use one rendering of ``<alternatives>``: MathML, else TeX, else the first other child."""
@@ -180,57 +227,30 @@ class TextBuilder:
         if chosen is None:
             return
         if chosen.tag == "tex-math":
-            self.add(_tex_text("".join(chosen.itertext())))
+            self.add(_tex_text(text_of(chosen)))
         else:
             self.walk(chosen)
 
     def text(self) -> str:
-        """The built text with XML white space collapsed (no leading or trailing space, never two in a
-        row); formatting ranges and xref offsets are moved onto it."""
+        """The built text (no leading or trailing space, never two in a row); a range or xref that reached
+        into a trailing space ends before it."""
         raw = "".join(self.parts)
-        # text nodes were collapsed one by one; what is left is "a " + " b" at node edges and the ends
-        if not ("  " in raw or raw[:1] == " " or raw[-1:] == " "):
+        if raw[-1:] != " ":
             return raw
-        starts: list[int] = []
-        ends: list[int] = []
-        new_starts: list[int] = []
-        new_lens: list[int] = []
-        out: list[str] = []
-        last = 0
-        new_pos = 0
-        size = len(raw)
-        for match in _SPACES.finditer(raw):
-            a, b = match.span()
-            replacement = "" if a == 0 or b == size else " "
-            if b - a == 1 and replacement == " " and raw[a] == " ":
-                continue
-            out.append(raw[last:a])
-            new_pos += a - last
-            starts.append(a)
-            ends.append(b)
-            new_starts.append(new_pos)
-            new_lens.append(len(replacement))
-            out.append(replacement)
-            new_pos += len(replacement)
-            last = b
-        out.append(raw[last:])
-        text = "".join(out)
-
-        def move(offset: int) -> int:
-            i = bisect_right(starts, offset) - 1
-            if i < 0:
-                return offset
-            if offset >= ends[i]:
-                return offset - ends[i] + new_starts[i] + new_lens[i]
-            return new_starts[i] + min(offset - starts[i], new_lens[i])
-
-        for item in self.formatting:
-            item[0] = move(item[0])
-            item[1] = move(item[1])
-        self.formatting = [item for item in self.formatting if item[1] > item[0]]
+        text = raw[:-1]
+        end = len(text)
+        formatting = self.formatting
+        for item in formatting:
+            if item[1] > end:
+                item[1] = end
+                if item[0] > end:
+                    item[0] = end
+        self.formatting = [item for item in formatting if item[1] > item[0]]
         for event in self.xrefs:
-            event.start = move(event.start)
-            event.end = move(event.end)
+            if event.end > end:
+                event.end = end
+                if event.start > end:
+                    event.start = end
         return text
 
 

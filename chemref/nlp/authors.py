@@ -12,8 +12,8 @@ import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import sub
 from importlib import resources
+from operator import sub
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 

@@ -181,7 +181,7 @@ class ClaimRules:
             scope = item.get("scope", "sentence")
             gate = tuple(item.get("gate", ()))
             cancels = tuple(item.get("cancels", ()))
-            extra = {"cancels": cancels, "cancels_near": bool(item.get("cancels_near_citation", True))}
+            extra: dict[str, Any] = {"cancels": cancels, "cancels_near": bool(item.get("cancels_near_citation", True))}
             if "lexicon" in item:
                 key = item["lexicon"]
                 used[key] = list(lexicon[key])
@@ -265,7 +265,7 @@ class ClaimRules:
             if passing and rule.weight <= (local if near_citation else fired).get(rule.name, 0.0):
                 continue
             tried = rule.starts and places is not None and slot != 3
-            if tried and index not in places:  # no word starts like a match of this rule
+            if tried and index not in places:  # type: ignore[operator]  # no word starts like a match of this rule
                 continue
             # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
             # places, or on a short window next to the citation, is cheaper to match first.
@@ -285,7 +285,7 @@ class ClaimRules:
                     base = bases[slot]
                     match = rule.regex.match
                     hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
-                              for p in places[index])
+                              for p in places[index])  # type: ignore[index]
                 else:
                     hit = _search(rule.regex, text, rule.lowered)
             if hit and rule.gate and not gate_first:

@@ -237,10 +237,10 @@ def case_partners(chars: set[str]) -> set[str]:
     """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
     ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
     try:
-        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # Python >= 3.11
+        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # noqa: PLC0415 (3.11+)
     except ImportError:  # pragma: no cover - older Pythons
         try:
-            from sre_compile import _ignorecase_fixes as extra  # type: ignore[no-redef]
+            from sre_compile import _ignorecase_fixes as extra  # type: ignore[attr-defined, no-redef]  # noqa: PLC0415 (Python 3.10)
         except ImportError:
             extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
     return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}

@@ -23,8 +23,12 @@ import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from chemref.nlp.wordlists import (AMBIGUOUS_REAGENT_ABBREVIATIONS, ELEMENT_SYMBOLS, REAGENT_ABBREVIATIONS,
-                                   REAGENT_NAME_PATTERNS)
+from chemref.nlp.wordlists import (
+    AMBIGUOUS_REAGENT_ABBREVIATIONS,
+    ELEMENT_SYMBOLS,
+    REAGENT_ABBREVIATIONS,
+    REAGENT_NAME_PATTERNS,
+)
 
 __all__ = ["reagent_class", "is_reagent_mention", "synthesis_context", "mixture_partner", "SYNTHESIS_UNITS",
            "BENCH_VERBS"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
+from chemref.pages.render import render_page, write_page
 from chemref.scoring.report.formats import format4
 
 __all__ = ["brat_error_page", "page_segments", "render_brat_error_page", "segments", "write_brat_error_page"]
@@ -75,7 +76,7 @@ def page_segments(length: int, mentions: Sequence[dict[str, Any]]) -> list[tuple
     return out
 
 
-def _summary(report: dict[str, Any]) -> list[dict[str, Any]]:
+def _summary(report: Any) -> list[dict[str, Any]]:
     tables = []
     for label, per_type, overall in report.sections():
         rows = []
@@ -111,7 +112,7 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
         if text is not None:
             for a, b, covered, first in page_segments(len(text), mentions):
                 segs.append({"text": text[a:b], "o": a if covered else None, "first": first})
-        ends = set()
+        ends: set[Any] = set()
         for r in doc["relations"]:
             ends.update((r["arg1"], r["arg2"]))
             relation_types.add(r["type"])
@@ -143,13 +144,9 @@ def brat_error_page(details: dict[str, Any]) -> dict[str, Any]:
 
 def render_brat_error_page(details: dict[str, Any]) -> str:
     """The error page of ``details`` as HTML text (what :func:`write_brat_error_page` writes)."""
-    from chemref.pages.render import render_page
-
     return render_page("brat_errors.html", **brat_error_page(details))
 
 
 def write_brat_error_page(path: PathLike, details: dict[str, Any]) -> int:
     """Write the error page of ``details`` to ``path`` (atomically); returns its size in bytes."""
-    from chemref.pages.render import write_page
-
     return write_page(path, "brat_errors.html", **brat_error_page(details))

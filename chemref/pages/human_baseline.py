@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.pages.question_review import read_review_records
+from chemref.pages.render import check_page_path, write_page
 
 __all__ = ["baseline_page", "write_baseline_page", "PAGE_FIELDS"]
 
@@ -65,9 +67,6 @@ def baseline_page(questions: Iterable[Mapping[str, Any]], *, source: str = "ques
 
 def write_baseline_page(path: PathLike, questions: PathLike) -> tuple[int, int]:
     """Read ``questions`` (questions.jsonl), write the human-baseline page to ``path``; returns ``(questions, bytes)``."""
-    from chemref.pages.question_review import read_review_records
-    from chemref.pages.render import check_page_path, write_page
-
     check_page_path(path)
     records = read_review_records(questions)
     context = baseline_page(records, source=Path(questions).name)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from chemref.errors import InputError
+from chemref.errors import ChemrefError, InputError, printable
+from chemref.jsonl import read_jsonl
+from chemref.pages.render import check_page_path, write_page
 from chemref.questions.labels.label import GUIDE, excerpt_sha1
 
-__all__ = ["LABEL_KEYS", "read_review_records", "review_page", "write_review_page"]
+__all__ = ["LABEL_KEYS", "corpus_article", "read_review_records", "review_page", "write_review_page"]
 
 PathLike = str | os.PathLike[str]
 #: The keys of one exported label line, in the labelling guide's order.
@@ -27,8 +29,6 @@ _HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questi
 
 def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
     """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
-    from chemref.jsonl import read_jsonl
-
     out = []
     for line, rec in read_jsonl(path):
         missing = [k for k in _NEEDED if not isinstance(rec.get(k), str) or not rec.get(k)]
@@ -72,7 +72,8 @@ def _compact(rec: dict[str, Any], article: int,
     if cite is not None:
         row["c"] = cite
     row["h"] = excerpt_sha1(excerpt)
-    ref_ids = rec.get("ref_id").split() if isinstance(rec.get("ref_id"), str) else []
+    ref_id = rec.get("ref_id")
+    ref_ids = ref_id.split() if isinstance(ref_id, str) else []
     if len(ref_ids) > 1 and not rec.get("target_title"):  # a range or several citations (one_citation)
         known = (references or {}).get(str(rec.get("source_file")), {})
         row["rf"] = [[rid, *known.get(rid, ("", ""))] for rid in ref_ids]  # [id, title, doi] each
@@ -119,37 +120,75 @@ def review_page(questions: Iterable[dict[str, Any]], rejected: Iterable[dict[str
             "data": {"records": records, "articles": list(articles), "key": "chemref-review:" + key}}
 
 
-def _cited_references(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, tuple[str, str]]]:
+def _cited_references(records: Iterable[dict[str, Any]], corpora: Sequence[PathLike],
+                      notes: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
     """For the candidates citing several references, their source articles' references (title, DOI) by id,
-    read from the articles where ``source_file`` names a readable file (relative to the current folder);
-    others are left out, and the page names those references by id only."""
-    from chemref.errors import ChemrefError
-    from chemref.jats import read
+    read only from articles inside the folders ``corpora`` (:func:`corpus_article`); the others are left
+    out, with a line in ``notes`` saying how many and why, and the page names those references by id only."""
+    from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     wanted = {str(r.get("source_file")) for r in records
               if isinstance(r.get("ref_id"), str) and len(r["ref_id"].split()) > 1 and not r.get("target_title")}
+    wanted = {source for source in wanted if ".tar" not in source}  # a package member is never read here
+    if not wanted:
+        return {}
+    if not corpora:
+        notes.append(f"the titles of the references cited together are not shown: {len(wanted)} article(s) would "
+                     "be read for them (give their corpus folder with --corpus)")
+        return {}
+    roots = [Path(c).resolve() for c in corpora]
     out: dict[str, dict[str, tuple[str, str]]] = {}
+    skipped: dict[str, list[str]] = {}
     for source in sorted(wanted):
-        path = Path(source)
-        if ".tar" in source or not path.is_file():
+        path, why = corpus_article(source, roots)
+        if path is None:
+            skipped.setdefault(why, []).append(source)
             continue
         try:
             article = read(path)
         except (ChemrefError, OSError):
+            skipped.setdefault("unreadable", []).append(source)
             continue
         out[source] = {ref.id: (ref.title or "", ref.doi or "") for ref in article.references}
+    for why, sources in skipped.items():
+        notes.append(f"{len(sources)} source_file(s) not read ({why}), the first: {printable(sources[0])}; their "
+                     "references are named by id only")
     return out
 
 
-def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None) -> tuple[int, int]:
-    """Read ``questions`` (and ``rejected``), write the review page to ``path``; returns ``(cards, bytes)``."""
-    from chemref.pages.render import check_page_path, write_page
+def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str]:
+    """The file a record's ``source_file`` names, when it lies inside one of the (resolved) corpus folders
+    ``roots``: tried relative to the current folder and to each corpus folder and its parent (the build names
+    an article by the path it was given, or from its input folder's name on). ``(None, why)`` otherwise: an
+    absolute path or one with ``..`` is refused, as is one that leads (through a link too) out of the folders."""
+    name = Path(source)
+    if name.is_absolute() or ".." in name.parts or not source.strip():
+        return None, "absolute or '..' paths are refused"
+    outside = False
+    for candidate in [Path.cwd() / name] + [base / name for root in roots for base in (root, root.parent)]:
+        try:
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if not resolved.is_file():
+            continue
+        if any(resolved.is_relative_to(root) for root in roots):
+            return resolved, ""
+        outside = True
+    return None, "outside the --corpus folders" if outside else "not found in the --corpus folders"
 
+
+def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | None = None,
+                      corpora: Sequence[PathLike] = ()) -> tuple[int, int, list[str]]:
+    """Read ``questions`` (and ``rejected``), write the review page to ``path``; returns ``(cards, bytes,
+    notes)``. Articles are read (for the titles of references cited together) only inside ``corpora``."""
     check_page_path(path)
     kept = read_review_records(questions)
     dropped = read_review_records(rejected, rejected=True) if rejected is not None else []
-    context = review_page(kept, dropped, source=Path(questions).name, references=_cited_references(dropped),
+    notes: list[str] = []
+    context = review_page(kept, dropped, source=Path(questions).name,
+                          references=_cited_references(dropped, corpora, notes),
                           storage_key=hashlib.sha1(f"{Path(questions).resolve()}:{len(kept)}:{len(dropped)}"
                                                    .encode()).hexdigest()[:12])
     size = write_page(path, "question_review.html", **context)
-    return len(kept) + len(dropped), size
+    return len(kept) + len(dropped), size, notes

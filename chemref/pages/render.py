@@ -7,7 +7,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from chemref.errors import InputError
+import jinja2
+
+from chemref._io.atomic import write_text
+from chemref._io.outputs import check_output
+from chemref.errors import InputError, encodable
 
 __all__ = ["check_page_path", "render_page", "write_page"]
 
@@ -16,8 +20,6 @@ _TEMPLATES = Path(__file__).with_name("templates")
 
 @lru_cache(maxsize=1)
 def _environment() -> Any:
-    import jinja2
-
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["shorten"] = _shorten
@@ -34,16 +36,12 @@ def _shorten(text: str | None, width: int = 80) -> str:
 def render_page(template: str, **context: Any) -> str:
     """The page ``template`` (a file of ``chemref/pages/templates``) rendered with ``context``, ready to be
     written as UTF-8 (a name holding bytes that are not UTF-8 is shown with them escaped, ``\\udcff``)."""
-    from chemref.errors import encodable
-
     return encodable(_environment().get_template(template).render(**context))
 
 
 def check_page_path(path: str | os.PathLike[str]) -> None:
     """Raise :class:`InputError` unless ``path`` can be written as a page: its folder must exist and be writable
     (a page is a report of a run: a typo in the folder name should not create a new folder tree)."""
-    from chemref._io.outputs import check_output
-
     target = Path(path)
     folder = target.parent
     if not folder.exists():
@@ -57,8 +55,6 @@ def check_page_path(path: str | os.PathLike[str]) -> None:
 
 def write_page(path: str | os.PathLike[str], template: str, **context: Any) -> int:
     """Render ``template`` and write it to ``path`` atomically; returns the page size in bytes."""
-    from chemref._io.atomic import write_text
-
     check_page_path(path)
     html = render_page(template, **context)
     write_text(path, html)

@@ -7,28 +7,30 @@ per-article function on Dask; ``build_to_files`` is what ``chemref questions bui
 
 from __future__ import annotations
 
-from typing import Any
+from chemref._lazy import lazy_exports
 
-from chemref.inputs import Source, expand_inputs
-from chemref.questions.funnel.builder import article_questions, build, build_article, iter_build
-from chemref.questions.funnel.candidates import CITATION_MARK, Candidate
-from chemref.questions.funnel.filters import FILTERS, REASONS
-from chemref.questions.funnel.records import QUESTION_FIELDS, ArticleResult, BuildResult, Record
-from chemref.questions.funnel.settings import BuildSettings
+# every name is imported on first use, so importing one part (the settings, say) stays cheap
+_EXPORTS = {
+    "build": "chemref.questions.funnel.builder",
+    "build_article": "chemref.questions.funnel.builder",
+    "article_questions": "chemref.questions.funnel.builder",
+    "iter_build": "chemref.questions.funnel.builder",
+    "expand_inputs": "chemref.inputs",
+    "Source": "chemref.inputs",
+    "BuildSettings": "chemref.questions.funnel.settings",
+    "BuildResult": "chemref.questions.funnel.records",
+    "ArticleResult": "chemref.questions.funnel.records",
+    "Record": "chemref.questions.funnel.records",
+    "Candidate": "chemref.questions.funnel.candidates",
+    "QUESTION_FIELDS": "chemref.questions.funnel.records",
+    "FILTERS": "chemref.questions.funnel.filters",
+    "REASONS": "chemref.questions.funnel.filters",
+    "CITATION_MARK": "chemref.questions.funnel.candidates",
+    "build_bag": "chemref.questions.output.cluster",
+    "build_dask": "chemref.questions.output.writer",
+    "build_to_files": "chemref.questions.output.writer",
+}
 
-__all__ = [
-    "build", "build_article", "article_questions", "iter_build", "expand_inputs", "Source", "BuildSettings",
-    "BuildResult", "ArticleResult", "Record", "Candidate", "QUESTION_FIELDS", "FILTERS", "REASONS",
-    "CITATION_MARK", "build_bag", "build_dask", "build_to_files",
-]
+__all__ = [*_EXPORTS]
 
-
-def __getattr__(name: str) -> Any:
-    # Dask and the writers are imported only when used.
-    if name == "build_bag":
-        from chemref.questions.output.cluster import build_bag
-        return build_bag
-    if name in ("build_to_files", "build_dask"):
-        from chemref.questions.output import writer
-        return getattr(writer, name)
-    raise AttributeError(f"module 'chemref.questions' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

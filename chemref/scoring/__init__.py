@@ -6,8 +6,6 @@ Nothing here imports spaCy. Names are re-exported lazily so ``import chemref.sco
 from __future__ import annotations
 
 from chemref._lazy import lazy_exports
-
-
 from chemref.doi import normalize_doi
 
 # public name -> "module[:attribute]"

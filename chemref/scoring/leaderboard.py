@@ -20,11 +20,25 @@ import numpy as np
 
 from chemref._version import __version__
 from chemref.errors import InputError, printable
-from chemref.scoring.stats.resampling import plural
+from chemref.scoring.benchmarks.ranking import score_ranking
 from chemref.scoring.report.model import ScoreReport
-from chemref.scoring.stats.bootstrap import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
-                                        Resampling, Statistic, bootstrap_totals, f1_of, mean_of,
-                                        paired_test, percentile_interval, precision_of, recall_of)
+from chemref.scoring.stats.bootstrap import (
+    DEFAULT_LEVEL,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    TESTS,
+    Resampling,
+    Statistic,
+    bootstrap_totals,
+    f1_of,
+    mean_of,
+    paired_test,
+    percentile_interval,
+    precision_of,
+    recall_of,
+)
+from chemref.scoring.stats.resampling import plural
 
 __all__ = ["SystemRow", "build_leaderboard", "compare_brat", "compare_ranking",
            "compare_questions", "system_names"]
@@ -137,7 +151,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 
     ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
     """
-    from chemref.scoring.brat.score import score_brat
+    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (deferred: loaded only on this path)
 
     labels = system_names(preds, names)
     resampling = Resampling(ci, resamples, seed)
@@ -204,8 +218,6 @@ def compare_ranking(gold: PathLike, preds: Sequence[PathLike], *, names: Sequenc
                     **options: Any) -> ScoreReport:
     """Leaderboard of rankings (Recall@K, MRR@K) against one gold; the paired unit is the query.
     ``primary`` defaults to the first metric (``recall@K`` of the first K)."""
-    from chemref.scoring.benchmarks.ranking import score_ranking
-
     return _compare_means(gold, preds, lambda pred: score_ranking(gold, pred, per_query=True, **options),
                           unit="query", task="citation recommendation", meta_task="citation recommendation (ranking)",
                           averaging=None, names=names, primary=primary, test=test, trials=trials, ci=ci,
@@ -217,7 +229,7 @@ def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: 
                       ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                       **options: Any) -> ScoreReport:
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
-    from chemref.scoring.benchmarks.citation_prediction import score_questions
+    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (deferred: loaded only on this path)
 
     return _compare_means(questions, preds, lambda pred: score_questions(questions, pred, per_question=True, **options),
                           unit="question", task="citation prediction", meta_task="citation prediction",

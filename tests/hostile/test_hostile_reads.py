@@ -126,7 +126,7 @@ def test_a_negative_seed_is_one_error_line(labelled: tuple[Path, Path, Path], tm
 
 
 @pytest.mark.parametrize("rows, needle", [
-    ([{"id": "ID", "score": "Infinity"}], "finite number from 0 to 1"),
+    ([{"id": "ID", "score": "Infinity"}], "Infinity is not a finite number"),  # not JSON: refused when read
     ([{"id": "ID", "score": 5}], "finite number from 0 to 1"),
     ([{"id": "ID", "score": -0.5}], "finite number from 0 to 1"),
     ([{"id": "ID", "score": 0.5}, {"id": "ID", "score": 0.25}], "given twice"),

@@ -11,6 +11,12 @@ from chemref.nlp.components.extensions import CITATIONS_KEY, doc_text, reference
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokens import Doc
+import numpy
+from spacy.attrs import IDX
+from spacy.tokens import Span
+
+from chemref.nlp.components.citations import CitationMarkers
+from chemref.nlp.components.sentencizer import split_tokens_at
 
 __all__ = ["make_doc", "citations_key"]
 
@@ -36,15 +42,10 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 
     Raises :class:`InputError` when an anchor's offsets are outside the paragraph text.
     """
-    import numpy
-    from spacy.attrs import IDX
-    from spacy.tokens import Span
-
-    from chemref.nlp.components.sentencizer import split_tokens_at
 
     register_extensions()
     from_jats = not isinstance(paragraph, str)
-    if not from_jats:
+    if isinstance(paragraph, str):
         paragraph = Paragraph(text=paragraph)
     text = paragraph.text
     spans: list[tuple[int, int, tuple[str, ...]]] = []
@@ -81,8 +82,6 @@ def make_doc(nlp: "Language", paragraph: Paragraph | str,
 def citations_key(nlp: "Language") -> str:
     """The span group the pipeline's citation markers go to: the ``spans_key`` of its ``chemref_citations``
     component (whatever its name), else the default."""
-    from chemref.nlp.components.citations import CitationMarkers
-
     for _name, component in nlp.pipeline:
         if isinstance(component, CitationMarkers):
             return component.spans_key

@@ -22,6 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, List
 
+import numpy
+from murmurhash.mrmr import hash_unicode
+from spacy import registry
+from spacy.attrs import ORTH, intify_attr
+from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
+
 __all__ = ["LEXICON_FILE", "GAZETTEER_FILE", "lexicon_version", "is_formula", "is_strong_formula", "token_classes",
            "gazetteer_names", "stereo_prefixes", "ChemFeatureExtractor",
            "chem_hash_embed"]
@@ -70,7 +76,19 @@ def _tables() -> _Tables:
 
 
 _PARTS = re.compile(r"[A-Z][a-z]?|[a-z]{2,4}|\d+|[()\[\]·•.]")
-_CHARGE = re.compile(r"(?:\d*[+\-−]|[+\-−]\d*|\(\d*[+\-−]\)|\^\d*[+\-−])\Z")
+# A final charge: "+", "2-", "-2", "(2+)", "^3+". It is matched on the reversed text from its start: a search for a
+# pattern anchored at the end tries every start and rescans a run of digits from each (quadratic in its length).
+_CHARGE_REVERSED = tuple(re.compile(p) for p in (r"[+\-−]\d*", r"\d*[+\-−]", r"\)[+\-−]\d*\(", r"[+\-−]\d*\^"))
+_CHARGE_LAST = frozenset("+-−)")
+
+
+def _strip_charge(text: str) -> str:
+    """``text`` without its final charge (the longest one written), in time linear in its length."""
+    if not text or (text[-1] not in _CHARGE_LAST and not text[-1].isdecimal()):
+        return text
+    reversed_text = text[::-1]
+    longest = max((m.end() for p in _CHARGE_REVERSED if (m := p.match(reversed_text))), default=0)
+    return text[:len(text) - longest]
 _LOCANT = re.compile(r"(?:\d+[A-Za-z]?'?(?:,\d+[A-Za-z]?'?)*|\d+(?:alpha|beta|[RSEZ]))\Z")
 _CODE = re.compile(r"[A-Z]{1,5}-?\d{2,}[A-Za-z]?\Z")
 
@@ -102,7 +120,7 @@ def _formula_parts(body: str) -> int:
 @lru_cache(maxsize=200_000)
 def is_formula(text: str) -> bool:
     """A molecular formula, salt or complex: "H2O", "NaCl", "LiFePO4", "Pd(PPh3)4", "[Ru(bpy)3]2+"."""
-    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    body = _strip_charge(text) if len(text) > 1 else text
     n = _formula_parts(body)
     return n >= 2 or (n == 1 and any(c.isdigit() for c in body))
 
@@ -115,7 +133,7 @@ def is_strong_formula(text: str) -> bool:
     """A formula no English word or gene symbol looks like: two or more element symbols and a two-letter
     symbol, an inner digit, a bracket or a charge ("NaCl", "H2O", "Pd(PPh3)4", "Ca2+"); not "CO2"-like
     capitals with a final number, which gene symbols share ("NOS2", "HO1")."""
-    body = _CHARGE.sub("", text) if len(text) > 1 else text
+    body = _strip_charge(text) if len(text) > 1 else text
     if body != text and body and (body in _tables().symbols or is_formula(body)) and any(c.isalpha() for c in body):
         return True  # an ion: "Ca2+", "Fe3+", "SO4(2-)"
     if _formula_parts(body) < 2:
@@ -154,7 +172,7 @@ def token_classes(text: str, gazetteer: bool = False) -> tuple[str, str]:
         flags.append("ELEM")
     elif is_formula(text):
         flags.append("FORMULA")
-    body = _CHARGE.sub("", text)
+    body = _strip_charge(text)
     if body != text and body and (body in t.symbols or is_formula(body)):
         flags.append("ION")
     if lower in t.names:
@@ -177,8 +195,6 @@ def token_classes(text: str, gazetteer: bool = False) -> tuple[str, str]:
 # --- the spaCy architecture ------------------------------------------------------------------------------
 
 def _hash(text: str) -> int:
-    from murmurhash.mrmr import hash_unicode
-
     return hash_unicode(text) & 0xFFFFFFFFFFFFFFFF
 
 
@@ -194,10 +210,6 @@ def ChemFeatureExtractor(attrs: List[str], gazetteer: bool = False, affixes: boo
     """A thinc layer: Docs -> one uint64 array per Doc, columns ``attrs`` (spaCy attributes) then the
     two chemref class columns (with the GAZ flag when ``gazetteer``), then, with ``affixes``, the lower-cased
     five-character prefix and suffix."""
-    import numpy
-    from spacy.attrs import ORTH, intify_attr
-    from thinc.api import Model
-
     columns = [intify_attr(a) for a in attrs]
     by_orth: dict[int, tuple[int, ...]] = {}  # orth id -> hashed classes (ids are stable string hashes)
     n_extra = 4 if affixes else 2
@@ -231,14 +243,12 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
     """spaCy's ``MultiHashEmbed`` (no static vectors) plus hash embeddings of the two chemref class columns
     (``gazetteer``: the flags include GAZ for words of the gazetteer) and, when ``class_rows`` has four
     entries, of the lower-cased five-character prefix and suffix."""
-    from thinc.api import HashEmbed, Maxout, chain, concatenate, list2ragged, ragged2list, with_array
-
     if len(rows) != len(attrs) or len(class_rows) not in (2, 4):
         raise ValueError(f"need one row count per attribute ({len(attrs)}) and two class_rows (four with "
                          "the five-character prefix and suffix columns)")
     affixes = len(class_rows) == 4
     all_rows = list(rows) + list(class_rows)
-    embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]
+    embeddings = [HashEmbed(width, n, column=i, seed=8 + i, dropout=0.0) for i, n in enumerate(all_rows)]  # type: ignore[var-annotated]
     return chain(
         ChemFeatureExtractor(attrs, gazetteer, affixes),
         list2ragged(),
@@ -250,7 +260,5 @@ def chem_hash_embed(width: int, attrs: List[str], rows: List[int], class_rows: L
 
 def register_architectures() -> None:
     """Register ``chemref.ChemHashEmbed.v1`` with spaCy's architectures registry (idempotent)."""
-    from spacy import registry
-
     if "chemref.ChemHashEmbed.v1" not in registry.architectures:
         registry.architectures.register("chemref.ChemHashEmbed.v1", func=chem_hash_embed)

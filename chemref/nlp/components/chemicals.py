@@ -46,17 +46,28 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import spacy
+import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import ensure_path
+from spacy.util import minibatch
+from thinc.api import Config
 
+from chemref._io.limits import read_limited
 from chemref.errors import InputError
+from chemref.jsonl import check_schema, read_json
 from chemref.nlp.components.base import ChemrefPipe
-from chemref.nlp.components.chemical_features import (_gazetteer_set, gazetteer_names, is_strong_formula,
-                                           register_architectures, stereo_prefixes, token_classes)
+from chemref.nlp.components.chemical_features import (
+    _gazetteer_set,
+    gazetteer_names,
+    is_strong_formula,
+    register_architectures,
+    stereo_prefixes,
+    token_classes,
+)
 from chemref.nlp.reagents import is_reagent_mention, mixture_partner, reagent_class
 
-__all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
+__all__ = ["LABEL", "SPANS_KEY", "MODEL_DIR", "WINDOW_TOKENS", "RULES_FILE", "COMMON_NAMES_FILE", "RULES", "ChemicalsComponent",
            "count_chemicals", "count_chemicals_many", "gazetteer_names", "rule_names",
            "common_names", "model_meta", "link_abbreviations", "abbreviation_definitions"]
 
@@ -79,16 +90,99 @@ def model_meta(path: str | Path = MODEL_DIR) -> dict[str, Any]:
 
 
 def _build_ner(nlp: Language, path: Path, name: str) -> Any:
-    """The trained spaCy ``ner`` pipe stored in ``path`` (its config block, weights and moves)."""
-    from spacy.util import load_config
-
+    """The trained spaCy ``ner`` pipe stored in ``path`` (its config block, weights and moves), its config and
+    ``cfg`` checked first (:func:`_checked_config`, :data:`_SAVED_CFG`)."""
     if not (path / _CONFIG).is_file():
         raise InputError("no chemicals model here (config.cfg missing)", path=str(path),
                          hint="reinstall chemref, or save the pipeline again with nlp.to_disk()")
-    config = load_config(path / _CONFIG, interpolate=True)
+    text = read_limited(path / _CONFIG, limit=_MAX_CONFIG_BYTES).decode("utf-8", "replace")
+    config = _checked_config(text, str(path / _CONFIG))
+    if (path / "cfg").exists():
+        read_json(path / "cfg", what="invalid chemicals model settings", schema=_SAVED_CFG, limit=_MAX_CONFIG_BYTES,
+                  hint=_TAMPERED)
     ner = _ner_from_config(nlp, config, name)
-    ner.from_disk(path, exclude=("vocab",))
+    try:
+        ner.from_disk(path, exclude=("vocab",))
+    except (ValueError, KeyError, TypeError, IndexError, OSError) as exc:
+        raise InputError(f"the chemicals model cannot be loaded ({type(exc).__name__}: {str(exc)[:200]})",
+                         path=str(path), hint=_TAMPERED) from None
     return ner, config
+
+
+#: largest config.cfg or cfg of a saved chemicals model (the shipped ones are about 3 kB)
+_MAX_CONFIG_BYTES = 1 << 20
+_TAMPERED = "save the pipeline again with nlp.to_disk(), or reinstall chemref"
+
+
+def _int(low: int, high: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+_SCALAR = {"anyOf": [{"type": ["null", "boolean"]}, {"type": "string", "maxLength": 200},
+                     {"type": "number", "minimum": -1e6, "maximum": 1e6}]}
+#: The ``cfg`` spaCy saves beside a parser's weights: sizes within what a model of this kind uses (a beam
+#: width of 999999999 crashes the interpreter).
+_SAVED_CFG: dict[str, Any] = {
+    "type": "object", "maxProperties": 32,
+    "properties": {
+        "beam_width": _int(1, 64), "beam_density": {"type": "number", "minimum": 0, "maximum": 1},
+        "beam_update_prob": {"type": "number", "minimum": 0, "maximum": 1},
+        "update_with_oracle_cut_size": _int(1, 100_000), "min_action_freq": _int(0, 1_000_000),
+        "learn_tokens": {"type": "boolean"}, "multitasks": {"type": "array", "maxItems": 8},
+        "moves": {"type": ["null", "string"], "maxLength": 100_000},
+        "incorrect_spans_key": {"type": ["null", "string"], "maxLength": 200},
+    },
+    "additionalProperties": _SCALAR,
+}
+_ROWS = {"type": "array", "minItems": 1, "maxItems": 16, "items": _int(1, 2_000_000)}
+#: The ``[components.ner]`` block of the model's config.cfg: the ``ner`` factory, and layer sizes within what a
+#: model of this kind uses (a width or depth of millions would take the machine).
+_NER_BLOCK: dict[str, Any] = {
+    "type": "object", "required": ["factory", "model"],
+    "properties": {
+        "factory": {"const": "ner"}, "moves": {"type": ["null", "string"], "maxLength": 100_000},
+        "update_with_oracle_cut_size": _int(1, 100_000),
+        "incorrect_spans_key": {"type": ["null", "string"], "maxLength": 200},
+        "model": {"$ref": "#/definitions/layer"}, "scorer": {"$ref": "#/definitions/layer"},
+    },
+    "additionalProperties": _SCALAR,
+    "definitions": {"layer": {
+        "type": "object", "maxProperties": 32,
+        "properties": {
+            "width": _int(1, 1024), "hidden_width": _int(1, 1024), "depth": _int(1, 16), "window_size": _int(0, 8),
+            "maxout_pieces": _int(1, 8), "nO": {"anyOf": [{"type": "null"}, _int(1, 10_000)]},
+            "rows": _ROWS, "class_rows": _ROWS,
+            **{key: {"$ref": "#/definitions/layer"} for key in ("model", "tok2vec", "embed", "encode", "upper", "lower")},
+        },
+        "additionalProperties": {"anyOf": [
+            _SCALAR, {"type": "array", "maxItems": 16, "items": _SCALAR}, {"$ref": "#/definitions/layer"}]},
+    }},
+}
+
+
+def _checked_config(text: str, where: str) -> Any:
+    """The interpolated config of a chemicals model from the text of its config.cfg, its ``[components.ner]``
+    block checked (:data:`_NER_BLOCK`) before spaCy builds anything from it."""
+
+
+    try:
+        config = Config().from_str(text, interpolate=True)
+        block = config["components"]["ner"]
+    except Exception as exc:  # noqa: BLE001 - confection raises many kinds for a damaged file
+        raise InputError(f"the chemicals model's config cannot be read ({type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0][:200] if str(exc) else ''})", path=where, hint=_TAMPERED) from None
+    check_schema(_plain(block), _NER_BLOCK, what="invalid chemicals model config [components.ner]", path=where,
+                 hint=_TAMPERED)
+    return config
+
+
+def _plain(value: Any) -> Any:
+    """A config block as plain dicts and lists (what a JSON Schema checks)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _ner_from_config(nlp: Language, config: Any, name: str) -> Any:
@@ -123,16 +217,30 @@ class ChemicalsComponent(ChemrefPipe):
 
     # -- processing ---------------------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        return self._finish(self.ner(doc))
+        return self._finish(self._tag(doc))
+
+    def _tag(self, doc: Doc) -> Doc:
+        """The NER on ``doc``; a Doc over :data:`WINDOW_TOKENS` tokens is tagged in windows, so memory stays
+        bounded (the network needs about 17 kB per token of the Doc it is given)."""
+        if len(doc) <= WINDOW_TOKENS:
+            return self.ner(doc)
+        ents: list[Span] = []
+        for start, end in _windows(doc):
+            tagged = self.ner(doc[start:end].as_doc())
+            ents.extend(Span(doc, start + e.start, start + e.end, label=e.label) for e in tagged.ents)
+        doc.ents = ents
+        return doc
 
     def pipe(self, stream: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         # the NER runs a batch at a time, the rules a Doc at a time, both under spaCy's error handler
-        from spacy.util import minibatch
 
         handler = self.get_error_handler()
         for batch in minibatch(stream, size=batch_size):
             try:
-                tagged = list(self.ner.pipe(batch, batch_size=batch_size))
+                if any(len(doc) > WINDOW_TOKENS for doc in batch):
+                    tagged = [self._tag(doc) for doc in batch]
+                else:
+                    tagged = list(self.ner.pipe(batch, batch_size=batch_size))
             except Exception as exc:
                 handler(self.name, self, batch, exc)
                 continue
@@ -151,7 +259,7 @@ class ChemicalsComponent(ChemrefPipe):
 
     # -- serialisation (spaCy's own formats for the NER; JSON for the settings) ----------------------------
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         self.ner.to_disk(path, exclude=("vocab",))
         self._config.to_disk(path / _CONFIG)
@@ -161,12 +269,13 @@ class ChemicalsComponent(ChemrefPipe):
             (path / "meta.json").write_bytes(meta.read_bytes())
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "ChemicalsComponent":
-        path = ensure_path(path)
+        path = Path(path)
         self.ner, self._config = _build_ner(self.nlp, path, self.name)
         self.model_path = path
         settings = path / _SETTINGS
         if settings.is_file():
-            data = json.loads(settings.read_text(encoding="utf-8"))
+            data = read_json(settings, what="invalid chemicals component settings", schema=_SETTINGS_SCHEMA,
+                             limit=_MAX_CONFIG_BYTES, hint=_TAMPERED)
             self._load_settings(data)
         return self
 
@@ -179,21 +288,65 @@ class ChemicalsComponent(ChemrefPipe):
             setattr(self, key, bool(data.get(key, getattr(self, key))))
 
     def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        import srsly
-
         return srsly.msgpack_dumps({"ner": self.ner.to_bytes(exclude=("vocab",)), "config": self._config.to_str(),
                                     **self._settings()})
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ChemicalsComponent":
-        import srsly
-        from thinc.api import Config
-
-        msg = srsly.msgpack_loads(data)
-        self._config = Config().from_str(msg["config"])
+        try:
+            msg = srsly.msgpack_loads(data)
+            ner_bytes = msg["ner"]
+            saved_cfg = srsly.json_loads(srsly.msgpack_loads(ner_bytes).get("cfg", b"{}"))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise InputError(f"the chemicals component's bytes cannot be read ({type(exc).__name__})",
+                             hint=_TAMPERED) from None
+        self._config = _checked_config(str(msg.get("config", "")), "<bytes>")
+        check_schema(saved_cfg, _SAVED_CFG, what="invalid chemicals model settings", hint=_TAMPERED)
+        check_schema(_settings_of(msg), _SETTINGS_SCHEMA, what="invalid chemicals component settings", hint=_TAMPERED)
         self.ner = _ner_from_config(self.nlp, self._config, self.name)
-        self.ner.from_bytes(msg["ner"], exclude=("vocab",))
+        self.ner.from_bytes(ner_bytes, exclude=("vocab",))
         self._load_settings(msg)
         return self
+
+
+#: The most tokens the NER is given at once (a longer Doc is tagged in windows of about this many tokens).
+WINDOW_TOKENS = 2000
+_SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
+
+
+def _windows(doc: Doc) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` token windows covering ``doc``, each at most :data:`WINDOW_TOKENS` long, cut after a
+    sentence end if there is one in a window's second half, else after a space, never inside a preset entity."""
+    start, n = 0, len(doc)
+    while start < n:
+        end = min(start + WINDOW_TOKENS, n)
+        if end < n:
+            end = _cut(doc, start + WINDOW_TOKENS // 2, end)
+        yield start, end
+        start = end
+
+
+def _cut(doc: Doc, low: int, high: int) -> int:
+    spaced = None
+    for i in range(high, low, -1):
+        before = doc[i - 1]
+        if doc[i].ent_iob_ == "I" or not before.whitespace_:
+            continue
+        if before.text in _SENTENCE_ENDS:
+            return i
+        spaced = spaced or i
+    return spaced or high
+
+
+#: chemref_chemicals.json: the span key and the rule switches
+_SETTINGS_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {"spans_key": {"type": "string", "minLength": 1, "maxLength": 200},
+                   **{rule: {"type": "boolean"} for rule in RULES}},
+}
+
+
+def _settings_of(msg: dict[str, Any]) -> dict[str, Any]:
+    return {key: msg[key] for key in ("spans_key", *RULES) if key in msg}
 
 
 def _set_ents(doc: Doc, ents: list[Span]) -> None:
@@ -201,7 +354,9 @@ def _set_ents(doc: Doc, ents: list[Span]) -> None:
 
 
 _CODE_NAME = re.compile(r"[A-Z]{1,5}-?(?:\d{4,}|\d{2,3}(?:,\d{3})+(?:-\d{1,2})?)\Z")
-_LOCANT_IN_NAME = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
+# A locant before or after a hyphen ("1-", "2,4'-", "4a-", "-1"), matched in the reversed text: searched forwards,
+# a run of digits not followed by a hyphen is rescanned from each of its digits (quadratic in its length).
+_LOCANT_IN_NAME_REVERSED = re.compile(r"-[A-Za-z]?[\d,']*\d|\d-")
 
 
 @lru_cache(maxsize=100_000)
@@ -210,7 +365,7 @@ def is_systematic_name(text: str) -> bool:
     or more systematic fragments ("1-[4-(benzyloxy)phenyl]ethan-1-one", "(1R,2S)-2-(methylamino)-1-
     phenylpropan-1-ol")."""
     return (len(text) >= 12 and "-" in text and " " not in text and _balanced(text)
-            and bool(_LOCANT_IN_NAME.search(text)) and sum(c.isalpha() for c in text) >= len(text) / 2
+            and bool(_LOCANT_IN_NAME_REVERSED.search(text[::-1])) and sum(c.isalpha() for c in text) >= len(text) / 2
             and token_classes(text)[0].split("|").count("SYS2") == 1)
 
 
@@ -643,8 +798,6 @@ _STEPS = {"formulas": _add_formulas, "gazetteer": _add_gazetteer_names, "boundar
 
 @lru_cache(maxsize=1)
 def _counter() -> Language:
-    import spacy
-
     # chemref_chemicals and chemref.Tokenizer.v1 come from chemref's spacy_factories / spacy_tokenizers entry points
     nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "chemref.Tokenizer.v1"}}})
     nlp.add_pipe("chemref_chemicals")

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import fields
-from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from weakref import WeakKeyDictionary
 
 from chemref.jats.model import Reference
 from chemref.nlp.claims import ClaimDecision
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span
 
 __all__ = ["CITATIONS_KEY", "AUTHORS_KEY", "doc_text", "register_extensions", "references_mapping", "spans_within"]
 
@@ -83,8 +84,9 @@ def _ref_to_plain(ref: Reference) -> dict[str, Any]:
 
 
 def _ref_from_plain(data: Mapping[str, Any]) -> Reference:
-    return Reference(**{name: tuple(value) if isinstance(value, list) else value
-                        for name, value in data.items() if name in _REF_FIELDS})
+    fields: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
+                              for name, value in data.items() if name in _REF_FIELDS}
+    return Reference(**fields)
 
 
 def _get_references(doc: "Doc") -> dict[str, Reference]:
@@ -99,14 +101,19 @@ def _set_references(doc: "Doc", value: Mapping[str, Reference] | Iterable[Refere
     doc.user_data[_REFS_KEY] = {str(key): _ref_to_plain(ref) for key, ref in mapping.items()}
 
 
+def _user_data(doc: "Doc") -> dict[Any, Any]:
+    """``doc.user_data``, keyed by tuples here as spaCy keys its own span attributes."""
+    return doc.user_data  # type: ignore[no-any-return]
+
+
 def _get_ref_ids(span: "Span") -> tuple[str, ...]:
-    return tuple(span.doc.user_data.get((_IDS_KEY, span.start_char, span.end_char, span.id), ()))
+    return tuple(_user_data(span.doc).get((_IDS_KEY, span.start_char, span.end_char, span.id), ()))
 
 
 def _set_ref_ids(span: "Span", value: Iterable[str]) -> None:
     # keyed like spaCy's own span attributes (offsets and span id), so two anchors on the same characters
     # (make_doc gives each its index as span.id_) keep their own ids
-    span.doc.user_data[(_IDS_KEY, span.start_char, span.end_char, span.id)] = tuple(str(v) for v in value)
+    _user_data(span.doc)[(_IDS_KEY, span.start_char, span.end_char, span.id)] = tuple(str(v) for v in value)
 
 
 def _claim_key(span: "Span") -> tuple[str, str, int, int]:
@@ -114,7 +121,7 @@ def _claim_key(span: "Span") -> tuple[str, str, int, int]:
 
 
 def _get_claim(span: "Span") -> ClaimDecision | None:
-    value = span.doc.user_data.get(_claim_key(span))
+    value = _user_data(span.doc).get(_claim_key(span))
     return None if value is None else ClaimDecision(*value)
 
 
@@ -122,15 +129,13 @@ def _set_claim(span: "Span", decision: ClaimDecision | None) -> None:
     # stored as a plain (label, score, rule) tuple so Docs stay msgpack-safe (DocBin, n_process > 1)
     key = _claim_key(span)
     if decision is None:
-        span.doc.user_data.pop(key, None)
+        _user_data(span.doc).pop(key, None)
     else:
-        span.doc.user_data[key] = (decision.label, decision.score, decision.rule)
+        _user_data(span.doc)[key] = (decision.label, decision.score, decision.rule)
 
 
 def register_extensions() -> None:
     """Register the attributes once (idempotent: guarded with ``has_extension``)."""
-    from spacy.tokens import Doc, Span
-
     if not Doc.has_extension(_REFS_KEY):
         Doc.set_extension(_REFS_KEY, getter=_get_references, setter=_set_references)
     if not Span.has_extension(_IDS_KEY):

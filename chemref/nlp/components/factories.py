@@ -22,6 +22,14 @@ from chemref.nlp.components.extensions import AUTHORS_KEY, CITATIONS_KEY
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokenizer import Tokenizer
+from chemref.errors import InputError
+from chemref.nlp.components.author_mentions import AuthorMentionsComponent
+from chemref.nlp.components.chemicals import ChemicalsComponent
+from chemref.nlp.components.citations import CitationMarkers
+from chemref.nlp.components.claim_classifier import ClaimClassifierComponent
+from chemref.nlp.components.sentencizer import ChemrefSentencizer
+from chemref.nlp.components.tokenizer import create_tokenizer as create
+from chemref.nlp.rules import KINDS, SentenceRules
 
 __all__ = ["COMPONENTS", "CHEMICALS", "DEFAULT_PIPELINE", "CITATIONS_KEY", "AUTHORS_KEY", "TOKENIZER",
            "make_citations", "make_sentencizer", "make_author_mentions", "make_claim_classifier", "make_chemicals",
@@ -60,8 +68,6 @@ def _factory(name: str, **meta: Any) -> Callable[[Callable[..., Any]], Callable[
 def make_citations(nlp: Language, name: str, spans_key: str, author_year: bool, scorer: _Scorer) -> Any:
     """``nlp.add_pipe("chemref_citations", config={"spans_key": "chemref_citations", "author_year": True})``:
     citation markers in ``doc.spans[spans_key]`` (anchors that :func:`chemref.nlp.make_doc` put there are kept)."""
-    from chemref.nlp.components.citations import CitationMarkers
-
     return CitationMarkers(name, spans_key=spans_key, author_year=author_year, scorer=scorer)
 
 
@@ -81,10 +87,6 @@ def make_sentencizer(nlp: Language, name: str, abbreviations: List[str], abbrevi
     spans in ``doc.spans[citations_key]`` (from ``chemref_citations`` or :func:`chemref.nlp.make_doc`) are
     never split.
     """
-    from chemref.errors import InputError
-    from chemref.nlp.components.sentencizer import ChemrefSentencizer
-    from chemref.nlp.rules import KINDS, SentenceRules
-
     if abbreviation_kind not in KINDS:
         raise InputError(f"chemref_sentencizer: unknown abbreviation_kind {abbreviation_kind!r}",
                          hint=f"use one of {', '.join(KINDS)}")
@@ -108,8 +110,6 @@ def make_author_mentions(nlp: Language, name: str, spans_key: str, citations_key
                          scorer: _Scorer) -> Any:
     """``nlp.add_pipe("chemref_author_mentions")`` (after ``chemref_citations``): author mentions in
     ``doc.spans[spans_key]``, the cited works' surnames read off ``doc.spans[citations_key]``."""
-    from chemref.nlp.components.author_mentions import AuthorMentionsComponent
-
     return AuthorMentionsComponent(name, spans_key=spans_key, citations_key=citations_key,
                                    exclude_citations=exclude_citations, scorer=scorer)
 
@@ -126,8 +126,6 @@ def make_author_mentions(nlp: Language, name: str, spans_key: str, citations_key
 def make_claim_classifier(nlp: Language, name: str, citations_key: str, scorer: _Scorer) -> Any:
     """``nlp.add_pipe("chemref_claim_classifier")`` (after ``chemref_citations``): ``doc.cats`` CLAIM/PASSING
     for the citations in ``doc.spans[citations_key]``."""
-    from chemref.nlp.components.claim_classifier import ClaimClassifierComponent
-
     return ClaimClassifierComponent(name, citations_key=citations_key, scorer=scorer)
 
 
@@ -144,8 +142,6 @@ def make_chemicals(nlp: Language, name: str, spans_key: str, model: Optional[str
                    genes: bool = True, traps: bool = True) -> Any:
     """``nlp.add_pipe("chemref_chemicals")``: chemical mentions as ``doc.ents`` and ``doc.spans[spans_key]``;
     ``model`` is a folder written by ``training/chemicals/train.py`` (default: the packaged model)."""
-    from chemref.nlp.components.chemicals import ChemicalsComponent
-
     component = ChemicalsComponent(nlp, name, spans_key=spans_key, model=model, abbreviations=abbreviations,
                                    formulas=formulas, authors=authors, gazetteer=gazetteer, boundaries=boundaries,
                                    genes=genes, traps=traps)
@@ -157,8 +153,6 @@ def make_chemicals(nlp: Language, name: str, spans_key: str, model: Optional[str
 def create_tokenizer() -> Callable[[Language], "Tokenizer"]:
     """``[nlp.tokenizer] @tokenizers = "chemref.Tokenizer.v1"``: chemref's chemistry-aware tokenizer
     (:mod:`chemref.nlp.components.tokenizer`)."""
-    from chemref.nlp.components.tokenizer import create_tokenizer as create
-
     return create()
 
 

@@ -13,6 +13,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
     from spacy.vocab import Vocab
     from thinc.api import Config
+from spacy import util
+from spacy.language import Language
+from thinc.api import Config
 
 __all__ = ["load", "pipeline_config"]
 
@@ -20,9 +23,6 @@ def pipeline_config(*, chemicals: bool = False, overrides: Dict[str, Any] | None
     """The config ``load()`` builds from (not interpolated): chemref's tokenizer and the registry's components
     in order, each consumer's ``citations_key`` a reference to ``components.chemref_citations.spans_key``;
     ``overrides`` in dot notation, as ``spacy.load`` applies them."""
-    from spacy.language import Language
-    from thinc.api import Config
-
     names = [*DEFAULT_PIPELINE, *([CHEMICALS] if chemicals else [])]
     lines = ["[nlp]", 'lang = "en"', f"pipeline = {names!r}".replace("'", '"'), "",
              "[nlp.tokenizer]", f'@tokenizers = "{TOKENIZER}"', "", "[components]", ""]
@@ -30,7 +30,7 @@ def pipeline_config(*, chemicals: bool = False, overrides: Dict[str, Any] | None
         lines += [f"[components.{name}]", f'factory = "{name}"']
         if name == "chemref_citations":
             lines.append(f'spans_key = "{CITATIONS_KEY}"')
-        elif "citations_key" in Language.get_factory_meta(name).default_config:  # reads the markers
+        elif "citations_key" in (Language.get_factory_meta(name).default_config or {}):  # reads the markers
             lines.append("citations_key = ${components.chemref_citations.spans_key}")
         lines.append("")
     return Config().from_str("\n".join(lines), overrides=overrides or {}, interpolate=False)
@@ -46,12 +46,10 @@ def load(*, vocab: Union["Vocab", bool] = True, disable: Union[str, Iterable[str
     ``vocab``, ``disable``, ``enable``, ``exclude`` and ``config`` (overrides, e.g.
     ``{"components.chemref_citations.spans_key": "cites"}``) mean what they mean in ``spacy.load``.
     """
-    from spacy import util
-
     full = pipeline_config(chemicals=chemicals, overrides=util.dict_to_dot(config, for_overrides=True))
     nlp = util.load_model_from_config(full, vocab=vocab, disable=disable, enable=enable, exclude=exclude,
                                       auto_fill=True, validate=True)
-    nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign]
+    nlp.make_doc = _text_checked(nlp.make_doc)  # type: ignore[method-assign, assignment]
     return nlp
 
 

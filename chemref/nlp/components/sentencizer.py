@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 import numpy
 import srsly
 from spacy.attrs import IDX, SENT_START
-from spacy.util import ensure_path
 
 from chemref.errors import InputError
 from chemref.nlp.components.base import ChemrefPipe
@@ -24,6 +23,7 @@ from chemref.nlp.sentences import split_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
+from spacy.tokens import Doc
 
 __all__ = ["ChemrefSentencizer", "split_tokens_at", "set_sentence_starts"]
 
@@ -44,8 +44,6 @@ def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> "Doc":
     ``user_data``, ``cats``, hooks and context. Span groups are rebuilt from their character offsets
     either way (the retokenizer does not update them). The text never changes.
     """
-    from spacy.tokens import Doc
-
     idx = doc.to_array(IDX).astype(numpy.int64)
     by_token: dict[int, list[int]] = {}
     for cut in sorted(set(cuts)):
@@ -72,7 +70,7 @@ def split_tokens_at(doc: "Doc", cuts: Iterable[int]) -> "Doc":
         spaces: list[bool] = []
         for token in doc:
             text = token.text
-            offsets = by_token.get(token.i)
+            offsets = by_token.get(token.i)  # type: ignore[assignment]
             if offsets is not None:
                 bounds = [0, *offsets, len(text)]
                 words.extend(text[a:b] for a, b in zip(bounds, bounds[1:]))
@@ -121,7 +119,7 @@ def set_sentence_starts(doc: "Doc", spans: Sequence[tuple[int, int]]) -> "Doc":
     values = numpy.full((n, 1), -1, dtype=numpy.int32)
     values[0, 0] = 1
     values[pos, 0] = 1
-    doc.from_array([SENT_START], values.astype(numpy.uint64))
+    doc.from_array([SENT_START], values.astype(numpy.uint64))  # type: ignore[arg-type]
     return doc
 
 
@@ -157,13 +155,13 @@ class ChemrefSentencizer(ChemrefPipe):
 
     def to_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> None:
         """Write the rule tables as JSON into the component's folder."""
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / _RULES_FILE, self.rules.to_dict())
 
     def from_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
         """Load the rule tables written by :meth:`to_disk` (InputError when the file is missing)."""
-        file = ensure_path(path) / _RULES_FILE
+        file = Path(path) / _RULES_FILE
         if not file.is_file():
             raise InputError("the saved chemref_sentencizer has no rule file", path=str(file),
                              hint="save the pipeline again with nlp.to_disk()")

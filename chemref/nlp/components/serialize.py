@@ -6,8 +6,6 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
-from spacy.util import ensure_path
-
 from chemref.errors import InputError
 
 __all__ = ["JsonRulesMixin"]
@@ -35,13 +33,13 @@ class JsonRulesMixin:
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
         """Write the rule tables as JSON into the component's folder."""
-        path = ensure_path(path)
+        path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
         (path / self.tables_file).write_bytes(self.to_bytes())
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> Any:
         """Load the tables written by :meth:`to_disk` (InputError when the file is missing)."""
-        file = ensure_path(path) / self.tables_file
+        file = Path(path) / self.tables_file
         if not file.is_file():
             raise InputError("the saved component has no rule-table file", path=str(file),
                              hint="save the pipeline again with nlp.to_disk()")

@@ -7,21 +7,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from chemref.nlp.tokenizer_rules import (ELEMENT_ABBREVIATIONS, INFIX_RE, PREFIX_RE, SCIENTIFIC_ABBREVIATIONS,
-                                         SUFFIX_RE, TOKEN_MATCH_RE, UNIT_LETTERS)
+from chemref.nlp.tokenizer_rules import (
+    ELEMENT_ABBREVIATIONS,
+    INFIX_RE,
+    PREFIX_RE,
+    SCIENTIFIC_ABBREVIATIONS,
+    SUFFIX_RE,
+    TOKEN_MATCH_RE,
+    UNIT_LETTERS,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokenizer import Tokenizer
     from spacy.vocab import Vocab
+from spacy.lang.en import English
+from spacy.symbols import ORTH
+from spacy.tokenizer import Tokenizer
 
 __all__ = ["special_cases", "chemical_tokenizer", "create_tokenizer"]
 
 
 def special_cases(base: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """spaCy's English special cases minus emoticons, "°C." and element clashes, plus scientific ones."""
-    from spacy.symbols import ORTH
-
     rules = {
         key: value for key, value in base.items()
         if (any(c.isalpha() for c in key) or key.isspace() or key in {"'", "''", "—", "’", "’’"})
@@ -40,9 +48,6 @@ def special_cases(base: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[
 def chemical_tokenizer(vocab: "Vocab", *, base_rules: dict[str, list[dict[str, Any]]] | None = None,
                        url_match: Callable[[str], Any] | None = None) -> "Tokenizer":
     """A spaCy ``Tokenizer`` over ``vocab`` with chemref's rules (English special cases as the base)."""
-    from spacy.lang.en import English
-    from spacy.tokenizer import Tokenizer
-
     if base_rules is None:
         base_rules = dict(English.Defaults.tokenizer_exceptions)
     if url_match is None:

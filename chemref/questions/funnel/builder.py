@@ -15,19 +15,35 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from chemref.errors import UNEXPECTED, ChemrefError, InputError
+from chemref._io import read_limited
+from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
-from chemref.questions.funnel.candidates import Candidate, article_info, id_key, iter_candidates, replace_citation, \
-    with_part
-from chemref.questions.funnel.engines import Components, default_components
-from chemref.questions.funnel.filters import (FILTERS, REASONS, FilterContext, min_findability, min_score,
-                                       per_article_cap, per_target_cap, target_key)
+from chemref.pool import ordered_map
+from chemref.questions.funnel.candidates import (
+    Candidate,
+    article_info,
+    id_key,
+    iter_candidates,
+    replace_citation,
+    with_part,
+)
 from chemref.questions.funnel.difficulty import bibliography_ranks
+from chemref.questions.funnel.engines import Components, default_components
+from chemref.questions.funnel.filters import (
+    FILTERS,
+    REASONS,
+    FilterContext,
+    min_findability,
+    min_score,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
 from chemref.questions.funnel.findability import findability
-from chemref.questions.funnel.selector import Selector, default_selector
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
-from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.funnel.selector import Selector, default_selector
+from chemref.questions.funnel.settings import BuildSettings, build_default
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
            "warm_up", "JATS_SUFFIXES", "UniqueIds", "duplicate_message"]
@@ -39,6 +55,7 @@ ARTICLES_PER_TASK = 4
 def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
+    ref_id: str | None
     if ref is not None:
         ref_id = ref.id
     else:
@@ -112,7 +129,8 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
         anchor = cand.anchor
         claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
         record = replace(record, score=selector.score_record(record.to_dict(), claim=claim.score))
-        reason = min_findability(record.findability, settings) or min_score(record.score, settings)
+        reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
+                  or min_score(record.score, settings))  # type: ignore[arg-type]
         if reason is not None:
             counts[reason] += 1
             rejected.append((n, replace(record, reason=reason)))
@@ -170,7 +188,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     An unexpected exception inside one article is that article's error row too (the message says it is
     a chemref bug), so one article never takes down a run of millions.
     """
-    from chemref.jats.reader import read_articles
+    from chemref.jats.reader import read_articles  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
@@ -182,7 +200,7 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         if source.data is not None:
             data, name = source.data, source.label
         else:
-            data, name = _article_bytes(source.path), source.path
+            data, name = _article_bytes(str(source.path)), str(source.path)
         articles = read_articles(data, name=name)
         # a new id prefix (UniqueIds) for a file of several articles: one per article, numbered
         keys = [key] * len(articles) if key is None or len(articles) == 1 else \
@@ -225,9 +243,6 @@ def _merge(results: list[ArticleResult]) -> ArticleResult:
 
 def _article_bytes(path: str) -> bytes:
     """The bytes of an article file, with the reader's errors (missing, not a regular file, too large)."""
-    from chemref._io import read_limited
-    from chemref.errors import JatsError
-
     try:
         return read_limited(path, error=JatsError)
     except InputError as exc:
@@ -306,12 +321,11 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 def warm_up() -> None:
     """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    import chemref.jats
+    import chemref.jats.reader  # noqa: F401, PLC0415 (imported for its import cost, paid once here)
 
-    getattr(chemref.jats, "read")
     default_components()
     default_selector()
-    import bm25s  # noqa: F401  (the difficulty profile's BM25: imported once, before the workers fork)
+    import bm25s  # noqa: F401, PLC0415 (the difficulty profile's BM25: imported once, before the workers fork)
 
 
 _warm_up = warm_up
@@ -342,8 +356,6 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
     Inputs are listed lazily (:func:`chemref.inputs.iter_sources`) and at most a few articles per worker
     are in flight, so memory does not grow with the number of articles.
     """
-    from chemref.pool import ordered_map
-
     settings = settings or BuildSettings()
     if workers < 1:
         raise InputError(f"workers must be at least 1, got {workers}")
@@ -369,9 +381,11 @@ def iter_build(inputs: Iterable[str | os.PathLike[str] | bytes | Source], settin
 
 
 def build(inputs: Sequence[str | os.PathLike[str] | bytes | Source] | str | os.PathLike[str], *,
-          per_article: int = 4, min_chars: int = 120, max_chars: int = 600, seed: int = 0,
-          authors: str = "drop", min_findability: float | None = None, min_score: float | None = None,
-          per_target: int = 1, answer_key: str = "doi", selector: str | None = None, workers: int = 1,
+          per_article: int = build_default("per_article"), min_chars: int = build_default("min_chars"),
+          max_chars: int = build_default("max_chars"), seed: int = build_default("seed"),
+          authors: str = build_default("authors"), min_findability: float | None = None,
+          min_score: float | None = None, per_target: int = build_default("per_target"),
+          answer_key: str = build_default("answer_key"), selector: str | None = None, workers: int = 1,
           components: Components | None = None) -> BuildResult:
     """Build questions from JATS files or folders; see :class:`BuildResult` for questions, rejections
     and the funnel. Same inputs and settings give the same result for any ``workers``."""

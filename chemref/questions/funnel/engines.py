@@ -27,9 +27,9 @@ class Components:
 @lru_cache(maxsize=1)
 def default_components() -> Components:
     """The real components (imported once per process)."""
-    from chemref.nlp.authors import mask_author_mentions, named_author_mentions
-    from chemref.nlp.claims import classify_citation
-    from chemref.nlp.sentences import split_sentences
+    from chemref.nlp.authors import mask_author_mentions, named_author_mentions  # noqa: PLC0415 (the rule tables compile on first use)
+    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
+    from chemref.nlp.sentences import split_sentences  # noqa: PLC0415 (the rule tables compile on first use)
 
     return Components(split=split_sentences, mentions=named_author_mentions,
                       mask=mask_author_mentions, classify=classify_citation)

@@ -318,7 +318,7 @@ STEPS: tuple[Step, ...] = (
 )
 
 #: The per-sentence filters in funnel order, ``(name, filter)``.
-FILTERS: tuple[tuple[str, Filter], ...] = tuple((s.name, s.check) for s in STEPS if s.stage == "sentence")
+FILTERS: tuple[tuple[str, Filter], ...] = tuple((s.name, s.check) for s in STEPS if s.stage == "sentence")  # type: ignore[misc]
 #: Every rejection reason, in funnel order.
 REASONS: tuple[str, ...] = tuple(s.name for s in STEPS)
 #: The reasons decided on (or after) the scores: such a candidate passed every per-sentence filter.

@@ -25,7 +25,8 @@ import re
 from functools import lru_cache
 from typing import AbstractSet, Iterator, Mapping
 
-from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT, Words, distinct_words, prefilter
+from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
+from chemref.nlp.prefilters import Words, distinct_words, prefilter
 from chemref.nlp.prefilters import lower_view as _lower_view
 from chemref.nlp.wordlists import ELEMENT_SYMBOLS
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chemref.questions.funnel.difficulty import DIFFICULTY_FIELDS
+from chemref.questions.funnel.filters import REASONS
 from chemref.questions.funnel.settings import BuildSettings
 
 __all__ = ["QUESTION_FIELDS", "Record", "ArticleResult", "BuildResult"]
@@ -148,8 +149,6 @@ class BuildResult:
     @property
     def funnel(self) -> dict[str, int]:
         """Rejections per first failing filter over all articles, in funnel order."""
-        from chemref.questions.funnel.filters import REASONS
-
         totals = {reason: 0 for reason in REASONS}
         for article in self.articles:
             for reason, n in article.counts:

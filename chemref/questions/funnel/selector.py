@@ -38,15 +38,19 @@ from __future__ import annotations
 import json
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from chemref._io import atomic_write
 from chemref.errors import InputError
+from chemref.jsonl import check_schema, read_json
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
+from chemref.questions.funnel.findability import findability_features, score_features
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
            "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "FEATURE_TABLE", "feature_list"]
@@ -316,7 +320,7 @@ def claim_feature(score: float) -> float:
 
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
-    from chemref.nlp.claims import classify_citation
+    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
 
     try:
         return claim_feature(classify_citation(sentence, citation=(start, end)).score)
@@ -362,8 +366,6 @@ class _Views:
 
     def entities(self) -> dict[str, set[str]]:
         """Findability's matchers on the excerpt (:func:`chemref.questions.findability.findability_features`)."""
-        from chemref.questions.funnel.findability import findability_features
-
         return self._once("entities", lambda: findability_features(self.excerpt))
 
     def count(self, pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
@@ -378,8 +380,6 @@ class _Views:
 # ----------------------------------------------------------------------------- the features, one step each
 def _findability_step(v: _Views) -> float:
     """The record's own findability when it has one (the builder computes it first), else the excerpt's."""
-    from chemref.questions.funnel.findability import score_features
-
     value = v.record.get("findability")
     if isinstance(value, (int, float)):
         return float(value)
@@ -536,8 +536,6 @@ class Selector:
         known to match the schema already)."""
         hint = "write it with `chemref questions train-selector`"
         if not checked:
-            from chemref.jsonl import check_schema
-
             check_schema(data, selector_schema(), what="invalid selector weights", path=path, hint=hint)
         numbers = [data["bias"], data["threshold"], *(v for k in ("weights", "means", "scales") for v in data[k].values())]
         if not all(math.isfinite(v) for v in numbers):
@@ -553,8 +551,6 @@ class Selector:
                    threshold=float(data["threshold"]), version=data["version"], meta=dict(data.get("meta") or {}))
 
     def save(self, path: str | Path) -> None:
-        from chemref._io import atomic_write
-
         with atomic_write(path) as handle:
             json.dump(self.to_dict(), handle, indent=1, ensure_ascii=False)
             handle.write("\n")
@@ -588,8 +584,6 @@ def selector_schema() -> dict[str, Any]:
 def load_selector(path: str | Path) -> Selector:
     """Read selector weights written by :meth:`Selector.save`: a regular file of at most 1 MB, strict JSON
     (finite numbers), checked by :meth:`Selector.from_dict`."""
-    from chemref.jsonl import read_json
-
     data = read_json(path, what="invalid selector weights", limit=MAX_SELECTOR_BYTES,
                      hint="write it with `chemref questions train-selector`")
     return Selector.from_dict(data, path=str(path))
@@ -623,7 +617,7 @@ def article_of(record_id: str) -> str:
 
 def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
     """L2-regularised logistic regression by Newton's method (the bias is not penalised)."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     n, d = x.shape
     design = np.hstack([np.ones((n, 1)), x])
@@ -642,7 +636,6 @@ def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
 
 
 def _standardise(x: Any) -> tuple[Any, Any]:
-    import numpy as np
 
     means = x.mean(axis=0)
     scales = x.std(axis=0)
@@ -723,7 +716,7 @@ def cascade_threshold(scores: Sequence[float], good: Sequence[bool], share: floa
 def _blended_targets(ids: Sequence[str], y: Any, soft: Mapping[str, float], label_weight: float) -> tuple[Any, int]:
     """What :func:`train_selector` fits: the labels, blended with the soft targets where a record has one;
     and how many records have one."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if label_weight >= 1.0:
         return y, 0
@@ -749,6 +742,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
                    min_precision: float = 0.85, min_good_kept: float = 0.6,
                    fallback_good_kept: float | None = FALLBACK_GOOD_KEPT,
                    soft_targets: Mapping[str, float] | None = None, label_weight: float = 1.0,
+                   recalled: Mapping[str, bool | None] | None = None, recalled_target: float = 0.0,
                    progress: Callable[[str], None] | None = None) -> tuple[Selector, dict[str, float]]:
     """Fit a selector on the records that have a ``good_question`` label (true/false; nulls are left
     out) and whose ``reason`` is one of :data:`TRAINED_ON`, on ``features`` (by default
@@ -761,8 +755,17 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     ``soft_targets`` (id -> a probability that the record is a good question, such as a judge model's
     confidence) with ``label_weight`` below 1: the model is fitted to ``label_weight * label + (1 - label_weight)
     * soft target`` where a record has one (its label alone where not); the cross-validated scores and the
-    threshold are still judged against the labels alone."""
-    import numpy as np
+    threshold are still judged against the labels alone.
+
+    ``recalled`` (id -> whether a model names the record's cited work from the excerpt alone:
+    :func:`~chemref.questions.closed_book.recall.recalled_records`; ``train-selector --target good-not-recalled``):
+    the model is fitted to "good and not recalled" (a recalled record's target is multiplied by
+    ``recalled_target``: 0 by default, so a recalled good record counts as not good; 0.5 fits it halfway); every
+    record fitted must
+    have a known recall (an :class:`InputError` otherwise: an unanswered record is never counted as not
+    recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
+    keeps the same share of the good candidates."""
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
         raise InputError(f"the label weight must be from 0 to 1, and below 1 only with soft targets, got "
@@ -789,13 +792,21 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     if y.min() == y.max():
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
     targets, softened = _blended_targets(ids, y, soft_targets or {}, label_weight)
+    if recalled is not None:
+        unknown_recall = [i for i in ids if recalled.get(i) is None]
+        if unknown_recall:
+            raise InputError(f"{len(unknown_recall)} of the {len(ids)} labelled records have no closed-book answer "
+                             f"that decides whether they are recalled (first: {unknown_recall[0]!r})",
+                             hint="give closed-book answers (every sample usable) for every labelled candidate")
+        if not 0.0 <= recalled_target < 1.0:
+            raise InputError(f"the target of a recalled record must be from 0 to below 1, got {recalled_target!r}",
+                             hint="--recalled-target 0 (the default: recalled counts as not good) or 0.5")
+        targets = targets * np.array([recalled_target if recalled[i] else 1.0 for i in ids])
     articles = sorted({article_of(i) for i in ids})
     if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2 or len(articles) < 2:
         raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
                          f"{len(articles)} labelled article(s)", hint="--folds 2 or more, over labels of 2 articles or more")
     if folds > len(articles):  # folds never split an article: one article per fold, said and recorded
-        import warnings
-
         warnings.warn(f"{folds} cross-validation folds asked for, but the labels cover {len(articles)} articles "
                       f"and folds never split one: {len(articles)} folds made (one article each)", UserWarning,
                       stacklevel=2)
@@ -836,6 +847,8 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
               "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
               "features": len(features),
               **({"soft_targets": {"label_weight": label_weight, "records": softened}} if softened else {}),
+              **({"target": "good and not recalled", "recalled": int(sum(bool(recalled[i]) for i in ids)),
+                  "recalled_target": recalled_target} if recalled is not None else {}),
               "threshold_rule": rule,
               "judge_threshold": cascade_threshold(list(cv_scores.values()), [bool(v) for v in y]),
               "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "

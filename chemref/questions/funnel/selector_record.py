@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from chemref.questions.funnel.selector import default_selector
+
 __all__ = ["EVALUATION_FILE", "selector_fingerprint", "id_hash", "selector_evaluation", "training_overlap"]
 
 #: The recorded evaluation of the shipped selector (written by ``chemref questions record-selector``, read by
@@ -42,8 +44,6 @@ def _evaluation_file() -> dict[str, Any] | None:
 def selector_evaluation(selector: Any = None) -> dict[str, Any] | None:
     """The recorded evaluation of ``selector`` (default: the shipped one), or None when none was recorded
     for exactly these weights."""
-    from chemref.questions.funnel.selector import default_selector
-
     sel = selector if selector is not None else default_selector()
     data = _evaluation_file()
     if data is None or data.get("selector") != selector_fingerprint(sel):

@@ -10,7 +10,7 @@ from chemref.errors import InputError
 if TYPE_CHECKING:
     from chemref.questions.funnel.selector import Selector
 
-__all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS"]
+__all__ = ["BuildSettings", "AUTHOR_MODES", "ANSWER_KEYS", "build_default"]
 
 #: ``drop`` rejects a sentence that names a cited author; ``mask`` replaces the names instead.
 AUTHOR_MODES = ("drop", "mask")
@@ -56,10 +56,17 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
-        from chemref.questions.funnel.selector import default_selector, load_selector_cached
+        from chemref.questions.funnel.selector import default_selector, load_selector_cached  # noqa: PLC0415 (the selector loads on first use)
 
         return load_selector_cached(self.selector) if self.selector else default_selector()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (for the report and the dataset card)."""
         return asdict(self)
+
+
+def build_default(name: str) -> Any:
+    """The default of the build setting ``name``: :class:`BuildSettings` is the one home of the build's
+    defaults (the CLI, :func:`~chemref.questions.funnel.builder.build`, ``evaluate`` and the judge read them
+    here)."""
+    return BuildSettings.__dataclass_fields__[name].default

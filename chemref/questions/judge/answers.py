@@ -23,14 +23,14 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from chemref._io.secrets import scrub
 from chemref.errors import InputError, printable
-from chemref.jsonl import DuplicateKey, lone_surrogate, unique_keys
+from chemref.jsonl import DuplicateKey, lone_surrogate, read_jsonl, unique_keys
 
-__all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "parse_content", "classify", "read_responses",
-           "check_model_name"]
+__all__ = ["ANSWER_KINDS", "ANSWER_KEYS", "Answer", "json_object", "parse_content", "completion", "classify",
+           "read_responses", "check_model_name"]
 
 #: Every kind of answer, in report order.
 ANSWER_KINDS = ("ok", "missing", "stale", "http_error", "refused", "truncated", "not_json", "schema")
@@ -71,10 +71,11 @@ def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
     return Answer(kind, model=model, detail=scrub(detail))  # it is written (judge_note), so without secrets
 
 
-def parse_content(content: Any, model: str | None = None) -> Answer:
-    """The answer in an assistant message's ``content``: ``ok``, ``not_json`` or ``schema``."""
+def json_object(content: Any, keys: Sequence[str]) -> dict[str, Any] | tuple[str, str]:
+    """The JSON object in an assistant message's ``content`` with exactly ``keys``, or ``(kind, detail)``:
+    ``not_json`` (empty, not one object, a lone surrogate) or ``schema`` (a key twice, missing or extra)."""
     if not isinstance(content, str) or not content.strip():
-        return _bad("not_json", "the answer is empty", model)
+        return "not_json", "the answer is empty"
     text = content.strip()
     fenced = _FENCE.match(text)
     if fenced:
@@ -82,20 +83,28 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
     try:
         value = json.loads(text, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:
-        return _bad("schema", f"the key {exc.args[0][:40]!r} is given twice", model)
+        return "schema", f"the key {exc.args[0][:40]!r} is given twice"
     except (ValueError, RecursionError) as exc:
-        return _bad("not_json", f"the answer is not one JSON object ({getattr(exc, 'msg', exc)})", model)
+        return "not_json", f"the answer is not one JSON object ({getattr(exc, 'msg', exc)})"
     if not isinstance(value, dict):
-        return _bad("not_json", f"the answer is a JSON {type(value).__name__}, not an object", model)
+        return "not_json", f"the answer is a JSON {type(value).__name__}, not an object"
     surrogate = lone_surrogate(text, value)
     if surrogate is not None:
-        return _bad("not_json", f"the answer holds {surrogate}, a lone surrogate (not a character)", model)
-    keys = set(value)
-    if keys != set(ANSWER_KEYS):
-        extra = sorted(keys - set(ANSWER_KEYS))
-        missing = [k for k in ANSWER_KEYS if k not in keys]
+        return "not_json", f"the answer holds {surrogate}, a lone surrogate (not a character)"
+    given = set(value)
+    if given != set(keys):
+        extra = sorted(given - set(keys))
+        missing = [k for k in keys if k not in given]
         parts = ([f"missing {', '.join(missing)}"] if missing else []) + ([f"extra {', '.join(extra)}"] if extra else [])
-        return _bad("schema", "; ".join(parts), model)
+        return "schema", "; ".join(parts)[:300]
+    return value
+
+
+def parse_content(content: Any, model: str | None = None) -> Answer:
+    """The answer in an assistant message's ``content``: ``ok``, ``not_json`` or ``schema``."""
+    value = json_object(content, ANSWER_KEYS)
+    if isinstance(value, tuple):
+        return _bad(*value, model)
     good = value["good_question"]
     if good is not None and not isinstance(good, bool):
         return _bad("schema", f"good_question must be true, false or null, got {good!r}", model)
@@ -114,8 +123,9 @@ def parse_content(content: Any, model: str | None = None) -> Answer:
                   float(confidence), model)
 
 
-def classify(row: Mapping[str, Any]) -> Answer:
-    """The answer of one Batch output line (already known to have a ``custom_id``)."""
+def completion(row: Mapping[str, Any]) -> tuple[Any, str | None, tuple[str, str] | None]:
+    """``(content, model, None)`` for a Batch output line that holds a chat completion's message, else
+    ``(None, model, (kind, detail))`` with the kind ``http_error``, ``refused`` or ``truncated``."""
     error = row.get("error")
     response = row.get("response")
     if error is not None:
@@ -123,41 +133,49 @@ def classify(row: Mapping[str, Any]) -> Answer:
             detail = f"{error.get('code') or 'error'}: {error.get('message') or ''}".rstrip(": ")
         else:
             detail = str(error)
-        return _bad("http_error", scrub(detail)[:300])  # scrubbed before it is cut: no piece of a key left
+        return None, None, ("http_error", scrub(detail)[:300])  # scrubbed before it is cut: no piece of a key left
     if not isinstance(response, dict):
-        return _bad("http_error", "no response and no error")
+        return None, None, ("http_error", "no response and no error")
     status = response.get("status_code")
     body = response.get("body")
     if status != 200:
         message = body.get("error", {}).get("message") if isinstance(body, dict) and isinstance(
             body.get("error"), dict) else None
-        return _bad("http_error", f"HTTP {status}" + (f": {message}" if message else ""))
+        return None, None, ("http_error", f"HTTP {status}" + (f": {message}" if message else ""))
     if not isinstance(body, dict):
-        return _bad("http_error", "the response body is not a JSON object")
+        return None, None, ("http_error", "the response body is not a JSON object")
     model = body.get("model") if isinstance(body.get("model"), str) else None
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
             or not isinstance(choices[0].get("message"), dict):
-        return _bad("http_error", "the response body is not a chat completion (no choices[0].message)", model)
+        return None, model, ("http_error", "the response body is not a chat completion (no choices[0].message)")
     choice = choices[0]
     message = choice["message"]
     finish = choice.get("finish_reason")
     refusal = message.get("refusal")
     if (isinstance(refusal, str) and refusal.strip()) or finish == "content_filter":
-        return _bad("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
-                                      else "finish_reason content_filter")[:300], model)
+        return None, model, ("refused", scrub(refusal if isinstance(refusal, str) and refusal.strip()
+                                               else "finish_reason content_filter")[:300])
     if finish == "length":
-        return _bad("truncated", "finish_reason length: the answer was cut at max_tokens", model)
-    return parse_content(message.get("content"), model)
+        return None, model, ("truncated", "finish_reason length: the answer was cut at max_tokens")
+    return message.get("content"), model, None
 
 
-def read_responses(path: str | os.PathLike[str]) -> dict[str, tuple[int, Answer]]:
-    """``custom_id -> (line, answer)`` for every line of a Batch output file; a line that is no Batch output
-    line, or an id answered twice, is an :class:`InputError` naming the file and the line."""
-    from chemref.jsonl import read_jsonl
+def classify(row: Mapping[str, Any]) -> Answer:
+    """The answer of one Batch output line (already known to have a ``custom_id``)."""
+    content, model, bad = completion(row)
+    if bad is not None:
+        return _bad(*bad, model)
+    return parse_content(content, model)
 
+
+def read_responses(path: str | os.PathLike[str],
+                   classify: Callable[[Mapping[str, Any]], Any] = classify) -> dict[str, tuple[int, Any]]:
+    """``custom_id -> (line, answer)`` for every line of a Batch output file (``classify`` reads each line's
+    answer: the judge's by default); a line that is no Batch output line, or an id answered twice, is an
+    :class:`InputError` naming the file and the line."""
     where = os.fspath(path)
-    answers: dict[str, tuple[int, Answer]] = {}
+    answers: dict[str, tuple[int, Any]] = {}
     for number, row in read_jsonl(where, unique=True):
         ident = row.get("custom_id")
         if not isinstance(ident, str) or not ident:

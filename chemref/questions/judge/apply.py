@@ -22,13 +22,32 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from chemref._io import atomic_write
+from chemref._io.outputs import check_distinct_outputs, check_not_input
 from chemref.errors import InputError
-from chemref.questions.judge.answers import ANSWER_KINDS, Answer
+from chemref.jsonl import read_json, read_jsonl, write_json_streaming, write_jsonl
+from chemref.questions.funnel.difficulty import rank_bucket
+from chemref.questions.funnel.filters import (
+    DESCRIPTIONS,
+    REASONS,
+    SELECTOR_STAGES,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
+from chemref.questions.funnel.selector import article_of
+from chemref.questions.funnel.settings import BuildSettings, build_default
+from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
+from chemref.questions.judge.prepare import reaches_judge
+from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
+from chemref.questions.output.card import card_path
+from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
-           "DEFAULT_MIN_CONFIDENCE"]
+           "DEFAULT_MIN_CONFIDENCE", "apply_caps"]
 
 #: The fields the judge adds to a candidate record, in output order.
 JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
@@ -129,8 +148,6 @@ def _user_message(messages: Any) -> str | None:
 
 def _is_stale(request: Any, record: Mapping[str, Any], version: str | None) -> bool:
     """The request was rendered from another text of the record (or from a prompt this chemref lacks)."""
-    from chemref.questions.judge.prompt import render_messages
-
     if version is None:
         return True
     try:
@@ -148,8 +165,6 @@ def _number(value: Any) -> float:
 
 def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     """A sort key per id: articles in order of first appearance, then paragraph (captions after) and sentence."""
-    from chemref.questions.funnel.selector import article_of
-
     articles: dict[str, int] = {}
     keys: dict[str, tuple] = {}
     for index, record in enumerate(records):
@@ -161,20 +176,45 @@ def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     return keys
 
 
+def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict[str, Any]], int, int]:
+    """The per-target and per-article caps of the funnel (:func:`~chemref.questions.funnel.filters.per_target_cap`,
+    :func:`~chemref.questions.funnel.filters.per_article_cap`) applied again to the records ``kept`` by a
+    model's stage, ranking by the judge's confidence, then the selector score: ``(survivors, capped by target,
+    capped by article)``; a capped record gets its cap as ``reason``."""
+    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
+    from chemref.questions.funnel.selector import article_of
+
+    rank = {row["id"]: i for i, row in enumerate(sorted(
+        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
+    by_article: dict[str, list[dict[str, Any]]] = {}
+    for row in kept:
+        by_article.setdefault(article_of(row["id"]), []).append(row)
+    capped_target = capped_article = 0
+    survivors: list[dict[str, Any]] = []
+    for items in by_article.values():
+        passing, over_target = per_target_cap(
+            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
+            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
+        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
+                                                record_id=lambda r: r["id"])
+        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
+            for row in group:
+                row["reason"] = reason
+        capped_target += len(over_target)
+        capped_article += len(over_article)
+        survivors.extend(passing)
+    return survivors, capped_target, capped_article
+
+
 def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
                     rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
-                    min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = 1, per_article: int = 4,
-                    seed: int = 0, responses_path: str | None = None,
+                    min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = build_default("per_target"),
+                    per_article: int = build_default("per_article"), seed: int = build_default("seed"),
+                    responses_path: str | None = None,
                     requests_path: str | None = None) -> Judged:
     """Join ``answers`` (:func:`~chemref.questions.judge.answers.read_responses`) to the records and keep what
     the judge calls good (see the module). A response for an id that is no record (or, with ``requests``, no
     request), a request for an id that is no record, or an id in two records is an :class:`InputError`."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
-    from chemref.questions.judge.prepare import reaches_judge
-    from chemref.questions.judge.prompt import PROMPT_VERSION
-    from chemref.questions.funnel.selector import article_of
-    from chemref.questions.funnel.settings import BuildSettings
-
     if not 0.0 <= min_confidence <= 1.0:
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
@@ -254,25 +294,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
             row["reason"] = "min_score"
             not_sent += 1
 
-    rank = {row["id"]: i for i, row in enumerate(sorted(
-        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
-    by_article: dict[str, list[dict[str, Any]]] = {}
-    for row in kept:
-        by_article.setdefault(article_of(row["id"]), []).append(row)
-    capped_target = capped_article = 0
-    survivors: list[dict[str, Any]] = []
-    for items in by_article.values():
-        passing, over_target = per_target_cap(
-            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
-            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
-        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
-                                                record_id=lambda r: r["id"])
-        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
-            for row in group:
-                row["reason"] = reason
-        capped_target += len(over_target)
-        capped_article += len(over_article)
-        survivors.extend(passing)
+    survivors, capped_target, capped_article = apply_caps(kept, settings)
 
     order = _document_order(everything)
     kept_ids = {row["id"] for row in survivors}
@@ -304,8 +326,6 @@ def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | Non
     the selector (the build's ``base_funnel`` rows when given, else counted from the records' reasons), then
     ``min_score`` (passed those steps but not sent to the judge), the judge's two steps and the caps applied
     again; the last ``remaining`` is the number of questions."""
-    from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS, SELECTOR_STAGES
-
     s = judged.summary
     known = {row["filter"]: int(row["rejected"]) for row in base_funnel or ()}
     counts = known if base_funnel is not None else dict(judged.reasons)
@@ -338,10 +358,6 @@ class JudgeOutputs:
 
 def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
     """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
-    from pathlib import Path
-
-    from chemref.jsonl import read_json
-
     path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
     if not path.is_file():
         return None, None
@@ -358,9 +374,6 @@ def _build_report(questions_path: str, given: str | None = None) -> tuple[str | 
 
 def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
     """Build totals for the dataset card of the judged questions (counts from the build's report)."""
-    from chemref.questions.funnel.difficulty import rank_bucket
-    from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
-
     skipped = dict(report.get("articles_skipped") or {})
     articles = int(report.get("articles", 0))
     read = int(report.get("articles_read", 0))
@@ -391,36 +404,25 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
     names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
     ``questions``, whose card beside them they may replace)."""
-    from pathlib import Path
-
-    from chemref._io import atomic_write
-    from chemref.jsonl import read_jsonl, write_jsonl
-    from chemref.questions.judge.answers import read_responses
-    from chemref.questions.judge.client import read_requests
+    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
     base_path, base = _build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
     if base is not None and report is None:
         report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
-    from chemref._io.outputs import check_distinct_outputs
-    from chemref.questions.output.card import card_path
 
     # before any work: no output may overwrite another, the dataset card included
     card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
     targets = {"output (-o)": output, "rejected output (--rejected-out)": rejected_out, "report": report,
                "dataset card": card_target}
     check_distinct_outputs(targets)
-    from chemref._io.outputs import check_not_input
 
     read = [path for path in (questions, responses, rejected, requests, base_path) if path is not None]
     for label, target in targets.items():  # the build's report it reads included
         check_not_input(target, read, label=label)
 
     def setting(value: int | None, name: str, default: int) -> int:
-        if value is not None:
-            return value
-        stored = settings.get(name)
-        return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
+        return build_setting(settings, value, name, default)
 
     answers = read_responses(responses)
     request_list = read_requests(requests) if requests is not None else None
@@ -438,29 +440,49 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     card = None
     summary = judged.summary.to_dict()
     if report is not None:
-        import json
-
-        doc = dict(base or {})
-        doc.update({"questions": len(judged.questions), "funnel": funnel, "judge": summary,
-                    "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
-        if doc.get("candidates"):
-            doc["survival_rate"] = round(len(judged.questions) / doc["candidates"], 6)
-        per_article = doc.pop("per_article", [])
-        with atomic_write(report) as handle:
-            from chemref.jsonl import write_json_streaming
-
-            write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
-            handle.write("\n")
+        write_stage_report(report, base, len(judged.questions), funnel, {
+            "judge": summary, "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
     if base is not None:
-        from chemref.questions.output.card import write_card
-        from chemref.questions.funnel.settings import BuildSettings
+        from chemref.questions.output.card import write_card  # noqa: PLC0415 (deferred: the card is written only for a build folder)
 
-        known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
-        try:
-            options = BuildSettings(**{**known, "selector": None})
-        except (InputError, TypeError) as exc:
-            raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
-        card = str(write_card(_totals(judged, base, funnel), output, settings=options, path=card_target,
-                              judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
-                                                                     "fields": JUDGE_FIELD_DOCS}))
+        card = str(write_card(_totals(judged, base, funnel), output, settings=card_settings(settings, base_path),
+                              path=card_target, judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
+                                                       "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)
+
+
+def build_setting(settings: Mapping[str, Any], value: int | None, name: str, default: int) -> int:
+    """``value`` when given, else the build's setting ``name`` (from its report's ``settings``), else
+    ``default``."""
+    if value is not None:
+        return value
+    stored = settings.get(name)
+    return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
+
+
+def card_settings(settings: Mapping[str, Any], base_path: str | None) -> Any:
+    """The build's :class:`~chemref.questions.funnel.settings.BuildSettings` from its report's ``settings``."""
+    from chemref.questions.funnel.settings import BuildSettings
+
+    known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
+    try:
+        return BuildSettings(**{**known, "selector": None})
+    except (InputError, TypeError) as exc:
+        raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
+
+
+def write_stage_report(path: str, base: Mapping[str, Any] | None, questions: int, funnel: list[dict[str, Any]],
+                       entries: Mapping[str, Any]) -> None:
+    """Write the report after a model's stage, atomically: the build's report ``base`` with the stage's
+    ``funnel``, its number of ``questions`` and survival rate, and the stage's ``entries``."""
+    from chemref._io import atomic_write
+    from chemref.jsonl import write_json_streaming
+
+    doc = dict(base or {})
+    doc.update({"questions": questions, "funnel": funnel, **entries})
+    if doc.get("candidates"):
+        doc["survival_rate"] = round(questions / doc["candidates"], 6)
+    per_article = doc.pop("per_article", [])
+    with atomic_write(path) as handle:
+        write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
+        handle.write("\n")

@@ -28,8 +28,13 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from chemref._io import RunLock, atomic_write, check_output
 from chemref._io.secrets import EXCERPT_CHARS, check_api_key, excerpt, finite_json, safe_url, scrub, scrub_json
+from chemref._version import __version__
 from chemref.errors import InputError
+from chemref.jsonl import json_line, json_text, read_jsonl
+from chemref.progress import Progress
+from chemref.questions.judge.answers import check_model_name
 
 __all__ = ["Request", "RunSummary", "FAILURE_KINDS", "read_requests", "request_url", "run_requests",
            "answered_ids", "INSTALL_HINT"]
@@ -119,8 +124,6 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
     if not isinstance(body, dict):
         raise bad(f"body must be a JSON object, got {type(body).__name__}")
     if "model" in body:
-        from chemref.questions.judge.answers import check_model_name
-
         if not isinstance(body["model"], str):
             raise bad(f"body.model must be a string, got {type(body['model']).__name__}")
         check_model_name(body["model"], path=path, line=line, what="body.model")
@@ -130,8 +133,6 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
 def read_requests(path: str | os.PathLike[str]) -> list[Request]:
     """The requests of a Batch input file, checked (the four keys, POST, a path, an object body; each
     ``custom_id`` once); a bad line is an :class:`InputError` naming the file and the line."""
-    from chemref.jsonl import read_jsonl
-
     where = os.fspath(path)
     requests: list[Request] = []
     first: dict[str, int] = {}
@@ -214,8 +215,6 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
                                  path=where, line=number, hint="keep one answer per id")
             done[ident] = number
     if drop or torn:
-        from chemref._io import atomic_write
-
         with open(target, "rb") as handle, atomic_write(target, "wb") as out:
             for number, raw in enumerate(handle, start=1):
                 if number not in drop and raw.strip():
@@ -270,8 +269,6 @@ class _Encoded(Exception):
 def _error_body(response: _Reply) -> dict[str, Any]:
     """The body of a refused request as it is stored: the server's JSON object with every string scrubbed when
     it is short, else ``{"error": {"message": <scrubbed excerpt>}}``."""
-    from chemref.jsonl import json_text
-
     try:
         body = finite_json(response.content)
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -385,8 +382,6 @@ async def _run(todo: list[Request], handle: Any, *, endpoint: str, api_key: str 
                timeout: float, max_retries: int, first_wait: float, counters: _Counters, bar: Any) -> None:
     import httpx
 
-    from chemref._version import __version__
-    from chemref.jsonl import json_line
 
     # identity: a body is read as sent (a compressed one could unpack far past the size limit in one chunk)
     headers = {"Content-Type": "application/json", "Accept": "application/json", "Accept-Encoding": "identity",
@@ -441,8 +436,6 @@ def run_requests(requests: str | os.PathLike[str] | list[Request], output: str |
         import httpx  # noqa: F401
     except ImportError:
         raise InputError("sending requests needs httpx, which is not installed", hint=INSTALL_HINT) from None
-    from chemref._io import RunLock, check_output
-    from chemref.progress import Progress
 
     target = Path(output)
     check_output(target)

@@ -11,6 +11,8 @@ import math
 import os
 from typing import Any, Iterable, Iterator, Mapping
 
+from chemref.errors import InputError
+from chemref.jsonl import read_jsonl, write_jsonl
 from chemref.questions.funnel.filters import SELECTOR_STAGES
 from chemref.questions.judge.prompt import PROMPT_VERSION, load_prompt
 
@@ -50,9 +52,6 @@ def read_records(paths: Iterable[str | os.PathLike[str] | None]) -> Iterator[tup
     """``(path, record)`` for each record of the build's files ``paths`` (None: not given), in order. A record
     without an id, or an id already met (in any of the files), is an :class:`InputError` naming the file and
     the line: its ``custom_id`` must be unique in a batch."""
-    from chemref.errors import InputError
-    from chemref.jsonl import read_jsonl
-
     seen: dict[str, tuple[str, int]] = {}
     for path in paths:
         if path is None:
@@ -89,7 +88,5 @@ def prepare_requests(records: Iterable[Mapping[str, Any]], *, model: str, versio
 def write_requests(path: str | os.PathLike[str], records: Iterable[Mapping[str, Any]], *, model: str,
                    version: str = PROMPT_VERSION, max_tokens: int = 300, json_mode: bool = True) -> int:
     """Write the requests for ``records`` to ``path`` as JSON Lines, atomically; returns how many."""
-    from chemref.jsonl import write_jsonl
-
     return write_jsonl(path, prepare_requests(records, model=model, version=version, max_tokens=max_tokens,
                                               json_mode=json_mode))

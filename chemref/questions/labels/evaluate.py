@@ -23,14 +23,26 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.questions.funnel.filters import SCORE_STAGES, SELECTOR_STAGES
+from chemref.jsonl import read_jsonl
+from chemref.questions.funnel.filters import (
+    REASONS,
+    SCORE_STAGES,
+    SELECTOR_STAGES,
+    per_article_cap,
+    per_target_cap,
+    target_key,
+)
+from chemref.questions.funnel.selector import article_of, default_selector
+from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
+from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
 from chemref.scoring.report.model import ScoreReport, Table
 from chemref.scoring.stats.agreement import cohen_kappa, ranking_auc
 
 __all__ = ["Evaluation", "KeptQuality", "SignalQuality", "SignalBucket", "SIGNALS", "Agreement", "JudgeQuality",
-           "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores"]
+           "FilterRow", "CurvePoint", "evaluate", "SCORE_STAGES", "GOOD_KEPT_TARGETS", "read_scores", "RecallShare",
+           "RECALL_SETS"]
 
 _GRID = tuple(round(0.05 * i, 2) for i in range(20))
 #: The difficulty signals reported against the labels, in order (their buckets: :func:`_signal_bucket`).
@@ -41,6 +53,18 @@ GOOD_KEPT_TARGETS = (0.6, 0.4, 0.25)
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
+
+
+@dataclass(frozen=True, slots=True)
+class RecallShare:
+    """How many of a set of labelled candidates a model names from memory (closed-book answers): ``answered``
+    have a known recall (every sample usable, or one naming the cited work), ``recalled`` of them are named."""
+
+    set: str
+    candidates: int
+    answered: int
+    recalled: int
+    recalled_share: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +192,9 @@ class Evaluation:
     cross_validated: Mapping[str, Any] | None = None
     #: each of :data:`SIGNALS` that some labelled candidate carries, against the labels
     signals: tuple[SignalQuality, ...] = ()
+    #: with closed-book answers: the recalled share of every labelled candidate, of the good ones and of the
+    #: kept questions (:data:`RECALL_SETS`)
+    recall: tuple[RecallShare, ...] = ()
 
     def to_report(self) -> ScoreReport:
         """This evaluation as a :class:`~chemref.scoring.report.model.ScoreReport` (layout ``evaluation``): the
@@ -176,7 +203,8 @@ class Evaluation:
         :mod:`chemref.scoring.report.formats` writes its text, Markdown, CSV and JSON."""
         k = self.kept
         headline = {"good_share": k.good_share, "author_named_share": k.author_named_share,
-                    "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc}
+                    "passing_share": k.passing_share, "broken_share": k.broken_share, "auc": self.auc,
+                    "recalled_share": next((r.recalled_share for r in self.recall if r.set == "kept"), None)}
         meta: dict[str, Any] = {"chemref_version": __version__, "labels": self.labels, "matched": self.matched,
                                 "stale": self.stale, "scored": self.scored, "threshold": self.threshold,
                                 "good_kept_targets": list(GOOD_KEPT_TARGETS), "trained_on": self.trained_on}
@@ -213,6 +241,8 @@ class Evaluation:
         if self.judge is not None:
             row["judge"] = asdict(self.judge)
         row["difficulty"] = [asdict(signal) for signal in self.signals]
+        if self.recall:
+            row["recall"] = [asdict(r) for r in self.recall]
         return row
 
     def _table(self) -> Table:
@@ -233,6 +263,8 @@ class Evaluation:
         if self.judge is not None:
             rows += [{"table": "judge_agreement", "name": a.field, "n": a.n, "agree": a.agree, "raw": a.raw,
                       "kappa": a.kappa} for a in self.judge.agreement]
+        rows += [{"table": "recalled", "name": r.set, "count": r.recalled, "of": r.answered,
+                  "share": r.recalled_share, "n": r.candidates} for r in self.recall]
         for signal in self.signals:
             rows.append({"table": "difficulty", "name": f"{signal.signal} auc", "n": signal.n, "good": signal.good,
                          "auc": signal.auc})
@@ -264,12 +296,10 @@ def _score(value: Any, ident: str) -> float:
 def read_scores(path: Any) -> dict[str, float]:
     """``{id: score}`` from a JSON Lines file of ``{"id": ..., "score": number}`` (train-selector's
     ``--cv-scores``): a regular file, each score a finite number from 0 to 1, each id once."""
-    from chemref.jsonl import read_jsonl
-
     hint = "one JSON object per line, {\"id\": \"...\", \"score\": a number from 0 to 1}, each id once"
     scores: dict[str, float] = {}
     lines: dict[str, int] = {}
-    for number, row in read_jsonl(path):
+    for number, row in read_jsonl(path, unique=True):
         ident, value = row.get("id"), row.get("score")
         if not isinstance(ident, str) or not ident:
             raise InputError(f"id must be a non-empty string, got {ident!r}", path=str(path), line=number, hint=hint)
@@ -307,8 +337,6 @@ def _check_scores_cover(scores: Mapping[str, float], labels: Mapping[str, Label]
 
 
 def _funnel_order(reasons: Iterable[str]) -> list[str]:
-    from chemref.questions.funnel.filters import REASONS
-
     order = list(REASONS)
     reasons = list(reasons)
     if any(reason in JUDGE_STEPS for reason in reasons):  # a judged build: the caps come after the judge again
@@ -343,10 +371,6 @@ def _reselect(records: dict[str, tuple[Mapping[str, Any], str | None]], scores: 
     """Apply the score stages again with ``scores`` (``--min-score``, the per-target and per-article caps)
     to the candidates that passed the other filters; rewrite their reasons in ``records`` and return the
     number of questions that would be kept."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
-    from chemref.questions.funnel.selector import article_of
-    from chemref.questions.funnel.settings import BuildSettings
-
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=threshold)
     by_article: dict[str, list[tuple[str, float, str]]] = {}
     for ident, (record, reason) in records.items():
@@ -383,9 +407,10 @@ _Joined = tuple[Label, Mapping[str, Any], "str | None"]
 def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
              rejected: Iterable[Mapping[str, Any]] = (), *, scores: Mapping[str, float] | None = None,
              threshold: float | None = None, thresholds: Sequence[float] | None = None,
-             reselect: bool = False, per_target: int = 1, per_article: int = 4, seed: int = 0,
+             reselect: bool = False, per_target: int = build_default("per_target"),
+             per_article: int = build_default("per_article"), seed: int = build_default("seed"),
              source: str | None = None, scores_path: str | None = None,
-             complete_scores: bool = False) -> Evaluation:
+             complete_scores: bool = False, recalled: Mapping[str, bool | None] | None = None) -> Evaluation:
     """Evaluate ``questions`` (and ``rejected`` candidates, with their ``reason``) against ``labels``.
 
     ``scores`` (id -> score) replace the records' ``score`` (cross-validated scores, another selector);
@@ -396,14 +421,14 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
     file is an error; a label whose ``excerpt_sha1`` does not match the record is stale and left out.
     A scored id in neither file is an error (``scores_path`` names the scores' file); with
     ``complete_scores`` (``evaluate --scores``), so is a decided label of a candidate the selector decides
-    without a score (else such a candidate keeps its own score).
+    without a score (else such a candidate keeps its own score). ``recalled`` (id -> True, False or None:
+    :func:`~chemref.questions.closed_book.recall.recalled_records`) adds the recalled shares (:class:`RecallShare`)
+    of the labelled candidates (not stale), of the good ones and of the kept questions.
     """
     records = _read_records(labels, questions, rejected, source)
     if scores is not None:
         _check_scores_cover(scores, labels, records, scores_path, complete_scores)
     if threshold is None:
-        from chemref.questions.funnel.selector import default_selector
-
         threshold = default_selector().threshold
     if reselect:
         n_questions = _reselect(records, scores or {}, threshold, per_target, per_article, seed)
@@ -425,7 +450,25 @@ def evaluate(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]]
         at_good_kept=tuple(p for p in reachable if p is not None),
         judge=_judge_quality(joined),
         trained_on=trained_on, cross_validated=cross_validated, signals=_signals(joined),
+        recall=_recall(joined, recalled) if recalled is not None else (),
     )
+
+
+#: The sets whose recalled share :func:`evaluate` reports: every labelled candidate, the good ones, the kept ones.
+RECALL_SETS = ("candidates", "good", "kept")
+
+
+def _recall(joined: Sequence[_Joined], recalled: Mapping[str, bool | None]) -> tuple[RecallShare, ...]:
+    sets = {"candidates": [r for _, r, _ in joined],
+            "good": [r for label, r, _ in joined if label.good_question],
+            "kept": [r for _, r, reason in joined if reason is None]}
+    out = []
+    for name in RECALL_SETS:
+        known = [recalled.get(str(r.get("id"))) for r in sets[name]]
+        known = [v for v in known if v is not None]
+        hits = sum(1 for v in known if v)
+        out.append(RecallShare(name, len(sets[name]), len(known), hits, _share(hits, len(known))))
+    return tuple(out)
 
 
 def _read_records(labels: Mapping[str, Label], questions: Iterable[Mapping[str, Any]],
@@ -523,8 +566,6 @@ def _curve(scored: Sequence[tuple[float, bool]], total_good: int, threshold: flo
 def _in_sample(joined: Sequence[_Joined]) -> tuple[int, Mapping[str, Any] | None]:
     """How many of the labels the shipped selector was trained on, and then its recorded cross-validated
     evaluation (the records' own scores of them are in-sample)."""
-    from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
-
     trained_on = training_overlap(label.id for label, _, _ in joined)
     return trained_on, selector_evaluation() if trained_on else None
 
@@ -556,7 +597,7 @@ def _judge_quality(joined: Sequence[_Joined]) -> JudgeQuality | None:
             value = record.get(field)
             if isinstance(value, str):
                 counts[value] = counts.get(value, 0) + 1
-        return max(counts, key=counts.get) if counts else None
+        return max(counts, key=lambda value: counts[value]) if counts else None
 
     return JudgeQuality(
         model=most("judge_model"), prompt=most("judge_prompt"), reached=len(reached), reached_good=len(good),
@@ -569,7 +610,7 @@ def _signal_bucket(signal: str, value: float) -> str:
     """The bucket of a signal's value: rank buckets for the BM25 ranks, the hit count for the closed-book hits,
     and below 0.5 / 0.5–0.8 / 0.8 and above for the judge's confidence."""
     if signal.startswith("bm25_rank"):
-        from chemref.questions.funnel.difficulty import rank_bucket
+        from chemref.questions.funnel.difficulty import rank_bucket  # noqa: PLC0415 (deferred: loaded only on this path)
 
         return rank_bucket(int(value))
     if signal == "closed_book_hits":

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.jsonl import read_jsonl
 
 __all__ = ["Label", "FUNCTIONS", "LABEL_FIELDS", "GUIDE", "read_labels", "parse_label", "excerpt_sha1"]
 
@@ -86,11 +87,9 @@ def parse_label(row: Mapping[str, Any], *, path: str | None = None, line: int | 
 
 def read_labels(path: str | os.PathLike[str]) -> dict[str, Label]:
     """Read a label file; bad JSON, a missing or invalid field, or an id labelled twice is an error."""
-    from chemref.jsonl import read_jsonl
-
     labels: dict[str, Label] = {}
     lines: dict[str, int] = {}
-    for number, row in read_jsonl(path):
+    for number, row in read_jsonl(path, unique=True):
         label = parse_label(row, path=str(path), line=number)
         if label.id in labels:
             raise InputError(f"id {label.id!r} is labelled twice (first on line {lines[label.id]})",

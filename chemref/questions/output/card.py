@@ -7,6 +7,7 @@ overwritten (the card is then ``<output stem>.README.md``).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -16,12 +17,14 @@ from chemref._version import __version__
 from chemref.inputs import path_text
 from chemref.licence import is_cc_by_4, short_name
 from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS
-from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
-from chemref.questions.funnel.settings import BuildSettings
-from chemref.questions.output.totals import BuildTotals
 from chemref.questions.funnel.filters import DESCRIPTIONS
+from chemref.questions.funnel.records import QUESTION_FIELDS, BuildResult
+from chemref.questions.funnel.selector import default_selector, load_selector_cached
+from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.prose import caps_text, selector_text
 from chemref.questions.output.report import funnel_rows
+from chemref.questions.output.totals import BuildTotals
+from chemref.scoring.report.formats import md_cell
 
 __all__ = ["CARD_MARKER", "card_path", "render_card", "write_card"]
 
@@ -61,8 +64,6 @@ _FIELD_DOCS = {
 def _selector_lines(settings: BuildSettings) -> list[str]:
     """How the selector behind ``score`` and ``--min-score`` was trained, and how good it is (the paragraph the
     README shows too: :func:`chemref.questions.output.prose.selector_text`)."""
-    from chemref.questions.funnel.selector import default_selector, load_selector_cached
-
     sel = load_selector_cached(settings.selector) if settings.selector else default_selector()
     return ["Questions are ranked and thresholded by `score`. " + selector_text(sel)]
 
@@ -83,19 +84,42 @@ def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | 
 
 
 def _card_data(head: str) -> str | None:
-    """The data files a card's YAML header names (its one ``path:``), or None when it names none."""
-    for line in head.split(CARD_MARKER, 1)[0].splitlines():
-        if line.startswith("    path: "):
-            return line[len("    path: "):]
-    return None
+    """The data files a card's YAML header names (its one ``path:``), or None when it names none (or the header
+    is not YAML that chemref writes)."""
+    import yaml  # type: ignore[import-untyped]  # noqa: PLC0415 (PyYAML, loaded only when a card is read or written)
+
+    front, marker, _ = head.partition(CARD_MARKER)
+    parts = front.split("---\n")
+    if not marker or len(parts) < 3:
+        return None
+    try:
+        header = yaml.safe_load(parts[1])
+        path = header["configs"][0]["data_files"][0]["path"]
+    except (yaml.YAMLError, KeyError, IndexError, TypeError):
+        return None
+    return path if isinstance(path, str) else None
 
 
-def _license(totals: BuildTotals) -> list[str]:
+def _license(totals: BuildTotals) -> dict[str, str]:
     urls = set(totals.licences)
     if urls and not totals.licences_over and all(map(is_cc_by_4, urls)):
-        return ["license: cc-by-4.0"]
-    return ["license: other", "license_name: cc-by-per-source-article",
-            "license_details: each question carries the CC BY licence of its source article in source_license"]
+        return {"license": "cc-by-4.0"}
+    return {"license": "other", "license_name": "cc-by-per-source-article",
+            "license_details": "each question carries the CC BY licence of its source article in source_license"}
+
+
+def _yaml_header(totals: BuildTotals, size: str, data: str) -> list[str]:
+    """The Hugging Face YAML header, written by PyYAML: a data file name holding ``#``, ``: `` or line breaks
+    is quoted as YAML quotes it, so it can neither end the header nor add keys or splits."""
+    import yaml  # type: ignore[import-untyped]  # noqa: PLC0415 (PyYAML, loaded only when a card is read or written)
+
+    header = {**_license(totals), "language": ["en"], "pretty_name": "chemref citation-prediction questions",
+              "task_categories": ["text-retrieval"],
+              "tags": ["citation-prediction", "chemistry", "biochemistry", "scientific-literature"],
+              "size_categories": [size],
+              "configs": [{"config_name": "default", "data_files": [{"split": "test", "path": data}]}]}
+    text = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+    return ["---", *text.rstrip("\n").split("\n"), "---"]
 
 
 def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
@@ -103,13 +127,20 @@ def _judge_lines(judge: Mapping[str, Any]) -> list[str]:
     kinds = ", ".join(f"{kind} {n}" for kind, n in judge.get("kinds", {}).items() if n)
     cost = judge.get("requests_per_kept")
     return ["## Judge", "",
-            f"After the selector, a language model (`{judge.get('model')}`, prompt `{judge.get('prompt')}`, "
+            f"After the selector, a language model ({_code(judge.get('model'))}, prompt {_code(judge.get('prompt'))}, "
             "`chemref questions judge`) judged each candidate against the labelling guide's criteria; a question "
             "is kept when the judge calls it a good question that names no cited author, makes a claim and is a "
             f"sound sentence, with confidence at least {judge.get('min_confidence')}, and the caps are then "
             f"applied again. Answers of the {judge.get('candidates')} candidates: {kinds or 'none'}. "
             f"Cost: {judge.get('requests')} requests, "
             + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
+def _code(value: Any) -> str:
+    """``value`` as inline Markdown code that no backtick or line break in it can end early (a code span shows
+    ``<`` and ``&`` as they are)."""
+    text = str(value).replace("`", "'").replace("\r", " ").replace("\n", " ")
+    return f"`{text}`"
 
 
 def _difficulty_lines(totals: BuildTotals) -> list[str]:
@@ -133,13 +164,43 @@ def _difficulty_lines(totals: BuildTotals) -> list[str]:
     return lines
 
 
+def _closed_book_lines(stage: Mapping[str, Any]) -> list[str]:
+    """The card's section on the closed-book test (``stage``: a :class:`ClosedBookSummary` as a dict)."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in stage.get("kinds", {}).items() if n)
+    cost = stage.get("requests_per_kept")
+    removed = stage.get("removed_share")
+    recalled = stage.get("recalled_share")
+    rule = ("recalled questions are kept and flagged (`closed_book_hits` > 0)" if stage.get("keep_recalled")
+            else "a question recalled in any sample is dropped (CiteME's rule)")
+    held = ("kept, flagged by `closed_book_status`" if stage.get("unanswered") == "keep"
+            else "held back (`closed_book_unanswered`), never counted as not recalled")
+    return ["## Closed-book test", "",
+            f"A language model ({_code(stage.get('model'))}, prompt {_code(stage.get('prompt'))}, "
+            "`chemref questions closed-book`) was shown each excerpt alone, with no search and nothing about the "
+            f"cited work, and asked to name the cited work from memory, {stage.get('samples')} sample(s) per "
+            f"question at temperature {stage.get('temperature')}. An answer recalls the work when its DOI or PMID "
+            "equals the target's after normalisation, or its title matches (`chemref score questions`'s matcher, "
+            f"threshold {stage.get('title_threshold')}); {rule}; a question without a usable answer for every "
+            f"sample is {held}. The caps are then applied again. Of the {stage.get('candidates')} questions asked "
+            f"about, {stage.get('recalled')} were recalled"
+            + (f" ({recalled:.1%} of those answered)" if isinstance(recalled, (int, float)) else "")
+            + f" and {stage.get('unanswered_questions')} were left unanswered; the stage removed "
+            + (f"{removed:.1%} of them." if isinstance(removed, (int, float)) else "none.")
+            + f" Answers of the {stage.get('requests')} requests: {kinds or 'none'}. Cost: "
+            + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                 settings: BuildSettings | None = None, data_files: str | None = None,
-                judge: Mapping[str, Any] | None = None) -> str:
+                judge: Mapping[str, Any] | None = None, closed_book: Mapping[str, Any] | None = None) -> str:
     """The card's Markdown text for ``result`` (or running totals and their ``settings``) written to
     ``output``; ``data_files`` is the questions' file name or glob relative to the card (default:
-    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps) adds
-    the judge's section."""
+    ``output``'s name); ``judge`` (a judge summary as a dict, with ``descriptions`` of its funnel steps and
+    the ``fields`` it adds) adds the judge's section, ``closed_book`` (the same for the closed-book test) its
+    section."""
+    stages = [stage for stage in (judge, closed_book) if stage is not None]
+    descriptions = {name: text for stage in stages for name, text in stage.get("descriptions", {}).items()}
+    stage_fields = {name: text for stage in stages for name, text in stage.get("fields", {}).items()}
     out = Path(output)
     totals = BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
@@ -148,13 +209,8 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     n = totals.questions
     size = ("n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K" if n < 100_000
             else "100K<n<1M" if n < 1_000_000 else "1M<n<10M")
-    lines = ["---", *_license(totals), "language:", "- en",
-             "pretty_name: chemref citation-prediction questions",
-             "task_categories:", "- text-retrieval", "tags:", "- citation-prediction", "- chemistry",
-             "- biochemistry", "- scientific-literature", "size_categories:", f"- {size}",
-             "configs:", "- config_name: default", "  data_files:", "  - split: test", f"    path: {data}",
-             "---", CARD_MARKER, "",
-             f"# Citation-prediction questions ({data})", "",
+    lines = [*_yaml_header(totals, size, data), CARD_MARKER, "",
+             f"# Citation-prediction questions ({md_cell(data)})", "",
              f"{n} questions from {totals.with_questions} articles "
              f"({totals.articles} given, {totals.unreadable} unreadable"
              + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
@@ -166,13 +222,14 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
              "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
              "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
              "## Load", "", "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("{builder}", data_files={{"test": "{data}"}}, split="test")', "```", "",
+             f'ds = load_dataset("{builder}", data_files={{"test": {json.dumps(data)}}}, split="test")', "```", "",
              "## Settings", "",
              f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
              f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
              f"--per-target {s.per_target} --answer-key {s.answer_key}"
              + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
              "", *_selector_lines(s), "", *(_judge_lines(judge) if judge is not None else ()),
+             *(_closed_book_lines(closed_book) if closed_book is not None else ()),
              *_difficulty_lines(totals),
              "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
@@ -181,7 +238,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
         if row["filter"] == "min_findability" and s.min_findability is None:
             continue
         lines.append(f"| {row['filter']} | {row['rejected']} | {row['remaining']} | "
-                     f"{DESCRIPTIONS.get(row['filter']) or (judge or {}).get('descriptions', {}).get(row['filter'], '')} |")
+                     f"{DESCRIPTIONS.get(row['filter']) or descriptions.get(row['filter'], '')} |")
     lines += ["", f"Excerpts are {s.min_chars}–{s.max_chars} characters long. A sentence is dropped when it "
               "names an author of the cited work (a surname of 3 or more letters anywhere; a shorter one in "
               "\"Li et al.\", \"Li's\", \"Li and co-workers\") or names researchers by a pattern such as "
@@ -193,10 +250,12 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "",
               "## Fields", "", "| field | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
-    lines += [f"| `{name}` | {doc} |" for name, doc in (judge or {}).get("fields", {}).items()]
-    lines += ["", "## Sources", "", "| source | DOI | licence | questions |", "|---|---|---|---:|"]
+    lines += [f"| `{name}` | {doc} |" for name, doc in stage_fields.items()]
+    lines += ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
+              "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
-        lines.append(f"| {source} | {doi or ''} | {short_name(licence)} | {count} |")
+        lines.append(f"| {md_cell(str(source))} | {md_cell(str(doi or ''))} | {md_cell(short_name(licence))} | "
+                     f"{count} |")
     if totals.with_questions > len(totals.sources):
         lines.append(f"| … and {totals.with_questions - len(totals.sources)} more articles "
                      "(`source_pmcid`, `source_file` in the data) | | | |")
@@ -207,9 +266,11 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
 
 def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                settings: BuildSettings | None = None, data_files: str | None = None,
-               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None) -> Path:
+               path: str | os.PathLike[str] | None = None, judge: Mapping[str, Any] | None = None,
+               closed_book: Mapping[str, Any] | None = None) -> Path:
     """Write the card for ``output`` atomically (to ``path``, default :func:`card_path`); returns the path."""
     target = Path(path) if path is not None else card_path(output)
     with atomic_write(target) as handle:
-        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge))
+        handle.write(render_card(result, output, settings=settings, data_files=data_files, judge=judge,
+                                 closed_book=closed_book))
     return target

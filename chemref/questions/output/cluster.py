@@ -17,9 +17,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from chemref.errors import InputError
+from chemref._io.secrets import scrub
+from chemref.errors import InputError, printable
 from chemref.inputs import Source, expand_inputs
+from chemref.questions.funnel.builder import build_article
 from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.output.shards import write_shard
 
 __all__ = ["build_bag", "build_shards_on", "check_address", "connect"]
 
@@ -33,9 +36,6 @@ def _import_distributed() -> Any:
 
 
 def _shown(address: str) -> str:
-    from chemref._io.secrets import scrub
-    from chemref.errors import printable
-
     return repr(printable(scrub(address)[:200]))
 
 
@@ -70,7 +70,7 @@ def check_address(address: str, *, what: str = "--dask") -> str:
         elif not location:
             raise ValueError("nothing after the scheme")
     except (ValueError, TypeError) as exc:
-        from chemref._io.secrets import scrub
+        from chemref._io.secrets import scrub  # noqa: PLC0415 (deferred: loaded only on this path)
 
         raise InputError(f"{what}: not a Dask scheduler address ({scrub(str(exc))[:200]}): {_shown(address)}",
                          hint=hint) from None
@@ -85,7 +85,7 @@ def connect(address: str) -> Any:
     try:
         return distributed.Client(address)
     except (OSError, TimeoutError, ValueError) as exc:
-        from chemref._io.secrets import scrub
+        from chemref._io.secrets import scrub  # noqa: PLC0415 (deferred: loaded only on this path)
 
         raise InputError(f"cannot connect to the Dask scheduler at {_shown(address)} "
                          f"({scrub(str(exc))[:300] or type(exc).__name__})",
@@ -101,7 +101,6 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
         import dask.bag as db
     except ImportError as exc:
         raise InputError("Dask is not installed", hint="pip install 'chemref[dask]'") from exc
-    from chemref.questions.funnel.builder import build_article
 
     options = BuildSettings(**settings)
     sources = for_workers(expand_inputs(inputs))
@@ -114,9 +113,6 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
 def _write_shard_task(staging: str, index: int, sources: list[Source], settings: BuildSettings,
                       fmt: str) -> dict[str, Any]:
     """On a worker: build the shard's articles (each failure an error row) and write its files."""
-    from chemref.questions.funnel.builder import build_article
-    from chemref.questions.output.shards import write_shard
-
     return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
 
 

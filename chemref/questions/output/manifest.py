@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
 from chemref.errors import InputError
 from chemref.jsonl import check_schema, parse_json, read_json
+from chemref.questions.funnel.difficulty import RANK_BUCKETS
+from chemref.questions.funnel.filters import REASONS
+from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES
+from chemref.questions.output.shards import FORMATS, KINDS, file_digest, shard_name
+from chemref.questions.output.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
 
 __all__ = ["check_build_state", "MANIFEST_FORMAT", "MAX_MANIFEST_BYTES", "MAX_JOURNAL_LINE", "FOLDER_FILES", "is_build_name",
            "read_manifest", "journal_header", "journal_shard", "check_shard"]
@@ -40,10 +46,6 @@ _SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
 
 def _totals_schema(samples: bool) -> dict[str, Any]:
-    from chemref.questions.funnel.difficulty import RANK_BUCKETS
-    from chemref.questions.funnel.filters import REASONS
-    from chemref.questions.output.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
-
     properties: dict[str, Any] = {
         "articles": _COUNT, "read": _COUNT, "unreadable": _COUNT, "with_questions": _COUNT,
         "candidates": _COUNT, "questions": _COUNT, "rejected": _COUNT,
@@ -68,8 +70,6 @@ def _totals_schema(samples: bool) -> dict[str, Any]:
 
 
 def _settings_schema() -> dict[str, Any]:
-    from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES
-
     share = {"type": "number", "minimum": 0, "maximum": 1}
     properties = {
         "per_article": {"type": "integer", "minimum": 1}, "min_chars": _COUNT, "max_chars": _COUNT,
@@ -83,8 +83,6 @@ def _settings_schema() -> dict[str, Any]:
 
 
 def _identity_schema() -> dict[str, Any]:
-    from chemref.questions.output.shards import FORMATS
-
     properties = {
         "chemref_version": _TEXT, "settings": _settings_schema(), "selector_sha256": _SHA256,
         "layout": {"type": "object", "additionalProperties": False, "required": ["format", "shard_articles"],
@@ -198,8 +196,6 @@ def journal_shard(raw: bytes | str, *, path: Path, line: int, fmt: str, shard_ar
 
 def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_articles: int) -> str | None:
     """What is wrong with a shard summary beyond its schema, or None."""
-    from chemref.questions.output.shards import KINDS, shard_name
-
     k = shard["index"]
     if index is not None and k != index:
         return f"shard {k} where shard {index} belongs"
@@ -232,8 +228,6 @@ def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_art
 def _build_file(path: Path) -> bool:
     """Whether the build's own file ``path`` is there: a regular file, not followed through a link (a link,
     a FIFO or a folder in its place is an :class:`InputError`: the build writes none)."""
-    import stat
-
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -251,8 +245,6 @@ def _build_file(path: Path) -> bool:
 def check_build_state(staging: Path, journal: Path) -> None:
     """Before a resumed build reads its state: the staging folder is a folder and the journal a regular file,
     neither reached through a symbolic link (an :class:`InputError` otherwise)."""
-    import stat
-
     try:
         mode = os.lstat(staging).st_mode
     except OSError:
@@ -267,8 +259,6 @@ def check_shard(shard: dict[str, Any], folders: tuple[Path, ...]) -> None:
     """The files of a shard the journal (or manifest) lists must be on disk as it lists them: size, SHA-256
     and (JSON Lines) row count, in the first of ``folders`` that holds them. Checked before a resumed build
     uses them."""
-    from chemref.questions.output.shards import file_digest
-
     for name, info in shard["files"].items():
         path = next((folder / name for folder in folders if _build_file(folder / name)), None)
         if path is None:

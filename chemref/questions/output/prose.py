@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chemref.questions.funnel.selector import default_selector
 from chemref.questions.funnel.selector_record import selector_evaluation
 
 __all__ = ["caps_text", "selector_text", "thousands"]
@@ -28,8 +29,6 @@ def selector_text(selector: Any = None) -> str:
     """How the selector behind ``score`` and ``--min-score`` was trained and how good it is, from its file
     (``meta``) and, for the shipped weights, the recorded evaluation: the one paragraph the card and the
     documentation (docs/funnel.md) show."""
-    from chemref.questions.funnel.selector import default_selector
-
     sel = selector if selector is not None else default_selector()
     meta = dict(sel.meta)
     features = f"{meta['features']} features" if meta.get("features") else "features"

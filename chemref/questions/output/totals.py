@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
-from chemref.questions.funnel.difficulty import rank_bucket
+from chemref.questions.funnel.difficulty import RANK_BUCKETS, rank_bucket
+from chemref.questions.funnel.filters import REASONS
 from chemref.questions.funnel.records import ArticleResult
 
 __all__ = ["BuildTotals", "MAX_SOURCES", "MAX_ERRORS", "MAX_LICENCES"]
@@ -24,14 +25,10 @@ MAX_LICENCES = 50
 
 
 def _ranks() -> dict[str, int]:
-    from chemref.questions.funnel.difficulty import RANK_BUCKETS
-
     return {**{name: 0 for name, _, _ in RANK_BUCKETS}, "none": 0}
 
 
 def _funnel() -> dict[str, int]:
-    from chemref.questions.funnel.filters import REASONS
-
     return {reason: 0 for reason in REASONS}
 
 

@@ -19,6 +19,7 @@ A run-level lock refuses a second writer of the same outputs. The CLI parses arg
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -28,18 +29,64 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from chemref._io import RunLock, atomic_write, check_distinct_outputs, is_stdout, check_not_input, check_output, \
-    commit_renames, discard_staged, remove_stale_temporaries, staged_file
+from chemref._io import (
+    RunLock,
+    atomic_write,
+    check_distinct_outputs,
+    check_not_input,
+    check_output,
+    commit_renames,
+    discard_staged,
+    is_stdout,
+    read_limited,
+    remove_stale_temporaries,
+    staged_file,
+)
 from chemref._io.outputs import _cannot_write
 from chemref._version import __version__
-from chemref.errors import InputError
-from chemref.inputs import SAMPLE_CORPUS, Source, check_inputs, count_sources, iter_sources, path_text, \
-    read_file_list, sample_corpus, sample_sources
+from chemref.errors import InputError, WorkerError
+from chemref.inputs import (
+    SAMPLE_CORPUS,
+    Source,
+    check_inputs,
+    count_sources,
+    iter_sources,
+    path_text,
+    read_file_list,
+    sample_corpus,
+    sample_sources,
+)
 from chemref.jsonl import json_line, write_json_streaming
+from chemref.pool import ordered_map
+from chemref.progress import Progress
+from chemref.questions.funnel.builder import ARTICLES_PER_TASK, UniqueIds, build_article, duplicate_message, warm_up
+from chemref.questions.funnel.selector import shipped_selector_path
 from chemref.questions.funnel.settings import BuildSettings
-from chemref.questions.output.shards import FORMATS, EncodedArticle, shard_name
-from chemref.questions.output.manifest import FOLDER_FILES, MANIFEST_FORMAT, MAX_JOURNAL_LINE, check_build_state, \
-    check_shard, is_build_name, is_chemref_manifest, journal_header, journal_shard, read_manifest
+from chemref.questions.output.card import card_path, write_card
+from chemref.questions.output.cluster import _import_distributed, build_shards_on
+from chemref.questions.output.manifest import (
+    FOLDER_FILES,
+    MANIFEST_FORMAT,
+    MAX_JOURNAL_LINE,
+    check_build_state,
+    check_shard,
+    is_build_name,
+    is_chemref_manifest,
+    journal_header,
+    journal_shard,
+    read_manifest,
+)
+from chemref.questions.output.report import write_chart, write_report
+from chemref.questions.output.shards import (
+    FORMATS,
+    KINDS,
+    EncodedArticle,
+    ShardWriter,
+    add_label,
+    encode,
+    sha256,
+    shard_name,
+)
 from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
 __all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "build_dask", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
@@ -130,11 +177,6 @@ def _refuse_inside_staging(path: Path, staging: Path) -> None:
 def _selector_sha256(options: BuildSettings) -> str:
     """The SHA-256 of the selector weights the build scores with (a file changed in place between a crash and
     ``--resume`` is a difference, like a changed setting)."""
-    import hashlib
-
-    from chemref._io import read_limited
-    from chemref.questions.funnel.selector import shipped_selector_path
-
     return hashlib.sha256(read_limited(options.selector or shipped_selector_path())).hexdigest()
 
 
@@ -352,10 +394,6 @@ def _inputs_differ(detail: str) -> InputError:
 def _stamp(digest: Any, source: Source) -> None:
     """Add what says whether an input article changed to ``digest``: its name and, for a file, its size and
     modification time; for a package member, a digest of its bytes."""
-    import hashlib
-
-    from chemref.questions.output.shards import add_label
-
     add_label(digest, source.label)
     if source.data is not None:
         digest.update(hashlib.sha1(source.data).digest())
@@ -390,10 +428,6 @@ class _Inputs:
 
     def todo(self) -> Iterator[tuple[int, Source]]:
         """``(position, source)`` of every article whose shard is not done yet, in input order."""
-        import hashlib
-
-        from chemref.questions.output.shards import add_label
-
         count = 0
         labels: Any = None  # the digest of the labels of the done shard being read
         stamp: Any = None  # the digest of the inputs of the shard being read
@@ -451,17 +485,12 @@ class _IndexedTask:
         self.settings, self.fmt = settings, fmt
 
     def __call__(self, item: tuple[int, Source]) -> tuple[int, EncodedArticle]:
-        from chemref.questions.funnel.builder import build_article
-        from chemref.questions.output.shards import encode
-
         return item[0], encode(build_article(item[1], self.settings), self.fmt)
 
 
 def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
                  total: int | None = None) -> None:
-    from chemref.errors import WorkerError
-
     try:
         _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error, total)
     except WorkerError as exc:
@@ -473,10 +502,6 @@ def _build_local(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settin
 def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                   workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
                   total: int | None = None) -> None:
-    from chemref.pool import ordered_map
-    from chemref.questions.funnel.builder import ARTICLES_PER_TASK, duplicate_message, warm_up
-    from chemref.questions.output.shards import ShardWriter, encode
-
     if workers > 1:
         warm_up()
     ids = _unique_ids(staging, checkpoint, fmt)
@@ -519,8 +544,6 @@ def _build_shards(inputs: _Inputs, checkpoint: _Checkpoint, staging: Path, setti
 def _unique_ids(staging: Path, checkpoint: _Checkpoint, fmt: str) -> Any:
     """The :class:`~chemref.questions.funnel.builder.UniqueIds` of a run, holding the articles of the shards done
     before a resume (their verified ``articles-*.jsonl`` rows)."""
-    from chemref.questions.funnel.builder import UniqueIds
-
     ids = UniqueIds()
     for row in _per_article_rows(staging, sorted(checkpoint.done), fmt, placed=staging.parent):
         ids.add_row(row)
@@ -534,9 +557,6 @@ def _resolve_ids_after_workers(plan: _Inputs, staging: Path, checkpoint: _Checkp
     a shard holding an article whose id prefix is already taken (a PMCID given twice, forged or not) is built
     again here, each article as :meth:`UniqueIds.resolve` decides (a new prefix, or skipped as a duplicate,
     with the same warning), and its journal line replaced."""
-    from chemref.questions.funnel.builder import UniqueIds, build_article, duplicate_message
-    from chemref.questions.output.shards import ShardWriter, encode
-
     ids = UniqueIds()
     redo: dict[int, dict[str, Any]] = {}
     for index in range(checkpoint.prefix_end):
@@ -630,7 +650,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     layout.check_folder()
     own_client = None
     if isinstance(dask, str):  # connected before anything is written: an address that fails leaves nothing
-        from chemref.questions.output.cluster import connect
+        from chemref.questions.output.cluster import connect  # noqa: PLC0415 (Dask's side of the build, loaded only with --dask)
 
         dask = own_client = connect(dask)
     try:
@@ -669,8 +689,6 @@ def _check_file_format(layout: _Layout) -> None:
 def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
     """No two outputs on one file, every output a regular file (or new), and no output over an input article
     or inside an input folder (nor an input inside the output folder)."""
-    from chemref.questions.output.card import card_path
-
     if layout.folder:
         targets = {"output folder": layout.output}
     else:
@@ -702,8 +720,6 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
          options: BuildSettings, fmt: str, shard_articles: int, workers: int, show: bool,
          on_error: Callable[[str, str], None] | None, resume: bool, dask: Any, every: float,
          given: list[str], files_from: Any) -> BuildOutputs:
-    from chemref.progress import Progress
-
     staging = layout.staging
     checkpoint = _Checkpoint(staging / _CHECKPOINT, identity)
     if resume:
@@ -743,8 +759,6 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
     bar.questions = checkpoint.questions
     try:
         if dask is not None:
-            from chemref.questions.output.cluster import build_shards_on
-
             build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
             _resolve_ids_after_workers(plan, staging, checkpoint, options, fmt)
         else:
@@ -758,9 +772,6 @@ def _run(layout: _Layout, identity: dict[str, Any], sources: Callable[[], Iterat
 
 def _finish(layout: _Layout, checkpoint: _Checkpoint, identity: dict[str, Any], options: BuildSettings,
             fmt: str) -> BuildOutputs:
-    from chemref.questions.output.card import card_path, write_card
-    from chemref.questions.output.report import write_chart, write_report
-
     staging = layout.staging
     shards = range(checkpoint.prefix_end)  # every shard is done: the indices 0..n-1
     totals = checkpoint.totals()
@@ -824,8 +835,6 @@ def _kept_for_resume(exc: InputError, staging: Path) -> InputError:
 def _clear_staged(layout: _Layout) -> None:
     """Remove the temporary copies of the outputs left beside them by a run killed while writing them (the run
     lock is held: no other build is writing these outputs)."""
-    from chemref.questions.output.card import card_path
-
     for target in (layout.output, card_path(layout.output), layout.rejected, layout.report,
                    None if layout.report is None else layout.report.with_suffix(".png")):
         if target is not None:
@@ -849,10 +858,6 @@ def _join(target: Path, staging: Path, shards: Sequence[int], kind: str, fmt: st
 
 def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals,
                    identity: dict[str, Any], options: BuildSettings, fmt: str) -> BuildOutputs:
-    from chemref.questions.output.card import write_card
-    from chemref.questions.output.report import write_chart, write_report
-    from chemref.questions.output.shards import KINDS, sha256
-
     staging, out = layout.staging, layout.output
     count = checkpoint.prefix_end
     write_report(staging / "report.json", totals, options,
@@ -906,8 +911,6 @@ def _finish_folder(layout: _Layout, checkpoint: _Checkpoint, totals: BuildTotals
 def _check_placed(checkpoint: _Checkpoint, staging: Path, out: Path) -> None:
     """The shard files no longer in the staging folder must be in the output folder as the journal has them
     (an interrupted finish had moved them there)."""
-    from chemref.questions.output.shards import sha256
-
     for shard in checkpoint.shards():
         for name, info in shard["files"].items():
             if (staging / name).exists():
@@ -925,8 +928,6 @@ def _remove_staging(staging: Path) -> None:
 
 def _in_build(name: str, count: int, fmt: str) -> bool:
     """Whether ``name`` is a file of a folder build of ``count`` shards in ``fmt``."""
-    from chemref.questions.output.shards import KINDS
-
     if name in _FOLDER_FILES:
         return True
     kind, _, rest = name.partition("-")
@@ -946,8 +947,6 @@ def build_dask(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLi
     """:func:`build_to_files` with the shards built and written by Dask workers
     (``client``: a ``distributed.Client`` or a scheduler address; None starts a LocalCluster). Returns the
     :class:`~chemref.questions.output.writer.BuildOutputs`; the files are identical to a local build's."""
-    from chemref.questions.output.cluster import _import_distributed
-
     if client is None:
         distributed = _import_distributed()
         with distributed.LocalCluster(processes=True, dashboard_address=None) as cluster, \

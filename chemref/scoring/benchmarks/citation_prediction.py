@@ -25,15 +25,15 @@ from typing import Any
 from chemref.doi import normalize_doi
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
 from chemref.scoring.benchmarks.breakdowns import breakdown
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
 from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = [
     "score_questions", "read_questions", "read_question_predictions", "GoldQuestion", "Prediction",
-    "TITLE_SEPARATOR",
+    "TITLE_SEPARATOR", "gold_question", "answer_hit",
 ]
 
 PathLike = str | os.PathLike[str]
@@ -82,7 +82,7 @@ def _answer(record: Mapping[str, Any], field: str, parse: Any, what: str, qid: s
 
 
 def _chemref_question(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> GoldQuestion:
-    where = {"path": None if path is None else str(path), "line": line}
+    where: dict[str, Any] = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
     dois = _answer(record, "target_doi", normalize_doi, "a DOI", qid, where)
     pmids = _answer(record, "target_pmid", _pmid, "a PubMed id", qid, where)
@@ -197,7 +197,7 @@ def read_questions(path: PathLike, *, format: str = "chemref") -> tuple[list[Gol
 
 
 def _prediction(record: Mapping[str, Any], *, path: PathLike | None, line: int | None) -> Prediction:
-    where = {"path": None if path is None else str(path), "line": line}
+    where: dict[str, Any] = {"path": None if path is None else str(path), "line": line}
     qid = record_id(dict(record), **where)
     kinds = [key for key in ("dois", "pmids", "titles") if key in record]
     if len(kinds) != 1:
@@ -229,24 +229,56 @@ def _hit_rank(question: GoldQuestion, prediction: Prediction, depth: int, thresh
                                path=None if path is None else str(path), line=prediction.line,
                                hint="predict DOIs (a 'dois' list may mix DOIs and PMIDs)")
         for rank, item in enumerate(prediction.items[:depth], start=1):
-            pmid = _pmid(item)
-            if pmid is not None:
-                if pmid in question.pmids:
-                    return rank, bad
-                continue
-            doi = normalize_doi(item) if prediction.kind == "dois" else None
-            if doi is None:
-                bad += 1
-            elif doi in question.dois:
+            hit, unparseable = _identifier_hit(question, item, prediction.kind)
+            bad += unparseable
+            if hit is not None:
                 return rank, bad
         return None, bad
     if not question.titles:
         raise ScoringError(f"question {question.id!r} has no gold title but the prediction gives titles",
                            path=None if path is None else str(path), line=prediction.line, hint="predict DOIs")
     for rank, item in enumerate(prediction.items[:depth], start=1):
-        if any(titles_match(item, gold, threshold=threshold) for gold in question.titles):
+        if _title_hit(question, item, threshold):
             return rank, bad
     return None, bad
+
+
+def _identifier_hit(question: GoldQuestion, item: str, kind: str) -> tuple[str | None, bool]:
+    """``("pmid" | "doi" | None, unparseable)``: a PMID (digits, ``PMID:`` allowed) against the gold PMIDs, else
+    (in a ``dois`` list) a DOI after :func:`normalize_doi` against the gold DOIs."""
+    pmid = _pmid(item)
+    if pmid is not None:
+        return ("pmid" if pmid in question.pmids else None), False
+    doi = normalize_doi(item) if kind == "dois" else None
+    if doi is None:
+        return None, True
+    return ("doi" if doi in question.dois else None), False
+
+
+def _title_hit(question: GoldQuestion, item: str, threshold: float) -> bool:
+    return any(titles_match(item, gold, threshold=threshold) for gold in question.titles)
+
+
+def gold_question(record: Mapping[str, Any]) -> GoldQuestion:
+    """The accepted answers of one chemref question record (a row of ``questions.jsonl``), as the scorer reads
+    them; a record with none, or a DOI or PMID that does not parse, is a :class:`ScoringError`."""
+    return _chemref_question(record, path=None, line=None)
+
+
+def answer_hit(question: GoldQuestion, *, identifiers: Iterable[str | None] = (),
+               titles: Iterable[str | None] = (), threshold: float = DEFAULT_THRESHOLD) -> str | None:
+    """How one answer names the question's cited work, by the scorer's own rules: ``"doi"`` or ``"pmid"`` (an
+    identifier, normalised, equal to the gold's), ``"title"`` (:func:`titles_match` at ``threshold``), or None.
+    Unlike scoring a prediction, an answer that gives a kind of identifier the question lacks is simply no hit."""
+    for item in identifiers:
+        if item:
+            hit, _ = _identifier_hit(question, item, "dois")
+            if hit is not None:
+                return hit
+    for item in titles:
+        if item and question.titles and _title_hit(question, item, threshold):
+            return "title"
+    return None
 
 
 def _metric_names(ks: Sequence[int]) -> list[str]:
@@ -405,7 +437,7 @@ def _breakdowns(rows: list[tuple[GoldQuestion, dict[str, float]]], gold: list[Go
     if any(q.source for q in gold):
         out["source"] = breakdown(rows, lambda q: q.source or None, names)
     for group in dict.fromkeys(name for q in gold for name, _ in q.groups):
-        out[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)
+        out[group] = breakdown(rows, lambda q, g=group: dict(q.groups).get(g) or None, names)  # type: ignore[misc]
     return out
 
 
@@ -434,9 +466,9 @@ def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ..
         details["per_question"] = {q.id: values for q, values in rows}
     intervals = None
     if resampling is not None:
-        from chemref.scoring.stats.bootstrap import mean_intervals
+        from chemref.scoring.stats.bootstrap import mean_intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     missing = len(scored.missing)
     return ScoreReport.from_metrics(
         task=f"citation prediction ({'CiteME TSV' if format == 'citeme' else 'chemref questions'})",

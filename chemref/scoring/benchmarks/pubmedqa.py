@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chemref.errors import ScoringError
-from chemref.scoring.benchmarks.readers import read_json
+from chemref.jsonl import read_json
 from chemref.scoring.report.model import ScoreReport
 from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
@@ -28,7 +28,7 @@ PathLike = str | os.PathLike[str]
 def read_labels(source: PathLike | Mapping[str, Any], *, role: str) -> dict[str, str]:
     """``{id: label}`` from a JSON file or a mapping; labels outside yes/no/maybe are an error."""
     path = str(source) if isinstance(source, (str, os.PathLike)) else None
-    data = read_json(source) if path is not None else source
+    data = read_json(path, what="PubMedQA labels") if path is not None else source
     if not isinstance(data, Mapping):
         raise ScoringError(f"{role} must be a JSON object {{pmid: label}}, found {type(data).__name__}", path=path,
                            hint="PubMedQA answers are a dict of PMID -> yes|no|maybe")
@@ -105,9 +105,10 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
 
 def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resampling) -> dict[str, list[float]]:
     """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays
+    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays  # noqa: PLC0415 (numpy, loaded only for intervals)
+
 
     index = {label: i for i, label in enumerate(LABELS)}
     cells = np.zeros((len(gold), 3, 3))

@@ -26,16 +26,18 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chemref._io import iter_lines
 from chemref.errors import InputError, ScoringError
 from chemref.jsonl import read_jsonl
-from chemref.scoring.benchmarks.readers import number, read_columns, record_id, string_list
 from chemref.scoring.benchmarks.breakdowns import breakdown
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+from chemref.scoring.benchmarks.readers import number, read_columns, record_id, string_list
 from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -99,10 +101,8 @@ def _dedupe(ranking: Sequence[str]) -> tuple[list[str], int]:
 
 def _looks_like_trec(path: PathLike, at: int | None, kind: str) -> bool:
     """Whether line ``at`` of ``path`` has the columns of a TREC qrels (4) or run (6 or more) line."""
-    from chemref._io import iter_lines
-
-    for number, text in iter_lines(path):
-        if number == at:
+    for line_number, text in iter_lines(path):
+        if line_number == at:
             fields = text.split()
             if kind == "qrels":
                 return len(fields) == 4 and fields[3].lstrip("-").isdigit()
@@ -191,8 +191,6 @@ def read_qrels(path: PathLike, *, min_rel: int = 1) -> list[GoldQuery]:
             contradictions.append(f"query {qid!r} document {doc!r}: relevance {first[1]} on line {first[0]}, "
                                   f"{level} on line {line}")
     if contradictions:
-        import warnings
-
         warnings.warn(f"{os.fspath(path)}: {len(contradictions)} line(s) contradict an earlier judgement of the same "
                       f"query and document (first: {contradictions[0]}); a pair is relevant when any of its "
                       "lines gives relevance > 0", UserWarning, stacklevel=2)
@@ -404,7 +402,7 @@ def _breakdowns(rows: list[tuple[GoldQuery, dict[str, float]]], names: list[str]
     out: dict[str, dict[str, Any]] = {}
     for field_name in BREAKDOWN_FIELDS:
         if any(dict(q.fields).get(field_name) is not None for q, _ in rows):
-            out[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)
+            out[field_name] = breakdown(rows, lambda q, f=field_name: dict(q.fields).get(f), names)  # type: ignore[misc]
     return out
 
 
@@ -416,10 +414,10 @@ def _report(scored: _QueryValues, ks: tuple[int, ...], *, queries: list[GoldQuer
     metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
     intervals = resampling = None
     if ci is not None:
-        from chemref.scoring.stats.bootstrap import Resampling, mean_intervals  # numpy: only with intervals
+        from chemref.scoring.stats.bootstrap import Resampling, mean_intervals  # numpy: only with intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
         resampling = Resampling(ci, resamples, seed)
-        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)
+        intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     return ScoreReport.from_metrics(
         task="citation recommendation (ranking)",
         metrics=metrics,

@@ -6,16 +6,14 @@ in one go rather than by trial and error.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from typing import Any, Iterator
 
 from chemref._io import decode_utf8, iter_lines, read_limited
 from chemref.errors import InputError, ScoringError
-from chemref.jsonl import DuplicateKey, unique_keys
 
-__all__ = ["read_text", "read_json", "read_columns", "number", "record_id", "string_list"]
+__all__ = ["read_text", "read_columns", "number", "record_id", "string_list"]
 
 PathLike = str | os.PathLike[str]
 
@@ -52,20 +50,6 @@ def number(text: str, what: str, *, path: PathLike, line: int) -> float:
     if not math.isfinite(value):
         raise InputError(f"{what} {text!r} is not a finite number", path=str(path), line=line)
     return value
-
-
-def read_json(path: PathLike) -> Any:
-    """One JSON document."""
-    text = read_text(path)
-    try:
-        return json.loads(text, object_pairs_hook=unique_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply to read", path=str(path)) from None
-    except DuplicateKey as exc:
-        raise InputError(f"the key {exc.args[0]!r} is given twice in one object", path=str(path),
-                         hint="give each id once") from None
 
 
 def record_id(record: dict[str, Any], *, path: PathLike | None, line: int | None, key: str = "id") -> str:

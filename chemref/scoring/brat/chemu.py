@@ -19,8 +19,9 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from operator import itemgetter
-from typing import Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Generic, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from chemref.brat.model import MentionKey
 from chemref.brat.reader import scan_ann
@@ -64,12 +65,106 @@ def document_items(text: str, path: str | None = None) -> tuple[set[Mention], se
 
 #: default largest number of COREFERENCE links one document's expansion may hold (gold or prediction)
 MAX_COREF_LINKS = 1_000_000
+#: default largest number of COREFERENCE links the expansions of all of one prediction's documents may hold
+MAX_COREF_TOTAL = 5_000_000
+#: default largest number of FP/FN records one document lists per report (``--errors``, the error page); the
+#: counts are always complete, the records past it are only counted
+MAX_ERROR_RECORDS = 1_000
 
 
 def _too_many_links(exc: ClosureTooLarge, path: str | None) -> ScoringError:
     return ScoringError(f"the COREFERENCE chains expand to {'' if exc.exact else 'more than '}{exc.size:,} "
                         f"links, more than the limit of {exc.limit:,} per document", path=path,
                         hint="raise it with --max-coref-links (max_coref_links=) if the file is genuine")
+
+
+class CorefBudget:
+    """The COREFERENCE links one prediction's expansions may hold over all its documents (``limit``; None: no
+    limit), and how many they hold so far (``used``): one document past what is left is refused before its
+    closure is built."""
+
+    __slots__ = ("documents", "limit", "used")
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit, self.used, self.documents = limit, 0, 0
+
+    def left(self) -> int | None:
+        return None if self.limit is None else max(self.limit - self.used, 0)
+
+    def spend(self, links: int) -> None:
+        self.used += links
+        self.documents += 1
+
+    def error(self, exc: ClosureTooLarge, path: str | None) -> ScoringError:
+        more = "" if exc.exact else "more than "
+        return ScoringError(f"the COREFERENCE chains of this document expand to {more}{exc.size:,} links; with "
+                            f"the {self.used:,} of the {self.documents:,} documents before it, the prediction "
+                            f"holds more than the limit of {self.limit:,} links per submission", path=path,
+                            hint="raise it with --max-coref-total (max_coref_total=) if the files are genuine")
+
+
+class Unmatched:
+    """The FP/FN items of one report of one document, as ``(kind, item)``: at most ``cap`` of them (None: all),
+    the first in ``(kind, item)`` order (the order the records are listed in); the others are dropped as they
+    come (how many: the report's FP and FN counts less those kept). Time linear in the items (one comparison
+    each, in C, once ``cap`` are kept), memory bounded by ``cap``."""
+
+    __slots__ = ("_items", "_top", "cap")
+
+    def __init__(self, cap: int | None) -> None:
+        self.cap = cap
+        self._items: list = []
+        self._top: tuple | None = None  # past a trim: the largest item kept (no larger one can enter)
+
+    def append(self, item: tuple) -> None:
+        self.extend((item,))
+
+    def extend(self, items: Iterable[tuple]) -> None:
+        kept, cap = self._items, self.cap
+        if cap is None:
+            kept.extend(items)
+            return
+        it = iter(items)
+        while True:
+            room = 2 * cap + 1 - len(kept)
+            before = len(kept)
+            kept.extend(islice(it if self._top is None else filter(self._top.__gt__, it), room))
+            if len(kept) - before < room:
+                return
+            self._trim()
+
+    def extend_codes(self, kind: str, rel_type: str, codes: Iterable[int], names: Sequence[Mention]) -> None:
+        """:meth:`extend` with the relations ``(kind, (rel_type, names[arg1], names[arg2]))`` of the relation
+        codes ``codes`` (``arg1 << 32 | arg2``); past ``cap`` of them, the first ``cap`` in that order are chosen
+        on the codes (numpy), so the others are never built."""
+        cap = self.cap
+        if cap is not None and isinstance(codes, (set, frozenset, list)) and len(codes) > cap:
+            import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+            order = sorted(range(len(names)), key=names.__getitem__)
+            rank = np.empty(len(names), np.int64)
+            rank[order] = np.arange(len(names), dtype=np.int64)
+            arr = np.fromiter(codes, np.int64, len(codes))
+            keys = rank[arr >> 32] * len(names) + rank[arr & _LOW]
+            codes = arr[np.argpartition(keys, cap - 1)[:cap]].tolist() if cap else []
+        self.extend((kind, (rel_type, names[c >> 32], names[c & _LOW])) for c in codes)
+
+    def _trim(self) -> None:
+        kept = self._items
+        kept.sort()
+        del kept[self.cap:]
+        self._top = kept[-1] if kept else None
+
+    def copy(self) -> Unmatched:
+        other = Unmatched(self.cap)
+        other._items, other._top = list(self._items), self._top
+        return other
+
+    def items(self) -> list:
+        """The items kept (in ``(kind, item)`` order once some were dropped)."""
+        if self.cap is not None and len(self._items) > self.cap:
+            self._trim()
+        return self._items
 
 
 @contextmanager
@@ -110,11 +205,13 @@ class Side:
 
 
 def read_side(text: str, path: str | None = None, max_links: int | None = MAX_COREF_LINKS,
-              gold: Side | None = None, whole_limit: bool = False) -> tuple[Side, list[str]]:
+              gold: Side | None = None, whole_limit: bool = False,
+              budget: CorefBudget | None = None) -> tuple[Side, list[str]]:
     """One ``.ann`` text as a :class:`Side` (a prediction after its ``gold``), plus the reader's diagnostics:
-    :func:`document_items`'s reading and errors, :func:`prepare_side`'s numbering and expansion."""
+    :func:`document_items`'s reading and errors, :func:`prepare_side`'s numbering and expansion; ``budget``
+    (a :class:`CorefBudget`) bounds the expansions of all the documents it is given for."""
     ments, rels, diags = scan_ann(text, path)
-    return _side(ments, rels, max_links, path, gold, whole_limit, lenient=False), diags
+    return _side(ments, rels, max_links, path, gold, whole_limit, lenient=False, budget=budget), diags
 
 
 def prepare_side(ents: set[Mention], rels: set[RelItem], max_links: int | None = MAX_COREF_LINKS,
@@ -129,7 +226,8 @@ def prepare_side(ents: set[Mention], rels: set[RelItem], max_links: int | None =
 
 
 def _side(ments: dict, rels: Iterable[tuple[str, Hashable, Hashable, int | None]], max_links: int | None,
-          path: str | None, gold: Side | None, whole_limit: bool, lenient: bool) -> Side:
+          path: str | None, gold: Side | None, whole_limit: bool, lenient: bool,
+          budget: CorefBudget | None = None) -> Side:
     """``ments``: key (a T id) -> mention; ``rels``: ``(type, arg1 key, arg2 key, line)``. An argument that is
     no key is a BratError, or (``lenient``: the key is the mention itself) a mention numbered but not an
     entity."""
@@ -170,7 +268,7 @@ def _side(ments: dict, rels: Iterable[tuple[str, Hashable, Hashable, int | None]
         if found is None:
             found = codes[t] = set()
         found.add(i << 32 | j)
-    expanded = _expanded_codes(codes.get(COREF), max_links, path, whole_limit)
+    expanded = _expanded_codes(codes.get(COREF), max_links, path, whole_limit, budget)
     return Side(ents, names, ids, ent_numbers, codes, expanded, gold)
 
 
@@ -196,8 +294,26 @@ def prepare_gold(ents: set[Mention], rels: set[RelItem], max_links: int | None =
 
 
 def _expanded_codes(links: set[int] | None, max_links: int | None, path: str | None,
-                    whole_limit: bool) -> set[int] | None:
-    """The COREFERENCE codes ``links`` with their closure's added, or None when it adds none."""
+                    whole_limit: bool, budget: CorefBudget | None = None) -> set[int] | None:
+    """The COREFERENCE codes ``links`` with their closure's added, or None when it adds none; past
+    ``max_links`` (or what is left of ``budget``), a ScoringError naming ``path`` before any link is made."""
+    tighter = False
+    if budget is not None and budget.limit is not None:
+        left = budget.left()
+        tighter = max_links is None or left < max_links  # type: ignore[operator]
+        if tighter:
+            max_links = left
+    try:
+        out = _closure_codes(links, max_links, whole_limit)
+    except ClosureTooLarge as exc:
+        raise (budget.error(exc, path) if tighter and budget is not None else _too_many_links(exc, path)) from None
+    if budget is not None and out is not None:
+        budget.spend(len(out))
+    return out
+
+
+def _closure_codes(links: set[int] | None, max_links: int | None, whole_limit: bool) -> set[int] | None:
+    """:func:`_expanded_codes` raising :class:`ClosureTooLarge`."""
     if not links:
         return None
     pairs = [(c >> 32, c & _LOW) for c in links]
@@ -205,17 +321,14 @@ def _expanded_codes(links: set[int] | None, max_links: int | None, path: str | N
     if (len(pairs) < 2 and not whole_limit) or not any(b in heads for _, b in pairs):
         # nothing follows transitively; with no chain, the closure is the links themselves
         if whole_limit and max_links is not None and len(pairs) > max_links:
-            raise _too_many_links(ClosureTooLarge(len(pairs), max_links), path)
+            raise ClosureTooLarge(len(pairs), max_links)
         return None
-    try:
-        succ = chain_successors(pairs, max_links) if len(pairs) >= _VECTOR else None
-        if succ is not None:
-            out = set(links)
-            out.update(_chain_codes(succ).tolist())
-            return out if len(out) > len(links) else None
-        closure = closure_targets(pairs, max_links)
-    except ClosureTooLarge as exc:
-        raise _too_many_links(exc, path) from None
+    succ = chain_successors(pairs, max_links) if len(pairs) >= _VECTOR else None
+    if succ is not None:
+        out = set(links)
+        out.update(_chain_codes(succ).tolist())
+        return out if len(out) > len(links) else None
+    closure = closure_targets(pairs, max_links)
     out = set(links)
     for a, reached in closure:
         high = a << 32
@@ -606,7 +719,7 @@ _VECTOR = 20_000
 def _chain_codes(succ: dict[int, int]):
     """The codes of the closure of links where each node has one successor and no cycle: every node paired
     with each node along its path, one step further for all nodes at once (numpy)."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     a = np.fromiter(succ.keys(), np.int64, len(succ))
     b = np.fromiter(succ.values(), np.int64, len(succ))
@@ -621,9 +734,37 @@ def _chain_codes(succ: dict[int, int]):
     return np.concatenate(parts)
 
 
+def _vector_unmatched(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int], Any, Any]:
+    """:func:`_relaxed_groups` with ``unmatched``, on numpy arrays of keys: ``(matches, the keys of the other
+    groups, positions of the gold items left, positions of the predicted items left)``; in a group the first
+    items (by position) are the matched ones, as there."""
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+    def left(keys, other_keys):
+        uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        ou, oc = np.unique(other_keys, return_counts=True)
+        at = np.minimum(np.searchsorted(ou, uniq), max(len(ou) - 1, 0))
+        shared = (ou[at] == uniq) if len(ou) else np.zeros(len(uniq), bool)
+        matched = np.where(shared, np.minimum(counts, oc[at] if len(ou) else 0), 0)
+        if mixed:
+            mx = np.fromiter(mixed, np.int64, len(mixed))
+            other = shared & (np.isin(uniq >> 32, mx) | np.isin(uniq & _LOW, mx))
+        else:
+            other = np.zeros(len(uniq), bool)
+        order = np.argsort(inverse, kind="stable")
+        rank = np.empty(len(keys), np.int64)
+        rank[order] = np.arange(len(keys), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        unmatched = (rank >= matched[inverse]) & ~other[inverse]
+        return int(matched[~other].sum()), set(uniq[other].tolist()), np.flatnonzero(unmatched)
+
+    tp, rest, fn = left(gkeys, pkeys)
+    _, _, fp = left(pkeys, gkeys)
+    return tp, rest, fn, fp
+
+
 def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
     """:func:`_relaxed_groups` without ``unmatched``, on numpy arrays of keys."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     gu, gn = np.unique(gkeys, return_counts=True)
     pu, pn = np.unique(pkeys, return_counts=True)
@@ -658,7 +799,7 @@ class _Clusters:
     def arrays(self) -> tuple:
         """:meth:`get`'s two lists as numpy arrays."""
         if self._arrays is None:
-            import numpy as np
+            import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
             gcomp, pcomp, _ = self.get()
             self._arrays = np.array(gcomp, np.int64), np.array(pcomp, np.int64)
@@ -693,11 +834,11 @@ class _Clusters:
         return gcomp, pcomp, mixed
 
 
-def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatched: list | None,
-                    gold_items, pred_items) -> tuple[int, set[int]]:
+def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int],
+                    unmatched: tuple[list[int], list[int]] | None) -> tuple[int, set[int]]:
     """Matches within the groups (a cluster, or a pair of clusters for relations) whose gold and predicted items
-    all meet: ``(how many, the keys of the other groups)``. ``gkeys``/``pkeys``: each item's group key; ``gold_items(i)`` /
-    ``pred_items(j)`` give item ``i``/``j`` for ``unmatched`` (when a list: the items left, as FN/FP)."""
+    all meet: ``(how many, the keys of the other groups)``. ``gkeys``/``pkeys``: each item's group key;
+    ``unmatched`` (when a pair of lists) receives the positions of the gold and predicted items left (FN, FP)."""
     rest: set[int] = set()
     tp = 0
     if unmatched is None:
@@ -713,6 +854,7 @@ def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatch
             n, m = gc[key], pc[key]
             tp += n if n < m else m
         return tp, rest
+    fn, fp = unmatched
     gg: dict[int, list[int]] = {}
     for i, key in enumerate(gkeys):
         gg.setdefault(key, []).append(i)
@@ -722,21 +864,21 @@ def _relaxed_groups(gkeys: list[int], pkeys: list[int], mixed: set[int], unmatch
     for key, gi in gg.items():
         pj = pg.get(key)
         if pj is None:
-            unmatched.extend(("FN", gold_items(i)) for i in gi)
+            fn.extend(gi)
         elif mixed and (key >> 32 in mixed or key & _LOW in mixed):
             rest.add(key)
         else:
             n = min(len(gi), len(pj))
             tp += n
-            unmatched.extend(("FN", gold_items(i)) for i in gi[n:])
-            unmatched.extend(("FP", pred_items(j)) for j in pj[n:])
+            fn.extend(gi[n:])
+            fp.extend(pj[n:])
     for key, pj in pg.items():
         if key not in gg:
-            unmatched.extend(("FP", pred_items(j)) for j in pj)
+            fp.extend(pj)
     return tp, rest
 
 
-def _match_rest(gl: list, pl: list, matcher, max_edges: int | None, unmatched: list | None) -> int:
+def _match_rest(gl: list, pl: list, matcher, max_edges: int | None, unmatched: Unmatched | None) -> int:
     """A maximum matching of the items of the mixed groups (``matcher``: :func:`_rel_match`, :func:`_ent_match`)."""
     tp, match = matcher(gl, pl, max_edges)
     if unmatched is not None:
@@ -750,8 +892,8 @@ _EMPTY: frozenset = frozenset()
 
 
 def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g: Side, p: Side,
-                     exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters, unmatched_exact: list | None,
-                     unmatched_relaxed: list | None, max_edges: int | None) -> None:
+                     exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters, unmatched_exact: Unmatched | None,
+                     unmatched_relaxed: Unmatched | None, max_edges: int | None) -> None:
     """Exact counts (equal codes) and maximum-matching counts per relation type: by the pairs of clusters of
     their arguments, a matching only for the pairs whose mentions do not all meet."""
     gnames, pnames = g.names, p.names
@@ -761,27 +903,34 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
         tp = len(both)
         exact[t] = Counts(tp, len(pred) - tp, len(gold) - tp)
         if unmatched_exact is not None:
-            unmatched_exact.extend(("FN", (t, gnames[c >> 32], gnames[c & _LOW])) for c in gold - both)
-            unmatched_exact.extend(("FP", (t, pnames[c >> 32], pnames[c & _LOW])) for c in pred - both)
+            unmatched_exact.extend_codes("FN", t, gold - both, gnames)
+            unmatched_exact.extend_codes("FP", t, pred - both, pnames)
         if gold and pred and (len(gold) != len(pred) or tp != len(gold)):
             gcomp, pcomp, mixed = comps.get()
-            if unmatched_relaxed is None and len(gold) + len(pred) >= _VECTOR:
-                import numpy as np
+            if len(gold) + len(pred) >= _VECTOR:
+                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
                 ga, pa = comps.arrays()
                 garr = np.fromiter(gold, np.int64, len(gold))
                 parr = np.fromiter(pred, np.int64, len(pred))
                 gk, pk = (ga[garr >> 32] << 32) | ga[garr & _LOW], (pa[parr >> 32] << 32) | pa[parr & _LOW]
-                rtp, rest = _vector_groups(gk, pk, mixed)
+                if unmatched_relaxed is None:
+                    rtp, rest = _vector_groups(gk, pk, mixed)
+                else:
+                    rtp, rest, fn, fp = _vector_unmatched(gk, pk, mixed)
+                    unmatched_relaxed.extend_codes("FN", t, garr[fn].tolist(), gnames)
+                    unmatched_relaxed.extend_codes("FP", t, parr[fp].tolist(), pnames)
                 if rest:
                     gl, pl, gkeys, pkeys = garr.tolist(), parr.tolist(), gk.tolist(), pk.tolist()
             else:
                 gl, pl = list(gold), list(pred)
                 gkeys = [gcomp[c >> 32] << 32 | gcomp[c & _LOW] for c in gl]
                 pkeys = [pcomp[c >> 32] << 32 | pcomp[c & _LOW] for c in pl]
-                rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
-                                            lambda i: (t, gnames[gl[i] >> 32], gnames[gl[i] & _LOW]),
-                                            lambda j: (t, pnames[pl[j] >> 32], pnames[pl[j] & _LOW]))
+                left: tuple[list[int], list[int]] | None = ([], []) if unmatched_relaxed is not None else None
+                rtp, rest = _relaxed_groups(gkeys, pkeys, mixed, left)
+                if unmatched_relaxed is not None and left is not None:
+                    unmatched_relaxed.extend_codes("FN", t, [gl[i] for i in left[0]], gnames)
+                    unmatched_relaxed.extend_codes("FP", t, [pl[j] for j in left[1]], pnames)
             if rest:
                 rtp += _match_rest([(t, gnames[c >> 32], gnames[c & _LOW]) for c, k in zip(gl, gkeys) if k in rest],
                                    [(t, pnames[c >> 32], pnames[c & _LOW]) for c, k in zip(pl, pkeys) if k in rest],
@@ -789,13 +938,14 @@ def _score_relations(gcodes: dict[str, set[int]], pcodes: dict[str, set[int]], g
         else:
             rtp = len(gold) if gold and pred else 0
             if unmatched_relaxed is not None and not rtp:
-                unmatched_relaxed.extend(("FN", (t, gnames[c >> 32], gnames[c & _LOW])) for c in gold)
-                unmatched_relaxed.extend(("FP", (t, pnames[c >> 32], pnames[c & _LOW])) for c in pred)
+                unmatched_relaxed.extend_codes("FN", t, gold, gnames)
+                unmatched_relaxed.extend_codes("FP", t, pred, pnames)
         relaxed[t] = Counts(rtp, len(pred) - rtp, len(gold) - rtp)
 
 
 def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, comps: _Clusters,
-                    unmatched_exact: list | None, unmatched_relaxed: list | None, max_edges: int | None) -> None:
+                    unmatched_exact: Unmatched | None, unmatched_relaxed: Unmatched | None,
+                    max_edges: int | None) -> None:
     """Exact counts (set intersection) and maximum-matching counts per label, by clusters."""
     gold, pred = g.ents, p.ents
     if gold == pred:  # identical sets: everything matches exactly, hence also relaxed
@@ -821,7 +971,7 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
         if gl and pl and (len(gl) != len(pl) or bc[t] != len(gl)):
             gcomp, pcomp, mixed = comps.get()
             if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
-                import numpy as np
+                import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
                 ga, pa = comps.arrays()
                 gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH
@@ -831,8 +981,12 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
             else:
                 gkeys = [gcomp[i] * _BOTH for i in gl]  # a cluster k as k << 32 | k: the key of a pair of them
                 pkeys = [pcomp[j] * _BOTH for j in pl]
-                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, unmatched_relaxed,
-                                           lambda i: gnames[gl[i]], lambda j: pnames[pl[j]])
+                left_ents: tuple[list[int], list[int]] | None = (([], []) if unmatched_relaxed is not None
+                                                                 else None)
+                tp, rest = _relaxed_groups(gkeys, pkeys, mixed, left_ents)
+                if unmatched_relaxed is not None and left_ents is not None:
+                    unmatched_relaxed.extend(("FN", gnames[gl[i]]) for i in left_ents[0])
+                    unmatched_relaxed.extend(("FP", pnames[pl[j]]) for j in left_ents[1])
             if rest:
                 tp += _match_rest([gnames[i] for i, k in zip(gl, gkeys) if k in rest],
                                   [pnames[j] for j, k in zip(pl, pkeys) if k in rest],
@@ -848,7 +1002,8 @@ def _score_entities(g: Side, p: Side, exact: TypeCounts, relaxed: TypeCounts, co
 def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, totals: dict[tuple, TypeCounts],
                    errors: list | None = None, *, max_coref_links: int | None = MAX_COREF_LINKS,
                    paths: tuple[str | None, str | None] = (None, None),
-                   max_match_edges: int | None = MAX_MATCH_EDGES) -> dict[tuple, TypeCounts]:
+                   max_match_edges: int | None = MAX_MATCH_EDGES, max_records: int | None = None,
+                   left_out: dict[tuple, int] | None = None) -> dict[tuple, TypeCounts]:
     """Add one document's counts to ``totals`` (block -> type -> :class:`Counts`); returns this document's counts.
 
     ``gold`` is ``(entities, relations)`` or a :func:`prepare_gold` side (numbered and expanded once, also
@@ -858,9 +1013,12 @@ def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, t
     ``max_coref_links`` bounds each side's COREFERENCE expansion (see :func:`expand_coref`), checked before
     any matching; ``max_match_edges`` bounds the merged graph of one relaxed matching (ScoringError past it);
     ``paths`` (gold, prediction) name the files in their errors.
+    ``max_records``: at most this many items per report go to ``errors`` (the first in ``(kind, item)`` order;
+    None: all); how many were left out of each report goes to ``left_out`` (when a dict, block -> count).
     """
     try:
-        return _score_document(gold, pred, totals, errors, max_coref_links, paths, max_match_edges)
+        return _score_document(gold, pred, totals, errors, max_coref_links, paths, max_match_edges, max_records,
+                               left_out)
     except MatchTooLarge as exc:
         raise ScoringError(f"relaxed matching of the {exc.label} items needs a graph of more than {exc.limit:,} "
                            f"edges between groups of overlapping spans (gold {paths[0]})", path=paths[1],
@@ -870,7 +1028,8 @@ def score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, t
 
 def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, totals: dict[tuple, TypeCounts],
                     errors: list | None, max_coref_links: int | None, paths: tuple[str | None, str | None],
-                    max_match_edges: int | None) -> dict[tuple, TypeCounts]:
+                    max_match_edges: int | None, max_records: int | None = None,
+                    left_out: dict[tuple, int] | None = None) -> dict[tuple, TypeCounts]:
     # each side numbered and expanded (the limit first, gold then prediction), before any matching
     g = gold if isinstance(gold, Side) else prepare_side(gold[0], gold[1], max_coref_links, paths[0])
     if isinstance(pred, Side):
@@ -880,7 +1039,7 @@ def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, 
     else:
         p = prepare_side(pred[0], pred[1], max_coref_links, paths[1], gold=g)
     doc: dict[tuple, TypeCounts] = {b: {} for b in BLOCKS}
-    um: dict[tuple, list] | None = {b: [] for b in BLOCKS} if errors is not None else None
+    um: dict[tuple, Unmatched] | None = {b: Unmatched(max_records) for b in BLOCKS} if errors is not None else None
     b_rel_ex, b_rel_ex_x, b_rel_rx, b_rel_rx_x, b_ent_ex, b_ent_rx = BLOCKS
 
     def u(b):
@@ -893,7 +1052,7 @@ def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, 
         for src, dst in ((b_rel_ex, b_rel_ex_x), (b_rel_rx, b_rel_rx_x)):
             doc[dst] = {t: v.copy() for t, v in doc[src].items()}
             if um is not None:
-                um[dst] = list(um[src])
+                um[dst] = um[src].copy()
     else:
         gx = g.codes if g.expanded is None else {**g.codes, COREF: g.expanded}
         px = p.codes if p.expanded is None else {**p.codes, COREF: p.expanded}
@@ -904,5 +1063,10 @@ def _score_document(gold: tuple[set, set] | Side, pred: tuple[set, set] | Side, 
         add_counts(totals.setdefault(block, {}), counts)
     if errors is not None and um is not None:
         for block, items in um.items():
-            errors.extend((block, kind, item) for kind, item in items)
+            kept = items.items()
+            errors.extend((block, kind, item) for kind, item in kept)
+            if left_out is not None and max_records is not None and len(kept) >= max_records:
+                missed = sum(c.fp + c.fn for c in doc[block].values()) - len(kept)
+                if missed > 0:
+                    left_out[block] = missed
     return doc

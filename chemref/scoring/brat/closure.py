@@ -249,7 +249,7 @@ def _check(graph: _Graph, limit: int | None, exact: bool = False) -> int:
             size = graph.bound(part, room)
         else:
             size = graph.bits(part, room)[2]
-        if room is not None and size > room:
+        if room is not None and limit is not None and size > room:
             whole = _exact_total(graph)
             if whole >= 0:
                 raise ClosureTooLarge(whole, limit)

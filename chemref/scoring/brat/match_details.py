@@ -8,12 +8,16 @@ from the scorer's own FP/FN records, so they agree with the report's counts.
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from chemref.brat.decode import decode_ann
-from chemref.scoring.brat.chemu import COREF, MAX_COREF_LINKS, document_items, expand_coref
+from chemref.scoring.brat.chemu import COREF, MAX_COREF_LINKS, MAX_ERROR_RECORDS, document_items, expand_coref
+from chemref.scoring.brat.closure import ClosureTooLarge, closure_size
+from chemref.scoring.brat.sources import AnnSource
 
 __all__ = ["match_details"]
 
@@ -41,14 +45,18 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
          "relations": [{"type", "arg1": mention index, "arg2": mention index, "gold": bool, "pred": bool,
                         "inferred": bool, "kinds": {report label: kind}}]}
 
+    At most ``max_error_records`` (an option of ``score_brat``, default 1,000) relations are listed per
+    document, the first in the page's order (by their arguments' offsets), and a side's COREFERENCE links
+    inferred by the expansion only when its closure holds no more than that; in a report whose FP/FN records
+    were cut at that number (``report["errors_left_out"]``), the document's items have no kind (``""``). A
+    warning names each document where something was left out.
     A mention or relation that is both in gold and prediction is listed once; its kind can hold two
     outcomes when its gold and predicted copies fare differently (a maximum matching may pair them with
     others). ``inferred`` relations exist only through COREFERENCE expansion (``coref_expanded`` reports).
     ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat.score import read_prediction, score_brat
-    from chemref.scoring.brat.sources import AnnSource
+    from chemref.scoring.brat.score import read_prediction, score_brat  # noqa: PLC0415 (deferred: loaded only on this path)
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
     if report is None or report.details is None:
@@ -66,13 +74,16 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     documents = []
     limits = options.get("zip_limits")
     max_links = options.get("max_coref_links", MAX_COREF_LINKS)
+    cap = options.get("max_error_records", MAX_ERROR_RECORDS)
+    cut = details.get("errors_left_out") or {}
+    notes: list[str] = []
     unreadable = bool(options.get("unreadable_as_empty"))
     with AnnSource(gold, limits=limits) as gsrc, AnnSource(pred, limits=limits) as psrc:
         psrc.pair_with(gsrc)
         for name in sorted(gsrc.names):
             g_ent, g_rel = _items(gsrc, name)
             if name not in psrc.names:
-                p_ent, p_rel = set(), set()
+                p_ent, p_rel = set[Any](), set[Any]()
             elif mode == "brateval":
                 p_ent, p_rel = _items(psrc, name)
             else:
@@ -80,9 +91,9 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
                                        unmatched.get(name, {}), details["per_doc"].get(name, {}),
-                                       max_links))
-    return {"report": report, "warnings": report.get("warnings", []) + details["warnings"], "views": views,
-            "documents": documents}
+                                       max_links, cap, set(cut.get(name, ())), notes))
+    return {"report": report, "warnings": report.get("warnings", []) + details["warnings"] + notes,
+            "views": views, "documents": documents}
 
 
 def _items(src: Any, name: str) -> tuple[set, set]:
@@ -129,9 +140,31 @@ def _kind(key: _Key, in_gold: bool, in_pred: bool, unmatched: dict[str, Counter]
     return " ".join(dict.fromkeys(kinds))
 
 
+def _relation_order(r: _Key) -> tuple:
+    return (r[1][1], r[2][1], r[0], r[1][0], r[2][0])
+
+
+def _expanded(rels: set, max_links: int | None, cap: int | None, name: str, side: str,
+              notes: list[str] | None) -> set:
+    """``rels`` with the COREFERENCE links its expansion infers, when they number no more than ``cap`` (counted
+    first, linear in the links); else ``rels`` as given, with a note."""
+    if cap is not None:
+        links = [(a, b) for t, a, b in rels if t == COREF]
+        try:
+            closure_size(links, cap + len(links))
+        except ClosureTooLarge as exc:
+            if notes is not None:
+                more = "" if exc.exact else "more than "
+                notes.append(f"{name}: the error page does not list the {more}{exc.size - len(links):,} "
+                             f"COREFERENCE links the {side}'s expansion infers (--max-error-records)")
+            return rels
+    return expand_coref(rels, max_links)
+
+
 def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[set, set],
               views: dict[str, list[str]], unmatched: dict[str, dict[str, Counter]],
-              counts: dict[str, Any], max_links: int | None = MAX_COREF_LINKS) -> dict[str, Any]:
+              counts: dict[str, Any], max_links: int | None = MAX_COREF_LINKS, cap: int | None = None,
+              cut: Collection[str] = (), notes: list[str] | None = None) -> dict[str, Any]:
     g_ent, g_rel = gold
     p_ent, p_rel = pred
     index: dict[_Key, int] = {}
@@ -154,12 +187,25 @@ def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[se
     for label in views["entities"]:
         for m in mentions:
             key = (m["label"], tuple(map(tuple, m["fragments"])))
-            m["kinds"][label] = _kind(key, m["gold"], m["pred"], unmatched.get(label))
+            m["kinds"][label] = "" if label in cut else _kind(key, m["gold"], m["pred"], unmatched.get(label))
     relations: list[dict[str, Any]] = []
     rel_index: dict[_Key, int] = {}
     expanded = any(v.endswith("coref_expanded") for v in views["relations"])
-    gx, px = (expand_coref(g_rel, max_links), expand_coref(p_rel, max_links)) if expanded else (g_rel, p_rel)
-    for r in sorted(gx | px, key=lambda r: (r[1][1], r[2][1], r[0], r[1][0], r[2][0])):
+    gx, px = (_expanded(g_rel, max_links, cap, name, "gold", notes), _expanded(p_rel, max_links, cap, name,
+                                                                          "prediction", notes)) \
+        if expanded else (g_rel, p_rel)
+    every = gx | px
+    if cap is not None and len(every) > cap:
+        if notes is not None:
+            notes.append(f"{name}: the error page lists the first {cap:,} of its {len(every):,} relations "
+                         "(--max-error-records)")
+        listed = heapq.nsmallest(cap, every, key=_relation_order)
+    else:
+        listed = sorted(every, key=_relation_order)
+    if cut and notes is not None:
+        notes.append(f"{name}: the error page shows no outcome in {', '.join(sorted(cut))}: too many false "
+                     "positives and negatives to list (--max-error-records)")
+    for r in listed:
         direct = r in g_rel or r in p_rel
         rel_index[r] = len(relations)
         relations.append({"type": r[0], "arg1": mention_index(r[1]), "arg2": mention_index(r[2]),
@@ -172,5 +218,6 @@ def _document(name: str, text: str | None, gold: tuple[set, set], pred: tuple[se
                 continue
             if r[0] != COREF and relations[i]["inferred"]:
                 continue
-            relations[i]["kinds"][label] = _kind(r, r in in_gold, r in in_pred, unmatched.get(label))
+            relations[i]["kinds"][label] = "" if label in cut else _kind(r, r in in_gold, r in in_pred,
+                                                                         unmatched.get(label))
     return {"name": name, "text": text, "counts": counts, "mentions": mentions, "relations": relations}

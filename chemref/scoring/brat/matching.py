@@ -6,6 +6,7 @@ Graphs are adjacency lists ``adj[i] = [j, ...]`` from left item ``i`` to right i
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from typing import Hashable, Sequence
 
@@ -30,7 +31,7 @@ def max_matching(adj: Sequence[Sequence[int]], n_right: int) -> tuple[int, list[
         return size, match_l
     dist = [0.0] * n_left
     while True:
-        queue = deque()
+        queue: deque[int] = deque()
         for i in range(n_left):
             if match_l[i] < 0:
                 dist[i] = 0
@@ -155,7 +156,7 @@ def _single_span_clusters(items: Sequence[tuple[Hashable, Sequence[tuple[int, in
     """:func:`overlap_clusters` of items of one span each, with numpy: the spans of each label shifted past the
     previous label's, sorted once, and a cluster started wherever a span starts after every earlier one ended.
     None when offsets are too large for 64-bit arrays."""
-    import numpy as np
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     labels: dict = {}
     lab = np.fromiter((labels.setdefault(m[0], len(labels)) for m in items), np.int64, len(items))
@@ -191,12 +192,10 @@ def interval_matching(gold: Sequence[tuple[int, int]], pred: Sequence[tuple[int,
     ``[6s+2, 6e-2]``, and an empty span to a point (``6s`` on the gold side, ``6s+1`` on the prediction side,
     so two empty spans never meet, while an empty span meets the spans that hold it strictly inside).
     """
-    import heapq
-
     sides: list[list[tuple[int, int]]] = [[], []]
     for side, spans in ((0, gold), (1, pred)):
         sides[side] = [closed_span(s, e, side) for s, e in spans]
-    by_start = [sorted(range(len(sp)), key=lambda i, sp=sp: sp[i][0]) for sp in sides]
+    by_start = [sorted(range(len(sp)), key=lambda i, sp=sp: sp[i][0]) for sp in sides]  # type: ignore[misc]
     next_start = [0, 0]
     heaps: list[list[tuple[int, int]]] = [[], []]
     done = [[False] * len(sides[0]), [False] * len(sides[1])]

@@ -17,7 +17,7 @@ def add_intervals(data: dict[str, Any], rows: list[dict[tuple[str, str], tuple[i
     """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of a report's
     document, from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per
     document)."""
-    from chemref.scoring.stats.bootstrap import micro_intervals
+    from chemref.scoring.stats.bootstrap import micro_intervals  # noqa: PLC0415 (numpy, loaded only for intervals)
 
     intervals = micro_intervals(rows, resampling)
     zero = {m: [0.0, 0.0] for m in ("precision", "recall", "f1")}

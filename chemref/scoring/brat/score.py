@@ -14,12 +14,26 @@ from typing import Any, Literal, Sequence
 
 from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
-from chemref.scoring.brat.chemu import BLOCKS, MAX_COREF_LINKS, MAX_MATCH_EDGES, document_items, read_side
+from chemref.pool import map_chunks
+from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
+from chemref.scoring.brat.chemu import (
+    BLOCKS,
+    MAX_COREF_LINKS,
+    MAX_COREF_TOTAL,
+    MAX_ERROR_RECORDS,
+    MAX_MATCH_EDGES,
+    CorefBudget,
+    collector_paused,
+    document_items,
+    read_side,
+    score_document,
+)
 from chemref.scoring.brat.counts import Counts, add_counts, prf_block, total
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
-from chemref.scoring.report.model import ScoreReport, brat_sections
 from chemref.scoring.brat.report import add_intervals, report_meta
-from chemref.scoring.brat.sources import ZipLimits
+from chemref.scoring.brat.sources import AnnSource, ZipLimits
+from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 PathLike = str | os.PathLike[str]
 #: the reports in their order in a report, for sorting the error records
@@ -46,7 +60,9 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                max_coref_links: int | None = MAX_COREF_LINKS, zip_limits: ZipLimits | None = None,
                ci: float | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                doc_counts: bool = False, gold_cache: dict | None = None, details: bool = False,
-               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
+               unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES,
+               max_coref_total: int | None = MAX_COREF_TOTAL,
+               max_error_records: int | None = MAX_ERROR_RECORDS) -> ScoreReport:
     """Score the BRAT ``.ann`` files of ``pred`` (folder or ``.zip``) against ``gold``.
 
     ``mode="chemu"`` (default) computes the six ChEMU 2021 reports (``level``/``span`` restrict which are
@@ -55,6 +71,12 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     ``jobs``: worker processes (default 1; 0 = automatic, two on Linux from 1,000 documents).
     ``max_coref_links``: ChEMU mode refuses (ScoringError naming the file) a document whose COREFERENCE
     expansion would hold more links than this (default 1,000,000; None: no limit).
+    ``max_coref_total``: ChEMU mode refuses (ScoringError naming the file) a prediction whose documents'
+    COREFERENCE expansions hold more links than this together (default 5,000,000; None: no limit).
+    ``max_error_records``: ChEMU mode lists at most this many FP/FN records per document and report (with
+    ``errors`` and ``details``; the first in the records' order, default 1,000; None: all); the counts stay
+    complete, and ``report["errors_left_out"]`` (``{document: {report: count}}``) and a warning say how many
+    were left out.
     ``zip_limits``: size limits of the files read (:class:`~chemref.scoring.brat.sources.ZipLimits`: 50 MB per
     member or file, 1 GB per archive, compression ratio 100); beyond them an ``ArchiveError`` or
     ``TooLargeError`` names the file.
@@ -89,11 +111,14 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     if max_match_edges is not None and (isinstance(max_match_edges, bool) or not isinstance(max_match_edges, int)
                                         or max_match_edges < 0):
         raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
+    for name, value in (("max_coref_total", max_coref_total), ("max_error_records", max_error_records)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise InputError(f"{name} must be a number (0 or more) or None, got {value!r}")
     if mode == "brateval":
-        from chemref.scoring.brat.brateval import score_brateval
+        from chemref.scoring.brat.brateval import score_brateval  # noqa: PLC0415 (deferred: chemref.scoring.brat.brateval is loaded only on this path)
 
         if span == "approx" and similarity is None:
-            similarity = 0.8
+            similarity = DEFAULT_SIMILARITY
         if similarity is not None and span != "approx":
             raise InputError("a similarity threshold needs span matching 'approx'")
         return score_brateval(gold, pred, level=level or "relations", span=span or "exact", jobs=jobs,
@@ -108,7 +133,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     return _score_chemu(gold, pred, level=level, span=span, strict=strict, per_doc=per_doc, errors=errors,
                         jobs=jobs, max_coref_links=max_coref_links, zip_limits=zip_limits,
                         resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details,
-                        unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
+                        unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges,
+                        max_coref_total=max_coref_total, max_error_records=max_error_records)
 
 
 def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
@@ -158,10 +184,8 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  per_doc: bool, errors: bool, jobs: int | None, max_coref_links: int | None,
                  zip_limits: ZipLimits | None, resampling: Resampling | None, doc_counts: bool,
                  gold_cache: dict | None = None, details: bool = False, unreadable_as_empty: bool = False,
-                 max_match_edges: int | None = MAX_MATCH_EDGES) -> ScoreReport:
-    from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.brat.sources import AnnSource
-
+                 max_match_edges: int | None = MAX_MATCH_EDGES, max_coref_total: int | None = MAX_COREF_TOTAL,
+                 max_error_records: int | None = MAX_ERROR_RECORDS) -> ScoreReport:
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
         psrc.pair_with(gsrc)
@@ -188,7 +212,8 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             return _score_names(chunk, gsrc, psrc, strict=strict, per_doc=per_doc or details,
                                 errors=errors or details, level=level, span=span, max_coref_links=max_coref_links,
                                 collect=collect, gold_cache=gold_cache, quiet_errors=not errors,
-                                unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges)
+                                unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges,
+                                max_coref_total=max_coref_total, max_error_records=max_error_records)
 
         def reopen() -> None:
             gsrc.reopen()
@@ -201,7 +226,12 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         records: list[dict[str, Any]] = []
         record_warnings: list[str] = []
         rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
-        for part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings in parts:
+        left_out: dict[str, dict[str, int]] = {}
+        coref_links = 0
+        for (part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings, part_left_out,
+             part_links) in parts:
+            left_out.update(part_left_out)
+            coref_links += part_links
             for b, counts in part_totals.items():
                 add_counts(totals[b], counts)
             docs.update(part_docs)
@@ -209,6 +239,11 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             warnings.extend(part_warnings)
             record_warnings.extend(part_record_warnings)
             rows.extend(part_rows)
+        if max_coref_total is not None and coref_links > max_coref_total:  # the workers' parts together
+            raise ScoringError(f"the COREFERENCE chains of the prediction expand to {coref_links:,} links over its "
+                               f"documents, more than the limit of {max_coref_total:,} links per submission",
+                               path=psrc.path, hint="raise it with --max-coref-total (max_coref_total=) if the "
+                                                    "files are genuine")
     kept = [_label(b) for b in BLOCKS if _keep(b, level, span)]
     primary = next(label for label in PRIMARY_ORDER if label in kept)
     meta = report_meta("chemu", f"{primary} f1", len(gsrc.names), CHEMU_MATCHING, resampling,
@@ -230,11 +265,15 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
     if errors:
         data["errors"] = records
         warnings.extend(_missing_text_warning(records, gsrc.path))
+        if left_out:
+            data["errors_left_out"] = left_out
+            warnings.extend(_left_out_warnings(left_out, max_error_records))
     data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
     kept_details = None
     if details:
-        extra = record_warnings + ([] if errors else _missing_text_warning(records, gsrc.path))
-        kept_details = {"per_doc": docs, "errors": records,
+        extra = record_warnings + ([] if errors else _missing_text_warning(records, gsrc.path)
+                                   + _left_out_warnings(left_out, max_error_records))
+        kept_details = {"per_doc": docs, "errors": records, "errors_left_out": left_out,
                         "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
     if resampling is not None:
         add_intervals(data, rows, resampling)
@@ -244,13 +283,13 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,
                  level: str | None, span: str | None, max_coref_links: int | None, collect: bool = False,
                  gold_cache: dict | None = None, quiet_errors: bool = False,
-                 unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES) -> tuple:
+                 unreadable_as_empty: bool = False, max_match_edges: int | None = MAX_MATCH_EDGES,
+                 max_coref_total: int | None = None, max_error_records: int | None = None) -> tuple:
     """Score the documents ``names``: ``(totals, per-doc blocks, error records, warnings, per-doc counts,
-    warnings of the error records)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
+    warnings of the error records, {document: {report: records left out}}, COREFERENCE links of the
+    prediction's expansions)``; the per-doc counts (``{(report, type or "all"): (tp, fp, fn)}`` per
     document) only with ``collect``. The warnings of reading the error records' texts go to the last list
     with ``quiet_errors`` (records kept for :func:`match_details`, not shown), else to the warnings."""
-    from chemref.scoring.brat.chemu import collector_paused
-
     warnings: list[str] = []
     totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
     docs: dict[str, dict[str, Any]] = {}
@@ -259,11 +298,20 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
     record_warnings: list[str] = [] if quiet_errors else warnings
     rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     kept = [(b, _label(b)) for b in BLOCKS if _keep(b, level, span)]
+    budget = CorefBudget(max_coref_total)
+    left_out: dict[str, dict[str, int]] = {}
+    doc_left_out: dict[tuple, int] = {}
     for name in names:
+        doc_left_out.clear()
         with collector_paused():  # freed before the collector runs again
             counts = _score_name(name, gsrc, psrc, strict=strict, max_coref_links=max_coref_links,
                                  gold_cache=gold_cache, unreadable_as_empty=unreadable_as_empty,
-                                 max_match_edges=max_match_edges, warnings=warnings, err_items=err_items)
+                                 max_match_edges=max_match_edges, warnings=warnings, err_items=err_items,
+                                 budget=budget, max_records=max_error_records, left_out=doc_left_out)
+        if doc_left_out:
+            shown = {_label(b): n for b, n in doc_left_out.items() if _keep(b, level, span)}
+            if shown:
+                left_out[name] = shown
         for b, c in counts.items():
             add_counts(totals[b], c)
         if per_doc:
@@ -274,15 +322,17 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, pe
                                           with_text=not quiet_errors))
         if collect:
             rows.append(_doc_row(counts, kept))
-    return totals, docs, records, warnings, rows, record_warnings if quiet_errors else []
+    return (totals, docs, records, warnings, rows, record_warnings if quiet_errors else [], left_out,
+            budget.used)
 
 
 def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_links: int | None,
                 gold_cache: dict | None, unreadable_as_empty: bool, max_match_edges: int | None,
-                warnings: list[str], err_items: list | None) -> dict[tuple, dict[str, Counts]]:
-    """One document's counts (its unmatched items into ``err_items`` when a list, its warnings added)."""
-    from chemref.scoring.brat.chemu import score_document
-
+                warnings: list[str], err_items: list | None, budget: CorefBudget | None = None,
+                max_records: int | None = None, left_out: dict | None = None) -> dict[tuple, dict[str, Counts]]:
+    """One document's counts (its unmatched items into ``err_items`` when a list, at most ``max_records`` per
+    report, the others counted in ``left_out``; its warnings added); the prediction's COREFERENCE expansion is
+    taken from ``budget``."""
     cached = gold_cache.get((name, max_coref_links)) if gold_cache is not None else None
     if cached is None:
         gold_warnings: list[str] = []
@@ -299,7 +349,7 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
     warnings.extend(gold_warnings)
     if name in psrc.names:
         text = _prediction_text(psrc, name, warnings, unreadable_as_empty)
-        p, diags = read_side(text or "", psrc.display(name), max_coref_links, gold=g)
+        p, diags = read_side(text or "", psrc.display(name), max_coref_links, gold=g, budget=budget)
         warnings.extend(diags)
         _note_self_relations(p, psrc.display(name), warnings)
     else:
@@ -313,7 +363,8 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
     if err_items is not None:
         err_items.clear()
     return score_document(g, p, {}, err_items, max_coref_links=max_coref_links,
-                          paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges)
+                          paths=(gsrc.display(name), psrc.display(name)), max_match_edges=max_match_edges,
+                          max_records=max_records, left_out=left_out)
 
 
 def _doc_row(counts: dict[tuple, dict[str, Counts]], kept: list[tuple[tuple, str]]) -> dict:
@@ -368,6 +419,14 @@ def _keep(b: tuple, level: str | None, span: str | None) -> bool:
     if span == "overlap":
         return b[1] == "relaxed_bipartite"
     return True
+
+
+def _left_out_warnings(left_out: dict[str, dict[str, int]], cap: int | None) -> list[str]:
+    """One warning per document whose FP/FN records were cut at ``cap`` per report."""
+    return [f"{name}: {sum(by_report.values()):,} false positives and negatives are left out of the error "
+            f"list ({', '.join(f'{n:,} of {label}' for label, n in by_report.items())}); at most {cap:,} are "
+            "listed per document and report (--max-error-records); the counts are complete"
+            for name, by_report in left_out.items()]
 
 
 def _missing_text_warning(records: list[dict[str, Any]], gold: str) -> list[str]:

@@ -15,9 +15,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from chemref._io import megabytes as _mb, read_regular, regular_file
+from chemref._io import megabytes as _mb
+from chemref._io import read_regular, regular_file
 from chemref.brat.decode import decode_ann
 from chemref.errors import ArchiveError, InputError, missing_path_hint
+from chemref.inputs.walk import walk_files
 
 __all__ = ["AnnSource", "ZipLimits"]
 
@@ -92,45 +94,30 @@ class AnnSource:
 
     # -- folders
     def _scan_dir(self, root: Path, recursive: bool) -> dict[str, str]:
+        """The ``.ann`` files under ``root`` by name (relative path without ``.ann``), through the one folder
+        walk (:func:`chemref.inputs.walk.walk_files`); what it leaves out becomes a note (a ``.txt`` linked
+        out of the folder is never read), a subfolder that cannot be listed an :class:`InputError`."""
         names: dict[str, str] = {}
-        stack = [("", str(root))]
-        while stack:
-            rel, folder = stack.pop()
-            try:
-                entries = list(os.scandir(folder))
-            except OSError as exc:
-                raise InputError(f"cannot list the folder: {exc.strerror or exc}", path=folder) from None
-            for entry in entries:
-                name = entry.name
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        if recursive:
-                            stack.append((rel + name + "/", entry.path))
-                        elif not name.startswith("."):
-                            self._note_subfolder(entry.path)
-                    elif entry.is_symlink() and _is_dir(entry.path):
-                        self.notes.append(f"{entry.path!r}: a symbolic link to a folder; not followed")
-                    elif name.endswith((".ann", ".txt")) and entry.is_symlink() and self._leads_out(entry.path):
-                        self.notes.append(f"{entry.path!r}: a symbolic link to a file outside {self.path!r}; "
-                                          "not followed")
-                        self._refused.add(entry.path)
-                    elif name.endswith(".ann"):
-                        if entry.is_file():
-                            names[rel + name[:-4]] = entry.path
-                        else:
-                            self.notes.append(f"{entry.path!r}: not a regular file (a FIFO, socket, device, or a "
-                                              "broken or looping symbolic link); skipped")
-                except OSError as exc:
-                    self.notes.append(f"{entry.path!r}: cannot be read ({exc.strerror or exc}); skipped")
+        for path in walk_files(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if rel.endswith(".ann"):
+                names[rel[:-4]] = os.fspath(path)
         return names
 
-    def _leads_out(self, path: str) -> bool:
-        """True when the symbolic link ``path`` resolves outside the folder given (or cannot be resolved)."""
-        try:
-            real = os.path.realpath(path)
-        except (OSError, ValueError):
-            return True
-        return not (real == self._root or real.startswith(self._root.rstrip(os.sep) + os.sep))
+    def _skipped_entry(self, kind: str, path: str, detail: str) -> None:
+        if kind == "subfolder":
+            if not os.path.basename(path).startswith("."):
+                self._note_subfolder(path)
+        elif kind == "unlistable":
+            raise InputError(f"cannot list the folder: {detail}", path=path)
+        elif kind == "link-to-folder":
+            self.notes.append(f"{path!r}: a symbolic link to a folder; not followed")
+        elif kind == "link-out":
+            self.notes.append(f"{path!r}: a symbolic link to a file outside {self.path!r}; not followed")
+            self._refused.add(path)
+        elif path.endswith(".ann"):  # broken-link, not-regular
+            self.notes.append(f"{path!r}: not a regular file (a FIFO, socket, device, or a broken or looping "
+                              "symbolic link); skipped")
 
     def _note_subfolder(self, folder: str) -> None:
         for dirpath, _, files in os.walk(folder):
@@ -154,6 +141,13 @@ class AnnSource:
         if windows:
             self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
                               f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
+        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
+                  and i.filename.endswith((".ann", ".txt"))]
+        if rooted:
+            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
+            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
+                              f"{rooted[0]!r}; read relative to the archive"
+                              + (", as its other members are" if mixed else ""))
         self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
         for info in infos:
             m = info.filename
@@ -353,10 +347,3 @@ def _member_name(member: str) -> str:
     if not member.startswith(("/", "./")) and "//" not in member and "/./" not in member:
         return member
     return "/".join(part for part in member.split("/") if part not in ("", "."))
-
-
-def _is_dir(path: str) -> bool:
-    try:
-        return os.path.isdir(path)
-    except (OSError, ValueError):
-        return False

@@ -11,14 +11,16 @@ filters in funnel order, the selector's curve and a judge's agreement).
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from chemref.errors import printable
+from chemref.scoring.stats.resampling import plural
 
-__all__ = ["to_text", "to_markdown", "to_csv", "to_json", "format4", "format_interval", "md_cell",
+__all__ = ["to_text", "to_markdown", "to_csv", "to_json", "format4", "format_interval", "md_cell", "csv_cell",
            "format_error", "group_errors", "error_body", "headline"]
 
 _Q = Decimal("0.0001")
@@ -40,7 +42,9 @@ def format_interval(bounds: Any) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A Markdown table cell: ``|`` escaped and line breaks flattened, so free text cannot break the row."""
+    """A Markdown table cell: ``|`` escaped, line breaks flattened and ``&``, ``<``, ``>`` written as HTML
+    entities, so free text can neither break the row nor become HTML (``<img ...>``); it reads the same."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
@@ -49,6 +53,21 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         return format4(value)
     return "" if value is None else str(value)
+
+
+#: the first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV injection")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> str:
+    """A CSV cell: :func:`cell`, and a text that a spreadsheet would run as a formula (it begins with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return) prefixed with a single quote, as OWASP recommends, so a
+    type, document or system name from the input is shown, never run; its control characters are escaped as
+    in the text report (:func:`~chemref.errors.printable`: a CSV printed on a terminal cannot send it escapes).
+    Numbers are written as numbers (``-0.5`` stays a number)."""
+    if isinstance(value, str):
+        return ("'" if value.startswith(_FORMULA_STARTS) else "") + printable(value)
+    return cell(value)
 
 
 # --------------------------------------------------------------------------------------------- every report
@@ -63,26 +82,35 @@ def to_json(report: Any, indent: int | None = 2) -> str:
 
 
 def to_csv(report: Any) -> str:
-    """One CSV row per table row, numbers with four decimals."""
-    import csv
-
+    """One CSV row per table row, numbers with four decimals, text cells neutralised (:func:`csv_cell`)."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(report.table.columns), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in report.table.rows:
-        writer.writerow({k: cell(v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return buf.getvalue()
 
 
 def to_text(report: Any) -> str:
-    """The readable text of ``report`` (in BRATEval mode, what BRATEval prints first)."""
-    return _TEXT[report.layout](report)
+    """The readable text of ``report`` (in BRATEval mode, what BRATEval prints first); every control character
+    a name from the input may hold (a terminal escape, a carriage return) is escaped (:func:`escaped_lines`)."""
+    return escaped_lines(_TEXT[report.layout](report))
 
 
 def to_markdown(report: Any) -> str:
     """The Markdown of ``report``: its table (with the headline first for ``score brat``; a leaderboard as a
-    table for a paper)."""
-    return _MARKDOWN[report.layout](report)
+    table for a paper); control characters escaped as in :func:`to_text`."""
+    return escaped_lines(_MARKDOWN[report.layout](report))
+
+
+def escaped_lines(text: str) -> str:
+    """``text`` with the control characters of each line escaped by :func:`~chemref.errors.printable` (what the
+    warnings use): a type, document or system name holding ``ESC[2J`` or an OSC title cannot reach the terminal
+    raw, nor a carriage return overwrite a line; the line breaks stay."""
+    lines = text.split("\n")
+    if all(map(str.isprintable, lines)):
+        return text
+    return "\n".join(map(printable, lines))
 
 
 def _markdown_table(columns: list[str], rows: Any, numeric: Any) -> list[str]:
@@ -128,13 +156,14 @@ def _brat_tables(report: Any, out: list[str]) -> None:
     for label, per_type, overall in report.sections():
         out.append("")
         out.append(label)
-        width = max([len(t) for t in per_type] + [7])
+        names = {t: printable(str(t)) for t in per_type}
+        width = max([len(t) for t in names.values()] + [7])
         head = f"  {'type':<{width}} {'tp':>7} {'fp':>7} {'fn':>7} {'precision':>9} {'recall':>7} {'f1':>7}"
         if level is not None:
             head += "".join(f"  {m + ' ' + ci_head:<16}" for m in ("P", "R", "F1"))
         out.append(head.rstrip())
         for t, c in list(per_type.items()) + [("overall", overall)]:
-            line = (f"  {t:<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
+            line = (f"  {names.get(t, t):<{width}} {c['tp']:>7} {c['fp']:>7} {c['fn']:>7} {format4(c['precision']):>9}"
                     f" {format4(c['recall']):>7} {format4(c['f1']):>7}")
             if "ci" in c:
                 line += "".join(f"  {format_interval(c['ci'][m]):<16}" for m in _METRICS)
@@ -263,7 +292,7 @@ def _clip(text: str, width: int = 60) -> str:
 
 
 def _columns_text(header: list[str], rows: list[list[Any]]) -> list[str]:
-    cells = [header] + [[_fmt(v) for v in row] for row in rows]
+    cells = [header] + [[printable(_fmt(v)) for v in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     lines = []
     for index, row in enumerate(cells):
@@ -313,8 +342,6 @@ def _metrics_text(report: Any) -> str:
 # --------------------------------------------------------------------------------------------- leaderboards
 
 def _plural(unit: str) -> str:
-    from chemref.scoring.stats.resampling import plural
-
     return plural(unit)
 
 
@@ -328,7 +355,7 @@ def _leaderboard_text(report: Any) -> str:
     header += [f"Δ{report.primary}", "p"]
     rows = []
     for s in report.systems:
-        row = [str(s.rank), s.name]
+        row = [str(s.rank), printable(s.name)]
         for name in metrics:
             row += [format4(s.metrics[name]), format_interval(s.intervals[name])]
         row += ["" if s.difference is None else format4(s.difference),
@@ -393,6 +420,16 @@ def _share3(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
+def _recall_lines(recall: Any) -> list[str]:
+    """The recalled shares of ``evaluate --closed-book``: a model names the cited work from the excerpt alone."""
+    if not recall:
+        return []
+    names = {"candidates": "labelled candidates", "good": "good candidates", "kept": "kept questions"}
+    return ["", "recalled from memory (closed-book answers)"] + [
+        f"  {names.get(r['set'], r['set']):<20}{_share3(r['recalled_share'])}  ({r['recalled']} of {r['answered']} "
+        f"answered; {r['candidates']} in the set)" for r in recall]
+
+
 def _evaluation_text(report: Any) -> str:
     """A question build against labels: the labels matched, the kept questions' quality, one row per filter in
     funnel order, the selector's precision-yield curve, its AUC and, for a judged build, the judge's figures."""
@@ -410,6 +447,7 @@ def _evaluation_text(report: Any) -> str:
         f"  author named    {pct(k['author_named_share'])}  ({k['author_named']} of {k['labelled']})",
         f"  PASSING         {pct(k['passing_share'])}  ({k['passing']} of {k['labelled']})",
         f"  broken          {pct(k['broken_share'])}  ({k['broken']} of {k['labelled']})",
+        *_recall_lines(report.get("recall")),
         "",
         "filters, in funnel order (labelled candidates only)",
         f"{'filter':<20}{'removed':>9}{'good':>7}{'bad':>7}{'undecided':>11}{'bad let through':>17}",

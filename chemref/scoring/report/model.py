@@ -19,6 +19,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from chemref._version import __version__
+from chemref.scoring.report.formats import error_body, to_csv, to_json, to_markdown, to_text
 
 __all__ = ["ScoreReport", "Table", "LAYOUTS", "brat_sections"]
 
@@ -101,23 +102,15 @@ class ScoreReport(_ReadOnlyDict):
         return dict(self)
 
     def to_json(self, indent: int | None = 2) -> str:
-        from chemref.scoring.report.formats import to_json
-
         return to_json(self, indent=indent)
 
     def to_text(self) -> str:
-        from chemref.scoring.report.formats import to_text
-
         return to_text(self)
 
     def to_markdown(self) -> str:
-        from chemref.scoring.report.formats import to_markdown
-
         return to_markdown(self)
 
     def to_csv(self) -> str:
-        from chemref.scoring.report.formats import to_csv
-
         return to_csv(self)
 
     # -- the older spellings of the rows, the headline and the BRAT tables
@@ -243,8 +236,6 @@ def _primary_overall(data: Mapping[str, Any], primary: str) -> dict[str, Any] | 
 def _brat_table(data: Mapping[str, Any]) -> Table:
     """One flat row per (section, type) plus an ``all`` row per section; per-document rows follow, then one row
     per FP/FN whose ``error`` column holds the mention text."""
-    from chemref.scoring.report.formats import error_body
-
     rows: list[dict[str, Any]] = []
     for label, per_type, overall in brat_sections(data):
         for t, c in list(per_type.items()) + [("all", overall)]:

@@ -24,8 +24,14 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from chemref.errors import InputError
-from chemref.scoring.stats.resampling import (DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, TESTS,
-                                        Resampling)
+from chemref.scoring.stats.resampling import (
+    DEFAULT_LEVEL,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    TESTS,
+    Resampling,
+)
 
 __all__ = [
     "DEFAULT_LEVEL", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TRIALS", "TESTS", "Resampling",

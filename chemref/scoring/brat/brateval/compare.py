@@ -1,6 +1,6 @@
 """BRATEval v0.3.2 ``CompareRelations`` / ``CompareEntities``: greedy matching in ``java.util.HashMap`` id
 order, asymmetric span tests, ``REL|TYPE1|TYPE2`` keys, fpm/fnm, and its summary printed line for line
-from ``Summary:`` on (SCORING.md section 2).
+from ``Summary:`` on (the README's "Scoring ChEMU / BRAT").
 """
 
 from __future__ import annotations
@@ -10,12 +10,22 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from chemref.errors import BratError, ScoringError
-from chemref.scoring.brat.brateval.java import (brateval_similarity, java_double, java_format4, java_hashmap_layout,
-                                           java_sort_key)
+from chemref.pool import map_chunks
+from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.brateval.java import (
+    DEFAULT_SIMILARITY,
+    brateval_similarity,
+    java_double,
+    java_format4,
+    java_hashmap_layout,
+    java_sort_key,
+)
 from chemref.scoring.brat.brateval.reader import BDocument, BEntity, BRelation, read_document
-from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.brat.counts import BratevalCounts, add_counts, prf
+from chemref.scoring.brat.counts import total as counts_total
 from chemref.scoring.brat.report import add_intervals, report_meta
-from chemref.scoring.brat.counts import BratevalCounts, add_counts, prf, total as counts_total
+from chemref.scoring.brat.sources import AnnSource
+from chemref.scoring.report.model import ScoreReport
 
 _SPAN_NAMES = {"exact": "EXACT", "overlap": "OVERLAP", "approx": "APPROXIMATE"}
 _TYPE_NAMES = {"exact": "EXACT", "inexact": "INEXACT", "hierarchical": "HIERARCHICAL"}
@@ -62,7 +72,7 @@ class Matcher:
             return False
         if self.span == "approx":
             sim = brateval_similarity(e1.text, e2.text, self.threshold)  # type: ignore[arg-type]
-            return sim >= self.threshold  # NaN never matches
+            return sim >= self.threshold  # type: ignore[operator]  # NaN never matches
         return True
 
 
@@ -173,7 +183,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, rela
             score_relations_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
         else:
             score_entities_doc(gdoc, pdoc, m, doc_acc, types, errs, warnings)
-        add_counts(acc, doc_acc)
+        add_counts(acc, doc_acc)  # type: ignore[arg-type]
         if per_doc or collect:
             total = tuple(counts_total(doc_acc.values()))
             if per_doc:
@@ -215,7 +225,7 @@ class _Scored:
     def add(self, part: tuple) -> None:
         part_acc, part_types, part_docs, part_records, part_warnings, part_rows = part
         self.rows.extend(part_rows)
-        add_counts(self.acc, part_acc)
+        add_counts(self.acc, part_acc)  # type: ignore[arg-type]
         self.types |= part_types
         self.docs.update(part_docs)
         self.records.extend(part_records)
@@ -237,9 +247,9 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
 
     threshold = similarity if span == "approx" else None
     if span == "approx" and threshold is None:
-        threshold = 0.8
+        threshold = DEFAULT_SIMILARITY
     relations = level == "relations"
-    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"
+    label = f"brateval/{level}/{span}" + (f"{java_double(threshold)}" if span == "approx" else "") + f"/{type_match}"  # type: ignore[arg-type]
     scored = _score_folders(gold, pred, Matcher(span, type_match, threshold), relations=relations, label=label,
                             per_doc=per_doc or details, errors=errors or details,
                             collect=resampling is not None or doc_counts, jobs=jobs, zip_limits=zip_limits)
@@ -258,9 +268,6 @@ def score_brateval(gold: str | os.PathLike[str], pred: str | os.PathLike[str], *
 def _score_folders(gold: Any, pred: Any, m: Matcher, *, relations: bool, label: str, per_doc: bool, errors: bool,
                    collect: bool, jobs: int | None, zip_limits: Any) -> _Scored:
     """Read the gold and prediction folders (or zips) as BRATEval does and score every document pair."""
-    from chemref.pool import map_chunks, resolve_jobs as _jobs
-    from chemref.scoring.brat.sources import AnnSource
-
     scored = _Scored()
     with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
@@ -338,7 +345,7 @@ def _document(scored: _Scored, lines: list[str], per_type: dict[str, Any], overa
     for (per-document counts, FP/FN records)."""
 
     matching = (f"BRATEval v0.3.2: greedy, gold in java.util.HashMap id order; span {_SPAN_NAMES[span]}"
-                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")
+                + (f" (similarity {java_double(threshold)})" if span == "approx" else "")  # type: ignore[arg-type]
                 + f"; type {_TYPE_NAMES[type_match]}")
     meta = report_meta("brateval", f"{label} f1 (the 'all' row)", scored.documents, matching, resampling,
                  "BRATEval's summary line 'all'")

@@ -13,6 +13,8 @@ from typing import Iterable, Sequence
 from chemref.scoring.report.formats import format4
 
 _JAVA_WS = "".join(chr(i) for i in range(33))
+#: BRATEval's default threshold of :func:`brateval_similarity` for approximate span matching.
+DEFAULT_SIMILARITY = 0.8
 
 
 def java_format4(x: float) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from chemref._io import line_and_column
-from chemref.brat.reader import LineWarnings, shortened
+from chemref.brat.decode import binary
+from chemref.brat.reader import LineWarnings, refuse_unknown_lines, shortened
 from chemref.errors import BratError
 from chemref.scoring.brat.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
 
@@ -67,9 +68,11 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
     if text.startswith("\ufeff"):
         warnings.append(f"{path}:1: the file starts with a byte order mark; BRATEval reads it as part of the "
                         f"first line, which it then ignores")
+    lines = unknown = 0
     for lineno, line in enumerate(java_read_lines(text), 1):
         if not line or (line[0] <= " " and not java_trim(line)):
             continue
+        lines += 1
         c = line[0]
         if c == "T":
             fields = line.split("\t")
@@ -96,6 +99,11 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
             frags = []
             for loc in java_split(java_trim(fields[1][len(ent[0]):]), ";"):
                 se = java_split(loc, " ")
+                bad = next((x for x in se[:2] if not x.isascii()), None)
+                if bad is not None:  # Java's parseInt reads any Unicode digits ("\u0664"); chemref refuses them
+                    raise BratError(f"offsets must be written with the digits 0-9, got {shortened(bad)!r}",
+                                    path=path, line=lineno, hint="BRATEval would read other Unicode digits as "
+                                    "numbers; write the offsets with ASCII digits")
                 try:
                     frags.append((java_parse_int(se[0]), java_parse_int(se[1])))
                 except IndexError:
@@ -146,6 +154,9 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
             if len(fields) == 3 and len(java_split(fields[1], " ")) < need:
                 raise _abort(f"the {'normalization' if c == 'N' else 'note'} line has too few fields", path,
                              lineno, "ArrayIndexOutOfBoundsException")
+        else:
+            unknown += 1  # BRATEval ignores it without a word
+    refuse_unknown_lines(unknown, lines, path)
     noted.close()
     for rel in relations.values():
         rel.e1 = entities.get(rel.id1)
@@ -156,6 +167,9 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
 def read_document(src: Any, name: str, warnings: list[str]) -> BDocument:
     where = src.display(name)
     data = src.read_bytes(name)
+    why = binary(data)  # gzip, zip, UTF-16, NUL bytes: BRATEval would score its U+FFFD garbage as an empty file
+    if why is not None:
+        raise BratError(why, path=where, hint="re-save it as UTF-8 text")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

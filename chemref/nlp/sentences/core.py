@@ -1,0 +1,291 @@
+"""The sentence splitter: :func:`split_sentences` and its one left-to-right pass over the candidate boundaries
+(:func:`_cut_points`, :func:`_decide`, :func:`_ends_at`), then the stripped spans.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_right
+from typing import Sequence
+
+from chemref.nlp.rules import SentenceRules
+from chemref.nlp.sentences.newlines import _newline_splits
+from chemref.nlp.sentences.patterns import (
+    _CANDIDATE,
+    _CAPITALISED,
+    _DIGIT,
+    _LOWER,
+    _LOWER_KIND,
+    _LOWER_MAYBE_START,
+    _LOWERSTART,
+    _NEXT,
+    _NONWS,
+    _PLAIN_SYMBOLS,
+    _SPLIT_AFTER_WORD,
+    _STARTER,
+    _SUP,
+    _YEAR_IN_BRACKETS,
+    DEFAULT_RULES,
+)
+from chemref.nlp.sentences.periods import (
+    _citation_opens_sentence,
+    _next_kind,
+    _nospace_splits,
+    _period_ends,
+    _split_vetoed,
+)
+from chemref.nlp.sentences.protected import (
+    _extend_over_markers,
+    _GluedAnchor,
+    _name_ends_in_digits,
+    _protected_spans,
+    _start_of,
+    _starts_protected,
+)
+from chemref.nlp.sentences.structure import _structure
+
+
+def split_sentences(text: str, *, protected: Sequence[tuple[int, int]] = (),
+                    rules: SentenceRules | None = None) -> list[tuple[int, int]]:
+    """Sentence spans ``(start, end)`` of ``text`` (end exclusive), in order, stripped of whitespace.
+
+    Together they cover every non-whitespace character exactly once. ``protected`` spans (citation
+    anchors) never contain a boundary; one that follows sentence-final punctuation, like a plain
+    "[12]" or "(Smith et al., 2019)", is attached to the sentence before it.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"split_sentences() needs a str, got {type(text).__name__}")
+    idx = (DEFAULT_RULES if rules is None else rules).index
+    prot = _protected_spans(text, protected, idx.no_split)
+    quiet, forced = _structure(text)
+    cuts = _cut_points(text, _candidates(text, prot), prot, quiet, idx)
+    if forced:
+        cuts = sorted(set(cuts).union(forced))
+    return _spans(text, cuts)
+
+
+def _candidates(text: str, prot: list[tuple[int, int]]):
+    """The candidate boundaries of ``text`` in order: :data:`_CANDIDATE`'s matches, and the periods glued to a
+    protected anchor after a word ("diffusion.a Studies", "al.)7")."""
+    candidates = _CANDIDATE.finditer(text)
+    if prot:
+        glued = [_GluedAnchor(s - 1) for s, _ in prot
+                 if s >= 2 and text[s - 1] == "." and not text[s - 2].isspace()]
+        glued += [_GluedAnchor(s - 2, "glued_close") for s, _ in prot
+                  if s >= 3 and text[s - 1] in ")]" and text[s - 2] == "." and not text[s - 3].isspace()]
+        glued.sort(key=_start_of)
+        if glued:
+            candidates = heapq.merge(candidates, glued, key=_start_of)  # type: ignore[arg-type]
+    return candidates
+
+
+#: what :func:`_decide` returns for a candidate after which only whitespace is left (the pass stops)
+_STOP = -1
+
+
+def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[tuple[int, int]],
+                idx) -> list[int]:
+    """The split points of one left-to-right pass over the candidates (sentences are the stripped pieces
+    between them): the candidates inside quiet spans and anchors are passed over, newlines and lost spaces
+    are decided by their own rules, and a terminal or glued period is passed to :func:`_decide` unless a
+    plain lower-case word or a symbol follows it (the fast path), or to :func:`_ends_at` when there is nothing
+    to move its end over. (The tests every candidate meets stay inline in this loop: it is the hot path.)"""
+    q_starts = [a for a, _ in quiet]
+    p_starts = [s for s, _ in prot]
+    # (the protected spans are sorted and disjoint: outside [p_first, p_last) no offset is inside one)
+    p_first, p_last = (prot[0][0], prot[-1][1]) if prot else (0, 0)
+    n = len(text)
+    cuts: list[int] = []
+    last_cut = 0
+    sent_start = -1               # first non-space offset after last_cut, computed lazily
+    skip_to = 0                   # candidates before this offset were swallowed by an extension
+    # (hot loop: module-level look-ups bound to locals; the most common outcomes are tested first)
+    append = cuts.append
+    next_match = _NEXT.match
+    lower_maybe = _LOWER_MAYBE_START.match
+    plain = _PLAIN_SYMBOLS
+    decide = _decide
+    ends_at = _ends_at
+    last_i = -1
+    for m in candidates:
+        i = m.start()
+        if i < skip_to or i == last_i:
+            continue
+        if quiet:
+            k = bisect_right(q_starts, i) - 1
+            if k >= 0 and quiet[k][1] > i:
+                continue  # a list item's marker or a spaced ellipsis
+        last_i = i
+        group = m.lastgroup
+        if group == "next":
+            group = "term"  # (the group in the look-ahead closed last)
+        if p_first <= i < p_last:
+            k = bisect_right(p_starts, i) - 1
+            if k >= 0 and prot[k][1] > i and not (group == "term" and m.end() >= prot[k][1]):
+                continue  # inside an anchor (an anchor that ends with the period, "145.", may end a sentence)
+        if group == "term":
+            # terminal punctuation
+            glued = False
+            run_end = m.end(2)
+            end = m.end()
+            if run_end - i > 1 and i > 0 and text[i - 1] in "[(" and text.startswith(("]", ")"), run_end):
+                continue  # "[...]": an omission in a quotation, not a sentence end
+            j = m.start("next")  # (_CANDIDATE's look-ahead went over the spaces after the punctuation already)
+            if j == n:
+                break  # only whitespace is left: the end of the text closes the last sentence anyway
+        elif group == "nl":
+            # (a newline right after a cut, "end.\nNext", changes nothing: no need to read the lines)
+            if i > last_cut and (
+                    ((e := m.end()) - i > 1 and m.group().count("\n") > 1) or _newline_splits(text, i, e, last_cut)):
+                append(i)
+                # (the newlines and blank lines run to e: a non-space character there opens the next sentence)
+                last_cut, sent_start = i, e if e < n and not text[e].isspace() else -1
+            continue
+        elif group == "nospace":
+            if _nospace_splits(text, i, idx):
+                append(i + 1)
+                last_cut = sent_start = skip_to = i + 1  # (the match looked ahead to a capital letter there)
+            continue
+        else:
+            # a period glued to a citation number
+            glued = True
+            run_end = i + 1
+            end = i + 2 if group == "glued_close" else i + 1
+            j = -1
+        if j < 0:
+            nm = next_match(text, end)
+            if nm is None:
+                break
+            j = nm.start(1)
+        c = text[j]
+        starts_prot = prot and (j == end or c in "([" or c.isdigit() or c in _SUP) \
+            and _starts_protected(prot, p_starts, j) is not None
+        # (after terminal punctuation, _CANDIDATE matched only if a lower-case word there passes lower_maybe)
+        if not glued and not starts_prot and (
+                c in plain or ("a" <= c <= "z" and group != "term" and lower_maybe(text, j) is None)):
+            continue  # fast path: a plain lower-case word or a symbol follows, never a boundary
+        if glued or starts_prot or c in "[(,;" or p_first < end < p_last:  # (c is one character)
+            cut, sent_start = decide(text, i, j, group, glued, starts_prot, run_end, end, last_cut, sent_start,  # type: ignore[arg-type]
+                                     prot, p_starts, p_first, p_last, idx)
+        else:  # nothing to move the end over
+            cut, sent_start = ends_at(text, i, j, j, group, glued, run_end, end, end, last_cut, sent_start,
+                                      prot, p_starts, idx)
+        if cut is None:
+            continue
+        if cut == _STOP:
+            break
+        append(cut)
+        last_cut = skip_to = cut
+    return cuts
+
+
+def _decide(text: str, i: int, j: int, group: str, glued: bool, starts_prot: bool, run_end: int, punct_end: int,
+            last_cut: int, sent_start: int, prot: list[tuple[int, int]], p_starts: list[int], p_first: int,
+            p_last: int, idx) -> tuple[int | None, int]:
+    """Whether the terminal punctuation (or glued period) at ``i``, before the next non-space character at
+    ``j``, ends a sentence: ``(cut, sent_start)``, the split point (None for no boundary, :data:`_STOP` when
+    only whitespace follows) and the first non-space offset of the current sentence (-1: not known; after a
+    cut, that of the next sentence). The end moves over the citation markers after the punctuation and out of
+    an anchor it falls in; :func:`_ends_at` decides on the word after it."""
+    end = punct_end
+    raw_j = j
+    c = text[j]
+    if glued or starts_prot or c in "[(,;":  # (c is one character)
+        end = _extend_over_markers(text, end, prot, p_starts, glued=glued)
+        if glued and end == punct_end:
+            return None, sent_start  # "Fig.3b": a period inside a word
+        if end == punct_end and c == "(" and j == end:
+            return None, sent_start  # "sp.(Fig. 2)": a bracket glued to the period that is not a citation
+        if end != punct_end:
+            nm = _NEXT.match(text, end)
+            if nm is None:
+                return _STOP, sent_start
+            j = nm.start(1)
+            c = text[j]
+        if c in _PLAIN_SYMBOLS or ("a" <= c <= "z" and _LOWER_MAYBE_START.match(text, j) is None):
+            if group == "term" and end != punct_end and "a" <= c <= "z" \
+                    and _citation_opens_sentence(text, i, run_end, punct_end, idx) and punct_end > last_cut:
+                return punct_end, -1  # "... implications. [7] confirms this.": the citation is the next subject
+            return None, sent_start  # after the markers, a plain lower-case word or a symbol: never a boundary
+    if p_first < end < p_last:
+        k = bisect_right(p_starts, end - 1) - 1
+        if k >= 0 and prot[k][0] < end < prot[k][1]:
+            # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it
+            end = _extend_over_markers(text, prot[k][1], prot, p_starts, glued=False)
+            nm = _NEXT.match(text, end)
+            if nm is None:
+                return _STOP, sent_start
+            j = nm.start(1)
+    return _ends_at(text, i, raw_j, j, group, glued, run_end, end, punct_end, last_cut, sent_start, prot, p_starts,
+                    idx)
+
+
+def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run_end: int, end: int,
+             punct_end: int, last_cut: int, sent_start: int, prot: list[tuple[int, int]], p_starts: list[int],
+             idx) -> tuple[int | None, int]:
+    """:func:`_decide`'s verdict once the end is past the markers: the kind of the word at ``j`` (and at
+    ``raw_j``, right after the punctuation) decides a single period through :func:`_period_ends`, other
+    punctuation directly; then the vetoes (:func:`_split_vetoed`)."""
+    c = text[j]
+    # (ASCII digits and lower-case letters: _next_kind's answer without the call)
+    if "0" <= c <= "9":
+        nxt = _DIGIT
+    elif "a" <= c <= "z":
+        lk = _LOWER_KIND.match(text, j)
+        if lk is None:
+            nxt = _LOWER
+        else:
+            g = lk.lastgroup
+            nxt = _LOWERSTART if g == "opener" or lk.group(g) in (  # type: ignore[arg-type]
+                idx.lowercase_prefixes if g == "prefix" else idx.lowercase_openers) else _LOWER
+    else:
+        nxt = _next_kind(text, j, idx)
+    if glued and group == "glued_num" and nxt != _STARTER and not (
+            prot and _starts_protected(prot, p_starts, i + 1) is not None) and not (
+            _name_ends_in_digits(text, i) and _CAPITALISED.match(text, j)):
+        return None, sent_start  # "133.1,2 This" is a citation, "Section 3.2 Results" is not
+    # "et al. (2005) A ..." is a name followed by a year, whatever comes after the marker;
+    # a glued citation number is not a word ("Koshland et al.23 Conformational ...")
+    # (only a parenthesised marker can be such a year: "et al. [12] In this study" goes on after the marker)
+    if raw_j == j:
+        narrative = False
+        raw_nxt = nxt
+    else:
+        narrative = not glued and _YEAR_IN_BRACKETS.match(text, raw_j) is not None
+        raw_nxt = _next_kind(text, raw_j, idx) if narrative else nxt
+    if nxt >= _LOWER and raw_nxt >= _LOWER:
+        return None, sent_start  # a lower-case word or a symbol follows: no rule below splits (nor moves the end)
+    looked_from = end  # (where the search for the next non-space character started)
+    if run_end - i == 1 and text[i] == ".":
+        if sent_start < last_cut:
+            ss = _NONWS.search(text, last_cut)
+            sent_start = ss.start() if ss else len(text)
+        split, end = _period_ends(text, i, j, nxt, raw_nxt, narrative, end, punct_end, sent_start, idx)
+        if split is None:
+            return _STOP, sent_start  # a citation number closes the text and belongs to the last sentence
+    else:  # ! ? … and runs such as "..." or "?!"
+        split = nxt in _SPLIT_AFTER_WORD
+    if not split or _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut) or end <= last_cut:
+        return None, sent_start
+    # (when the next non-space character was looked up from this very end, it opens the next sentence)
+    return end, j if looked_from == end else -1
+
+
+
+def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
+    """Strip the pieces between cut points; drop whitespace-only pieces."""
+    # (str.strip and the regex ``\s`` agree on what is whitespace: both use Unicode ``isspace``)
+    out = []  # type: ignore[var-annotated]
+    append = out.append
+    prev = 0
+    for c in cuts:
+        piece = text[prev:c].lstrip()
+        if piece:
+            s = c - len(piece)
+            append((s, s + len(piece.rstrip())))
+        prev = c
+    piece = text[prev:].lstrip()
+    if piece:
+        s = len(text) - len(piece)
+        append((s, s + len(piece.rstrip())))
+    return out

@@ -1,0 +1,432 @@
+"""``chemref questions closed-book apply``: the closed-book answers joined to the questions, and those kept.
+
+Each sample's answer is read strictly (:mod:`chemref.questions.closed_book.answers`) and matched to the question's
+cited work with the scorer's matcher (:func:`chemref.scoring.benchmarks.citation_prediction.answer_hit`: the DOI or PMID
+after normalisation, or the title at ``title_threshold``). Every record asked about gets :data:`CLOSED_BOOK_FIELDS`.
+A question is:
+
+- **recalled** when any sample names its cited work (CiteME's rule): rejected with the reason ``closed_book``, or
+  kept and flagged with ``keep_recalled``;
+- **unanswered** when no sample names it and at least one sample has no usable answer (missing, stale, an HTTP
+  error, refused, truncated, not JSON, wrong schema; or no request at all): held back with the reason
+  ``closed_book_unanswered`` (``unanswered="keep"`` keeps it, flagged by ``closed_book_status``): a sample never
+  answered might have recalled it;
+- otherwise **not recalled**, and kept.
+
+The per-target and per-article caps of the build are then applied again
+(:func:`chemref.questions.judge.apply.apply_caps`) to the kept questions and the candidates that a cap had
+rejected and that were asked about too, so that an article's slots go to questions that stay (when the questions
+are the judge's, only a candidate the judge kept before a cap rejected it:
+:func:`~chemref.questions.closed_book.prepare.reaches_closed_book`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from chemref._io.outputs import check_distinct_outputs
+from chemref.errors import InputError
+from chemref.jsonl import read_jsonl, write_jsonl
+from chemref.questions.closed_book.answers import Recollection, read_recollections
+from chemref.questions.closed_book.prepare import CAP_REASONS, JUDGED_FIELD, reaches_closed_book, split_sample_id
+from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
+from chemref.questions.funnel.settings import BuildSettings
+from chemref.questions.judge.answers import ANSWER_KINDS
+from chemref.questions.judge.apply import (
+    JUDGE_DESCRIPTIONS,
+    JUDGE_FIELD_DOCS,
+    JUDGE_REASONS,
+    _build_report,
+    _document_order,
+    _totals,
+    _user_message,
+    apply_caps,
+    build_setting,
+    card_settings,
+    write_stage_report,
+)
+from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
+from chemref.questions.output.card import card_path, write_card
+from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
+from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
+
+__all__ = ["CLOSED_BOOK_FIELDS", "CLOSED_BOOK_REASONS", "CLOSED_BOOK_DESCRIPTIONS", "CLOSED_BOOK_FIELD_DOCS",
+           "UNANSWERED_POLICIES", "ClosedBookSummary", "ClosedBook", "apply_closed_book", "closed_book_funnel",
+           "apply_to_files", "ClosedBookOutputs"]
+
+#: The fields the closed-book test adds to every record it asks about, in output order.
+CLOSED_BOOK_FIELDS = ("closed_book_hits", "closed_book_samples", "closed_book_answered", "closed_book_match",
+                      "closed_book_model", "closed_book_prompt", "closed_book_status")
+#: The funnel steps of the closed-book test, in order (the caps follow them again).
+CLOSED_BOOK_REASONS = ("closed_book_unanswered", "closed_book")
+#: What to do with a question some sample of which has no usable answer.
+UNANSWERED_POLICIES = ("hold", "keep")
+CLOSED_BOOK_DESCRIPTIONS = {
+    "closed_book_unanswered": "the closed-book test has no usable answer for some sample (missing, stale, HTTP "
+                              "error, refused, truncated, not JSON or wrong schema) and no sample recalls the "
+                              "cited work: held back, not counted as not recalled",
+    "closed_book": "a model names the cited work from the excerpt alone, from memory, in some sample (DOI, PMID or "
+                   "title): the question measures recall, not finding",
+}
+#: What each of :data:`CLOSED_BOOK_FIELDS` holds (for the dataset card).
+CLOSED_BOOK_FIELD_DOCS = {
+    "closed_book_hits": "closed-book samples whose answer names the cited work (0: not recalled)",
+    "closed_book_samples": "closed-book samples asked for this question",
+    "closed_book_answered": "closed-book samples with a usable answer",
+    "closed_book_match": "how the first recalling answer matched: doi, pmid or title (null: none did)",
+    "closed_book_model": "the model that answered the closed-book test",
+    "closed_book_prompt": "the version of the closed-book prompt (chemref.questions.judge.prompt)",
+    "closed_book_status": "ok when every sample has a usable answer, else the first failing kind (missing, "
+                          "stale, http_error, refused, truncated, not_json, schema)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedBookSummary:
+    """Counts of one ``apply``: ``kinds`` counts the samples per answer kind, ``matches`` the recalled questions
+    per way of matching; ``requests`` is the number of requests made (without a requests file: the answers for
+    the records asked about)."""
+    model: str | None
+    prompt: str | None
+    samples: int | None
+    temperature: float | None
+    title_threshold: float
+    keep_recalled: bool
+    unanswered: str
+    candidates: int
+    requests: int
+    kinds: Mapping[str, int]
+    recalled: int
+    not_recalled: int
+    unanswered_questions: int
+    matches: Mapping[str, int]
+    dropped: int
+    held: int
+    kept_before_caps: int
+    per_target_cap: int
+    per_article_cap: int
+    questions: int
+    recalled_share: float | None = None
+    removed_share: float | None = None
+    requests_per_kept: float | None = None
+    #: answers that no request asks for, or for records the test does not ask about (they decide nothing)
+    unused_answers: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        row = asdict(self)
+        row["kinds"] = dict(self.kinds)
+        row["matches"] = dict(self.matches)
+        return row
+
+    def to_text(self) -> str:
+        kinds = ", ".join(f"{kind} {n}" for kind, n in self.kinds.items() if n) or "none"
+        share = "" if self.recalled_share is None else f" ({self.recalled_share:.1%} of those answered)"
+        fate = "kept and flagged" if self.keep_recalled else "dropped"
+        cost = "no question kept" if self.requests_per_kept is None else \
+            f"{self.requests_per_kept} requests per kept question"
+        return (f"closed-book apply: {self.candidates} questions asked, {self.requests} requests (model "
+                f"{self.model or 'unknown'}, prompt {self.prompt or 'unknown'}; answers: {kinds}); recalled "
+                f"{self.recalled}{share}, {fate}; unanswered {self.unanswered_questions} "
+                f"({'kept' if self.unanswered == 'keep' else 'held back'}); not recalled {self.not_recalled}; "
+                f"caps again: {self.per_target_cap} per target, {self.per_article_cap} per article; "
+                f"{self.questions} questions; {cost}")
+
+
+@dataclass(frozen=True)
+class ClosedBook:
+    """The result of :func:`apply_closed_book`: the kept questions, every other record (with ``reason``), in
+    document order, and the counts."""
+    questions: tuple[dict[str, Any], ...]
+    rejected: tuple[dict[str, Any], ...]
+    summary: ClosedBookSummary
+    reasons: Mapping[str, int] = field(default_factory=dict)
+    #: how many of the records asked about had each reason before the test (a cap, or None: a question)
+    prior: Mapping[str | None, int] = field(default_factory=dict)
+
+
+def _request_samples(requests: Sequence[Any], records: Mapping[str, Any],
+                     requests_path: str | None) -> dict[str, list[str]]:
+
+    samples: dict[str, list[str]] = {}
+    for request in requests:
+        split = split_sample_id(request.custom_id)
+        if split is None:
+            raise InputError(f"custom_id {request.custom_id!r} is not a closed-book sample id (ID#1 ... ID#K)",
+                             path=requests_path, line=request.line,
+                             hint="give the requests of 'closed-book prepare' (not the judge's)")
+        if split[0] not in records:
+            raise InputError(f"requests custom_id {request.custom_id!r}, whose question is no record of the "
+                             "questions or the rejected file", path=requests_path, line=request.line,
+                             hint="give the files the requests were prepared from (--rejected too)")
+        samples.setdefault(split[0], []).append(request.custom_id)
+    return samples
+
+
+def _stale(request: Any, record: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """``(stale, version)``: the request was rendered from another excerpt (or from a prompt this chemref lacks)."""
+    version = prompt_version(request.body.get("messages"), "closed-book")
+    if version is None:
+        return True, None
+    try:
+        current = render_messages(record, version)
+    except KeyError:
+        return True, version
+    return _user_message(request.body.get("messages")) != _user_message(current), version
+
+
+def apply_closed_book(questions: Iterable[Mapping[str, Any]],
+                      answers: Mapping[str, tuple[int, Recollection]], *,
+                      rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
+                      keep_recalled: bool = False, unanswered: str = "hold",
+                      title_threshold: float | None = None, per_target: int = 1, per_article: int = 4,
+                      seed: int = 0, responses_path: str | None = None,
+                      requests_path: str | None = None) -> ClosedBook:
+    """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
+    keep what is not recalled (see the module). An answer or a request whose id is no ``ID#k`` of a record, or
+    an id in two records, is an :class:`InputError`."""
+    threshold = DEFAULT_THRESHOLD if title_threshold is None else title_threshold
+    if not 0.0 < threshold <= 1.0:
+        raise InputError(f"the title threshold must be above 0 and at most 1, got {threshold}")
+    if unanswered not in UNANSWERED_POLICIES:
+        raise InputError(f"unanswered must be one of {', '.join(UNANSWERED_POLICIES)}, got {unanswered!r}")
+    settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
+    records: dict[str, dict[str, Any]] = {}
+    everything: list[dict[str, Any]] = []
+    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
+        row = dict(record)
+        ident = row.get("id")
+        if not isinstance(ident, str) or not ident:
+            raise InputError(f"a record has no id (got {ident!r:.60})", hint="give the files of a chemref build")
+        if ident in records:
+            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file "
+                             "of one build (each candidate once)")
+        if is_question:
+            row.pop("reason", None)
+        else:
+            row["reason"] = str(row.get("reason") or "unknown")
+        records[ident] = row
+        everything.append(row)
+
+    by_request = {r.custom_id: r for r in requests} if requests is not None else None
+    answered: dict[str, list[tuple[int, str]]] = {}
+    for ident, (line, _) in answers.items():
+        split = split_sample_id(ident)
+        if split is None or split[0] not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no sample (ID#k) of a record of the questions or the "
+                             "rejected file", path=responses_path, line=line,
+                             hint="give the requests and the files the responses were made for")
+        answered.setdefault(split[0], []).append((split[1], ident))
+    if by_request is not None:
+        samples = _request_samples(requests or (), records, requests_path)
+    else:
+        samples = {ident: [sid for _, sid in sorted(ids)] for ident, ids in answered.items()}
+    judged = any(JUDGED_FIELD in row for row in everything if "reason" not in row)
+    candidates = [row for row in everything if "reason" not in row
+                  or (reaches_closed_book(row, judged=judged) and row["id"] in samples)]
+    used: set[str] = set()
+
+    kinds = {kind: 0 for kind in ANSWER_KINDS}
+    models: dict[str, int] = {}
+    prompts: dict[str, int] = {}
+    temperatures: dict[float, int] = {}
+    counts: dict[int, int] = {}
+    matches = {"doi": 0, "pmid": 0, "title": 0}
+    prior: dict[str | None, int] = {}
+    kept: list[dict[str, Any]] = []
+    recalled = not_recalled = open_questions = dropped = held = 0
+    for row in candidates:
+        ident = row["id"]
+        prior[row.get("reason")] = prior.get(row.get("reason"), 0) + 1
+        gold = gold_question(row)
+        hits = good = 0
+        first_match = None
+        status = "ok"
+        model = None
+        asked = samples.get(ident, [])
+        counts[len(asked)] = counts.get(len(asked), 0) + 1
+        prompt = None
+        for sid in asked:
+            used.add(sid)
+            request = by_request.get(sid) if by_request is not None else None
+            answer = answers[sid][1] if sid in answers else Recollection("missing", detail="no response line")
+            version: str | None = CLOSED_BOOK_PROMPT_VERSION
+            if request is not None:
+                stale, version = _stale(request, row)
+                if sid in answers and stale:
+                    answer = Recollection("stale", model=answer.model,
+                                          detail="the question changed since the request was prepared")
+                temperature = request.body.get("temperature")
+                if isinstance(temperature, (int, float)) and not isinstance(temperature, bool):
+                    temperatures[float(temperature)] = temperatures.get(float(temperature), 0) + 1
+            kinds[answer.kind] += 1
+            name = answer.model or (request.body.get("model") if request is not None else None)
+            if name:
+                models[name] = models.get(name, 0) + 1
+                model = model or name
+            if version:
+                prompts[version] = prompts.get(version, 0) + 1
+                prompt = prompt or version
+            if not answer.ok:
+                if status == "ok":
+                    status = answer.kind
+                continue
+            good += 1
+            hit = answer_hit(gold, identifiers=(answer.doi,), titles=(answer.title,), threshold=threshold)
+            if hit is not None:
+                hits += 1
+                first_match = first_match or hit
+        if not asked:
+            status = "missing"
+        row.update({"closed_book_hits": hits, "closed_book_samples": len(asked), "closed_book_answered": good,
+                    "closed_book_match": first_match, "closed_book_model": model,
+                    "closed_book_prompt": prompt,
+                    "closed_book_status": status})
+        if first_match is not None:
+            recalled += 1
+            matches[first_match] += 1
+            if not keep_recalled:
+                row["reason"] = "closed_book"
+                dropped += 1
+                continue
+        elif status != "ok":
+            open_questions += 1
+            if unanswered == "hold":
+                row["reason"] = "closed_book_unanswered"
+                held += 1
+                continue
+        else:
+            not_recalled += 1
+        row.pop("reason", None)
+        kept.append(row)
+
+    survivors, capped_target, capped_article = apply_caps(kept, settings)
+    order = _document_order(everything)
+    kept_ids = {row["id"] for row in survivors}
+    final = tuple({k: v for k, v in row.items() if k != "reason"}
+                  for row in sorted(survivors, key=lambda r: order[r["id"]]))
+    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
+    reasons: dict[str, int] = {}
+    for row in others:
+        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    # answers for records the test does not ask about, or that no request asks for, decide nothing
+    unused = sum(1 for ident in answers if ident not in used)
+    requests_made = len(by_request) if by_request is not None else len(answers) - unused
+    decided = recalled + not_recalled
+    summary = ClosedBookSummary(
+        model=max(models, key=models.get) if models else None,
+        prompt=max(prompts, key=prompts.get) if prompts else None,
+        samples=max(counts, key=counts.get) if counts else None,
+        temperature=max(temperatures, key=temperatures.get) if temperatures else None,
+        title_threshold=threshold, keep_recalled=keep_recalled, unanswered=unanswered,
+        candidates=len(candidates), requests=requests_made, kinds=kinds, recalled=recalled,
+        not_recalled=not_recalled, unanswered_questions=open_questions, matches=matches, dropped=dropped,
+        held=held, kept_before_caps=len(kept), per_target_cap=capped_target, per_article_cap=capped_article,
+        questions=len(final), recalled_share=round(recalled / decided, 4) if decided else None,
+        removed_share=round((dropped + held) / len(candidates), 4) if candidates else None,
+        requests_per_kept=round(requests_made / len(final), 3) if final else None, unused_answers=unused)
+    return ClosedBook(final, others, summary, reasons, prior)
+
+
+def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, Any]] | None = None,
+                       candidates: int | None = None) -> list[dict[str, Any]]:
+    """The funnel after the closed-book test: ``[{filter, rejected, remaining, description}]``: the steps before
+    the caps (the ``base_funnel`` rows of the build or the judge when given, else counted from the records'
+    reasons), the test's two steps, then the caps applied again (the records a cap had rejected and that were
+    not asked about keep their cap); the last ``remaining`` is the number of questions."""
+    s = result.summary
+    total = candidates if candidates is not None else len(result.questions) + len(result.rejected)
+    if base_funnel is not None:
+        steps = [(str(row["filter"]), int(row["rejected"])) for row in base_funnel
+                 if row["filter"] not in CAP_REASONS and row["filter"] not in CLOSED_BOOK_REASONS]
+        base_caps = {reason: sum(int(row["rejected"]) for row in base_funnel if row["filter"] == reason)
+                     for reason in CAP_REASONS}
+        caps = {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
+    else:
+
+        order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
+        order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
+                        and r not in CLOSED_BOOK_REASONS)
+        steps = [(reason, result.reasons.get(reason, 0)) for reason in order if reason in result.reasons]
+        caps = {reason: result.reasons.get(reason, 0) - (s.per_target_cap if reason == "per_target_cap"
+                                                          else s.per_article_cap) for reason in CAP_REASONS}
+    steps += [("closed_book_unanswered", s.held), ("closed_book", s.dropped),
+              ("per_target_cap", caps["per_target_cap"] + s.per_target_cap),
+              ("per_article_cap", caps["per_article_cap"] + s.per_article_cap)]
+    rows = []
+    remaining = total
+    for reason, n in steps:
+        remaining -= n
+        rows.append({"filter": reason, "rejected": n, "remaining": remaining,
+                     "description": CLOSED_BOOK_DESCRIPTIONS.get(reason) or JUDGE_DESCRIPTIONS.get(reason)
+                     or DESCRIPTIONS.get(reason, "")})
+    return rows
+
+
+@dataclass(frozen=True)
+class ClosedBookOutputs:
+    """What :func:`apply_to_files` wrote (None: not written)."""
+    result: ClosedBook
+    funnel: list[dict[str, Any]]
+    output: str
+    rejected: str | None
+    report: str | None
+    card: str | None
+
+
+def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
+                   requests: str | None = None, keep_recalled: bool = False, unanswered: str = "hold",
+                   title_threshold: float | None = None, rejected_out: str | None = None,
+                   report: str | None = None, per_target: int | None = None, per_article: int | None = None,
+                   seed: int | None = None, build_report: str | None = None,
+                   supersedes: bool = False) -> ClosedBookOutputs:
+    """Read the questions (and ``rejected``), the responses (and ``requests``), :func:`apply_closed_book`, and
+    write the kept questions (and ``rejected_out``) atomically. When the report of the build (or of ``judge
+    apply``) is beside ``questions`` (``report.json``, or ``<stem>.report.json``; ``build_report`` names it when
+    it is elsewhere), its caps and seed are the defaults, the report after the test is written to ``report``
+    (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``supersedes``: the kept
+    questions take the place of ``questions``, whose card beside them they may replace)."""
+    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
+
+    given = build_report
+    if given is None:
+        stem_report = Path(questions).with_name(f"{Path(questions).stem}.report.json")
+        given = str(stem_report) if stem_report.is_file() else None
+    base_path, base = _build_report(questions, given)
+    settings = (base or {}).get("settings") or {}
+    if base is not None and report is None:
+        report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
+    card_target = card_path(output, also=questions if supersedes else None) if base is not None else None
+    check_distinct_outputs({"output (-o)": output, "rejected output (--rejected-out)": rejected_out,
+                            "report": report, "dataset card": card_target})
+
+    answers = read_recollections(responses)
+    request_list = read_requests(requests) if requests is not None else None
+    result = apply_closed_book(
+        (row for _, row in read_jsonl(questions)), answers,
+        rejected=(row for _, row in read_jsonl(rejected)) if rejected is not None else (),
+        requests=request_list, keep_recalled=keep_recalled, unanswered=unanswered,
+        title_threshold=title_threshold, per_target=build_setting(settings, per_target, "per_target", 1),
+        per_article=build_setting(settings, per_article, "per_article", 4),
+        seed=build_setting(settings, seed, "seed", 0), responses_path=responses, requests_path=requests)
+    funnel = closed_book_funnel(result, base.get("funnel") if base else None,
+                                int(base["candidates"]) if base else None)
+    write_jsonl(output, result.questions)
+    if rejected_out is not None:
+        write_jsonl(rejected_out, result.rejected)
+    summary = result.summary.to_dict()
+    if report is not None:
+        write_stage_report(report, base, len(result.questions), funnel, {
+            "closed_book": summary,
+            "closed_book_from": {"questions": questions, "responses": responses, "report": base_path}})
+    card = None
+    if base is not None:
+
+        judge = base.get("judge")
+        card = str(write_card(
+            _totals(result, base, funnel), output, settings=card_settings(settings, base_path), path=card_target,
+            judge={**judge, "descriptions": JUDGE_DESCRIPTIONS, "fields": JUDGE_FIELD_DOCS}
+            if isinstance(judge, dict) else None,
+            closed_book={**summary, "descriptions": CLOSED_BOOK_DESCRIPTIONS, "fields": CLOSED_BOOK_FIELD_DOCS}))
+    return ClosedBookOutputs(result, funnel, output, rejected_out, report, card)
