@@ -172,7 +172,7 @@ def with_checks(code: str) -> str:
 
 
 def run_block(block: Block, repo: Path, before: set[str], substitutions: dict[str, str] | None = None,
-              env: dict[str, str] | None = None) -> None:
+              env: dict[str, str] | None = None, timeout: float = _TIMEOUT) -> None:
     """Run ``block`` in ``repo`` (after ``substitutions`` of its text: a server's or a scheduler's address), and
     check it wrote nothing outside ``runs/`` (``before``: the copy's files before the document's first block)."""
     code = block.code
@@ -184,7 +184,7 @@ def run_block(block: Block, repo: Path, before: set[str], substitutions: dict[st
     command = ["bash", "-e", "-o", "pipefail", str(script)] if block.language == "bash" \
         else [sys.executable, str(script)]
     result = subprocess.run(command, cwd=repo, env={**environment(repo), **(env or {})}, capture_output=True,
-                            text=True, timeout=_TIMEOUT, stdin=subprocess.DEVNULL)
+                            text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     assert result.returncode == 0, (f"{block.name} exited with {result.returncode}\n--- code\n{code}"
                                     f"--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-3000:]}")
     if block.language == "python":

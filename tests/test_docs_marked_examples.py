@@ -19,6 +19,8 @@ from tests.docs_examples import BLOCKS, make_clone, files_of, needs, run_block
 from tools.reference_data import REFERENCE_DATA_ENV, reference_root
 
 ROOT = Path(__file__).resolve().parents[1]
+#: a marked block with the reference data may train a model (the chemicals page: about 10 minutes on 2 cores)
+DATA_TIMEOUT = 3600
 #: the addresses the examples show, replaced by the test's own
 JUDGE_ENDPOINT = "http://127.0.0.1:8000/v1"
 SCHEDULER = "tcp://127.0.0.1:8786"
@@ -39,7 +41,7 @@ def _run_document(document: str, kind: str, base: Path, substitutions: dict[str,
     for block in (b for b in BLOCKS if b.document == document):
         if block.skip and needs(block.skip) != kind:
             continue
-        run_block(block, repo, before, substitutions, env)
+        run_block(block, repo, before, substitutions, env, timeout=DATA_TIMEOUT if kind == "data" else 300)
         ran += bool(block.skip)
     return ran
 
