@@ -9,8 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs_examples import (BLOCKS, DOCUMENTS, OUTPUTS, ROOT, Block, make_clone, files_of, needs,
-                                 readme_blocks, run_block, with_checks)
+from tests.docs_examples import (
+    BLOCKS,
+    DOCUMENTS,
+    OUTPUTS,
+    ROOT,
+    Block,
+    files_of,
+    make_clone,
+    needs,
+    readme_blocks,
+    run_block,
+    with_checks,
+)
 
 
 def test_documents_have_examples() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs_examples import BLOCKS, make_clone, files_of, needs, run_block
+from tests.docs_examples import BLOCKS, files_of, make_clone, needs, run_block
 from tools.reference_data import REFERENCE_DATA_ENV, reference_root
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,10 +60,7 @@ def test_examples_with_the_reference_data(document: str, tmp_path: Path) -> None
 @pytest.mark.parametrize("document", _cases("judge"))
 def test_examples_with_a_judge_server(document: str, tmp_path: Path) -> None:
     pytest.importorskip("httpx")
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests"))
-    from judge_server import JudgeServer
+    from tests.judge_server import JudgeServer  # noqa: PLC0415 (imports httpx's peers only where httpx is there)
 
     with JudgeServer(model="my-model") as server:
         assert _run_document(document, "judge", tmp_path, {JUDGE_ENDPOINT: server.url}) > 0
