@@ -136,6 +136,8 @@ def read_jsonl(path: str | os.PathLike[str], *,
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg}", path=str(path), line=number, column=exc.colno,
                              hint="expected one JSON object per line (JSON Lines)") from None
+        except ValueError as exc:  # an integer of thousands of digits
+            raise InputError(f"a number cannot be read: {exc}", path=where, line=number) from None
         except RecursionError:
             raise InputError("JSON nested too deeply to read", path=str(path), line=number,
                              hint="expected one flat JSON object per line (JSON Lines)") from None

@@ -106,7 +106,7 @@ def test_rules_can_be_switched_off():
 def test_gazetteer_rule_adds_known_names():
     from spacy.tokens import Span
 
-    from chemref.nlp.components.chemicals import _add_gazetteer_names, rule_names
+    from chemref.nlp.components.chemical_rules import _add_gazetteer_names, rule_names
 
     names = rule_names()
     assert {"metformin", "ouabain"} <= names and "analgesic" not in names and "the" not in names

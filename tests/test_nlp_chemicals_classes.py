@@ -198,7 +198,7 @@ def test_common_names_list_carries_source_and_licence():
 
 
 def test_bad_rule_file_is_a_clear_error(tmp_path):
-    from chemref.nlp.components.chemicals import _Rules
+    from chemref.nlp.components.chemical_rules import _Rules
 
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"version": 1, "gene_context_after": "expression"}), encoding="utf-8")

@@ -298,7 +298,10 @@ def test_a_changed_excerpt_makes_its_requests_stale(tmp_path):
 def test_the_title_threshold_is_an_option(tmp_path):
     near = "Photocatalytic water oxidation on nickel oxide clusters at neutral pH"
     answers = _answers(tmp_path, [line("a-p1-s1#1", {**NONE, "title": near})])
-    assert len(apply_closed_book([record("a-p1-s1")], answers).questions) == 1
+    # similarity 0.94: recalled at the stage's default (0.85, where a wrong drop costs a question, not validity),
+    # not at the scorer's 0.95
+    assert len(apply_closed_book([record("a-p1-s1")], answers).questions) == 0
+    assert len(apply_closed_book([record("a-p1-s1")], answers, title_threshold=0.95).questions) == 1
     assert len(apply_closed_book([record("a-p1-s1")], answers, title_threshold=0.8).questions) == 0
 
 
@@ -543,10 +546,12 @@ def test_the_stored_answers_against_the_dev_articles():
                     for r in (*result.questions, *result.rejected) if r.id in wanted]
     assert len(records) == 29
     options = {"keep_recalled": True, "per_target": 100, "per_article": 100}
-    strict = apply_closed_book(records, answers, **options).summary
+    strict = apply_closed_book(records, answers, title_threshold=0.95, **options).summary
     assert (strict.recalled, dict(strict.matches)) == (13, {"doi": 6, "pmid": 0, "title": 7})
+    default = apply_closed_book(records, answers, **options).summary  # 0.85: 5 near titles more
+    assert (default.recalled, dict(default.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})
     loose = apply_closed_book(records, answers, title_threshold=0.8, **options).summary
-    assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})  # 5 near titles
+    assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})
 
 
 def test_what_is_wrong_with_an_answer_is_kept_without_credentials():

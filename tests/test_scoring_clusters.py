@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chemref.scoring.brat import chemu, matching
+from chemref.scoring.brat.chemu import document, relaxed, sides
 from chemref.scoring.brat.chemu import BLOCKS, COREF, score_document
 
 scipy_sparse = pytest.importorskip("scipy.sparse")
@@ -95,10 +96,11 @@ def document_pairs(draw) -> tuple[tuple[set, set], tuple[set, set]]:
 def path(request, monkeypatch):
     """Which matchers run: as they are, the sweep and merged flow forced, or the numpy arrays forced."""
     if request.param == "structured":
-        monkeypatch.setattr(chemu, "DIRECT_EDGES", -1)
-        monkeypatch.setattr(chemu, "DIRECT_PER_ITEM", 0)
+        monkeypatch.setattr(relaxed, "DIRECT_EDGES", -1)
+        monkeypatch.setattr(relaxed, "DIRECT_PER_ITEM", 0)
     elif request.param == "arrays":
-        monkeypatch.setattr(chemu, "_VECTOR", 0)
+        monkeypatch.setattr(sides, "_VECTOR", 0)  # the closure's chains
+        monkeypatch.setattr(document, "_VECTOR", 0)  # the relaxed groups
         monkeypatch.setattr(matching, "VECTOR_ITEMS", 0)
     return request.param
 

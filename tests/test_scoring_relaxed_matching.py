@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chemref.scoring.brat import chemu
+from chemref.scoring.brat.chemu import relaxed
 from chemref.scoring.brat.matching import capacity_matching, interval_matching
 
 scipy_sparse = pytest.importorskip("scipy.sparse")
@@ -54,8 +54,8 @@ def test_interval_sweep_is_a_maximum_matching(gold, pred):
 @pytest.fixture
 def structured(monkeypatch):
     """Every graph, however small, goes through the sweep or the merged flow."""
-    monkeypatch.setattr(chemu, "DIRECT_EDGES", -1)
-    monkeypatch.setattr(chemu, "DIRECT_PER_ITEM", 0)
+    monkeypatch.setattr(relaxed, "DIRECT_EDGES", -1)
+    monkeypatch.setattr(relaxed, "DIRECT_PER_ITEM", 0)
 
 
 @settings(max_examples=300, deadline=None)
@@ -68,13 +68,13 @@ def test_entity_matching_structured_equals_plain(gold, pred):
     expected = reference(adj, len(pl))
     if not gl or not pl:
         return
-    assert chemu._ent_match(gl, pl, None)[0] == expected  # the direct path
-    saved = chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM
-    chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM = -1, 0
+    assert relaxed._ent_match(gl, pl, None)[0] == expected  # the direct path
+    saved = relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM
+    relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM = -1, 0
     try:
-        size, match = chemu._ent_match(gl, pl, None)
+        size, match = relaxed._ent_match(gl, pl, None)
     finally:
-        chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM = saved
+        relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM = saved
     assert size == expected
     _check_match(size, match, [g[1] for g in gl], [p[1] for p in pl])
 
@@ -98,13 +98,13 @@ def test_relation_matching_structured_equals_plain(gold, pred):
 
     adj = [[j for j, q in enumerate(pl) if joined(r, q)] for r in gl]
     expected = reference(adj, len(pl))
-    assert chemu._rel_match(gl, pl, None)[0] == expected
-    saved = chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM
-    chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM = -1, 0
+    assert relaxed._rel_match(gl, pl, None)[0] == expected
+    saved = relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM
+    relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM = -1, 0
     try:
-        size, match = chemu._rel_match(gl, pl, None)
+        size, match = relaxed._rel_match(gl, pl, None)
     finally:
-        chemu.DIRECT_EDGES, chemu.DIRECT_PER_ITEM = saved
+        relaxed.DIRECT_EDGES, relaxed.DIRECT_PER_ITEM = saved
     assert size == expected
     assert all(joined(gl[i], pl[j]) for i, j in enumerate(match) if j >= 0)
     assert len({j for j in match if j >= 0}) == size
@@ -133,8 +133,8 @@ def test_a_merged_graph_past_the_limit_is_refused(structured):
     pl = [("Chem", ((i + 1, i + 4),)) for i in range(0, 40, 2)]
     rels_g = [("COREFERENCE", a, b) for a, b in zip(gl, gl[1:])]
     rels_p = [("COREFERENCE", a, b) for a, b in zip(pl, pl[1:])]
-    with pytest.raises(chemu.MatchTooLarge):
-        chemu._rel_match(rels_g, rels_p, 5)
+    with pytest.raises(relaxed.MatchTooLarge):
+        relaxed._rel_match(rels_g, rels_p, 5)
 
 
 links = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=14, unique=True)

@@ -11,6 +11,7 @@ import typer
 
 from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
 from chemref.errors import printable
+from chemref.questions.closed_book.prepare import TITLE_THRESHOLD
 
 closed_book_app = typer.Typer(help="Closed-book test: drop questions a model answers from memory (OpenAI Batch "
                               "format files, the judge's runner).", no_args_is_help=True,
@@ -134,9 +135,9 @@ def apply_command(
                                    help="A question some sample of which has no usable answer (and none "
                                    "recalls it): hold it back (closed_book_unanswered), or keep it, flagged by "
                                    "closed_book_status."),
-    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="Title "
-                                                    "similarity from which an answer recalls the cited work "
-                                                    "(default: 'score questions''s, 0.95)."),
+    title_threshold: float = typer.Option(TITLE_THRESHOLD, "--title-threshold", min=0.0, max=1.0, help="Title "
+                                          "similarity from which an answer recalls the cited work (chosen on "
+                                          "hand-checked answers; 'score questions' uses 0.95)."),
     rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="Every "
                                                 "record not kept, with its reason (closed_book, "
                                                 "closed_book_unanswered, a cap, or an earlier one)."),

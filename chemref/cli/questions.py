@@ -146,7 +146,7 @@ def build_command(
         final_output, final_report, final_rejected = output, report, rejected
         output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
         if closed_book_samples is not None:
-            from chemref.cli.closed_book import closed_book_paths
+            from chemref.cli.closed_book import closed_book_paths  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
             tested = closed_book_paths(final_output)
     outputs = guarded(lambda: build_to_files(
@@ -174,12 +174,15 @@ def build_command(
         written.append(f"{shown(outputs.manifest)} (manifest)")
     typer.echo("wrote " + "; ".join(written))
     if judged is not None:
+        assert judge_endpoint is not None and judge_model is not None  # judged is set only with --judge-endpoint
         if tested is None:
             judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint,
                         model=judge_model, concurrency=judge_concurrency, progress=progress, selector=selector,
                         min_score=judge_min_score)
             return
         from chemref.cli.closed_book import closed_book_build  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+        assert closed_book_samples is not None  # tested is set only with --closed-book-samples
 
         judge_build(judged, tested["judged"], tested["judged_report"], tested["judged_rejected"],
                     endpoint=judge_endpoint, model=judge_model, concurrency=judge_concurrency, progress=progress,
@@ -207,7 +210,7 @@ def _recalled(path: Optional[Path], records, title_threshold: Optional[float]) -
         return None
     if title_threshold is not None and title_threshold <= 0:
         fail("--title-threshold must be above 0")
-    from chemref.questions.closed_book.recall import read_recalled
+    from chemref.questions.closed_book.recall import read_recalled  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     return read_recalled(str(path), records, title_threshold=title_threshold)
 

@@ -105,8 +105,34 @@ def score_brat_command(
     refuse_shared_outputs({"-o": output, "--html": html})
     refuse_overwriting_inputs(output, gold, *preds)
     refuse_overwriting_inputs(html, gold, *preds)
+    options = _scorer_options(brateval, level=level, span=span, similarity=similarity, type_match=type_match,
+                              strict=strict, jobs=jobs, max_coref_links=max_coref_links,
+                              max_coref_total=max_coref_total, max_error_records=max_error_records,
+                              max_match_edges=max_match_edges, unreadable_as_empty=unreadable_as_empty,
+                              zip_mb=(max_member_mb, max_archive_mb, max_zip_ratio))
+    formats = (as_json, as_csv, as_markdown)
+    statistics = {"ci": ci, "resamples": resamples, "seed": seed}
+    if len(preds) > 1:
+        if per_doc or errors or html is not None:
+            fail("--per-doc, --errors and --html describe one system; give one prediction with them")
+        _leaderboard(gold, preds, options, statistics, names=names, test=test, trials=trials, formats=formats,
+                     output=output)
+        return
+    if names is not None or trials is not None:
+        fail("--names and --trials need two or more predictions (a leaderboard)")
+    _one_system(gold, preds[0], options, statistics, per_doc=per_doc, errors=errors, formats=formats,
+                output=output, html=html)
+
+
+def _scorer_options(brateval: bool, *, level: str | None, span: str | None, similarity: float | None,
+                    type_match: str | None, strict: bool, jobs: int | None, max_coref_links: int,
+                    max_coref_total: int, max_error_records: int, max_match_edges: int, unreadable_as_empty: bool,
+                    zip_mb: tuple[float, float, float]) -> dict[str, Any]:
+    """The keyword arguments of :func:`~chemref.scoring.brat.score.score_brat` the options give (the ChEMU-only
+    ones in ChEMU mode only; ``zip_mb``: the member and archive limits in MB, and the expansion ratio)."""
     from chemref.scoring.brat.sources import ZipLimits  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
+    max_member_mb, max_archive_mb, max_zip_ratio = zip_mb
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
     options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
@@ -120,32 +146,39 @@ def score_brat_command(
         if brateval:
             fail("--unreadable-as-empty is a ChEMU mode option (BRATEval mode reads files as BRATEval does)")
         options["unreadable_as_empty"] = True
-    if len(preds) > 1:
-        if per_doc or errors or html is not None:
-            fail("--per-doc, --errors and --html describe one system; give one prediction with them")
-        from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    return options
 
-        board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
-                                             ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
-                                             **options))
-        for message in board.diagnostics:
-            warn(message)
-        render(board, as_json, as_csv, as_markdown, output)
-        return
-    if names is not None or trials is not None:
-        fail("--names and --trials need two or more predictions (a leaderboard)")
+
+def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistics: dict[str, Any], *,
+                 names: str | None, test: str, trials: int | None, formats: tuple[bool, bool, bool],
+                 output: Path | None) -> None:
+    """Several predictions: the leaderboard, with intervals (95% unless ``--ci``) and paired tests."""
+    from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+    ci = statistics["ci"]
+    board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
+                                         ci=0.95 if ci is None else ci, resamples=statistics["resamples"],
+                                         seed=statistics["seed"], **options))
+    for message in board.diagnostics:
+        warn(message)
+    render(board, *formats, output)
+
+
+def _one_system(gold: str, pred: str, options: dict[str, Any], statistics: dict[str, Any], *, per_doc: bool,
+                errors: bool, formats: tuple[bool, bool, bool], output: Path | None, html: Path | None) -> None:
+    """One prediction: its report, and the error page when ``--html`` asks for it."""
     from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-    report = guarded(lambda: score_brat(gold, preds[0], per_doc=per_doc, errors=errors, ci=ci,
-                                        resamples=resamples, seed=seed, details=html is not None, **options))
+    report = guarded(lambda: score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
+                                        **statistics, **options))
     for message in report.get("warnings", ()):
         warn(message)
     if html is None:
-        render(report, as_json, as_csv, as_markdown, output)
+        render(report, *formats, output)
         return
 
-    text = formatted(report, as_json, as_csv, as_markdown)
-    page, documents = error_page(gold, preds[0], report, **options)
+    text = formatted(report, *formats)
+    page, documents = error_page(gold, pred, report, **options)
     if output is None or is_stdout(output):
         emit(text, output)
         guarded(lambda: write_together([(html, page)]))

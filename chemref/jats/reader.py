@@ -11,7 +11,7 @@ import re
 import warnings
 from dataclasses import replace
 from html.entities import name2codepoint
-from typing import Callable, Iterable, Iterator, Literal, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, TypeVar
 
 from lxml import etree
 
@@ -50,7 +50,7 @@ _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 _FOREIGN_SECTIONS = frozenset({"{http://www.plazi.org/taxpub}treatment-sec"})
 
 
-def _children(element, path: str) -> list[tuple[object, str]]:
+def _children(element, path: str) -> list[tuple[Any, str]]:
     """The element children of ``element`` with their XPaths (``p[2]``; no index when the tag is unique),
     the same strings lxml's ``getpath`` gives, without its per-call walk up the tree."""
     tags: dict[str, int] = {}
@@ -82,6 +82,11 @@ def _children(element, path: str) -> list[tuple[object, str]]:
     return out
 
 
+def _no_path(element: Any) -> str:
+    """The placeholder of :attr:`_ArticleReader.getpath` until an article's path function is set."""
+    raise RuntimeError("the article's path function is not set")
+
+
 class _ArticleReader:
     """The state of reading one article: its references, diagnostics and what was consumed."""
 
@@ -90,7 +95,7 @@ class _ArticleReader:
         self.diagnostics = diagnostics
         self.consumed: list = []        # citation xref elements placed in paragraphs
         self.visited_p: list = []       # the <p> elements read as paragraphs
-        self.getpath = None
+        self.getpath: Callable[[Any], str] = _no_path
         self.ranges = RangeBudget()     # what the article's citation ranges may still add
 
     def is_citation(self, xref) -> bool:
@@ -569,6 +574,7 @@ class _Task:
             if source.data is not None:
                 articles = read_articles(source.data, name=source.label, sub_articles=self.sub_articles)
             else:
+                assert source.path is not None  # a source holds its data, its path or its error
                 articles = read_articles(source.path, sub_articles=self.sub_articles)
         except JatsError as exc:
             return [(None, exc)]
@@ -624,7 +630,7 @@ def map_articles(inputs: Iterable[str | os.PathLike[str] | bytes | Source],
     for results in ordered_map(_Task(convert, sub_articles), sources, workers=workers, total=total):
         for value, exc in results:
             if exc is None:
-                yield value
+                yield value  # type: ignore[misc]  # convert's value (T), or the Article itself without it
             elif on_error == "raise":
                 raise exc
             elif errors is not None:

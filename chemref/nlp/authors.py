@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from operator import sub
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 from chemref.nlp.wordlists import REPORTING_VERBS, particle_pattern
@@ -203,42 +203,44 @@ class AuthorRules:
         return core not in self.stopwords and name not in self.stopwords and name not in self.companies
 
     def _candidates(self, text: str, cited: frozenset[str]) -> list[_Raw]:
+        """The matches of every author-mention pattern in ``text``, pattern by pattern (each only when its cue
+        word occurs); ``cited``: the cited names (and their cores)."""
         out: list[_Raw] = []
-        append = out.append
-
-        def add(m: re.Match[str], pattern: str, groups: Sequence[str] = ("n1",), start: int | None = None,
-                end: int | None = None) -> None:
-            spans = []
-            name = None  # the first cited name, else the first name
-            found = False
-            for g in groups:
-                a, b = m.span(g)
-                if b > a:  # (a group that took part and is not empty)
-                    spans.append((a, b))
-                    if not found:
-                        n = text[a:b]
-                        found = n in cited or _core(n) in cited
-                        if name is None or found:
-                            name = n
-            append((m.start() if start is None else start, m.end() if end is None else end, name, pattern,
-                    tuple(spans)))
-
+        add = _adder(text, cited, out.append)
         if "et" in text:
-            plausible: dict[str, bool] = {}  # (per name: a long text names the same people again and again)
-            for m in _ET_AL.finditer(text):
-                name = m.group("n1")
-                ok = plausible.get(name)
-                if ok is None:
-                    ok = plausible[name] = self._plausible(name, cited)
-                if ok or (len(name) <= 2 and name[:1].isupper()):
-                    append((m.start(), m.end(), name, "et_al", (m.span("n1"),)))  # (add(m, "et_al") inline)
+            self._et_al(text, cited, out.append)
         lowered = text.lower()
         if any(k in lowered for k in _COWORKER_KEYS):
             for m in _COWORKERS.finditer(text):
                 if self._plausible(m.group("n1"), cited):
                     add(m, "coworkers")
-        has_group = any(k in lowered for k in ("group", "lab", "team"))
-        for m in (_GROUP_OF.finditer(text) if has_group else ()):
+        if any(k in lowered for k in ("group", "lab", "team")):
+            self._groups(text, cited, add)
+        if "'" in text or "’" in text:
+            self._possessives(text, cited, add)
+        if "&" in text:
+            self._ampersands(text, cited, add)
+        if " and " in text:
+            self._ands(text, cited, add)
+        if any(k in text for k in _CONSORTIUM_KEYS):
+            for m in _CONSORTIUM.finditer(text):
+                name = m.group("n1").strip()
+                if name.split()[0][:1].isupper() or _numbered_collaboration(name):
+                    add(m, "consortium", start=m.start(), end=m.end())
+        return out
+
+    def _et_al(self, text: str, cited: frozenset[str], append: Callable[[_Raw], None]) -> None:
+        plausible: dict[str, bool] = {}  # (per name: a long text names the same people again and again)
+        for m in _ET_AL.finditer(text):
+            name = m.group("n1")
+            ok = plausible.get(name)
+            if ok is None:
+                ok = plausible[name] = self._plausible(name, cited)
+            if ok or (len(name) <= 2 and name[:1].isupper()):
+                append((m.start(), m.end(), name, "et_al", (m.span("n1"),)))  # (add(m, "et_al") inline)
+
+    def _groups(self, text: str, cited: frozenset[str], add: _Add) -> None:
+        for m in _GROUP_OF.finditer(text):
             if self._plausible(m.group("n1"), cited):
                 ok_n2 = m.group("n2") and self._plausible(m.group("n2"), cited)
                 last = m.group("last")
@@ -246,49 +248,47 @@ class AuthorRules:
                 first = ("n1", "last") if full else ("n1",)  # "led by Jarone Pinhassi": given name and surname
                 add(m, "group_of", first + ("n2",) if ok_n2 else first,
                     end=None if ok_n2 else m.end("last" if full else "n1"))
-        for m in (_THE_X_GROUP.finditer(text) if has_group else ()):
+        for m in _THE_X_GROUP.finditer(text):
             name = m.group("n1")
             if name in cited or (m.group("kind") != "group" and self._plausible(name, cited)
                                  and name not in self.chem_groups and name not in self.elements
                                  and name not in self.eponyms and len(name) >= 3):
                 add(m, "group_of")
-        if "'" in text or "’" in text:
-            for m in _POSSESSIVE.finditer(text):
-                name = m.group("n1")
-                head = (m.group("head") or "").lower()
-                if name in cited or _core(name) in cited:
-                    add(m, "possessive", end=m.end("poss"))
-                    continue
-                if not self._plausible(name, cited) or name in self.elements:
-                    continue
-                if head in self.eponym_heads or (name in self.eponyms and head not in _WORK_HEADS):
-                    continue
+
+    def _possessives(self, text: str, cited: frozenset[str], add: _Add) -> None:
+        for m in _POSSESSIVE.finditer(text):
+            name = m.group("n1")
+            head = (m.group("head") or "").lower()
+            if name in cited or _core(name) in cited:
                 add(m, "possessive", end=m.end("poss"))
-        if "&" in text:
-            for m in _AMP.finditer(text):
+                continue
+            if not self._plausible(name, cited) or name in self.elements:
+                continue
+            if head in self.eponym_heads or (name in self.eponyms and head not in _WORK_HEADS):
+                continue
+            add(m, "possessive", end=m.end("poss"))
+
+    def _ampersands(self, text: str, cited: frozenset[str], add: _Add) -> None:
+        for m in _AMP.finditer(text):
+            n1, n2 = m.group("n1"), m.group("n2")
+            pair = f"{n1} & {n2}"
+            if pair in self.companies or n1 in self.companies or n2 in self.companies:
+                if not (n1 in cited or n2 in cited):
+                    continue
+            if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
+                add(m, "ampersand", ("n1", "n2"))
+
+    def _ands(self, text: str, cited: frozenset[str], add: _Add) -> None:
+        for rx in ((_AND, _BY_AND, _AND_NOCUE) if cited else (_AND, _BY_AND)):
+            for m in rx.finditer(text):
+                if m.groupdict().get("conj") == "&":
+                    continue
                 n1, n2 = m.group("n1"), m.group("n2")
-                pair = f"{n1} & {n2}"
-                if pair in self.companies or n1 in self.companies or n2 in self.companies:
-                    if not (n1 in cited or n2 in cited):
-                        continue
+                if rx is _AND_NOCUE and not (n1 in cited and n2 in cited):
+                    continue  # without a cue, "X and Y" counts only when both are cited names
                 if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
-                    add(m, "ampersand", ("n1", "n2"))
-        if " and " in text:
-            for rx in ((_AND, _BY_AND, _AND_NOCUE) if cited else (_AND, _BY_AND)):
-                for m in rx.finditer(text):
-                    if m.groupdict().get("conj") == "&":
-                        continue
-                    n1, n2 = m.group("n1"), m.group("n2")
-                    if rx is _AND_NOCUE and not (n1 in cited and n2 in cited):
-                        continue  # without a cue, "X and Y" counts only when both are cited names
-                    if self._plausible(n1, cited) and self._plausible(n2, cited) and self._pair_ok(m, text, cited):
-                        start = m.start("n1")
-                        add(m, "and", ("n1", "n2"), start=start, end=m.end("n2"))
-        for m in (_CONSORTIUM.finditer(text) if any(k in text for k in _CONSORTIUM_KEYS) else ()):
-            name = m.group("n1").strip()
-            if name.split()[0][:1].isupper() or _numbered_collaboration(name):
-                add(m, "consortium", start=m.start(), end=m.end())
-        return out
+                    start = m.start("n1")
+                    add(m, "and", ("n1", "n2"), start=start, end=m.end("n2"))
 
     def _pair_ok(self, m: re.Match[str], text: str, cited: frozenset[str]) -> bool:
         """Element symbols and eponym pairs need a strong cue (a year, "et al.") unless both are cited names."""
@@ -433,6 +433,33 @@ def _non_overlapping(mentions: list[AuthorMention]) -> list[AuthorMention]:
 #: A mention before it is kept: (start, end, name, pattern, name_spans); only the kept ones become
 #: :class:`AuthorMention` objects (a long text full of "X et al." has two candidates per mention).
 _Raw = tuple[int, int, "str | None", str, tuple[tuple[int, int], ...]]
+#: ``add(match, pattern, groups=("n1",), start=None, end=None)``: one candidate from a match (see :func:`_adder`)
+_Add = Callable[..., None]
+
+
+def _adder(text: str, cited: frozenset[str], append: Callable[[_Raw], None]) -> _Add:
+    """``add(m, pattern, groups, start, end)``: appends the candidate of match ``m``: its span (or ``start``,
+    ``end``), its name (the first cited name of ``groups``, else the first name), ``pattern`` and the spans of
+    the groups that took part."""
+
+    def add(m: re.Match[str], pattern: str, groups: Sequence[str] = ("n1",), start: int | None = None,
+            end: int | None = None) -> None:
+        spans = []
+        name = None  # the first cited name, else the first name
+        found = False
+        for g in groups:
+            a, b = m.span(g)
+            if b > a:  # (a group that took part and is not empty)
+                spans.append((a, b))
+                if not found:
+                    n = text[a:b]
+                    found = n in cited or _core(n) in cited
+                    if name is None or found:
+                        name = n
+        append((m.start() if start is None else start, m.end() if end is None else end, name, pattern,
+                tuple(spans)))
+
+    return add
 
 
 def _kept_mentions(found: list[_Raw], hits: list[tuple[str, list[int]]], text: str) -> list[AuthorMention]:

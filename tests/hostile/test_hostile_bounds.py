@@ -166,7 +166,7 @@ _OLD_LOCANT = re.compile(r"\d[\d,']*[A-Za-z]?-|-\d")
 @given(st.text(alphabet="12a+-−()^CNl,'", max_size=14))
 def test_the_charge_and_locant_rules_keep_their_meaning(text: str) -> None:
     from chemref.nlp.components.chemical_features import _strip_charge
-    from chemref.nlp.components.chemicals import _LOCANT_IN_NAME_REVERSED
+    from chemref.nlp.components.chemical_rules import _LOCANT_IN_NAME_REVERSED
 
     assert _strip_charge(text) == _OLD_CHARGE.sub("", text)
     assert bool(_LOCANT_IN_NAME_REVERSED.search(text[::-1])) == bool(_OLD_LOCANT.search(text))
@@ -176,7 +176,7 @@ def test_the_charge_and_locant_rules_keep_their_meaning(text: str) -> None:
 @given(st.sampled_from(["1", "C", "a", "1a", "1,", "Cl2", "1x"]), st.sampled_from(["", "+", "xx-", "-", "2+a"]))
 def test_chemical_word_rules_take_linear_time_on_long_runs(unit: str, end: str) -> None:
     from chemref.nlp.components.chemical_features import is_formula, is_strong_formula, token_classes
-    from chemref.nlp.components.chemicals import is_systematic_name
+    from chemref.nlp.components.chemical_rules import is_systematic_name
 
     text = unit * (30_000 // len(unit)) + end
     started = time.perf_counter()

@@ -85,7 +85,8 @@ def test_an_output_never_replaces_an_input(work: Path, args: tuple, victim: str)
     (work / "p.json").write_text('{"1": "yes"}')
     before = (work / victim).read_bytes()
     proc = chemref(*args, cwd=work)
-    assert_refused(proc, "would overwrite")
+    # an output through a link is refused as a link, before the overwrite check would name the input
+    assert_refused(proc, "symbolic link" if "link.xml" in args else "would overwrite")
     assert (work / victim).read_bytes() == before
 
 

@@ -30,7 +30,13 @@ from chemref._io.outputs import check_distinct_outputs
 from chemref.errors import InputError
 from chemref.jsonl import read_jsonl, write_jsonl
 from chemref.questions.closed_book.answers import Recollection, read_recollections
-from chemref.questions.closed_book.prepare import CAP_REASONS, JUDGED_FIELD, reaches_closed_book, split_sample_id
+from chemref.questions.closed_book.prepare import (
+    CAP_REASONS,
+    JUDGED_FIELD,
+    TITLE_THRESHOLD,
+    reaches_closed_book,
+    split_sample_id,
+)
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.answers import ANSWER_KINDS
@@ -50,7 +56,6 @@ from chemref.questions.judge.apply import (
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
 from chemref.questions.output.card import card_path, write_card
 from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
-from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
 
 __all__ = ["CLOSED_BOOK_FIELDS", "CLOSED_BOOK_REASONS", "CLOSED_BOOK_DESCRIPTIONS", "CLOSED_BOOK_FIELD_DOCS",
            "UNANSWERED_POLICIES", "ClosedBookSummary", "ClosedBook", "apply_closed_book", "closed_book_funnel",
@@ -186,7 +191,7 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
     keep what is not recalled (see the module). An answer or a request whose id is no ``ID#k`` of a record, or
     an id in two records, is an :class:`InputError`."""
-    threshold = DEFAULT_THRESHOLD if title_threshold is None else title_threshold
+    threshold = TITLE_THRESHOLD if title_threshold is None else title_threshold
     if not 0.0 < threshold <= 1.0:
         raise InputError(f"the title threshold must be above 0 and at most 1, got {threshold}")
     if unanswered not in UNANSWERED_POLICIES:
@@ -315,10 +320,8 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     requests_made = len(by_request) if by_request is not None else len(answers) - unused
     decided = recalled + not_recalled
     summary = ClosedBookSummary(
-        model=max(models, key=models.get) if models else None,
-        prompt=max(prompts, key=prompts.get) if prompts else None,
-        samples=max(counts, key=counts.get) if counts else None,
-        temperature=max(temperatures, key=temperatures.get) if temperatures else None,
+        model=_most_common(models), prompt=_most_common(prompts), samples=_most_common(counts),
+        temperature=_most_common(temperatures),
         title_threshold=threshold, keep_recalled=keep_recalled, unanswered=unanswered,
         candidates=len(candidates), requests=requests_made, kinds=kinds, recalled=recalled,
         not_recalled=not_recalled, unanswered_questions=open_questions, matches=matches, dropped=dropped,
@@ -425,8 +428,14 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
         judge = base.get("judge")
         card = str(write_card(
-            _totals(result, base, funnel), output, settings=card_settings(settings, base_path), path=card_target,
+            _totals(result, base, funnel),  # type: ignore[arg-type]  # a ClosedBook has the counts of a Judged
+            output, settings=card_settings(settings, base_path), path=card_target,
             judge={**judge, "descriptions": JUDGE_DESCRIPTIONS, "fields": JUDGE_FIELD_DOCS}
             if isinstance(judge, dict) else None,
             closed_book={**summary, "descriptions": CLOSED_BOOK_DESCRIPTIONS, "fields": CLOSED_BOOK_FIELD_DOCS}))
     return ClosedBookOutputs(result, funnel, output, rejected_out, report, card)
+
+
+def _most_common(counts: Mapping[Any, int]) -> Any:
+    """The value seen most often (the first such in insertion order), or None when there is none."""
+    return max(counts, key=lambda value: counts[value]) if counts else None

@@ -16,7 +16,7 @@ from chemref.jsonl import write_jsonl
 from chemref.questions.judge.prepare import CHAT_COMPLETIONS_URL
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, load_prompt
 
-__all__ = ["CAP_REASONS", "JUDGED_FIELD", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "DEFAULT_MAX_TOKENS", "reaches_closed_book",
+__all__ = ["CAP_REASONS", "JUDGED_FIELD", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "TITLE_THRESHOLD", "DEFAULT_MAX_TOKENS", "reaches_closed_book",
            "closed_book_candidates", "sample_id", "split_sample_id", "prepare_requests", "write_requests"]
 
 #: Rejections by the per-target and per-article caps: such a candidate passed every other step, so it takes a
@@ -27,6 +27,10 @@ DEFAULT_SAMPLES = 5
 #: The sampling temperature: the API's default, the model's own distribution, so that five samples show what
 #: the model may answer rather than one most likely answer five times.
 DEFAULT_TEMPERATURE = 1.0
+#: The title similarity from which an answer names the cited work (``titles_match``). Lower than the scorer's
+#: 0.95: a recollection paraphrases a title more than a typed answer does. Chosen on hand-checked answer and
+#: target pairs (corpora/labels/closed_book_title_pairs.jsonl; python benchmarks/bench_closed_book_stage.py).
+TITLE_THRESHOLD = 0.85
 #: An answer is four short fields.
 DEFAULT_MAX_TOKENS = 300
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError, ScoringError
+from chemref.questions.closed_book.answers import read_recollections
+from chemref.questions.closed_book.prepare import TITLE_THRESHOLD, split_sample_id
+from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
 
 __all__ = ["recalled_records", "read_recalled"]
 
@@ -25,13 +28,8 @@ def recalled_records(records: Iterable[Mapping[str, Any]], answers: Mapping[str,
     :func:`~chemref.questions.closed_book.answers.read_recollections`, ``ID#k -> (line, answer)``): True, False,
     or None when no sample names the cited work and some sample has no usable answer. An answer whose id is no
     ``ID#k`` of a record is an :class:`InputError` naming ``responses_path`` and the line."""
-    from chemref.questions.closed_book.prepare import split_sample_id
-    from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
-
-    from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD
-
     if title_threshold is None:
-        title_threshold = DEFAULT_THRESHOLD  # closed-book apply's default
+        title_threshold = TITLE_THRESHOLD
     if not 0.0 < title_threshold <= 1.0:
         raise InputError(f"the title threshold must be above 0 and at most 1, got {title_threshold}")
     by_id = {str(r.get("id")): r for r in records}
@@ -63,7 +61,5 @@ def recalled_records(records: Iterable[Mapping[str, Any]], answers: Mapping[str,
 def read_recalled(path: str, records: Iterable[Mapping[str, Any]], *,
                   title_threshold: float | None = None) -> dict[str, bool | None]:
     """:func:`recalled_records` of the closed-book answers in ``path`` (Batch output lines)."""
-    from chemref.questions.closed_book.answers import read_recollections
-
     return recalled_records(records, read_recollections(path), title_threshold=title_threshold,
                             responses_path=path)

@@ -181,9 +181,6 @@ def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict
     :func:`~chemref.questions.funnel.filters.per_article_cap`) applied again to the records ``kept`` by a
     model's stage, ranking by the judge's confidence, then the selector score: ``(survivors, capped by target,
     capped by article)``; a capped record gets its cap as ``reason``."""
-    from chemref.questions.funnel.filters import per_article_cap, per_target_cap, target_key
-    from chemref.questions.funnel.selector import article_of
-
     rank = {row["id"]: i for i, row in enumerate(sorted(
         kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
     by_article: dict[str, list[dict[str, Any]]] = {}
@@ -305,8 +302,8 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
     requests_made = len(by_request) if by_request is not None else len(answers)
     summary = JudgeSummary(
-        model=max(models, key=models.get) if models else None,
-        prompt=max(prompts, key=prompts.get) if prompts else None,
+        model=max(models, key=lambda value: models[value]) if models else None,
+        prompt=max(prompts, key=lambda value: prompts[value]) if prompts else None,
         min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
         judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
         requests=requests_made, not_sent=not_sent, unused_answers=unused,
@@ -462,8 +459,6 @@ def build_setting(settings: Mapping[str, Any], value: int | None, name: str, def
 
 def card_settings(settings: Mapping[str, Any], base_path: str | None) -> Any:
     """The build's :class:`~chemref.questions.funnel.settings.BuildSettings` from its report's ``settings``."""
-    from chemref.questions.funnel.settings import BuildSettings
-
     known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
     try:
         return BuildSettings(**{**known, "selector": None})
@@ -475,9 +470,6 @@ def write_stage_report(path: str, base: Mapping[str, Any] | None, questions: int
                        entries: Mapping[str, Any]) -> None:
     """Write the report after a model's stage, atomically: the build's report ``base`` with the stage's
     ``funnel``, its number of ``questions`` and survival rate, and the stage's ``entries``."""
-    from chemref._io import atomic_write
-    from chemref.jsonl import write_json_streaming
-
     doc = dict(base or {})
     doc.update({"questions": questions, "funnel": funnel, **entries})
     if doc.get("candidates"):

@@ -57,7 +57,8 @@ def prompt_version(messages: Any, kind: str = "judge") -> str | None:
     if match is None or match.group("name") != KINDS[kind][0]:
         return None
     version = match.group("version")
-    return version if _VERSION.match(version) and _VERSION.match(version).group("kind") == kind else None
+    parsed = _VERSION.match(version)
+    return version if parsed is not None and parsed.group("kind") == kind else None
 
 
 @dataclass(frozen=True, slots=True)

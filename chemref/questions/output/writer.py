@@ -129,6 +129,8 @@ class _Layout:
         if is_stdout(given):
             raise InputError("a build's output cannot be standard output ('-')", path=given,
                              hint="give -o a .jsonl file or a folder (out/)")
+        self.report: Path | None
+        self.rejected: Path | None
         self.output = Path(output)
         self.folder = _is_folder_output(self.output, given)
         if self.folder:
@@ -240,7 +242,7 @@ class _Checkpoint:
                         raise self._damaged(f"line {number} of the checkpoint is damaged")
                     break
                 if header is None:
-                    first = _journal_entry(raw)
+                    first = _journal_entry(raw) or {}
                     if first.get("format") != MANIFEST_FORMAT:
                         raise InputError(f"{what} is not a chemref build", path=str(self.path))
                     saved = first.get("identity")
@@ -690,7 +692,7 @@ def _check_targets(layout: _Layout, given: list[str], files_from: Any) -> None:
     """No two outputs on one file, every output a regular file (or new), and no output over an input article
     or inside an input folder (nor an input inside the output folder)."""
     if layout.folder:
-        targets = {"output folder": layout.output}
+        targets: dict[str, Path | None] = {"output folder": layout.output}
     else:
         targets = {"output (questions)": layout.output, "dataset card": card_path(layout.output),
                    "rejected": layout.rejected, "report": layout.report,
