@@ -2,7 +2,7 @@
 
 Run from the project root:  python benchmarks/bench_chemicals.py
 Prints one table and writes it as JSON to --json (default benchmarks/results/local/chemicals.json, which git
-ignores); --record writes the tracked benchmarks/results/chemicals.json, the figures the README quotes.
+ignores); --record writes the tracked benchmarks/results/chemicals.json, the figures docs/chemicals.md quotes.
 
 * Accuracy: exact spans on the corpus tokens. Each sentence's tokens are joined by single spaces, the
   system runs on that text, and each predicted character span is aligned back to the tokens; a prediction
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N devel sentences")
     parser.add_argument("--json", type=Path, default=None, help=f"where to write the results (default {OUT})")
     parser.add_argument("--record", action="store_true",
-                        help=f"write the tracked {RECORD.relative_to(ROOT)} (the figures the README quotes)")
+                        help=f"write the tracked {RECORD.relative_to(ROOT)} (the figures docs/chemicals.md quotes)")
     parser.add_argument("--no-peers", action="store_true", help="skip the dictionary tagger and en_chem_ner")
     args = parser.parse_args(argv)
     if args.record and args.limit:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 #: The exceptions that mean a chemref bug met on one input (not bad input): a run records them as that input's
 #: error and goes on, so one article never takes down a run of millions.
 UNEXPECTED: tuple[type[BaseException], ...] = (RecursionError, MemoryError, ValueError, TypeError, KeyError,
@@ -25,6 +27,24 @@ def encodable(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+#: The folder name of the reference data's default place (``../shared``), and the variable that names another.
+REFERENCE_DATA_DEFAULT_NAME = "shared"
+REFERENCE_DATA_ENV = "CHEMREF_REFERENCE_DATA"
+
+
+def missing_path_hint(path: str, hint: str | None = None) -> str | None:
+    """The hint of a "no such file or folder" error: ``hint``, plus where the reference data is looked for
+    when ``path`` points into it (a ``shared`` folder, or the folder ``$CHEMREF_REFERENCE_DATA`` names)."""
+    parts = path.replace("\\", "/").split("/")
+    root = os.environ.get(REFERENCE_DATA_ENV, "").strip()
+    inside = REFERENCE_DATA_DEFAULT_NAME in parts[:-1] or bool(root and path.startswith(root.rstrip("/") + "/"))
+    if not inside:
+        return hint
+    where = (f"the reference data is not there: set {REFERENCE_DATA_ENV}=/path/to/folder, or put the folder at "
+             "../shared beside the checkout; docs/reference-data.md lists what it holds")
+    return f"{where}; {hint}" if hint else where
 
 
 class ChemrefError(Exception):

@@ -22,7 +22,7 @@ def shared_path(*parts: str) -> Path:
     path = SHARED.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"reference data not available: {path} (set {REFERENCE_DATA_ENV}, or put ../shared beside "
-                    "this checkout: README, Reference data)")
+                    "this checkout: docs/reference-data.md)")
     return path
 
 

@@ -21,15 +21,18 @@ from chemref.questions.labels.label import GUIDE
 from chemref.questions.funnel.selector import default_selector
 from chemref.questions.funnel.settings import BuildSettings
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and the documentation pages, one text (each generated block lives in one of them).
+README = "\n".join(path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+REFERENCE_DATA_PAGE = (ROOT / "docs" / "reference-data.md").read_text(encoding="utf-8")
 
 
 LABELS_README = (CORPORA / "labels" / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_generated_blocks_are_up_to_date():
-    assert docs.stale_blocks(README) == [], "run: python tools/readme_blocks.py README.md"
-    assert docs.stale_blocks(LABELS_README) == [], "run: python tools/readme_blocks.py corpora/labels/README.md"
+    assert docs.stale_blocks(README) == [], "run: python tools/readme_blocks.py"
+    assert docs.stale_blocks(LABELS_README) == [], "run: python tools/readme_blocks.py"
+    assert docs.main(["--check"]) == 0
     for name in docs.GENERATORS:
         assert f"<!-- generated: {name} -->" in README + LABELS_README, name
 
@@ -181,7 +184,7 @@ def _evaluate_help() -> str:
 def test_readme_reference_data_section_lists_each_set_and_the_variable():
     from tools.reference_data import REFERENCE_DATA_ENV
 
-    section = README.split("## Reference data", 1)[1].split("\n## ", 1)[0]
+    section = REFERENCE_DATA_PAGE
     assert REFERENCE_DATA_ENV in section and "../shared" in section
     for layout in ("corpora/jats/dev", "corpora/citeme/CiteME.tsv", "corpora/pubmedqa/test_ground_truth.json",
                    "chemu_ref/gold", "corpora/sentences/craft_v5_ccby_sentences.jsonl", "corpora/citation_function",
@@ -214,3 +217,69 @@ def test_sample_corpora_cover_every_kind_the_readme_scores():
                       "source_paper_url", "year", "split"]
     answers = json.loads((CORPORA / "pubmedqa" / "sample_ground_truth.json").read_text(encoding="utf-8"))
     assert set(answers.values()) == {"yes", "no", "maybe"}
+
+
+def test_a_missing_reference_data_path_names_the_variable(tmp_path, monkeypatch, capsys):
+    from chemref.cli import main
+    from tools.reference_data import REFERENCE_DATA_ENV
+
+    monkeypatch.delenv(REFERENCE_DATA_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["questions", "build", "../shared/corpora/jats/dev", "-o", "q.jsonl", "--no-progress"]) == 2
+    assert REFERENCE_DATA_ENV in capsys.readouterr().err
+    assert main(["score", "brat", "../shared/chemu_ref/gold/dev", "pred"]) == 2
+    assert REFERENCE_DATA_ENV in capsys.readouterr().err
+    assert main(["jats", "missing.xml"]) == 2
+    assert REFERENCE_DATA_ENV not in capsys.readouterr().err  # only where the reference data was meant
+
+
+def test_the_cli_reference_is_up_to_date():
+    from tools import cli_reference
+
+    assert cli_reference.main(["--check"]) == 0, "run: python tools/cli_reference.py"
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for path, _ in cli_reference.commands():
+        assert f"`{' '.join(path)}`" in page, path
+    assert "`--judge-endpoint`" in page and "`--selector`" in page
+
+
+def test_the_site_has_the_references_and_the_changelog():
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in ("cli.md", "api.md", "changelog.md"):
+        assert page in nav, page
+    assert "::: chemref.jats" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    from chemref import __version__
+
+    assert f"## [{__version__}] - " in changelog and "## [Unreleased]" in changelog
+    assert '--8<-- "CHANGELOG.md"' in (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    for name in ("LICENSE", "CITATION.cff"):
+        assert (ROOT / name).is_file(), name
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
+
+
+@pytest.mark.parametrize("package", ["chemref", "chemref.jats", "chemref.questions", "chemref.scoring", "chemref.nlp"])
+def test_the_api_reference_documents_each_public_function_and_class(package):
+    import importlib
+    import inspect
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    module = importlib.import_module(package)
+    left_out = {"Source", "SECTION_KINDS", "FormatRange", "expand_inputs", "article_questions"}  # internal plumbing
+    for name in module.__all__:
+        value = getattr(module, name)
+        if name in left_out or not (inspect.isfunction(value) or inspect.isclass(value)):
+            continue
+        defined = f"{value.__module__}.{value.__qualname__}"
+        assert f"::: {defined}\n" in page, f"{package}.{name} ({defined})"
+
+
+def test_the_api_reference_names_each_object_where_it_is_defined():
+    """mkdocstrings reads the source, not the lazy exports: each ``::: path`` is where the object is defined."""
+    import importlib
+
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for path in re.findall(r"^::: (\S+)$", page, re.MULTILINE):
+        module, _, name = path.rpartition(".")
+        value = getattr(importlib.import_module(module), name)
+        assert f"{value.__module__}.{value.__qualname__}" == path, path

@@ -1,4 +1,4 @@
-"""The layout drawn in the README's "Layout" section.
+"""The layout drawn in docs/layout.md.
 
 The layers are import-linter contracts in ``pyproject.toml`` (``[tool.importlinter]``): ``lint-imports`` reads
 every import, those inside functions included, and no import is ignored. These tests run it, show that it fails

@@ -329,3 +329,26 @@ def test_answers_no_request_asks_for_are_counted_not_errors():
     judged = apply_judgement(_rows(DATA / "questions.jsonl"), read_responses(DATA / "responses.jsonl"),
                              rejected=_rows(DATA / "rejected.jsonl"), requests=requests)
     assert judged.summary.unused_answers == 1 and "artA-p1-s1" not in [q["id"] for q in judged.questions]
+
+
+def test_the_judged_sets_card_is_where_hugging_face_reads_it(tmp_path, capsys):
+    """Beside the build's own card the judged set's card cannot be README.md, and the command says so; in a
+    folder of its own (as the docs show it) the card is README.md."""
+    from tests.helpers import CORPORA, ROOT
+
+    b = tmp_path / "judged"
+    assert main(["questions", "build", str(CORPORA / "jats"), "-o", str(b / "questions.jsonl"), "--rejected",
+                 str(b / "rejected.jsonl"), "--report", str(b / "report.json"), "--min-score", "0",
+                 "--no-progress"]) == 0
+    assert main(["questions", "judge", "prepare", str(b / "questions.jsonl"), "--rejected", str(b / "rejected.jsonl"),
+                 "--model", "my-model", "-o", str(b / "requests.jsonl")]) == 0
+    common = ["questions", "judge", "apply", str(b / "questions.jsonl"),
+              str(ROOT / "corpora" / "judge" / "sample_responses.jsonl"), "--rejected", str(b / "rejected.jsonl"),
+              "--requests", str(b / "requests.jsonl")]
+    capsys.readouterr()
+    assert main([*common, "-o", str(b / "judged.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert (b / "judged.README.md").is_file() and "Hugging Face reads a dataset's card from README.md" in out
+    assert main([*common, "-o", str(b / "final" / "questions.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "## Judge" in (b / "final" / "README.md").read_text(encoding="utf-8") and "Hugging Face" not in out

@@ -304,3 +304,14 @@ def test_build_with_the_judge_sends_candidates_from_the_selectors_cascade_start(
 def test_build_judge_options_go_together(capsys):
     assert main(["questions", "build", "-o", "x.jsonl", "--judge-model", "m"]) == 2
     assert "go together" in capsys.readouterr().err
+
+
+def test_build_with_the_judge_prints_the_funnel_after_the_judge(tmp_path, server, capsys):
+    out = tmp_path / "out" / "questions.jsonl"
+    assert main(["questions", "build", "-o", str(out), "--judge-endpoint", server.url, "--judge-model", "test-model",
+                 "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    kept = len(_lines(out))
+    assert "survival rate" not in printed  # the build's own funnel (before the judge) is not printed as a result
+    last = [line for line in printed.splitlines() if line.startswith("questions ")][-1]
+    assert last.split()[1] == str(kept) and "after the judge" in last

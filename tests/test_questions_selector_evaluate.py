@@ -564,3 +564,23 @@ def test_cascade_threshold_keeps_the_share_of_the_good_ones(scores, good, share,
     from chemref.questions.funnel.selector import cascade_threshold
 
     assert cascade_threshold(scores, good, share) == expected
+
+
+def test_evaluate_reselect_uses_the_threshold_of_the_selector_given(tmp_path, capsys):
+    """After ``train-selector``, ``evaluate --reselect --selector`` applies the new selector's threshold (the
+    shipped one, far above the scores of a selector trained on a few labels, would keep nothing)."""
+    from tests.helpers import CORPORA
+
+    labels, q, r = str(CORPORA / "labels" / "sample_labels.jsonl"), tmp_path / "q.jsonl", tmp_path / "r.jsonl"
+    assert main(["questions", "build", str(CORPORA / "jats"), "-o", str(q), "--rejected", str(r), "--min-score", "0",
+                 "--no-progress"]) == 0
+    assert main(["questions", "train-selector", labels, "--questions", str(q), "--rejected", str(r),
+                 "-o", str(tmp_path / "s.json"), "--cv-scores", str(tmp_path / "cv.jsonl"), "--seed", "0"]) == 0
+    capsys.readouterr()
+    common = ["questions", "evaluate", labels, "--questions", str(q), "--rejected", str(r),
+              "--scores", str(tmp_path / "cv.jsonl"), "--reselect", "--json"]
+    assert main(common + ["--selector", str(tmp_path / "s.json")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    trained = load_selector(tmp_path / "s.json")
+    assert report["selector"]["threshold"] == round(trained.threshold, 4) != default_selector().threshold
+    assert report["kept"]["questions"] > 0

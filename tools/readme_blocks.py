@@ -1,16 +1,18 @@
-"""The README's generated blocks, rendered from the data the code uses: the funnel's steps
+"""The documentation's generated blocks, rendered from the data the code uses: the funnel's steps
 (:data:`chemref.questions.funnel.filters.STEPS`), the build defaults
 (:class:`~chemref.questions.funnel.settings.BuildSettings`), the question fields, the JSON of ``chemref jats``,
 the shipped selector's file and its recorded evaluation.
 
-The README (and ``corpora/labels/README.md``) hold generated blocks between two markers::
+The documentation pages (``docs/*.md``, the README, ``corpora/labels/README.md``) hold generated blocks
+between two markers::
 
     <!-- generated: NAME -->
     ...
     <!-- end generated: NAME -->
 
-``python tools/readme_blocks.py README.md`` rewrites them; ``--check`` exits 1, naming the blocks, when one
-differs (``tests/test_docs_consistency.py`` runs the same check). Not shipped in the wheel.
+``python tools/readme_blocks.py`` rewrites them in every such document (or in the files given); ``--check``
+exits 1, naming the blocks, when one differs (``tests/test_docs_consistency.py`` runs the same check). Not
+shipped in the wheel.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from chemref.questions.funnel.selector_record import selector_evaluation  # noqa
 from chemref.questions.funnel.settings import BuildSettings  # noqa: E402
 from chemref.questions.output.prose import caps_text, selector_text, thousands  # noqa: E402
 
-__all__ = ["GENERATORS", "funnel_table", "question_fields", "jats_fields", "selector_features_table",
+__all__ = ["GENERATORS", "documents", "funnel_table", "question_fields", "jats_fields", "selector_features_table",
            "selector_training_text", "render", "stale_blocks", "main"]
 
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- end generated: (?P=name) -->)",
@@ -184,27 +186,30 @@ def stale_blocks(text: str) -> list[str]:
             if m.group("body") != n.group("body")]
 
 
+def documents() -> list[Path]:
+    """The documents that may hold generated blocks: the README, the documentation pages, the labels' notes."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "corpora" / "labels" / "README.md"]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     check = "--check" in args
-    paths = [a for a in args if a != "--check"]
-    if len(paths) != 1:
-        print("usage: python tools/readme_blocks.py [--check] README.md", file=sys.stderr)
-        return 2
-    path = Path(paths[0])
-    text = path.read_text(encoding="utf-8")
-    if check:
-        stale = stale_blocks(text)
-        if stale:
-            print(f"{path}: generated blocks out of date: {', '.join(stale)} (run python tools/readme_blocks.py {path})",
-                  file=sys.stderr)
-            return 1
-        return 0
-    new = render(text)
-    if new != text:
-        write_text(path, new)
-        print(f"rewrote the generated blocks of {path}")
-    return 0
+    paths = [Path(a) for a in args if a != "--check"] or documents()
+    status = 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        if check:
+            stale = stale_blocks(text)
+            if stale:
+                print(f"{path}: generated blocks out of date: {', '.join(stale)} (run python tools/readme_blocks.py)",
+                      file=sys.stderr)
+                status = 1
+            continue
+        new = render(text)
+        if new != text:
+            write_text(path, new)
+            print(f"rewrote the generated blocks of {path}")
+    return status
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 One setting for every command, test and benchmark: the environment variable ``CHEMREF_REFERENCE_DATA``
 names the folder; without it the folder is ``../shared`` beside the project (the current folder's
 parent for a command run from a checkout). What the folder holds, and where each data set comes from,
-is the README's "Reference data" section.
+is docs/reference-data.md.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 
 __all__ = ["REFERENCE_DATA_ENV", "DEFAULT_REFERENCE_DATA", "reference_root", "reference_path"]
 
-#: The environment variable naming the reference data folder.
-REFERENCE_DATA_ENV = "CHEMREF_REFERENCE_DATA"
+from chemref.errors import REFERENCE_DATA_DEFAULT_NAME, REFERENCE_DATA_ENV  # noqa: E402  (the one home)
+
 #: Its default, relative to the project root.
-DEFAULT_REFERENCE_DATA = Path("..") / "shared"
+DEFAULT_REFERENCE_DATA = Path("..") / REFERENCE_DATA_DEFAULT_NAME
 
 
 def reference_root(project_root: str | os.PathLike[str] | None = None) -> Path:

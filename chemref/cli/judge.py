@@ -167,8 +167,10 @@ def apply_command(
     _print_judged(outputs)
 
 
-def _print_judged(outputs) -> None:
+def _print_judged(outputs, funnel: bool = False) -> None:
     typer.echo(outputs.judged.summary.to_text())
+    if funnel and outputs.funnel:
+        typer.echo(judged_funnel_text(outputs.funnel, len(outputs.judged.questions)))
     written = [f"{_shown(outputs.output)} ({len(outputs.judged.questions)} questions)"]
     if outputs.rejected:
         written.append(f"{_shown(outputs.rejected)} ({len(outputs.judged.rejected)} rejected)")
@@ -177,6 +179,18 @@ def _print_judged(outputs) -> None:
     if outputs.card:
         written.append(f"{_shown(outputs.card)} (dataset card)")
     typer.echo("wrote " + "; ".join(written))
+    if outputs.card and Path(outputs.card).name != "README.md":
+        typer.echo(f"note: Hugging Face reads a dataset's card from README.md; {_shown(Path(outputs.card).name)} is "
+                   "beside another output's card: give -o a folder of its own for the judged set")
+
+
+def judged_funnel_text(rows: list[dict], questions: int) -> str:
+    """The funnel after the judge as the plain-text table ``questions build`` prints."""
+    lines = [f"{'filter':<20}{'rejected':>10}{'remaining':>11}  description"]
+    lines += [f"{row['filter']:<20}{row['rejected']:>10}{row['remaining']:>11}  {row.get('description', '')}"
+              for row in rows]
+    lines.append(f"{'questions':<20}{'':>10}{questions:>11}  after the judge")
+    return "\n".join(lines)
 
 
 def judge_paths(output: Path, fmt: str, report: Optional[Path], rejected: Optional[Path]) -> dict[str, Path]:
@@ -220,4 +234,4 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
         str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
         requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),
         report=str(report) if report is not None else None, build_report=str(paths["report"]), supersedes=True))
-    _print_judged(outputs)
+    _print_judged(outputs, funnel=True)

@@ -157,7 +157,11 @@ def build_command(
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
         selector=None if selector is None else str(selector)))
     totals = outputs.totals
-    typer.echo(funnel_table(totals, outputs.settings))
+    if judged is None:
+        typer.echo(funnel_table(totals, outputs.settings))
+    else:  # the funnel printed is the judged one, at the end; here only what reaches the judge's stage
+        typer.echo(f"selector stage: {totals.questions} questions at the selector's threshold, of "
+                   f"{totals.candidates} candidates (the judge decides next; its funnel follows)")
     def shown(path: object) -> str:
         return printable(str(path))
 
@@ -230,7 +234,11 @@ def evaluate_command(
     scores: Optional[Path] = typer.Option(None, "--scores", help="JSON Lines {id, score} replacing the records' "
                                           "selector scores (e.g. the cross-validated scores of train-selector)."),
     threshold: Optional[float] = typer.Option(None, "--threshold", min=0.0, max=1.0, help="The curve row to "
-                                              "mark (default: the shipped selector's threshold)."),
+                                              "mark (default: the threshold of --selector, else of the shipped "
+                                              "selector)."),
+    selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
+                                            "train-selector`: its threshold is the default --threshold (give the "
+                                            "selector whose --cv-scores are evaluated)."),
     reselect: bool = typer.Option(False, "--reselect", help="Apply --threshold and the caps again with these "
                                   "scores, as a build would (give the files of a build run with --min-score 0)."),
     per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1,
@@ -252,13 +260,18 @@ def evaluate_command(
     from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.label import read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-    refuse_overwriting_inputs(output, labels, questions, rejected, scores, closed_book)
+    refuse_overwriting_inputs(output, labels, questions, rejected, scores, closed_book, selector)
 
     def run():
+        mark = threshold
+        if mark is None and selector is not None:
+            from chemref.questions.funnel.selector import load_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+            mark = load_selector(selector).threshold
         kept, refused = _records(questions), _records(rejected)
         return evaluate(read_labels(labels), kept, refused, scores=_scores(scores),
                         scores_path=None if scores is None else str(scores), complete_scores=True,
-                        threshold=threshold, reselect=reselect, per_target=per_target, per_article=per_article,
+                        threshold=mark, reselect=reselect, per_target=per_target, per_article=per_article,
                         source=str(labels), recalled=_recalled(closed_book, [*kept, *refused], title_threshold))
 
     result = guarded(run)

@@ -6,13 +6,15 @@ import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from chemref.errors import InputError
+from chemref.errors import InputError, missing_path_hint
 from chemref.inputs.archives import package_sources
 from chemref.inputs.file_lists import read_file_list
 from chemref.inputs.kinds import JATS_SUFFIXES, is_package
 from chemref.inputs.package_lists import package_licences
 from chemref.inputs.source import Source, source_label
 from chemref.inputs.walk import walk_jats
+
+_GIVE = "give JATS files, folders that hold them, or PMC .tar.gz packages"
 
 __all__ = ["SAMPLE_CORPUS", "iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_corpus",
            "sample_sources"]
@@ -54,7 +56,7 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                 yield Source(given, source_label(given))
             else:
                 raise InputError("no such file or folder", path=given,
-                                 hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
+                                 hint=missing_path_hint(given, _GIVE))
 
 
 def _chain(first: Iterable, second: Iterable) -> Iterator:
@@ -67,7 +69,7 @@ def check_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> N
     for item in inputs:
         if isinstance(item, (str, os.PathLike)) and not os.path.exists(item):
             raise InputError("no such file or folder", path=os.fspath(item),
-                             hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
+                             hint=missing_path_hint(os.fspath(item), _GIVE))
 
 
 def count_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,

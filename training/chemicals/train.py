@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = [args.data / name for name in ("train.tsv", "devel.tsv") if not (args.data / name).is_file()]
     if missing:
         print(f"train.py: error: {missing[0]}: not found (the BC5CDR chemical mentions of the reference data: set "
-              f"{REFERENCE_DATA_ENV} or --data; README, Reference data)", file=sys.stderr)
+              f"{REFERENCE_DATA_ENV} or --data; docs/reference-data.md)", file=sys.stderr)
         return 2
     import spacy
 

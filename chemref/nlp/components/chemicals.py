@@ -2,7 +2,7 @@
 span group ``doc.spans["chemref_chemicals"]``.
 
 The model is a spaCy NER (CNN tok2vec with chemistry features from :mod:`chemref.nlp.components.chemical_features`)
-trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see the README and
+trained with ``training/chemicals/train.py`` on the BC5CDR chemical mentions (CC BY 4.0; see docs/chemicals.md and
 ``data/chemicals_model/meta.json``). Its weights ship in ``chemref/nlp/data/chemicals_model``; nothing is
 downloaded. After the model, seven rules run in this order (each can be switched off in the config):
 

@@ -28,7 +28,7 @@ def caps_text(per_target: int, per_article: int) -> str:
 def selector_text(selector: Any = None) -> str:
     """How the selector behind ``score`` and ``--min-score`` was trained and how good it is, from its file
     (``meta``) and, for the shipped weights, the recorded evaluation: the one paragraph the card and the
-    README show."""
+    documentation (docs/funnel.md) show."""
     sel = selector if selector is not None else default_selector()
     meta = dict(sel.meta)
     features = f"{meta['features']} features" if meta.get("features") else "features"

@@ -18,7 +18,7 @@ from pathlib import Path
 from chemref._io import megabytes as _mb
 from chemref._io import read_regular, regular_file
 from chemref.brat.decode import decode_ann
-from chemref.errors import ArchiveError, InputError
+from chemref.errors import ArchiveError, InputError, missing_path_hint
 from chemref.inputs.walk import walk_files
 
 __all__ = ["AnnSource", "ZipLimits"]
@@ -80,7 +80,7 @@ class AnnSource:
         p = Path(path)
         self._zip: zipfile.ZipFile | None = None
         if not p.exists() and not p.is_symlink():
-            raise InputError("no such file or folder", path=self.path)
+            raise InputError("no such file or folder", path=self.path, hint=missing_path_hint(self.path))
         if p.is_dir():
             self._root = os.path.realpath(p)
             self.names = self._scan_dir(p, recursive)
