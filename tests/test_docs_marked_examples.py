@@ -21,6 +21,8 @@ from tools.reference_data import REFERENCE_DATA_ENV, reference_root
 ROOT = Path(__file__).resolve().parents[1]
 #: a marked block with the reference data may train a model (the chemicals page: about 10 minutes on 2 cores)
 DATA_TIMEOUT = 3600
+#: set to 1 to run the marked examples that retrain a model (left out of the default runs and CI for their time)
+TRAINING_ENV = "CHEMREF_RUN_TRAINING"
 #: the addresses the examples show, replaced by the test's own
 JUDGE_ENDPOINT = "http://127.0.0.1:8000/v1"
 SCHEDULER = "tcp://127.0.0.1:8786"
@@ -53,6 +55,10 @@ def test_examples_with_the_reference_data(document: str, tmp_path: Path) -> None
     root = reference_root(ROOT)
     if not (root / "corpora").is_dir():
         pytest.skip(f"needs the reference data in {root} (${REFERENCE_DATA_ENV} or ../shared)")
+    trains = any(b.document == document and b.skip and needs(b.skip) == "data" and "training/" in b.code
+                 for b in BLOCKS)
+    if trains and os.environ.get(TRAINING_ENV) != "1":
+        pytest.skip(f"retrains a model (10-30 minutes on 2 cores): set {TRAINING_ENV}=1 to run it")
     assert _run_document(document, "data", tmp_path, {}, {REFERENCE_DATA_ENV: str(root)}) > 0
 
 
