@@ -11,7 +11,7 @@ import typer
 
 from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
 from chemref.errors import printable
-from chemref.questions.closed_book.prepare import TITLE_THRESHOLD
+from chemref.questions.closed_book.defaults import TITLE_THRESHOLD
 
 closed_book_app = typer.Typer(help="Closed-book test: drop questions a model answers from memory (OpenAI Batch "
                               "format files, the judge's runner).", no_args_is_help=True,

@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 resource = pytest.importorskip("resource")
 
 SCRIPT = r'''
-import resource, socket, sys, threading
+import socket, sys, threading
 from chemref.questions.judge.client import Request, run_requests
 
 status, framing, output = sys.argv[1].encode(), sys.argv[2], sys.argv[3]
@@ -54,7 +54,10 @@ threading.Thread(target=accept, daemon=True).start()
 requests = [Request(f"r{i}", "/v1/chat/completions", {"model": "m", "messages": []}) for i in range(300)]
 summary = run_requests(requests, output, endpoint=f"http://127.0.0.1:{server.getsockname()[1]}", concurrency=8,
                        max_retries=0, first_wait=0, progress=False, timeout=60)
-print(sum(summary.failed.values()), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+# VmHWM: this process's own peak (ru_maxrss would also count the parent's size when it forked this process)
+with open("/proc/self/status", encoding="ascii") as status_file:
+    peak_kb = next(int(line.split()[1]) for line in status_file if line.startswith("VmHWM:"))
+print(sum(summary.failed.values()), peak_kb // 1024)
 '''
 
 

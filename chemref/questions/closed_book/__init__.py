@@ -12,23 +12,16 @@ judge's Batch format (the prompt ``closed-book-v1`` shows only the excerpt); the
 from __future__ import annotations
 
 from chemref._lazy import lazy_exports
-from chemref.questions.closed_book.prepare import (
-                                                   CAP_REASONS,
-                                                   DEFAULT_SAMPLES,
-                                                   DEFAULT_TEMPERATURE,
-                                                   closed_book_candidates,
-                                                   prepare_requests,
-                                                   reaches_closed_book,
-                                                   sample_id,
-                                                   split_sample_id,
-                                                   write_requests,
-)
 
 __all__ = ["CAP_REASONS", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE", "closed_book_candidates", "prepare_requests",
            "reaches_closed_book", "sample_id", "split_sample_id", "write_requests", "Recollection",
            "read_recollections", "apply_closed_book", "apply_to_files", "ClosedBookSummary"]
 
 __getattr__, __dir__ = lazy_exports(__name__, {
+    **{name: "chemref.questions.closed_book.prepare" for name in (
+        "CAP_REASONS", "closed_book_candidates", "prepare_requests", "reaches_closed_book", "sample_id",
+        "split_sample_id", "write_requests")},
+    **{name: "chemref.questions.closed_book.defaults" for name in ("DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE")},
     "Recollection": "chemref.questions.closed_book.answers",
     "read_recollections": "chemref.questions.closed_book.answers",
     "apply_closed_book": "chemref.questions.closed_book.apply",

@@ -13,6 +13,12 @@ import os
 from typing import Any, Iterable, Iterator, Mapping
 
 from chemref.jsonl import write_jsonl
+from chemref.questions.closed_book.defaults import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_SAMPLES,
+    DEFAULT_TEMPERATURE,
+    TITLE_THRESHOLD,
+)
 from chemref.questions.judge.prepare import CHAT_COMPLETIONS_URL
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, load_prompt
 
@@ -22,17 +28,6 @@ __all__ = ["CAP_REASONS", "JUDGED_FIELD", "DEFAULT_SAMPLES", "DEFAULT_TEMPERATUR
 #: Rejections by the per-target and per-article caps: such a candidate passed every other step, so it takes a
 #: freed slot when a question of its article is recalled (the caps are applied again after the test).
 CAP_REASONS = ("per_target_cap", "per_article_cap")
-#: Requests per question (CiteME ran its closed-book test five times).
-DEFAULT_SAMPLES = 5
-#: The sampling temperature: the API's default, the model's own distribution, so that five samples show what
-#: the model may answer rather than one most likely answer five times.
-DEFAULT_TEMPERATURE = 1.0
-#: The title similarity from which an answer names the cited work (``titles_match``). Lower than the scorer's
-#: 0.95: a recollection paraphrases a title more than a typed answer does. Chosen on hand-checked answer and
-#: target pairs (corpora/labels/closed_book_title_pairs.jsonl; python benchmarks/bench_closed_book_stage.py).
-TITLE_THRESHOLD = 0.85
-#: An answer is four short fields.
-DEFAULT_MAX_TOKENS = 300
 
 
 #: The field every record the judge answered for carries.
