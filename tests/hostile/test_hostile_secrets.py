@@ -201,8 +201,10 @@ def test_a_judge_note_from_a_responses_file_is_scrubbed(tmp_path: Path) -> None:
 
 
 # -- bounded peers: a body is read as sent, never inflated
-_PEAK = ("import resource, sys\nfrom chemref.cli import main\nstatus = main(sys.argv[1:])\n"
-         "print(f'peak-kb {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}', file=sys.stderr)\nsys.exit(status)\n")
+# VmHWM: this process's own peak (ru_maxrss would also count the parent's size when it forked this process)
+_PEAK = ("import sys\nfrom chemref.cli import main\nstatus = main(sys.argv[1:])\n"
+         "peak = next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+         "print(f'peak-kb {peak}', file=sys.stderr)\nsys.exit(status)\n")
 
 
 @pytest.mark.parametrize("kinds", [["gzip2"], ["bomb", "deflate_bomb"]])
