@@ -71,14 +71,16 @@ def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, 
           report: OnSkip, top: bool = True) -> Iterator[Path]:
     try:
         with os.scandir(folder) as it:
-            entries = sorted(((e.name, e.is_dir(follow_symlinks=False), e.is_symlink()) for e in it))
+            # the entry's own type (d_type): a regular file that is no link needs no stat() of its own
+            entries = sorted(((e.name, e.is_dir(follow_symlinks=False), e.is_symlink(),
+                               e.is_file(follow_symlinks=False)) for e in it))
     except OSError as exc:
         if top:
             raise _Unlistable(str(exc.strerror or exc)) from None
         report("unlistable", os.fspath(folder), str(exc.strerror or exc))
         return
     base = Path(folder)
-    for name, is_dir, is_link in entries:
+    for name, is_dir, is_link, is_file in entries:
         path = base / name
         if is_dir:
             if recursive:
@@ -88,6 +90,9 @@ def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, 
             continue
         wanted = name.lower().endswith(suffixes)
         if not is_link and not wanted:
+            continue
+        if wanted and is_file and not is_link:
+            yield path
             continue
         try:
             info = os.stat(path)

@@ -98,8 +98,10 @@ class AnnSource:
         walk (:func:`chemref.inputs.walk.walk_files`); what it leaves out becomes a note (a ``.txt`` linked
         out of the folder is never read), a subfolder that cannot be listed an :class:`InputError`."""
         names: dict[str, str] = {}
+        prefix = os.fspath(root).rstrip(os.sep) + os.sep  # the walk builds every path on root as given
         for path in walk_files(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            full = os.fspath(path)
+            rel = (full[len(prefix):] if full.startswith(prefix) else os.path.relpath(path, root)).replace(os.sep, "/")
             if rel.endswith(".ann"):
                 names[rel[:-4]] = os.fspath(path)
         return names
