@@ -265,3 +265,21 @@ def test_a_reused_parser_reports_each_files_own_error() -> None:
               b'<article><body><p>&b;</p></body></article>')
     assert read_jats(laughs).sections[0].paragraphs[0].text == "&b;"
     assert read_jats(GOOD).to_dict() == alone
+
+
+def test_read_errors_cross_process_boundaries_after_dask_is_imported(tmp_path) -> None:
+    # distributed installs tblib's exception pickling, which keeps __context__ (lxml's error log, unpicklable):
+    # a file's JatsError must still reach the parent from a worker
+    pytest.importorskip("tblib")
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.nxml"
+    bad.write_bytes(b"<article><body>")
+    code = ("import pickle, sys\nfrom chemref.inputs.source import Source\nfrom chemref.jats.reader import _Task\n"
+            "import tblib.pickling_support\ntblib.pickling_support.install()\n"
+            "result = _Task()(Source(path=sys.argv[1], label='bad.nxml'))\n"
+            "print(type(pickle.loads(pickle.dumps(result))[0][1]).__name__)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(bad)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "JatsError"

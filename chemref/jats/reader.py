@@ -559,6 +559,15 @@ def _unexpected(label: str, exc: BaseException) -> JatsError:
                      "with the file", path=label)
 
 
+def _portable(exc: JatsError) -> JatsError:
+    """``exc`` without the exception it was raised while handling, nor its traceback: it crosses a process
+    boundary, and picklers that keep ``__context__`` (tblib's, which Dask installs) would try to pickle lxml's
+    error log along with it."""
+    exc.__context__ = exc.__cause__ = None
+    exc.__traceback__ = None
+    return exc
+
+
 class _Task:
     """A picklable per-input task: ``[(convert(article), None), ...]`` for each article of one input file, or
     ``[(None, JatsError)]`` when it cannot be read (an unexpected exception is that file's error too)."""
@@ -577,11 +586,11 @@ class _Task:
                 assert source.path is not None  # a source holds its data, its path or its error
                 articles = read_articles(source.path, sub_articles=self.sub_articles)
         except JatsError as exc:
-            return [(None, exc)]
+            return [(None, _portable(exc))]
         except MemoryError:
             raise  # the CLI names the input that ran out of memory
         except UNEXPECTED as exc:
-            return [(None, _unexpected(source.label, exc))]
+            return [(None, _portable(_unexpected(source.label, exc)))]
         if self.convert is None:
             return [(article, None) for article in articles]
         out: list[tuple[object, JatsError | None]] = []
@@ -591,7 +600,7 @@ class _Task:
             except MemoryError:
                 raise
             except UNEXPECTED as exc:
-                out.append((None, _unexpected(source.label, exc)))
+                out.append((None, _portable(_unexpected(source.label, exc))))
         return out
 
 
