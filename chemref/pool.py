@@ -239,6 +239,9 @@ def _child(read_fd: int, write_fd: int, fn: Callable[[Sequence[T]], R], chunk: S
                 child_setup()
             payload = pickle.dumps(("ok", fn(chunk)), protocol=pickle.HIGHEST_PROTOCOL)
         except ChemrefError as exc:
+            # without the exception it was raised while handling: picklers that keep __context__ (tblib's,
+            # which Dask installs) would pickle that too, and it may not pickle
+            exc.__context__ = exc.__cause__ = exc.__traceback__ = None
             payload = pickle.dumps(("error", exc))
         except BaseException as exc:  # noqa: BLE001 - reported to the parent, which re-raises
             payload = pickle.dumps(("crash", f"{type(exc).__name__}: {exc}"))
