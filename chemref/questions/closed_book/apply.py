@@ -51,6 +51,8 @@ from chemref.questions.judge.apply import (
     apply_caps,
     build_setting,
     card_settings,
+    join_records,
+    most_common,
     write_stage_report,
 )
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
@@ -197,22 +199,7 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     if unanswered not in UNANSWERED_POLICIES:
         raise InputError(f"unanswered must be one of {', '.join(UNANSWERED_POLICIES)}, got {unanswered!r}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
-    records: dict[str, dict[str, Any]] = {}
-    everything: list[dict[str, Any]] = []
-    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
-        row = dict(record)
-        ident = row.get("id")
-        if not isinstance(ident, str) or not ident:
-            raise InputError(f"a record has no id (got {ident!r:.60})", hint="give the files of a chemref build")
-        if ident in records:
-            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file "
-                             "of one build (each candidate once)")
-        if is_question:
-            row.pop("reason", None)
-        else:
-            row["reason"] = str(row.get("reason") or "unknown")
-        records[ident] = row
-        everything.append(row)
+    records, everything = join_records(questions, rejected)
 
     by_request = {r.custom_id: r for r in requests} if requests is not None else None
     answered: dict[str, list[tuple[int, str]]] = {}
@@ -320,8 +307,8 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     requests_made = len(by_request) if by_request is not None else len(answers) - unused
     decided = recalled + not_recalled
     summary = ClosedBookSummary(
-        model=_most_common(models), prompt=_most_common(prompts), samples=_most_common(counts),
-        temperature=_most_common(temperatures),
+        model=most_common(models), prompt=most_common(prompts), samples=most_common(counts),
+        temperature=most_common(temperatures),
         title_threshold=threshold, keep_recalled=keep_recalled, unanswered=unanswered,
         candidates=len(candidates), requests=requests_made, kinds=kinds, recalled=recalled,
         not_recalled=not_recalled, unanswered_questions=open_questions, matches=matches, dropped=dropped,
@@ -434,8 +421,3 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
             if isinstance(judge, dict) else None,
             closed_book={**summary, "descriptions": CLOSED_BOOK_DESCRIPTIONS, "fields": CLOSED_BOOK_FIELD_DOCS}))
     return ClosedBookOutputs(result, funnel, output, rejected_out, report, card)
-
-
-def _most_common(counts: Mapping[Any, int]) -> Any:
-    """The value seen most often (the first such in insertion order), or None when there is none."""
-    return max(counts, key=lambda value: counts[value]) if counts else None

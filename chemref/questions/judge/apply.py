@@ -47,7 +47,7 @@ from chemref.questions.output.card import card_path
 from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
-           "DEFAULT_MIN_CONFIDENCE", "apply_caps"]
+           "DEFAULT_MIN_CONFIDENCE", "apply_caps", "join_records", "most_common"]
 
 #: The fields the judge adds to a candidate record, in output order.
 JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
@@ -176,6 +176,35 @@ def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
     return keys
 
 
+def join_records(questions: Iterable[Mapping[str, Any]], rejected: Iterable[Mapping[str, Any]]
+                 ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """The build's records for a model's stage, each copied once: ``(by id, in file order)``. A question loses
+    its ``reason``, a rejected record keeps its own (``"unknown"`` when it has none); a record without an id, or
+    an id in two records, is an :class:`InputError`."""
+    records: dict[str, dict[str, Any]] = {}
+    everything: list[dict[str, Any]] = []
+    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
+        row = dict(record)
+        ident = row.get("id")
+        if not isinstance(ident, str) or not ident:
+            raise InputError(f"a record has no id (got {ident!r:.60})", hint="give the files of a chemref build")
+        if ident in records:
+            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file "
+                             "of one build (each candidate once)")
+        if is_question:
+            row.pop("reason", None)
+        else:
+            row["reason"] = str(row.get("reason") or "unknown")
+        records[ident] = row
+        everything.append(row)
+    return records, everything
+
+
+def most_common(counts: Mapping[Any, int]) -> Any:
+    """The value seen most often (the first such in insertion order), or None when there is none."""
+    return max(counts, key=lambda value: counts[value]) if counts else None
+
+
 def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict[str, Any]], int, int]:
     """The per-target and per-article caps of the funnel (:func:`~chemref.questions.funnel.filters.per_target_cap`,
     :func:`~chemref.questions.funnel.filters.per_article_cap`) applied again to the records ``kept`` by a
@@ -215,22 +244,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
     if not 0.0 <= min_confidence <= 1.0:
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
-    records: dict[str, dict[str, Any]] = {}
-    everything: list[dict[str, Any]] = []
-    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
-        row = dict(record)
-        ident = row.get("id")
-        if not isinstance(ident, str) or not ident:
-            raise InputError(f"a record has no id (got {ident!r})", hint="give the files of a chemref build")
-        if ident in records:
-            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file of "
-                             "one build (each candidate once)")
-        if is_question:
-            row.pop("reason", None)
-        else:
-            row["reason"] = str(row.get("reason") or "unknown")
-        records[ident] = row
-        everything.append(row)
+    records, everything = join_records(questions, rejected)
     by_request = None
     if requests is not None:
         by_request = {r.custom_id: r for r in requests}
@@ -302,8 +316,7 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
     requests_made = len(by_request) if by_request is not None else len(answers)
     summary = JudgeSummary(
-        model=max(models, key=lambda value: models[value]) if models else None,
-        prompt=max(prompts, key=lambda value: prompts[value]) if prompts else None,
+        model=most_common(models), prompt=most_common(prompts),
         min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
         judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
         requests=requests_made, not_sent=not_sent, unused_answers=unused,
