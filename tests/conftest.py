@@ -5,10 +5,29 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from tests.helpers import pipeline, shared_path
+
+
+@pytest.fixture(autouse=True)
+def _no_secret_carried_over() -> Iterator[None]:
+    """Every test starts and ends with no registered secret: a key one test registers (as the judge commands
+    do for the process) must not withhold another test's messages when the suite runs in one process."""
+    _forget_secrets()
+    yield
+    _forget_secrets()
+
+
+def _forget_secrets() -> None:
+    from chemref._io import secrets
+
+    with secrets._lock:
+        secrets._secrets.clear()
+        secrets._pattern = None
+        secrets._all_needles = ()
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,12 @@ import pytest
 from chemref._io.secrets import REDACTED, WITHHELD, excerpt, holds_secret, register_secret, scrub, scrub_json
 
 KEY = "sk-forms-TEST-9f8e7d6c5b4a3210QRS"
-register_secret(KEY)
+
+
+@pytest.fixture(autouse=True)
+def _registered() -> None:
+    """Each test starts with this key registered (the suite's conftest empties the registry around every test)."""
+    register_secret(KEY)
 
 FORMS = {
     "split by a newline": KEY[:13] + "\n" + KEY[13:],

@@ -23,7 +23,7 @@ pytest.importorskip("httpx")
 sys.path.insert(0, str(ROOT / "tests"))
 from judge_server import JudgeServer, item_of, write_requests
 
-KEY = "sk-chemref-FAKE-0123456789abcdefXYZ"
+KEY = "sk-hostile-FAKE-0123456789abcdefXYZ"
 PASSWORD = "pw-SECRET-4242"
 #: every kind of answer the test server gives, errors echoing the key first
 KINDS = ["401", "403", "429", "500", "503", "400", "nan", "bad_json", "truncated", "refusal", "length",
