@@ -3,12 +3,12 @@ absent) and the one chemref pipeline."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from chemref._io import secrets
 from tests.helpers import pipeline, shared_path
 
 
@@ -22,8 +22,6 @@ def _no_secret_carried_over() -> Iterator[None]:
 
 
 def _forget_secrets() -> None:
-    from chemref._io import secrets
-
     with secrets._lock:
         secrets._secrets.clear()
         secrets._pattern = None
