@@ -6,6 +6,7 @@ page is written."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,40 @@ def test_good_records_still_make_both_pages(tmp_path: Path) -> None:
         proc = chemref("questions", command, "q.jsonl", "-o", f"{command}.html", cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / f"{command}.html").stat().st_size > 0
+
+
+# -- no page holds a control character raw (a terminal escape in a name): each is a numeric character reference
+CONTROLS = "\x1b[2J\x07\x7f\x9b31m"  # ESC, BEL, DEL, and the C1 CSI
+RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _assert_no_raw_controls(page: Path) -> None:
+    html = page.read_text(encoding="utf-8")
+    assert not RAW.search(html), repr(RAW.search(html))
+    assert "&#27;[2J&#7;&#127;&#155;31m" in html
+
+
+@pytest.mark.slow
+def test_the_brat_error_page_writes_no_control_character_raw(tmp_path: Path) -> None:
+    for side, kind in (("gold", "Reaction_product"), ("pred", f"Evil{CONTROLS}")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "doc.txt").write_text(f"Sodium chloride{CONTROLS} was added.", encoding="utf-8")
+        (tmp_path / side / "doc.ann").write_text(f"T1\t{kind} 0 15\tSodium chloride\nT2\tReaction_product 16 24\t"
+                                                 f"{CONTROLS}\nR1\tR{CONTROLS} Arg1:T1 Arg2:T2\n", encoding="utf-8")
+    proc = chemref("score", "brat", "gold", "pred", "--html", "page.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _assert_no_raw_controls(tmp_path / "page.html")
+
+
+@pytest.mark.slow
+def test_the_question_pages_write_no_control_character_raw(tmp_path: Path) -> None:
+    name = f"q{CONTROLS}.jsonl"
+    (tmp_path / name).write_text(_record("q1", section=f"Intro{CONTROLS}", target_title=f"T{CONTROLS}") + "\n",
+                                 encoding="utf-8")
+    (tmp_path / "rejected.jsonl").write_text(_record("q2", reason=f"no{CONTROLS}") + "\n", encoding="utf-8")
+    proc = chemref("questions", "review", name, "--rejected", "rejected.jsonl", "-o", "review.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _assert_no_raw_controls(tmp_path / "review.html")
+    proc = chemref("questions", "baseline-page", name, "-o", "baseline.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    _assert_no_raw_controls(tmp_path / "baseline.html")
