@@ -65,6 +65,8 @@ def _inspect(where: str, folders: bool) -> tuple[os.stat_result | None, tuple[st
         return None, (NO_SUCH_PATH if folders else "no such file", "check the path")
     except OSError as exc:
         return None, (f"cannot read: {exc.strerror or exc}", None)
+    except ValueError:  # a NUL character, which no file name holds
+        return None, ("not a valid path: it holds a NUL character", None)
     if stat.S_ISDIR(info.st_mode):
         return info, None if folders else ("is a folder, expected a file (it is a directory)", None)
     if not stat.S_ISREG(info.st_mode):

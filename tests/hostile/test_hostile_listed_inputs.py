@@ -47,3 +47,11 @@ def test_a_device_or_fifo_given_as_input_is_named_for_what_it_is(tmp_path: Path,
     assert_refused(proc, special, what)
     assert "no such file" not in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "pipe.xml") == []
+
+
+@pytest.mark.slow
+def test_a_listed_name_holding_a_nul_character_is_named_with_its_line(tmp_path: Path) -> None:
+    (tmp_path / "list.txt").write_text(f"{ARTICLE}\na\0b.xml\n")
+    proc = chemref("questions", "build", "--files-from", "list.txt", "-o", "q.jsonl", cwd=tmp_path, timeout=30)
+    assert_refused(proc, "list.txt:2:", "a\\x00b.xml", "NUL")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["list.txt"]
