@@ -19,6 +19,14 @@ try:
 except ImportError:  # pragma: no cover - older Pythons
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _parser  # type: ignore[no-redef]
+# the characters re.IGNORECASE matches beyond lower-casing, by the code of the letter in the pattern
+try:
+    from re._compiler import _EXTRA_CASES  # type: ignore[import-not-found]  # Python >= 3.11
+except ImportError:  # pragma: no cover - older Pythons
+    try:
+        from sre_compile import _ignorecase_fixes as _EXTRA_CASES  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        _EXTRA_CASES = {ord("i"): (0x131,), ord("s"): (0x17F,)}
 
 __all__ = ["LONG_TEXT", "Prefilter", "Words", "case_partners", "lower_view", "distinct_words", "literal_leads", "lower_pattern",
            "needed_strings", "parsed_leads", "prefilter", "starts_at_word_boundary"]
@@ -242,14 +250,7 @@ def lower_view(text: str, apart: "re.Pattern[str]") -> str | None:
 def case_partners(chars: set[str]) -> set[str]:
     """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
     ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
-    try:
-        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # noqa: PLC0415 (3.11+)
-    except ImportError:  # pragma: no cover - older Pythons
-        try:
-            from sre_compile import _ignorecase_fixes as extra  # type: ignore[attr-defined, no-redef]  # noqa: PLC0415 (Python 3.10)
-        except ImportError:
-            extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
-    return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
+    return {chr(code) for ch in chars for code in _EXTRA_CASES.get(ord(ch), ())}
 
 
 class Words:
