@@ -26,6 +26,7 @@ from chemref.nlp.sentences.patterns import (
     DEFAULT_RULES,
 )
 from chemref.nlp.sentences.periods import (
+    _after_period,
     _citation_opens_sentence,
     _lower_kind,
     _next_kind,
@@ -100,13 +101,16 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
     skip_to = 0                   # candidates before this offset were swallowed by an extension
     # (hot loop: module-level look-ups bound to locals; the most common outcomes are tested first)
     append = cuts.append
-    next_match = _NEXT.match
     plain = _PLAIN_SYMBOLS
     last_i = -1
     for m in candidates:
         i = m.start()
-        if i < skip_to or i == last_i or (quiet and _inside_span(quiet, q_starts, i)):
-            continue  # (quiet: a list item's marker or a spaced ellipsis)
+        if i < skip_to or i == last_i:
+            continue
+        if quiet:
+            k = bisect_right(q_starts, i) - 1
+            if k >= 0 and quiet[k][1] > i:
+                continue  # a list item's marker or a spaced ellipsis
         last_i = i
         group = m.lastgroup
         term = group in _TERMINAL_GROUPS  # ("next": the group in the look-ahead closed last)
@@ -123,13 +127,10 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
             if run_end - i > 1 and _omission(text, i, run_end):
                 continue
             j = m.start("next")  # (_CANDIDATE's look-ahead went over the spaces after the punctuation already)
+            if j < 0:
+                j = _first_non_space(text, end)
             if j == n:
                 break  # only whitespace is left: the end of the text closes the last sentence anyway
-            if j < 0:
-                nm = next_match(text, end)
-                if nm is None:
-                    break
-                j = nm.start(1)
             c = text[j]
             starts_prot = prot and _anchor_follows(text, prot, p_starts, j, end)
             if not starts_prot and c in plain:
@@ -147,12 +148,6 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
         append(cut)
         last_cut = skip_to = cut
     return cuts
-
-
-def _inside_span(spans: list[tuple[int, int]], starts: list[int], i: int) -> bool:
-    """Is offset ``i`` inside one of the sorted ``spans`` (``starts``: their starts)?"""
-    k = bisect_right(starts, i) - 1
-    return k >= 0 and spans[k][1] > i
 
 
 #: the groups of :data:`_CANDIDATE` that match terminal punctuation
@@ -296,12 +291,16 @@ def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run
     if nxt >= _LOWER and raw_nxt >= _LOWER:
         return None, sent_start  # a lower-case word or a symbol follows: no rule below splits (nor moves the end)
     looked_from = end  # (where the search for the next non-space character started)
+    split: bool | None
     if run_end - i == 1 and text[i] == ".":
         if sent_start < last_cut:
             sent_start = _first_non_space(text, last_cut)
-        split, end = _period_ends(text, i, j, nxt, raw_nxt, narrative, end, punct_end, sent_start, idx)
-        if split is None:
-            return _STOP, sent_start  # a citation number closes the text and belongs to the last sentence
+        if nxt != _DIGIT and end == punct_end:  # (the commonest case: no citation number to read past)
+            split = _after_period(text, i, nxt, raw_nxt, sent_start, idx, i + 1)
+        else:
+            split, end = _period_ends(text, i, j, nxt, raw_nxt, narrative, end, punct_end, sent_start, idx)
+            if split is None:
+                return _STOP, sent_start  # a citation number closes the text and belongs to the last sentence
     else:  # ! ? … and runs such as "..." or "?!"
         split = nxt in _SPLIT_AFTER_WORD
     if not split or _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut) or end <= last_cut:

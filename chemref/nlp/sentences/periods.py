@@ -207,11 +207,13 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
         kind = idx.kinds.get(key)
     if nxt == _DIGIT and key in idx.measure_abbreviations and _after_number(text, ws):
         return False  # "2 lb. 4 oz.", "5 ft. 6 in.": a measure in two units
-    if kind is None and word:
+    if kind is None and word and (ws == sent_start or len(word) == 1 or "." in word):  # (cheap filter first)
         kind = _unlisted_kind(text, p, word, ws, word_start, sent_start, idx)
     if kind is None:
-        # (the commonest case, a plain word)
-        return nxt == _STARTER or _plain_word_ends(text, p, word, nxt)
+        # (the commonest case, a plain word: a capitalised one may go on)
+        if nxt == _STARTER or not word[:1].isupper():
+            return nxt in _SPLIT_AFTER_WORD
+        return _capitalised_word_ends(text, p, word, nxt)
     return _listed_word_ends(text, p, word, key, kind, nxt, raw_nxt, after)
 
 
@@ -231,7 +233,11 @@ def _token_start(text: str, p: int) -> int:
 def _word_bounds(text: str, p: int) -> tuple[int, int]:
     """``(token start, word start)`` of the word before the period at ``p``: the word starts after the opening
     brackets and quotes of its token, and after a bracket opened inside it ("2(Fig." -> "Fig.")."""
-    ws = _token_start(text, p)
+    # (:func:`_token_start` inline for a token after a plain space, the commonest case)
+    lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
+    ws = text.rfind(" ", lo, p) + 1 or lo
+    if not text[ws:p].isprintable():
+        ws = _token_start(text, p)
     word_start = ws
     while word_start < p and text[word_start] in _OPENERS:
         word_start += 1
@@ -271,15 +277,14 @@ def _unlisted_kind(text: str, p: int, word: str, ws: int, word_start: int, sent_
     return None
 
 
-def _plain_word_ends(text: str, p: int, word: str, nxt: int) -> bool:
-    """After a plain word (no abbreviation), the period ends a sentence before a word that may open one, unless
-    a capitalised word goes on: with a bracket ("Calocedrus decurrens Torr. (California incense-cedar),
+def _capitalised_word_ends(text: str, p: int, word: str, nxt: int) -> bool:
+    """After a capitalised plain word (no abbreviation), the period ends a sentence before a word that may open
+    one, unless the word goes on: with a bracket ("Calocedrus decurrens Torr. (California incense-cedar),
     Cupressus ...") or as a word of an unlisted journal abbreviation ("J. Pharm. Biomed. Anal. 2019, 5, 1")."""
-    if word[:1].isupper():
-        if text.find("(", p + 1, p + 3) >= 0 and _BRACKET_GOES_ON.match(text, p + 1):
-            return False
-        if word[1:].islower() and word.isalpha() and _CITATION_NEXT.match(text, p + 1):
-            return False
+    if text.find("(", p + 1, p + 3) >= 0 and _BRACKET_GOES_ON.match(text, p + 1):
+        return False
+    if word[1:].islower() and word.isalpha() and _CITATION_NEXT.match(text, p + 1):
+        return False
     return nxt in _SPLIT_AFTER_WORD
 
 
