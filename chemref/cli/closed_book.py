@@ -10,6 +10,8 @@ from typing import Optional
 import typer
 
 from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
+from chemref.cli.judge import EXIT_FAILED_REQUESTS
+from chemref.cli.judge import run_command as judge_run
 from chemref.errors import printable
 from chemref.questions.closed_book.defaults import AUTHOR_YEAR, TITLE_THRESHOLD
 
@@ -99,8 +101,6 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """The judge's runner ('questions judge run', the same command): send the requests, write the answers."""
-    from chemref.cli.judge import run_command as judge_run  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     judge_run(requests=requests, endpoint=endpoint, output=output, api_key_env=api_key_env,
               concurrency=concurrency, timeout=timeout, max_retries=max_retries, retry_wait=retry_wait,
               progress=progress)
@@ -197,7 +197,6 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
     """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
     and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
     from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.cli.judge import EXIT_FAILED_REQUESTS  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
