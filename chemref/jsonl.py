@@ -37,27 +37,40 @@ def _surrogate_text(match: re.Match[str]) -> str:
     return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\\\u{code:04x}"
 
 
+#: characters a terminal or a text viewer acts on rather than shows, which JSON leaves as they are with
+#: ``ensure_ascii=False``: the C1 controls (U+009B is CSI, the start of a terminal escape), the bidirectional
+#: embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: they reorder the line shown), and the line
+#: and paragraph separators (U+2028, U+2029: ``str.splitlines()`` ends a line at them)
+_INVISIBLE = re.compile("[\x80-\x9f\u2028-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def json_text(value: Any, *, indent: int | None = None) -> str:
-    """``json.dumps(value, ensure_ascii=False, indent=indent)`` as text that UTF-8 can hold: a lone surrogate
-    (a byte of a file name that is not UTF-8, ``\\udcff``) is written as the text ``\\xff``
-    (``\\ud800`` for another), never as a character no UTF-8 file can hold."""
+    """``json.dumps(value, ensure_ascii=False, indent=indent)`` as text that UTF-8 can hold and a terminal only
+    shows: a lone surrogate (a byte of a file name that is not UTF-8, ``\\udcff``) is written as the text
+    ``\\xff`` (``\\ud800`` for another), never as a character no UTF-8 file can hold; a C1 control, a
+    bidirectional control or a line or paragraph separator is written as its escape (``\\u009b``,
+    ``\\u202e``), so the JSON read back holds the same strings but printing it sends no terminal escape and
+    reorders or splits no line. Other non-ASCII characters are kept as they are."""
     text = json.dumps(value, ensure_ascii=False, indent=indent)
     if not text.isascii():
         try:
             text.encode("utf-8")  # a few per cent of the dumps: faster than searching for surrogates
         except UnicodeEncodeError:
             text = _SURROGATE.sub(_surrogate_text, text)
+        if _INVISIBLE.search(text):
+            text = _INVISIBLE.sub(_escape, text)
     return text
 
 
 def json_line(row: Any) -> str:
-    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is, except the line and paragraph
-    separators U+2028 and U+2029, escaped so that ``str.splitlines()`` keeps one row per line; a lone
-    surrogate as :func:`json_text` writes it)."""
-    text = json_text(row)
-    if "\u2028" in text or "\u2029" in text:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return text + "\n"
+    """One JSON Lines row, newline included (:func:`json_text`: UTF-8 text, non-ASCII kept as is but for the
+    characters a terminal acts on and the line and paragraph separators U+2028 and U+2029, escaped, so that
+    ``str.splitlines()`` keeps one row per line)."""
+    return json_text(row) + "\n"
 
 
 def lone_surrogate(line: str, value: Any) -> str | None:

@@ -84,6 +84,16 @@ def gold_text(data: bytes, *, path: str | None = None, hint: str = GOLD_HINT) ->
         raise gold_not_utf8(data, exc, path, hint) from None
 
 
+def gold_txt(data: bytes, *, path: str | None = None, hint: str = GOLD_HINT) -> str:
+    """The text of a gold ``.txt`` (a leading BOM dropped), as strict as a gold ``.ann``: UTF-16, a zip, gzip or
+    NUL bytes (:func:`binary`) or a byte that is not UTF-8 (:func:`gold_text`) is a :class:`BratError` naming the
+    file (and the line and byte), never offsets counted in another text."""
+    why = binary(data)
+    if why is not None:
+        raise BratError(why, path=path, hint=hint)
+    return gold_text(data, path=path, hint=hint)
+
+
 def gold_not_utf8(data: bytes, exc: UnicodeDecodeError, path: str | None, hint: str = GOLD_HINT) -> BratError:
     """The error for a gold file holding bytes that are not UTF-8: its line, and the byte offset in the file."""
     line, _ = line_and_column(data, exc.start)

@@ -47,7 +47,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from chemref._io import atomic_write
 from chemref.errors import InputError, printable
-from chemref.jsonl import check_schema, read_json
+from chemref.jsonl import check_schema, json_text, read_json
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 from chemref.questions.funnel.findability import findability_features, score_features
@@ -552,8 +552,7 @@ class Selector:
 
     def save(self, path: str | Path) -> None:
         with atomic_write(path) as handle:
-            json.dump(self.to_dict(), handle, indent=1, ensure_ascii=False)
-            handle.write("\n")
+            handle.write(json_text(self.to_dict(), indent=1) + "\n")
 
 
 #: a selector's version: a short printable token (it is written into dataset cards)

@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -61,6 +62,11 @@ MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 #: the most bytes of a refused request's body (any status but 200) that are read: enough for its stored excerpt
 ERROR_BODY_BYTES = 4 * (EXCERPT_CHARS + MAX_KEY_CHARS)
 _REQUEST_KEYS = ("custom_id", "method", "url", "body")
+#: the longest request ``url`` taken (characters): a Batch path is a few dozen
+MAX_URL_CHARS = 1000
+#: a request ``url``: a path of the characters RFC 3986 allows in one, a query allowed (no white space, no
+#: control character, nothing httpx would refuse after the run has begun)
+_URL_PATH = re.compile(r"/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?")
 _REQUEST_HINT = "expected one JSON object per line with custom_id, method, url and body (the OpenAI Batch input " \
                 "format, as 'chemref questions judge prepare' writes)"
 
@@ -130,8 +136,12 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
         raise bad(f"custom_id must be a non-empty string, got {ident!r}")
     if method != "POST":
         raise bad(f"method must be \"POST\", got {method!r}")
-    if not isinstance(url, str) or not url.startswith("/") or "://" in url:
-        raise bad(f"url must be a path such as \"/v1/chat/completions\", got {url!r}")
+    if (not isinstance(url, str) or len(url) > MAX_URL_CHARS or not _URL_PATH.fullmatch(url)
+            or "://" in url):
+        shown = repr(url) if not isinstance(url, str) or len(url) <= 60 else \
+            f"{url[:60]!r} ... ({len(url):,} characters)"
+        raise bad(f"url must be a path such as \"/v1/chat/completions\" (at most {MAX_URL_CHARS} characters of "
+                  f"those a URL path holds: no white space or control character), got {shown}")
     if not isinstance(body, dict):
         raise bad(f"body must be a JSON object, got {type(body).__name__}")
     if "model" in body:
@@ -368,6 +378,9 @@ class _Sender:
                                                  "inflate far past the size limit)")
             except httpx.RequestError as exc:  # refused, reset, a body cut short
                 kind, message = "connection", f"{type(exc).__name__}: {excerpt(str(exc), 300)}".rstrip(": ")
+            except httpx.InvalidURL as exc:  # a URL httpx will not send: every try would be refused the same way
+                note = f"InvalidURL: {excerpt(str(exc), 300)} (not sent)"
+                return _line(request.custom_id, error={"code": "connection", "message": scrub(note)}), "connection"
             else:
                 status = response.status_code
                 request_id = excerpt(response.headers.get("x-request-id") or "", 200) or f"req_{uuid.uuid4().hex}"

@@ -78,7 +78,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     cut = details.get("errors_left_out") or {}
     notes: list[str] = []
     unreadable = bool(options.get("unreadable_as_empty"))
-    with AnnSource(gold, limits=limits) as gsrc, AnnSource(pred, limits=limits) as psrc:
+    with AnnSource(gold, limits=limits, is_gold=True) as gsrc, AnnSource(pred, limits=limits) as psrc:
         psrc.pair_with(gsrc)
         for name in sorted(gsrc.names):
             g_ent, g_rel = _items(gsrc, name)

@@ -187,7 +187,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  max_match_edges: int | None = MAX_MATCH_EDGES, max_coref_total: int | None = MAX_COREF_TOTAL,
                  max_error_records: int | None = MAX_ERROR_RECORDS) -> ScoreReport:
     warnings: list[str] = []
-    with AnnSource(gold, limits=zip_limits) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
+    with AnnSource(gold, limits=zip_limits, is_gold=True) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
         psrc.pair_with(gsrc)
         warnings.extend(gsrc.notes + psrc.notes)
         if not gsrc.names:

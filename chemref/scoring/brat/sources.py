@@ -17,7 +17,7 @@ from pathlib import Path
 
 from chemref._io import megabytes as _mb
 from chemref._io import read_regular, regular_file
-from chemref.brat.decode import decode_ann
+from chemref.brat.decode import decode_ann, gold_txt
 from chemref.errors import ArchiveError, InputError, missing_path_hint
 from chemref.inputs.walk import walk_files
 
@@ -70,8 +70,9 @@ class AnnSource:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, recursive: bool = True,
-                 limits: ZipLimits | None = None) -> None:
+                 limits: ZipLimits | None = None, is_gold: bool = False) -> None:
         self.path = str(path)
+        self.is_gold = is_gold  # the gold side: a .txt that is not UTF-8 is an error, as a gold .ann is
         self.limits = limits or ZipLimits()
         self.skipped: list[str] = []   # .ann files left out (subfolders in top-level mode)
         self.notes: list[str] = []     # entries that could not be used (not regular files, linked folders)
@@ -278,7 +279,8 @@ class AnnSource:
 
     def read_text(self, name: str, warnings: list[str] | None = None) -> str | None:
         """The ``.txt`` beside document ``name`` (UTF-8; bad bytes replaced, with a line appended to
-        ``warnings`` saying where), or None when there is none."""
+        ``warnings`` saying where), or None when there is none. A gold side's ``.txt`` must be UTF-8
+        throughout (:func:`~chemref.brat.decode.gold_txt`: a :class:`~chemref.errors.BratError` otherwise)."""
         txt = self._txt(name)
         if txt is None or txt in self._refused:
             return None
@@ -293,7 +295,10 @@ class AnnSource:
             if warnings is not None:
                 warnings.append(f"{exc}; the text is not used")
             return None
-        text, bad = decode_ann(data, path=f"{self.path}:{txt}" if self._zip is not None else txt)
+        where = f"{self.path}:{txt}" if self._zip is not None else txt
+        if self.is_gold:
+            return gold_txt(data, path=where)
+        text, bad = decode_ann(data, path=where)
         if warnings is not None:
             warnings.extend(bad)
         return text

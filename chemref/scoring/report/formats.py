@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from chemref.errors import printable
+from chemref.jsonl import json_text
 from chemref.scoring.stats.resampling import plural
 
 __all__ = ["to_text", "to_markdown", "to_csv", "to_json", "format4", "format_interval", "md_cell", "csv_cell",
@@ -84,8 +85,11 @@ _ASCII_JSON = frozenset({"evaluation"})
 
 
 def to_json(report: Any, indent: int | None = 2) -> str:
-    """The report's JSON document as JSON text."""
-    return json.dumps(report, indent=indent, ensure_ascii=getattr(report, "layout", None) in _ASCII_JSON)
+    """The report's JSON document as JSON text (:func:`~chemref.jsonl.json_text`: no character a terminal acts
+    on is written as is)."""
+    if getattr(report, "layout", None) in _ASCII_JSON:
+        return json.dumps(report, indent=indent)
+    return json_text(report, indent=indent)
 
 
 def to_csv(report: Any) -> str:
@@ -390,11 +394,6 @@ def _marker(p: float) -> str:
     return ""
 
 
-def _md_name(text: str) -> str:
-    """A system name as a table cell: control characters escaped (a newline would end the row), ``|`` escaped."""
-    return printable(text).replace("|", "\\|")
-
-
 def _leaderboard_markdown(report: Any) -> str:
     """A table for a paper: best system in bold, significance markers on the primary metric, a footnote."""
     meta = report.meta
@@ -403,7 +402,8 @@ def _leaderboard_markdown(report: Any) -> str:
     cols = ["#", "System", *[f"{m} ({level} CI)" for m in metrics], "p[^sig]"]
     lines = ["| " + " | ".join(cols) + " |", "|---:|---|" + "---:|" * (len(metrics) + 1)]
     for s in report.systems:
-        cells = [str(s.rank), _md_name(s.name) if s.p_value is not None else f"**{_md_name(s.name)}**"]
+        system = md_cell(s.name)
+        cells = [str(s.rank), system if s.p_value is not None else f"**{system}**"]
         for name in metrics:
             lo, hi = s.intervals[name]
             value = format4(s.metrics[name])

@@ -269,7 +269,7 @@ def _score_folders(gold: Any, pred: Any, m: Matcher, *, relations: bool, label: 
                    collect: bool, jobs: int | None, zip_limits: Any) -> _Scored:
     """Read the gold and prediction folders (or zips) as BRATEval does and score every document pair."""
     scored = _Scored()
-    with AnnSource(gold, recursive=not relations, limits=zip_limits) as gsrc, \
+    with AnnSource(gold, recursive=not relations, limits=zip_limits, is_gold=True) as gsrc, \
             AnnSource(pred, recursive=not relations, limits=zip_limits) as psrc:
         psrc.pair_with(gsrc)
         scored.warnings.extend(_pairing_warnings(gsrc, psrc))
