@@ -6,9 +6,11 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from tests.helpers import CORPORA
+import pytest
 
+from chemref.errors import BratError
 from chemref.scoring import score_brat
+from tests.helpers import CORPORA
 
 GOLD = CORPORA / "brat" / "gold"
 
@@ -43,14 +45,23 @@ def test_no_warning_on_the_sample() -> None:
     assert not [w for w in score_brat(GOLD, GOLD)["warnings"] if "past the end" in w]
 
 
-def test_non_utf8_text_shown_with_errors_is_a_warning(tmp_path: Path) -> None:
+def test_non_utf8_text_shown_with_errors_is_a_warning_in_a_prediction_and_an_error_in_the_gold(
+        tmp_path: Path) -> None:
     gold = tmp_path / "gold"
     shutil.copytree(GOLD, gold)
-    with open(gold / "r001.txt", "ab") as handle:
-        handle.write(b"caf\xe9 au lait\n")
     pred = tmp_path / "pred"
     shutil.copytree(GOLD, pred)
+    with open(pred / "r001.txt", "ab") as handle:
+        handle.write(b"caf\xe9 au lait\n")
     lines = (pred / "r001.ann").read_text(encoding="utf-8").splitlines(keepends=True)
-    (pred / "r001.ann").write_text("".join(l for l in lines if not l.startswith("R")), encoding="utf-8")
+    # false negatives (the relations left out: their text is read from the gold .txt) and a false positive (read
+    # from the prediction's)
+    (pred / "r001.ann").write_text("".join(line for line in lines if not line.startswith("R")) + "T99\tentity 0 3\tThe\n",
+                                   encoding="utf-8")
     report = score_brat(gold, pred, errors=True)
-    assert any(w.startswith(f"{gold / 'r001.txt'}:") and "not UTF-8" in w for w in report["warnings"])
+    assert any(w.startswith(f"{pred / 'r001.txt'}:") and "not UTF-8" in w for w in report["warnings"])
+    with open(gold / "r001.txt", "ab") as handle:
+        handle.write(b"caf\xe9 au lait\n")
+    with pytest.raises(BratError, match="not UTF-8") as raised:
+        score_brat(gold, pred, errors=True)
+    assert raised.value.path == str(gold / "r001.txt")
