@@ -23,7 +23,7 @@ from chemref._io.limits import read_limited
 from chemref._io.text import iter_lines
 from chemref.errors import InputError
 
-__all__ = ["json_line", "json_text", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
+__all__ = ["json_line", "json_text", "escape_controls", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
            "parse_json", "read_json", "check_schema", "unique_keys", "DuplicateKey", "lone_surrogate"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -41,10 +41,10 @@ def _surrogate_text(match: re.Match[str]) -> str:
 #: ``ensure_ascii=False``: the C1 controls (U+009B is CSI, the start of a terminal escape), the bidirectional
 #: embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069: they reorder the line shown), and the line
 #: and paragraph separators (U+2028, U+2029: ``str.splitlines()`` ends a line at them)
-_ACTING = re.compile("[\x80-\x9f\u2028-\u202e\u2066-\u2069]")
+_CONTROLS = re.compile("[\x80-\x9f\u2028-\u202e\u2066-\u2069]")
 #: the same characters in UTF-8 (a cheap first test: a pattern that starts with a literal byte is searched about
 #: ten times faster than the character class over the text)
-_ACTING_UTF8 = (re.compile(b"\xc2[\x80-\x9f]"), re.compile(b"\xe2(?:\x80[\xa8-\xae]|\x81[\xa6-\xa9])"))
+_CONTROLS_UTF8 = (re.compile(b"\xc2[\x80-\x9f]"), re.compile(b"\xe2(?:\x80[\xa8-\xae]|\x81[\xa6-\xa9])"))
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -66,8 +66,19 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     except UnicodeEncodeError:
         text = _SURROGATE.sub(_surrogate_text, text)
         data = text.encode("utf-8")
-    if any(pattern.search(data) for pattern in _ACTING_UTF8):
-        text = _ACTING.sub(_escape, text)
+    return escape_controls(text, data)
+
+
+def escape_controls(text: str, data: bytes | None = None) -> str:
+    """JSON ``text`` with each C1 control, bidirectional control and line or paragraph separator written as its
+    ``\\u`` escape (:func:`json_text`'s rule, for JSON text dumped otherwise); ``data``: ``text`` in UTF-8,
+    when already at hand."""
+    if data is None:
+        if text.isascii():
+            return text
+        data = text.encode("utf-8", "surrogatepass")
+    if any(pattern.search(data) for pattern in _CONTROLS_UTF8):
+        text = _CONTROLS.sub(_escape, text)
     return text
 
 

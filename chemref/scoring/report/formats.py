@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from chemref.errors import printable
-from chemref.jsonl import json_text
+from chemref.jsonl import escape_controls
 from chemref.scoring.stats.resampling import plural
 
 __all__ = ["to_text", "to_markdown", "to_csv", "to_json", "format4", "format_interval", "md_cell", "csv_cell",
@@ -85,11 +85,10 @@ _ASCII_JSON = frozenset({"evaluation"})
 
 
 def to_json(report: Any, indent: int | None = 2) -> str:
-    """The report's JSON document as JSON text (:func:`~chemref.jsonl.json_text`: no character a terminal acts
-    on is written as is)."""
-    if getattr(report, "layout", None) in _ASCII_JSON:
-        return json.dumps(report, indent=indent)
-    return json_text(report, indent=indent)
+    """The report's JSON document as JSON text (no character a terminal acts on written as is:
+    :func:`~chemref.jsonl.escape_controls`)."""
+    ascii_only = getattr(report, "layout", None) in _ASCII_JSON
+    return escape_controls(json.dumps(report, indent=indent, ensure_ascii=ascii_only))
 
 
 def to_csv(report: Any) -> str:
