@@ -1,7 +1,7 @@
 """JSON Lines writing speed: :func:`chemref.jsonl.json_line` (which escapes the characters a terminal acts on:
 C1 controls, bidirectional controls, line separators) against the plain ``json.dumps(ensure_ascii=False)``
-writer it replaced, on the ``jats --json`` rows of real articles (the dev JATS corpus in /work/shared, read in
-place) and on the same rows with every string ASCII.
+writer it replaced, on the ``jats --json`` rows of real articles (the dev JATS corpus of the reference data,
+read in place) and on the same rows with every string ASCII.
 
 Run from the project root:  python benchmarks/bench_jsonl.py [N_ARTICLES]
 Prints one table and writes benchmarks/results/jsonl_escapes.json. Both writers run in one process, interleaved
@@ -21,10 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from chemref.jats.reader import read  # noqa: E402
 from chemref.jsonl import json_line  # noqa: E402
+from tools.reference_data import reference_path  # noqa: E402
 
-DEV = ROOT.parent / "shared" / "corpora" / "jats" / "dev"
 OUT = ROOT / "benchmarks" / "results" / "jsonl_escapes.json"
 ROUNDS = 15
+DEV = reference_path("corpora", "jats", "dev", project_root=ROOT)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
