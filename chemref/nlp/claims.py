@@ -1,9 +1,10 @@
-"""Claim vs passing-mention classifier for citing sentences (rules; no spaCy at import).
+"""Claim vs passing-mention classifier for citing sentences (rules and a trained model; no spaCy at import).
 
 A citation is PASSING when it points at a supplier, reagent, kit, instrument, software, data source
 or protocol ("as described previously [12]"); otherwise the sentence makes a CLAIM the cited work
-supports. The spaCy component ``chemref_claim_classifier`` is
-:mod:`chemref.nlp.components.claim_classifier`.
+supports. :class:`ClaimRules` are hand-written rules; :class:`ClaimClassifier` (what :func:`classify_citation`
+uses) feeds their decision, with the sentence's words, to the trained model of :mod:`chemref.nlp.claims_model`.
+The spaCy component ``chemref_claim_classifier`` is :mod:`chemref.nlp.components.claim_classifier`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.nlp.claims_model import ClaimModel, find_citation
 from chemref.nlp.prefilters import case_partners as _case_partners
 from chemref.nlp.prefilters import lower_pattern as _lower_pattern
 from chemref.nlp.prefilters import parsed_leads as _parsed_leads
@@ -25,8 +27,8 @@ from chemref.nlp.prefilters import prefilter
 from chemref.nlp.prefilters import starts_at_word_boundary as _bounded
 
 __all__ = [
-    "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "citation_clause", "classify_citation",
-    "load_claim_tables",
+    "ClaimClassifier", "ClaimDecision", "ClaimRules", "DEFAULT_CLASSIFIER", "DEFAULT_RULES", "LABELS",
+    "citation_clause", "classify_citation", "load_claim_tables",
 ]
 
 LABELS = ("CLAIM", "PASSING")
@@ -49,7 +51,8 @@ _CLAUSE_BREAK = re.compile(r";|,\s+(?:(?:whereas|while|but|although|though|yet)\
 
 @dataclass(frozen=True, slots=True)
 class ClaimDecision:
-    """The label for one citation, P(CLAIM) and the name of the rule that decided."""
+    """The label for one citation, P(CLAIM) and the name of the rule that decided (``"model"`` when the trained
+    model overrode the rules' label)."""
 
     label: str
     score: float
@@ -366,8 +369,42 @@ def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
 DEFAULT_RULES = ClaimRules.default()
 
 
+class ClaimClassifier:
+    """The rules and the trained model together: the model reads the sentence and the rules' decision.
+
+    Without a citation span, the citation is the sentence's first citation marker
+    (:func:`chemref.nlp.claims_model.find_citation`: ``[12]``, ``(Smith et al., 2010)``, ``[CITATION]`` ...), so a
+    sentence gets one answer whether or not its span is given; a sentence without a marker is classified whole.
+    """
+
+    def __init__(self, rules: ClaimRules, model: ClaimModel | None) -> None:
+        self.rules = rules
+        self.model = model
+
+    @classmethod
+    def default(cls) -> "ClaimClassifier":
+        """The packaged rule tables and model."""
+        return cls(ClaimRules.default(), ClaimModel.default())
+
+    def classify(self, sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
+        """CLAIM or PASSING for the citation at ``sentence[citation[0]:citation[1]]`` (ValueError when the offsets
+        are outside the sentence)."""
+        if citation is None:
+            citation = find_citation(sentence)
+        decision = self.rules.classify(sentence, citation)
+        if self.model is None:
+            return decision
+        p = self.model.probability(sentence, citation, decision)
+        label = "CLAIM" if p >= self.model.threshold else "PASSING"
+        return ClaimDecision(label, p, decision.rule if label == decision.label else "model")
+
+
+DEFAULT_CLASSIFIER = ClaimClassifier(DEFAULT_RULES, ClaimModel.default())
+
+
 @lru_cache(maxsize=8)  # the question builder asks twice per candidate (its filter, then its selector)
 def classify_citation(sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
     """CLAIM when the sentence makes a claim the cited work supports; PASSING for supplier / reagent /
-    kit / instrument / software / data-source / protocol / "as described previously" citations."""
-    return DEFAULT_RULES.classify(sentence, citation)
+    kit / instrument / software / data-source / protocol / "as described previously" citations
+    (:class:`ClaimClassifier` with the packaged rules and model)."""
+    return DEFAULT_CLASSIFIER.classify(sentence, citation)
