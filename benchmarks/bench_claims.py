@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tools.reference_data import reference_path  # noqa: E402
+
 SHARED = reference_path(project_root=ROOT)
 CF = SHARED / "corpora" / "citation_function"
 OUT = ROOT / "benchmarks" / "results" / "claims.json"
@@ -150,8 +151,8 @@ def combination(text: str, cit: "tuple[int, int] | None") -> str:
 
 def _ngram_model() -> "ClaimModel":
     """The model without the rules' features, fitted on all our labels with the setting train.py chose for it."""
-    from training.claims.train import load_config, train
-    from tools.claims_training_set import load_rows
+    from tools.claims_training_set import load_rows  # noqa: PLC0415 (only when ../shared is there)
+    from training.claims.train import load_config, train  # noqa: PLC0415
 
     shipped = ClaimModel.default()
     setting = dict(shipped.meta.get("best_without_rules") or {})
@@ -165,7 +166,7 @@ _MODEL: "list[ClaimModel]" = []
 
 def model(text: str, cit: "tuple[int, int] | None") -> str:
     m = _MODEL[0]
-    p = m.probability(text, cit if cit is not None else find_citation(text))
+    p = m.probability(text, cit if cit is not None else find_citation(text))  # reads no rule
     return "CLAIM" if p >= m.threshold else "PASSING"
 
 
@@ -201,8 +202,8 @@ def _fmt(value: "float | None") -> str:
 def cross_validated() -> dict:
     """5-fold cross-validation grouped by article on our labels: the rules and the naive regex need no fitting;
     the model and the combination are refitted on each fold's other four (the shipped settings)."""
-    from tools.claims_training_set import load_rows
-    from training.claims.train import Featurised, cross_validate, folds_by_article, load_config
+    from tools.claims_training_set import load_rows  # noqa: PLC0415 (only when ../shared is there)
+    from training.claims.train import Featurised, cross_validate, folds_by_article, load_config  # noqa: PLC0415
 
     found = load_rows()
     rows = found.rows
@@ -216,7 +217,7 @@ def cross_validated() -> dict:
         out[pred_name] = score(examples, predict)
     for pred_name, setting in (("model (n-grams)", shipped.meta["best_without_rules"]),
                                ("combination", shipped.meta["setting"])):
-        data = Featurised(rows, setting["ngrams"], setting["window"], setting["rules"])
+        data = Featurised(rows, setting["ngrams"], setting["window"], setting["rules"], setting["clause"])
         cv = cross_validate(data, labels, folds, l2=setting["l2"], class_weight=setting["class_weight"],
                             min_count=int(config["features"]["min_count"]))
         by_text = {row["text"]: ("CLAIM" if z >= 0 else "PASSING") for row, z in zip(rows, cv["logits"])}

@@ -5,7 +5,7 @@ Every input is first put in one form, whatever the citation style: the citation 
 token ``tcit``, any other citation marker the sentence holds (``[12]``, ``(20,31,34)``, ``(Smith et al., 2010)``)
 ``ocit``; words are lower-cased and numbers become ``0``. The features are the word n-grams of that form, the words
 next to ``tcit``, and, when the model was trained with them, the decision of :class:`chemref.nlp.claims.ClaimRules`
-(its logit and the name of the rule that decided). The weights are trained by ``training/claims/train.py`` (its
+(its logit, the name of the rule that decided, every rule that fired). The weights are trained by ``training/claims/train.py`` (its
 settings in ``training/claims/config.cfg``) and ship as ``data/claims_model.json``.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from chemref.errors import InputError
 
-__all__ = ["ClaimModel", "MODEL_FILE", "TARGET", "OTHER", "find_citation", "model_tokens"]
+__all__ = ["ClaimModel", "MODEL_FILE", "OTHER", "Settings", "TARGET", "features", "find_citation", "model_tokens"]
 
 MODEL_FILE = "claims_model.json"
 TARGET = "tcit"  # the citation that is classified
@@ -59,45 +59,65 @@ def model_tokens(sentence: str, citation: tuple[int, int] | None) -> tuple[list[
     return [*before, TARGET, *_words(sentence[end:])], len(before)
 
 
+RULES_OFF, RULES_DECISION, RULES_EVIDENCE = "none", "decision", "evidence"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the featuriser computes: n-grams up to ``ngrams``, ``window`` words each side of the citation, and
-    the rules' decision when ``rules``."""
+    """What the featuriser computes: n-grams up to ``ngrams``, ``window`` words each side of the citation, the
+    n-grams of the citation's clause apart when ``clause``, and from the rules: nothing (``"none"``), their
+    decision (``"decision"``: its logit and the deciding rule) or that and every rule that fired (``"evidence"``)."""
 
     ngrams: int = 2
     window: int = 3
-    rules: bool = True
+    rules: str = RULES_EVIDENCE
+    clause: bool = False
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Settings":
-        return cls(int(data.get("ngrams", 2)), int(data.get("window", 3)), bool(data.get("rules", True)))
+        rules = data.get("rules", RULES_EVIDENCE)
+        if rules not in (RULES_OFF, RULES_DECISION, RULES_EVIDENCE):
+            raise ValueError(f"rules setting {rules!r} is not one of none, decision, evidence")
+        return cls(int(data.get("ngrams", 2)), int(data.get("window", 3)), rules, bool(data.get("clause", False)))
 
     def to_json(self) -> dict[str, Any]:
-        return {"ngrams": self.ngrams, "window": self.window, "rules": self.rules}
+        return {"ngrams": self.ngrams, "window": self.window, "rules": self.rules, "clause": self.clause}
 
 
-def features(sentence: str, citation: tuple[int, int] | None, settings: Settings,
-             rule_decision: Any = None) -> dict[str, float]:
-    """The model's features of one citing sentence (name -> value; binary ones are 1.0). ``rule_decision`` is
-    the rules' :class:`~chemref.nlp.claims.ClaimDecision` on the same input (used when ``settings.rules``)."""
-    tokens, at = model_tokens(sentence, citation)
-    feats: dict[str, float] = {}
+def _grams(tokens: list[str], n_max: int, prefix: str, feats: dict[str, float]) -> None:
     padded = ["<s>", *tokens, "</s>"]
-    for n in range(1, settings.ngrams + 1):
+    for n in range(1, n_max + 1):
         for i in range(len(padded) - n + 1):
             gram = padded[i:i + n]
             if n == 1 and gram[0] in ("<s>", "</s>"):
                 continue
-            feats["g:" + " ".join(gram)] = 1.0
+            feats[prefix + " ".join(gram)] = 1.0
+
+
+def features(sentence: str, citation: tuple[int, int] | None, settings: Settings, rule_decision: Any = None,
+             rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> dict[str, float]:
+    """The model's features of one citing sentence (name -> value; binary ones are 1.0). ``rule_decision`` and
+    ``rule_names`` are what :meth:`chemref.nlp.claims.ClaimRules.evidence` gives on the same input, ``clause``
+    the span of the citation's clause (:func:`chemref.nlp.claims.citation_clause`)."""
+    tokens, at = model_tokens(sentence, citation)
+    feats: dict[str, float] = {}
+    _grams(tokens, settings.ngrams, "g:", feats)
     if at >= 0 and settings.window:
         for word in tokens[max(0, at - settings.window):at]:
             feats["l:" + word] = 1.0
         for word in tokens[at + 1:at + 1 + settings.window]:
             feats["r:" + word] = 1.0
-    if settings.rules and rule_decision is not None:
+    if settings.clause and citation is not None and clause is not None:
+        c0, c1 = clause
+        inner = model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
+        _grams(inner, settings.ngrams, "c:", feats)
+    if settings.rules != RULES_OFF and rule_decision is not None:
         p = min(max(rule_decision.score, 1e-6), 1 - 1e-6)
         feats["rules:logit"] = max(-_LOGIT_CLIP, min(_LOGIT_CLIP, math.log(p / (1 - p)))) / 4.0
         feats["rules:" + str(rule_decision.rule)] = 1.0
+        if settings.rules == RULES_EVIDENCE:
+            for name in rule_names:
+                feats["fired:" + name] = 1.0
     return feats
 
 
@@ -139,13 +159,15 @@ class ClaimModel:
         return {"settings": self.settings.to_json(), "bias": self.bias, "threshold": self.threshold,
                 "weights": self.weights, "meta": self.meta}
 
-    def logit(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None) -> float:
-        """Log-odds of CLAIM."""
+    def logit(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
+              rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
+        """Log-odds of CLAIM (the arguments are those of :func:`features`)."""
         weights = self.weights
-        return self.bias + sum(weights.get(name, 0.0) * value
-                               for name, value in features(sentence, citation, self.settings, rule_decision).items())
+        feats = features(sentence, citation, self.settings, rule_decision, rule_names, clause)
+        return self.bias + sum(weights.get(name, 0.0) * value for name, value in feats.items())
 
-    def probability(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None) -> float:
+    def probability(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
+                    rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
         """P(CLAIM)."""
-        z = self.logit(sentence, citation, rule_decision)
+        z = self.logit(sentence, citation, rule_decision, rule_names, clause)
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0

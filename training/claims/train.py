@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import itertools
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -27,17 +28,18 @@ from typing import Any, Sequence
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+from chemref.nlp.claims import DEFAULT_RULES, citation_clause  # noqa: E402
+from chemref.nlp.claims_model import Settings, features  # noqa: E402
 from tools.claims_training_set import LABELS_FILE, dev_jats, load_rows  # noqa: E402
 from tools.reference_data import REFERENCE_DATA_ENV  # noqa: E402
 
 CONFIG = Path(__file__).resolve().parent / "config.cfg"
 TARGET = ROOT / "chemref" / "nlp" / "data" / "claims_model.json"
-SEARCHED = ("ngrams", "window", "rules", "l2", "class_weight")
 
 
 def load_config(path: Path = CONFIG) -> dict[str, Any]:
     """The training settings (spaCy's config system: ``spacy.util.load_config``)."""
-    from spacy.util import load_config as spacy_load_config
+    from spacy.util import load_config as spacy_load_config  # noqa: PLC0415 (spaCy only to read the config)
 
     return spacy_load_config(path, interpolate=True)
 
@@ -53,25 +55,23 @@ def folds_by_article(rows: Sequence[dict[str, Any]], k: int, seed: int) -> list[
 class Featurised:
     """The feature dicts of the rows for one featuriser setting (computed once, shared by the folds)."""
 
-    def __init__(self, rows: Sequence[dict[str, Any]], ngrams: int, window: int, rules: bool) -> None:
-        from chemref.nlp.claims import DEFAULT_RULES
-        from chemref.nlp.claims_model import Settings, features
-
-        self.settings = Settings(ngrams, window, rules)
+    def __init__(self, rows: Sequence[dict[str, Any]], ngrams: int, window: int, rules: str, clause: bool) -> None:
+        self.settings = Settings(ngrams, window, rules, clause)
         self.feats = []
         for row in rows:
-            cite = tuple(row["cite"]) if row.get("cite") is not None else None
-            decision = DEFAULT_RULES.classify(row["text"], cite) if rules else None
-            self.feats.append(features(row["text"], cite, self.settings, decision))
+            text = row["text"]
+            cite = (row["cite"][0], row["cite"][1])
+            decision, names = DEFAULT_RULES.evidence(text, cite)
+            self.feats.append(features(text, cite, self.settings, decision, names, citation_clause(text, *cite)))
 
 
 def fit(feats: Sequence[dict[str, float]], labels: Sequence[int], *, l2: float, class_weight: str,
         min_count: int) -> tuple[float, dict[str, float]]:
     """Bias and weights of an L2 logistic regression (label 1 = CLAIM) on the features seen in at least
     ``min_count`` rows (real-valued features always kept)."""
-    import numpy as np
-    from scipy import sparse
-    from scipy.optimize import minimize
+    import numpy as np  # noqa: PLC0415 (numpy and scipy only when fitting)
+    from scipy import sparse  # noqa: PLC0415
+    from scipy.optimize import minimize  # noqa: PLC0415
 
     counts: dict[str, int] = {}
     for f in feats:
@@ -131,8 +131,6 @@ def macro_f1(gold: Sequence[int], pred: Sequence[int]) -> float:
 def cross_validate(data: Featurised, labels: Sequence[int], folds: Sequence[int], *, l2: float, class_weight: str,
                    min_count: int, threshold: float = 0.5) -> dict[str, Any]:
     """Out-of-fold log-odds of every row and the macro-F1 at ``threshold``."""
-    import math
-
     logits = [0.0] * len(labels)
     for k in sorted(set(folds)):
         train = [i for i, f in enumerate(folds) if f != k]
@@ -154,22 +152,26 @@ def search(rows: Sequence[dict[str, Any]], config: dict[str, Any], *, log: Any =
     min_count = int(config["features"]["min_count"])
     threshold = float(config["model"]["threshold"])
     results = []
-    for ngrams, window, rules in itertools.product(grid["ngrams"], grid["window"], grid["rules"]):
-        data = Featurised(rows, int(ngrams), int(window), bool(rules))
+    for ngrams, window, rules, clause in itertools.product(grid["ngrams"], grid["window"], grid["rules"],
+                                                           grid["clause"]):
+        data = Featurised(rows, int(ngrams), int(window), str(rules), bool(clause))
         for l2, class_weight in itertools.product(grid["l2"], grid["class_weight"]):
             cv = cross_validate(data, labels, folds, l2=float(l2), class_weight=str(class_weight),
                                 min_count=min_count, threshold=threshold)
-            setting = {"ngrams": int(ngrams), "window": int(window), "rules": bool(rules), "l2": float(l2),
-                       "class_weight": str(class_weight)}
+            setting = {"ngrams": int(ngrams), "window": int(window), "rules": str(rules), "clause": bool(clause),
+                       "l2": float(l2), "class_weight": str(class_weight)}
             results.append({**setting, "macro_f1": cv["macro_f1"]})
             log(f"{setting} macro-F1 {cv['macro_f1']:.4f}")
-    results.sort(key=lambda r: (-r["macro_f1"], r["ngrams"], r["window"], not r["rules"], r["l2"], r["class_weight"]))
+    # ties: the smaller model first (fewer n-grams, no window, no clause, less from the rules, more penalty)
+    order = {"none": 0, "decision": 1, "evidence": 2}
+    results.sort(key=lambda r: (-r["macro_f1"], r["ngrams"], r["window"], r["clause"], order[r["rules"]], -r["l2"],
+                                r["class_weight"]))
     return results
 
 
 def train(rows: Sequence[dict[str, Any]], setting: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     """The model JSON of ``setting`` fitted on every row."""
-    data = Featurised(rows, setting["ngrams"], setting["window"], setting["rules"])
+    data = Featurised(rows, setting["ngrams"], setting["window"], setting["rules"], setting["clause"])
     labels = [1 if row["label"] == "CLAIM" else 0 for row in rows]
     bias, weights = fit(data.feats, labels, l2=setting["l2"], class_weight=setting["class_weight"],
                         min_count=int(config["features"]["min_count"]))
@@ -196,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(args.config)
     results = search(rows, config)
     best = results[0]
-    best_ngrams_only = next(r for r in results if not r["rules"])
+    best_ngrams_only = next(r for r in results if r["rules"] == "none")
     model = train(rows, best, config)
     labels_sha1 = hashlib.sha1(LABELS_FILE.read_bytes()).hexdigest()[:12]
     model["meta"] = {

@@ -53,7 +53,7 @@ from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_p
 from chemref.questions.funnel.findability import findability_features, score_features
 
 __all__ = ["FEATURES", "DEFAULT_FEATURES", "Selector", "selector_features", "default_selector", "load_selector", "load_selector_cached", "train_selector",
-           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "FEATURE_TABLE", "feature_list"]
+           "SELECTOR_FILE", "choose_threshold", "FALLBACK_GOOD_KEPT", "FEATURE_TABLE", "feature_list", "claim_input"]
 
 SELECTOR_FILE = "selector.json"
 _CAP = 3.0
@@ -175,7 +175,7 @@ FEATURE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (("findability",), "the older hand-weighted score (`chemref.questions.funnel.findability`)"),
     (("formula", "chemical_name", "number_unit", "gene_protein", "method", "named_entity"),
      "specific entities (findability's matchers, counted)"),
-    (("claim_score",), "P(CLAIM) of the claim-vs-passing classifier on the sentence"),
+    (("claim_score",), "P(CLAIM) of the claim rules on the sentence"),
     (("attribution",),
      'a result attributed to a study: "X showed that", "a previous study reported", "was identified by"'),
     (("first_described",), '"was first described / identified", "originally", "pioneering"'),
@@ -318,14 +318,20 @@ def claim_feature(score: float) -> float:
     return round(score, 4)
 
 
+def claim_input(decision: Any) -> float:
+    """What ``claim_score`` is computed from: the claim rules' P(CLAIM) (``ClaimDecision.rule_score``; the
+    shipped weights were fitted on it), or ``score`` for a stand-in decision without one."""
+    return float(getattr(decision, "rule_score", decision.score))
+
+
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
     from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
 
     try:
-        return claim_feature(classify_citation(sentence, citation=(start, end)).score)
+        return claim_feature(claim_input(classify_citation(sentence, citation=(start, end))))
     except ValueError:
-        return claim_feature(classify_citation(sentence).score)
+        return claim_feature(claim_input(classify_citation(sentence)))
 
 
 class _Views:
