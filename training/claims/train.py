@@ -107,7 +107,7 @@ def fit(feats: Sequence[dict[str, float]], labels: Sequence[int], *, l2: float, 
         return value, grad
 
     result = minimize(loss, np.zeros(len(names) + 1), jac=True, method="L-BFGS-B",
-                      options={"maxiter": 2000, "gtol": 1e-6})
+                      options={"maxiter": 1000, "gtol": 1e-5})
     theta = result.x
     return float(theta[0]), {n: float(theta[i + 1]) for i, n in enumerate(names)}
 

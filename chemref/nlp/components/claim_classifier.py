@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable
 
 from spacy.tokens import Doc, Span
 
+from chemref._io import write_text
 from chemref.errors import InputError
 from chemref.nlp.claims import LABELS, ClaimClassifier, ClaimDecision, ClaimRules, default_classifier
 from chemref.nlp.claims_model import MODEL_FILE, ClaimModel
@@ -96,11 +97,10 @@ class ClaimClassifierComponent(ChemrefPipe):
         """Write ``claims_rules.json`` and ``claims_model.json`` into the component's folder."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        (path / TABLES_FILE).write_text(json.dumps(self.rules.to_json(), ensure_ascii=False, sort_keys=True),
-                                        encoding="utf-8")
+        write_text(path / TABLES_FILE, json.dumps(self.rules.to_json(), ensure_ascii=False, sort_keys=True))
         model = self._model_json()
         if model is not None:
-            (path / MODEL_FILE).write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
+            write_text(path / MODEL_FILE, json.dumps(model, ensure_ascii=False))
 
     def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
         """Load the files written by :meth:`to_disk` (InputError when the rule tables are missing; without a
