@@ -28,8 +28,10 @@ TARGET = "tcit"  # the citation that is classified
 OTHER = "ocit"  # any other citation marker of the sentence
 _LOGIT_CLIP = 8.0
 
-#: Citation markers: the placeholders of chemref's questions and of public sets, numbered brackets and
-#: parenthesised number lists, and parenthesised author-year citations (a capital letter and a year inside).
+#: Citation markers as the model reads them: the placeholders of chemref's questions and of public sets, numbered
+#: brackets and parenthesised number lists, and any parenthesis holding a capital letter and a year. Looser than
+#: :mod:`chemref.nlp.citation_markers` (which finds markers to link them to references) on purpose: here a false
+#: marker costs one word, and the weights were trained on exactly this form.
 _MARKER = re.compile(
     r"\[CITATION\]|\[CIT\]|#AUTHOR_TAG|<\|cit\|>"
     r"|\[\s*\d{1,4}[a-z]?(?:\s*[-–—,;]\s*\d{1,4}[a-z]?)*\s*\]"
