@@ -322,7 +322,8 @@ def train_selector_command(
                                                     "recalls the cited work (default: closed-book apply's)."),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
-    from chemref.questions.funnel.selector import feature_list, train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.funnel.selector_features import feature_list  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.funnel.selector_training import train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.label import good_labels, read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 

@@ -38,7 +38,7 @@ from chemref.questions.funnel.filters import (
     per_target_cap,
     target_key,
 )
-from chemref.questions.funnel.selector import article_of
+from chemref.questions.funnel.selector_training import article_of
 from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
 from chemref.questions.judge.prepare import reaches_judge

@@ -32,8 +32,9 @@ from chemref.questions.funnel.filters import (
     per_target_cap,
     target_key,
 )
-from chemref.questions.funnel.selector import article_of, default_selector
+from chemref.questions.funnel.selector import default_selector
 from chemref.questions.funnel.selector_record import selector_evaluation, training_overlap
+from chemref.questions.funnel.selector_training import article_of
 from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.apply import JUDGE_REASONS as JUDGE_STEPS
 from chemref.questions.labels.label import Label, excerpt_sha1
