@@ -381,7 +381,7 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
 def test_evaluation_is_a_score_report_the_one_formatter_writes():
     from dataclasses import replace
 
-    from chemref.questions.labels.evaluate import Agreement, JudgeQuality
+    from chemref.questions.labels.evaluation import Agreement, JudgeQuality
     from chemref.scoring.report import formats
     from chemref.scoring.report.model import ScoreReport
 
