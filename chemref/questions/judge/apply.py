@@ -47,7 +47,7 @@ from chemref.questions.output.card import card_path
 from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
-           "DEFAULT_MIN_CONFIDENCE", "apply_caps", "join_records", "most_common"]
+           "DEFAULT_MIN_CONFIDENCE", "apply_caps", "join_records", "most_common", "AnswerTally", "Settled", "settle"]
 
 #: The fields the judge adds to a candidate record, in output order.
 JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
@@ -232,6 +232,115 @@ def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict
     return survivors, capped_target, capped_article
 
 
+class AnswerTally:
+    """The answers of a model's stage counted: per kind (every one of
+    :data:`~chemref.questions.judge.answers.ANSWER_KINDS`, in order), per model and per prompt version."""
+
+    def __init__(self) -> None:
+        self.kinds = {kind: 0 for kind in ANSWER_KINDS}
+        self.models: dict[str, int] = {}
+        self.prompts: dict[str, int] = {}
+
+    def add(self, kind: str, model: str | None, prompt: str | None) -> None:
+        self.kinds[kind] += 1
+        if model:
+            self.models[model] = self.models.get(model, 0) + 1
+        if prompt:
+            self.prompts[prompt] = self.prompts.get(prompt, 0) + 1
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The records of a model's stage once the caps are applied again (:func:`settle`): the questions (without
+    ``reason``) and every other record, in document order, the count of the others per reason, and how many
+    records each cap removed."""
+
+    questions: tuple[dict[str, Any], ...]
+    others: tuple[dict[str, Any], ...]
+    reasons: dict[str, int]
+    capped_target: int
+    capped_article: int
+
+
+def settle(kept: Sequence[dict[str, Any]], everything: Sequence[dict[str, Any]], settings: Any) -> Settled:
+    """The caps applied again to the records ``kept`` by a model's stage (:func:`apply_caps`), and every record of
+    ``everything`` put in document order, as questions or others."""
+    survivors, capped_target, capped_article = apply_caps(kept, settings)
+    order = _document_order(everything)
+    kept_ids = {row["id"] for row in survivors}
+    final = tuple(_question_row(row) for row in sorted(survivors, key=lambda r: order[r["id"]]))
+    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
+    reasons: dict[str, int] = {}
+    for row in others:
+        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    return Settled(final, others, reasons, capped_target, capped_article)
+
+
+def _requests_by_id(requests: Sequence[Any] | None, records: Mapping[str, Any],
+                    requests_path: str | None) -> dict[str, Any] | None:
+    """The requests by custom_id (None without a requests file); a request for no record is an error."""
+    if requests is None:
+        return None
+    for r in requests:
+        if r.custom_id not in records:
+            raise InputError(f"requests custom_id {r.custom_id!r}, which is no record of the questions or the "
+                             "rejected file", path=requests_path, line=r.line,
+                             hint="give the files the requests were prepared from (--rejected too)")
+    return {r.custom_id: r for r in requests}
+
+
+def _check_answer_ids(answers: Mapping[str, tuple[int, Answer]], records: Mapping[str, Any],
+                      responses_path: str | None) -> None:
+    for ident, (line, _) in answers.items():
+        if ident not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
+                             path=responses_path, line=line,
+                             hint="give the requests and the files the responses were made for")
+
+
+def _judge_candidates(records: Mapping[str, dict[str, Any]], everything: Sequence[dict[str, Any]],
+                      answers: Mapping[str, Any], by_request: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The records the judge decides: the requests' (those that still reach the judge), else the questions and
+    every record with an answer that reaches it."""
+    if by_request is not None:
+        return [records[i] for i in by_request if reaches_judge(records[i])]
+    return [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
+
+
+def _judged_answer(row: Mapping[str, Any], answers: Mapping[str, tuple[int, Answer]],
+                   request: Any) -> tuple[Answer, str | None, str | None]:
+    """``(answer, prompt version, model)`` of one candidate: a missing answer when there is none, a stale one
+    when its request was rendered from another text of the record."""
+    ident = row["id"]
+    version = _prompt_of(request) if request is not None else PROMPT_VERSION
+    answer = answers[ident][1] if ident in answers else Answer("missing", detail="no response line")
+    if request is not None and ident in answers and _is_stale(request, row, version):
+        answer = Answer("stale", model=answer.model, detail="the question changed since the request was "
+                                                            "prepared")
+    model = answer.model or (request.body.get("model") if request is not None else None)
+    return answer, version, model
+
+
+def _judge_fields(answer: Answer, model: str | None, version: str | None) -> dict[str, Any]:
+    """:data:`JUDGE_FIELDS` of a candidate from its answer."""
+    return {
+        "judge_good_question": answer.good_question, "judge_author_named": answer.author_named,
+        "judge_function": answer.function, "judge_sentence_ok": answer.sentence_ok,
+        "judge_note": answer.note if answer.ok else answer.detail, "judge_confidence": answer.confidence,
+        "judge_model": model, "judge_prompt": version, "judge_status": answer.kind}
+
+
+def _mark_not_sent(everything: Sequence[dict[str, Any]], candidates: Sequence[Mapping[str, Any]]) -> int:
+    """A question of the build the judge never saw is not kept: rejected at ``min_score``. How many."""
+    candidate_ids = {row["id"] for row in candidates}
+    not_sent = 0
+    for row in everything:
+        if row["id"] not in candidate_ids and "reason" not in row:
+            row["reason"] = "min_score"
+            not_sent += 1
+    return not_sent
+
+
 def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
                     rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
                     min_confidence: float = DEFAULT_MIN_CONFIDENCE, per_target: int = build_default("per_target"),
@@ -245,53 +354,21 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
     records, everything = join_records(questions, rejected)
-    by_request = None
-    if requests is not None:
-        by_request = {r.custom_id: r for r in requests}
-        for r in requests:
-            if r.custom_id not in records:
-                raise InputError(f"requests custom_id {r.custom_id!r}, which is no record of the questions or the "
-                                 "rejected file", path=requests_path, line=r.line,
-                                 hint="give the files the requests were prepared from (--rejected too)")
-    for ident, (line, _) in answers.items():
-        if ident not in records:
-            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
-                             path=responses_path, line=line,
-                             hint="give the requests and the files the responses were made for")
-    if by_request is not None:
-        candidates = [records[i] for i in by_request if reaches_judge(records[i])]
-    else:
-        candidates = [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
+    by_request = _requests_by_id(requests, records, requests_path)
+    _check_answer_ids(answers, records, responses_path)
+    candidates = _judge_candidates(records, everything, answers, by_request)
     # answers for candidates that a filter before the selector now rejects (a rebuild with other filters), or that
     # no request asks for (a cascade that starts higher than the one answered), decide nothing
     unused = sum(1 for ident in answers if not reaches_judge(records[ident])
                  or (by_request is not None and ident not in by_request))
-
-    kinds = {kind: 0 for kind in ANSWER_KINDS}
-    models: dict[str, int] = {}
-    prompts: dict[str, int] = {}
+    tally = AnswerTally()
     kept: list[dict[str, Any]] = []
     judge_rejected = 0
-    candidate_ids = {row["id"] for row in candidates}
     for row in candidates:
-        ident = row["id"]
-        request = by_request.get(ident) if by_request is not None else None
-        version = _prompt_of(request) if request is not None else PROMPT_VERSION
-        answer = answers[ident][1] if ident in answers else Answer("missing", detail="no response line")
-        if request is not None and ident in answers and _is_stale(request, row, version):
-            answer = Answer("stale", model=answer.model, detail="the question changed since the request was "
-                                                                "prepared")
-        kinds[answer.kind] += 1
-        model = answer.model or (request.body.get("model") if request is not None else None)
-        if model:
-            models[model] = models.get(model, 0) + 1
-        if version:
-            prompts[version] = prompts.get(version, 0) + 1
-        row.update({
-            "judge_good_question": answer.good_question, "judge_author_named": answer.author_named,
-            "judge_function": answer.function, "judge_sentence_ok": answer.sentence_ok,
-            "judge_note": answer.note if answer.ok else answer.detail, "judge_confidence": answer.confidence,
-            "judge_model": model, "judge_prompt": version, "judge_status": answer.kind})
+        request = by_request.get(row["id"]) if by_request is not None else None
+        answer, version, model = _judged_answer(row, answers, request)
+        tally.add(answer.kind, model, version)
+        row.update(_judge_fields(answer, model, version))
         if answer.keeps(min_confidence):
             row.pop("reason", None)
             kept.append(row)
@@ -299,29 +376,17 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
             if answer.ok:
                 judge_rejected += 1
             row["reason"] = "judge" if answer.ok else "judge_unanswered"
-    not_sent = 0
-    for row in everything:  # a question of the build the judge never saw is not kept
-        if row["id"] not in candidate_ids and "reason" not in row:
-            row["reason"] = "min_score"
-            not_sent += 1
-
-    survivors, capped_target, capped_article = apply_caps(kept, settings)
-
-    order = _document_order(everything)
-    kept_ids = {row["id"] for row in survivors}
-    final = tuple(_question_row(row) for row in sorted(survivors, key=lambda r: order[r["id"]]))
-    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
-    reasons: dict[str, int] = {}
-    for row in others:
-        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    not_sent = _mark_not_sent(everything, candidates)
+    settled = settle(kept, everything, settings)
     requests_made = len(by_request) if by_request is not None else len(answers)
+    final = settled.questions
     summary = JudgeSummary(
-        model=most_common(models), prompt=most_common(prompts),
-        min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
-        judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
-        requests=requests_made, not_sent=not_sent, unused_answers=unused,
+        model=most_common(tally.models), prompt=most_common(tally.prompts),
+        min_confidence=min_confidence, candidates=len(candidates), kinds=tally.kinds, judge_rejected=judge_rejected,
+        judge_kept=len(kept), per_target_cap=settled.capped_target, per_article_cap=settled.capped_article,
+        questions=len(final), requests=requests_made, not_sent=not_sent, unused_answers=unused,
         requests_per_kept=round(requests_made / len(final), 3) if final else None)
-    return Judged(final, others, summary, reasons)
+    return Judged(final, settled.others, summary, settled.reasons)
 
 
 def _question_row(row: dict[str, Any]) -> dict[str, Any]:
