@@ -170,30 +170,14 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     have a known recall (an :class:`InputError` otherwise: an unanswered record is never counted as not
     recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
     keeps the same share of the good candidates."""
-    if not re.fullmatch(VERSION_PATTERN, version):
-        raise InputError(f"the selector version must be a short token of letters, digits and . _ + - (at most "
-                         f"64), got '{printable(version[:80])}'", hint="give --version such as 3 or 2026-12-local")
+    _check_options(version, label_weight, soft_targets, fallback_good_kept, seed)
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
-    if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
-        raise InputError(f"the label weight must be from 0 to 1, and below 1 only with soft targets, got "
-                         f"{label_weight!r}", hint="--label-weight 0.25 --soft-labels responses.jsonl, or neither")
-
-    if fallback_good_kept is not None and not 0.0 <= fallback_good_kept <= 1.0:
-        raise InputError(f"the share of good ones the fallback threshold keeps must be from 0 to 1, got "
-                         f"{fallback_good_kept!r}", hint="--fallback-good-kept 0.33 (the default), or 0 for the F0.5 "
-                                                         "maximum")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"the seed must be a whole number from 0, got {seed!r}", hint="--seed 0 (the default)")
     rows = [r for r in records if labels.get(str(r.get("id"))) is not None and r.get("reason") in TRAINED_ON]
     if len(rows) < 20:
         raise InputError(f"need at least 20 labelled records to train a selector, got {len(rows)}")
     ids = [str(r["id"]) for r in rows]
-    unknown = sorted(set(features) - set(FEATURES))
-    if unknown or not features:
-        raise InputError(f"unknown selector features: {', '.join(unknown) or '(none given)'}",
-                         hint=f"choose from {', '.join(FEATURES)}")
-    features = tuple(features)
+    features = _checked_features(features)
     x = np.array([[values[name] for name in features] for values in
                   (selector_features(r, features) for r in rows)], dtype=float)
     y = np.array([1.0 if labels[i] else 0.0 for i in ids])
@@ -201,29 +185,105 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         raise InputError("the labels hold only one class: a selector needs good and bad examples")
     targets, softened = _blended_targets(ids, y, soft_targets or {}, label_weight)
     if recalled is not None:
-        unknown_recall = [i for i in ids if recalled.get(i) is None]
-        if unknown_recall:
-            raise InputError(f"{len(unknown_recall)} of the {len(ids)} labelled records have no closed-book answer "
-                             f"that decides whether they are recalled (first: {unknown_recall[0]!r})",
-                             hint="give closed-book answers (every sample usable) for every labelled candidate")
-        if not 0.0 <= recalled_target < 1.0:
-            raise InputError(f"the target of a recalled record must be from 0 to below 1, got {recalled_target!r}",
-                             hint="--recalled-target 0 (the default: recalled counts as not good) or 0.5")
-        targets = targets * np.array([recalled_target if recalled[i] else 1.0 for i in ids])
+        targets = targets * _recall_factors(ids, recalled, recalled_target)
     articles = sorted({article_of(i) for i in ids})
-    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2 or len(articles) < 2:
+    folds = _fold_count(folds, len(articles))
+    fold = _fold_of(ids, articles, folds, seed)
+    cv = _cross_validated(x, targets, fold, folds, l2, progress)
+    means, scales = _standardise(x)
+    w, b = _fit((x - means) / scales, targets, l2)
+    cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
+    good = [bool(v) for v in y]
+    threshold, rule = _threshold_and_rule(list(cv_scores.values()), good, min_precision, min_good_kept,
+                                          fallback_good_kept)
+    meta = {"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
+            "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
+            "features": len(features),
+            **({"soft_targets": {"label_weight": label_weight, "records": softened}} if softened else {}),
+            **({"target": "good and not recalled", "recalled": int(sum(bool(recalled[i]) for i in ids)),
+                "recalled_target": recalled_target} if recalled is not None else {}),
+            "threshold_rule": rule,
+            "judge_threshold": cascade_threshold(list(cv_scores.values()), good),
+            "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "
+                                    "(cross-validated): where the judge's cascade starts"}
+    selector = Selector(
+        weights={name: round(float(v), 6) for name, v in zip(features, w)},
+        means={name: round(float(v), 6) for name, v in zip(features, means)},
+        scales={name: round(float(v), 6) for name, v in zip(features, scales)},
+        bias=round(b, 6), threshold=threshold, version=version, meta=meta)
+    return selector, cv_scores
+
+
+def _check_options(version: str, label_weight: float, soft_targets: Mapping[str, float] | None,
+                   fallback_good_kept: float | None, seed: int) -> None:
+    """:func:`train_selector`'s options that are checked before anything is read."""
+    if not re.fullmatch(VERSION_PATTERN, version):
+        raise InputError(f"the selector version must be a short token of letters, digits and . _ + - (at most "
+                         f"64), got '{printable(version[:80])}'", hint="give --version such as 3 or 2026-12-local")
+    if not 0.0 <= label_weight <= 1.0 or (label_weight < 1.0 and not soft_targets):
+        raise InputError(f"the label weight must be from 0 to 1, and below 1 only with soft targets, got "
+                         f"{label_weight!r}", hint="--label-weight 0.25 --soft-labels responses.jsonl, or neither")
+    if fallback_good_kept is not None and not 0.0 <= fallback_good_kept <= 1.0:
+        raise InputError(f"the share of good ones the fallback threshold keeps must be from 0 to 1, got "
+                         f"{fallback_good_kept!r}", hint="--fallback-good-kept 0.33 (the default), or 0 for the F0.5 "
+                                                         "maximum")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"the seed must be a whole number from 0, got {seed!r}", hint="--seed 0 (the default)")
+
+
+def _checked_features(features: Sequence[str]) -> tuple[str, ...]:
+    unknown = sorted(set(features) - set(FEATURES))
+    if unknown or not features:
+        raise InputError(f"unknown selector features: {', '.join(unknown) or '(none given)'}",
+                         hint=f"choose from {', '.join(FEATURES)}")
+    return tuple(features)
+
+
+def _recall_factors(ids: Sequence[str], recalled: Mapping[str, bool | None], recalled_target: float) -> Any:
+    """What each record's target is multiplied by when fitting "good and not recalled": ``recalled_target`` for a
+    recalled record, 1 for another; every record must have a known recall."""
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+    unknown_recall = [i for i in ids if recalled.get(i) is None]
+    if unknown_recall:
+        raise InputError(f"{len(unknown_recall)} of the {len(ids)} labelled records have no closed-book answer "
+                         f"that decides whether they are recalled (first: {unknown_recall[0]!r})",
+                         hint="give closed-book answers (every sample usable) for every labelled candidate")
+    if not 0.0 <= recalled_target < 1.0:
+        raise InputError(f"the target of a recalled record must be from 0 to below 1, got {recalled_target!r}",
+                         hint="--recalled-target 0 (the default: recalled counts as not good) or 0.5")
+    return np.array([recalled_target if recalled[i] else 1.0 for i in ids])
+
+
+def _fold_count(folds: int, articles: int) -> int:
+    """The number of folds made: ``folds``, or one per article when the labels cover fewer articles (said)."""
+    if isinstance(folds, bool) or not isinstance(folds, int) or folds < 2 or articles < 2:
         raise InputError(f"cannot make {folds!r} cross-validation folds grouped by article from "
-                         f"{len(articles)} labelled article(s)", hint="--folds 2 or more, over labels of 2 articles or more")
-    if folds > len(articles):  # folds never split an article: one article per fold, said and recorded
-        warnings.warn(f"{folds} cross-validation folds asked for, but the labels cover {len(articles)} articles "
-                      f"and folds never split one: {len(articles)} folds made (one article each)", UserWarning,
-                      stacklevel=2)
-        folds = len(articles)
+                         f"{articles} labelled article(s)", hint="--folds 2 or more, over labels of 2 articles or more")
+    if folds > articles:  # folds never split an article: one article per fold, said and recorded
+        warnings.warn(f"{folds} cross-validation folds asked for, but the labels cover {articles} articles "
+                      f"and folds never split one: {articles} folds made (one article each)", UserWarning,
+                      stacklevel=3)
+        return articles
+    return folds
+
+
+def _fold_of(ids: Sequence[str], articles: Sequence[str], folds: int, seed: int) -> Any:
+    """Each record's fold: the articles shuffled with ``seed`` and dealt round the folds."""
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
     fold_of = {articles[j]: k % folds for k, j in enumerate(order)}
-    fold = np.array([fold_of[article_of(i)] for i in ids])
-    cv = np.zeros(len(rows))
+    return np.array([fold_of[article_of(i)] for i in ids])
+
+
+def _cross_validated(x: Any, targets: Any, fold: Any, folds: int, l2: float,
+                     progress: Callable[[str], None] | None) -> Any:
+    """Each record's score by the model fitted on the other folds."""
+    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+
+    cv = np.zeros(len(x))
     for k in range(folds):
         test = fold == k
         if not test.any() or test.all():
@@ -233,33 +293,19 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
         cv[test] = 1.0 / (1.0 + np.exp(-(b + ((x[test] - means) / scales) @ w)))
         if progress:
             progress(f"fold {k + 1}/{folds}: {int(test.sum())} records")
-    means, scales = _standardise(x)
-    w, b = _fit((x - means) / scales, targets, l2)
-    cv_scores = {i: round(float(s), 4) for i, s in zip(ids, cv)}
-    threshold = choose_threshold(list(cv_scores.values()), [bool(v) for v in y], min_precision=min_precision,
-                                 min_good_kept=min_good_kept, fallback_good_kept=fallback_good_kept)
-    kept = np.array(list(cv_scores.values())) >= threshold
+    return cv
+
+
+def _threshold_and_rule(scores: Sequence[float], good: Sequence[bool], min_precision: float, min_good_kept: float,
+                        fallback_good_kept: float | None) -> tuple[float, str]:
+    """The threshold :func:`choose_threshold` reads off the cross-validated ``scores``, and the rule that chose it
+    (for the weights' ``meta``)."""
+    threshold = choose_threshold(scores, good, min_precision=min_precision, min_good_kept=min_good_kept,
+                                 fallback_good_kept=fallback_good_kept)
+    kept = [is_good for score, is_good in zip(scores, good) if score >= threshold]
     target = f"cross-validated precision >= {min_precision} keeping >= {min_good_kept} of the good ones"
-    if kept.sum() >= 20 and y[kept].mean() >= min_precision and y[kept].sum() >= min_good_kept * y.sum():
-        rule = f"lowest threshold with {target}"
-    else:
-        fallback_rule = ("maximum of F0.5 on the cross-validated curve" if not fallback_good_kept else
-                         f"highest threshold keeping {fallback_good_kept:.3g} of the good ones")
-        rule = f"{fallback_rule} (no threshold reaches {target})"
-    selector = Selector(
-        weights={name: round(float(v), 6) for name, v in zip(features, w)},
-        means={name: round(float(v), 6) for name, v in zip(features, means)},
-        scales={name: round(float(v), 6) for name, v in zip(features, scales)},
-        bias=round(b, 6), threshold=threshold, version=version,
-        meta={"trained_on": len(rows), "good": int(y.sum()), "articles": len(articles), "folds": folds,
-              "seed": seed, "l2": l2, "model": "logistic regression (Newton, L2 on standardised features)",
-              "features": len(features),
-              **({"soft_targets": {"label_weight": label_weight, "records": softened}} if softened else {}),
-              **({"target": "good and not recalled", "recalled": int(sum(bool(recalled[i]) for i in ids)),
-                  "recalled_target": recalled_target} if recalled is not None else {}),
-              "threshold_rule": rule,
-              "judge_threshold": cascade_threshold(list(cv_scores.values()), [bool(v) for v in y]),
-              "judge_threshold_rule": f"highest threshold keeping {JUDGE_GOOD_KEPT:g} of the good ones "
-                                      "(cross-validated): where the judge's cascade starts"},
-    )
-    return selector, cv_scores
+    if len(kept) >= 20 and sum(kept) / len(kept) >= min_precision and sum(kept) >= min_good_kept * sum(good):
+        return threshold, f"lowest threshold with {target}"
+    fallback_rule = ("maximum of F0.5 on the cross-validated curve" if not fallback_good_kept else
+                     f"highest threshold keeping {fallback_good_kept:.3g} of the good ones")
+    return threshold, f"{fallback_rule} (no threshold reaches {target})"
