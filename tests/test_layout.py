@@ -114,7 +114,7 @@ IO_HOMES = {
     "chemref.inputs.file_lists": ("read_file_list",),
     "chemref.inputs.package_lists": ("package_licences",),
     "chemref.inputs.archives": ("package_sources",),
-    "chemref.inputs.sources": ("iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_sources"),
+    "chemref.inputs.sources": ("iter_sources", "expand_inputs", "count_sources", "check_inputs", "folder_sources"),
     "chemref.licence": ("cc_kind", "cc_by_decision", "is_cc_by_name", "is_cc_by_4", "short_name"),
     "chemref.jsonl": ("read_jsonl", "write_jsonl"),
     "chemref.pool": ("ordered_map", "map_chunks"),

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError, printable
 from chemref.inputs.contained import corpus_article
-from chemref.inputs.sources import SAMPLE_CORPUS, iter_sources
+from chemref.inputs.sources import iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
@@ -30,7 +30,6 @@ __all__ = ["TitleIndex", "bm25_predictions", "read_pool", "reference_pool", "que
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
-#: ``chemref questions build`` with no input reads these articles (see chemref.questions.output.writer).
 
 
 def query_text(excerpt: str) -> str:
@@ -251,8 +250,10 @@ def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]
     return out
 
 
-def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None) -> list[Path]:
-    """Where relative ``source_file`` names are looked up, in order (duplicates removed)."""
+def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None,
+                    fallback: Sequence[PathLike] = ()) -> list[Path]:
+    """Where relative ``source_file`` names are looked up, in order (duplicates removed): ``corpus``, beside the
+    questions file, the working folder, then ``fallback``."""
     folders: list[Path] = []
     if corpus is not None:
         given = [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
@@ -264,21 +265,21 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
         folders += given
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
-    folders += [Path("."), SAMPLE_CORPUS]
+    folders += [Path("."), *(Path(folder) for folder in fallback)]
     return list(dict.fromkeys(p.resolve() for p in folders))
 
 
 def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool: str | PathLike = "references",
                      k: int = 100, corpus: PathLike | Iterable[PathLike] | None = None,
-                     diagnostics: list[str] | None = None) -> list[dict[str, Any]]:
+                     diagnostics: list[str] | None = None, fallback: Sequence[PathLike] = ()) -> list[dict[str, Any]]:
     """Top-``k`` DOIs per question by BM25 between the excerpt and the candidate titles.
 
     Returns ``[{"id", "dois": [...], "scores": [...]}]`` in question order, the shape
     ``chemref score questions`` reads. ``pool`` is ``"references"`` (the source articles' reference
     lists) or a JSONL path of ``{"doi", "title"}``. ``chemref questions build`` writes ``source_file``
     relative to the folder it was given, so relative names are looked up in ``corpus`` (that folder),
-    then beside the question file, in the working folder and in the sample corpus (the builder's
-    default input). Oddities are appended to ``diagnostics``.
+    then beside the question file, in the working folder and in the ``fallback`` folders (the command line
+    gives its sample articles, the builder's default input). Oddities are appended to ``diagnostics``.
     """
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
@@ -292,7 +293,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
         if no_source:
             raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
                              "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
-        bases = _search_folders(questions, corpus)
+        bases = _search_folders(questions, corpus, fallback)
         candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases,
                                     diagnostics=notes)
         if not candidates:

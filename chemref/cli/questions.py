@@ -21,6 +21,7 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
+from chemref.cli.defaults import sample_corpus
 from chemref.cli.judge import judge_build, judge_paths
 from chemref.cli.pages import write_baseline_page_cli, write_questions_page
 from chemref.cli.statistics_options import render
@@ -72,9 +73,10 @@ def build_command(
                                final=(output, report, rejected), fmt=fmt, concurrency=judge_concurrency,
                                min_score=judge_min_score, selector=selector, progress=progress)
         output, report, rejected = stages.judged["questions"], stages.judged["report"], stages.judged["rejected"]
+    default_input = guarded(sample_corpus) if not inputs and files_from is None else None
     outputs = guarded(lambda: build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=_unreadable_warnings(),
+        progress=progress, on_error=_unreadable_warnings(), default_input=default_input,
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
         per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
         min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,

@@ -29,16 +29,7 @@ from typing import Any, Callable, Iterator, Sequence
 from chemref._io import RunLock, read_limited
 from chemref._version import __version__
 from chemref.errors import InputError
-from chemref.inputs import (
-    SAMPLE_CORPUS,
-    Source,
-    check_inputs,
-    iter_sources,
-    path_text,
-    read_file_list,
-    sample_corpus,
-    sample_sources,
-)
+from chemref.inputs import Source, check_inputs, folder_sources, iter_sources, path_text, read_file_list
 from chemref.questions.funnel.selector import shipped_selector_path
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.cluster import _import_distributed
@@ -47,7 +38,7 @@ from chemref.questions.output.layout import MANIFEST, BuildLayout, check_file_fo
 from chemref.questions.output.run import run_build
 from chemref.questions.output.shards import FORMATS
 
-__all__ = ["SAMPLE_CORPUS", "BuildOutputs", "build_to_files", "build_dask", "sample_corpus", "MANIFEST", "SHARD_ARTICLES"]
+__all__ = ["BuildOutputs", "build_to_files", "build_dask", "MANIFEST", "SHARD_ARTICLES"]
 
 #: articles per shard by default (a resumed run redoes at most one shard per worker)
 SHARD_ARTICLES = 1000
@@ -67,8 +58,10 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
                    files_from: str | os.PathLike[str] | None = None, resume: bool = False,
                    format: str = "jsonl", shard_articles: int = SHARD_ARTICLES,
                    dask: Any = None, progress_every: float = 30.0,
+                   default_input: str | os.PathLike[str] | None = None,
                    **settings: object) -> BuildOutputs:
-    """Build questions from ``inputs`` (the sample corpus when empty) and write every output (see the module).
+    """Build questions from ``inputs`` (the articles of the folder ``default_input`` when empty, named relative
+    to it; the command line gives its sample articles) and write every output (see the module).
 
     ``on_error(source, message)`` is called for each unreadable input as it is met (the run goes on; the file
     is counted in the report). ``dask`` is a ``distributed.Client`` or a scheduler address: shards are then
@@ -96,8 +89,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
         def sources() -> Iterator[Source]:
             return iter_sources(given, files_from=files_from)
     else:
-        sample_corpus()
-        sources = sample_sources
+        sources = _default_sources(default_input)
     check_targets(layout, given, files_from)
     check_file_format(layout)
     identity = {"chemref_version": __version__, "settings": options.to_dict(),
@@ -118,6 +110,16 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     finally:
         if own_client is not None:
             own_client.close()
+
+
+def _default_sources(folder: str | os.PathLike[str] | None) -> Callable[[], Iterator[Source]]:
+    """The articles of the default input folder, read when no input is given."""
+    if folder is None:
+        raise InputError("no input given", hint="give JATS files or folders")
+    if not os.path.isdir(folder):
+        raise InputError("no input given and the default input folder is not there", path=os.fspath(folder),
+                         hint="give JATS files or folders")
+    return lambda: folder_sources(folder)
 
 
 def _require_pyarrow() -> None:
