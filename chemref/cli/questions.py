@@ -10,6 +10,7 @@ from typing import Any, Callable, List, Optional
 
 import typer
 
+from chemref._io import write_text
 from chemref.cli import build_options, selector_options
 from chemref.cli.app import (
     checked_output,
@@ -21,6 +22,7 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
+from chemref.cli.closed_book import closed_book_build, closed_book_paths
 from chemref.cli.defaults import sample_corpus
 from chemref.cli.judge import judge_build, judge_paths
 from chemref.cli.pages import write_baseline_page_cli, write_questions_page
@@ -136,8 +138,6 @@ class _ModelStages:
         if self.tested is None:
             self._judge(*self.final)
             return
-        from chemref.cli.closed_book import closed_book_build  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         assert self.samples is not None  # tested is set only with --closed-book-samples
         tested = self.tested
         self._judge(tested["judged"], tested["judged_report"], tested["judged_rejected"])
@@ -165,8 +165,6 @@ def _model_stages(endpoint: str, model: str, closed_book_model: Optional[str], s
     judged = judge_paths(final[0], fmt, final[1], final[2])
     tested = None
     if samples is not None:
-        from chemref.cli.closed_book import closed_book_paths  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         tested = closed_book_paths(final[0])
     return _ModelStages(endpoint, model, closed_book_model, samples, concurrency, min_score, selector, progress,
                         judged, tested, final)
@@ -324,8 +322,6 @@ def train_selector_command(
         selector = _with_cv_figures(selector, curve)
         selector.save(output)
         if cv_scores is not None:
-            from chemref._io import write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
             write_text(cv_scores, "".join(json.dumps({"id": i, "score": s}) + "\n" for i, s in cv.items()))
         return selector, curve
 

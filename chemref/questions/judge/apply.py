@@ -43,7 +43,7 @@ from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
 from chemref.questions.judge.prepare import reaches_judge
 from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
-from chemref.questions.output.card import card_path
+from chemref.questions.output.card import card_path, write_card
 from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
@@ -518,8 +518,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         write_stage_report(report, base, len(judged.questions), funnel, {
             "judge": summary, "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
     if base is not None:
-        from chemref.questions.output.card import write_card  # noqa: PLC0415 (deferred: the card is written only for a build folder)
-
         card = str(write_card(_totals(judged, base, funnel), output, settings=card_settings(settings, base_path),
                               path=card_target, judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
                                                        "fields": JUDGE_FIELD_DOCS}))

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from chemref.errors import InputError
 from chemref.jsonl import read_jsonl
+from chemref.questions.funnel.difficulty import rank_bucket
 from chemref.questions.funnel.filters import (
     REASONS,
     SCORE_STAGES,
@@ -389,8 +390,6 @@ def _signal_bucket(signal: str, value: float) -> str:
     """The bucket of a signal's value: rank buckets for the BM25 ranks, the hit count for the closed-book hits,
     and below 0.5 / 0.5–0.8 / 0.8 and above for the judge's confidence."""
     if signal.startswith("bm25_rank"):
-        from chemref.questions.funnel.difficulty import rank_bucket  # noqa: PLC0415 (deferred: loaded only on this path)
-
         return rank_bucket(int(value))
     if signal == "closed_book_hits":
         return str(int(value))

@@ -32,7 +32,7 @@ from chemref.errors import InputError
 from chemref.inputs import Source, check_inputs, folder_sources, iter_sources, path_text, read_file_list
 from chemref.questions.funnel.selector import shipped_selector_path
 from chemref.questions.funnel.settings import BuildSettings
-from chemref.questions.output.cluster import _import_distributed
+from chemref.questions.output.cluster import _import_distributed, connect
 from chemref.questions.output.finish import BuildOutputs
 from chemref.questions.output.layout import MANIFEST, BuildLayout, check_file_format, check_targets
 from chemref.questions.output.run import run_build
@@ -100,8 +100,6 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     layout.check_folder()
     own_client = None
     if isinstance(dask, str):  # connected before anything is written: an address that fails leaves nothing
-        from chemref.questions.output.cluster import connect  # noqa: PLC0415 (Dask's side of the build, loaded only with --dask)
-
         dask = own_client = connect(dask)
     try:
         with RunLock(layout.lock, f"to {layout.output}"):
