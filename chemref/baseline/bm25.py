@@ -289,22 +289,32 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     if not records:
         raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)
     if str(pool) == "references":
-        no_source = [qid for qid, _, source, _ in records if not source]
-        if no_source:
-            raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
-                             "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
-        bases = _search_folders(questions, corpus, fallback)
-        candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases,
-                                    diagnostics=notes)
-        if not candidates:
-            raise InputError("the source articles have no reference with both a DOI and a title",
-                             hint="give a candidate pool with --pool FILE")
+        candidates = _references_of(records, _search_folders(questions, corpus, fallback), notes)
     else:
         if corpus is not None:
             notes.append("the --corpus folders are not read with a candidate pool file (they only locate the "
                          "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
+    return _ranked(records, candidates, k, notes)
 
+
+def _references_of(records: list[tuple[str, str, str | None, str | None]], bases: list[Path],
+                   notes: list[str]) -> list[tuple[str, str]]:
+    """The ``references`` pool: every reference with a DOI and a title of the questions' source articles."""
+    no_source = [qid for qid, _, source, _ in records if not source]
+    if no_source:
+        raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
+                         "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
+    candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases, diagnostics=notes)
+    if not candidates:
+        raise InputError("the source articles have no reference with both a DOI and a title",
+                         hint="give a candidate pool with --pool FILE")
+    return candidates
+
+
+def _ranked(records: list[tuple[str, str, str | None, str | None]], candidates: list[tuple[str, str]], k: int,
+            notes: list[str]) -> list[dict[str, Any]]:
+    """The top-``k`` DOIs of ``candidates`` for each question by BM25 (ties in pool order)."""
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     dois = [doi for doi, _ in candidates]

@@ -369,20 +369,8 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
     not asked about keep their cap); the last ``remaining`` is the number of questions."""
     s = result.summary
     total = candidates if candidates is not None else len(result.questions) + len(result.rejected)
-    if base_funnel is not None:
-        steps = [(str(row["filter"]), int(row["rejected"])) for row in base_funnel
-                 if row["filter"] not in CAP_REASONS and row["filter"] not in CLOSED_BOOK_REASONS]
-        base_caps = {reason: sum(int(row["rejected"]) for row in base_funnel if row["filter"] == reason)
-                     for reason in CAP_REASONS}
-        caps = {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
-    else:
-
-        order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
-        order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
-                        and r not in CLOSED_BOOK_REASONS)
-        steps = [(reason, result.reasons.get(reason, 0)) for reason in order if reason in result.reasons]
-        caps = {reason: result.reasons.get(reason, 0) - (s.per_target_cap if reason == "per_target_cap"
-                                                          else s.per_article_cap) for reason in CAP_REASONS}
+    steps, caps = (_steps_of_funnel(base_funnel, result) if base_funnel is not None else
+                   _steps_of_reasons(result))
     steps += [("closed_book_unanswered", s.held), ("closed_book", s.dropped),
               ("per_target_cap", caps["per_target_cap"] + s.per_target_cap),
               ("per_article_cap", caps["per_article_cap"] + s.per_article_cap)]
@@ -394,6 +382,29 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
                      "description": CLOSED_BOOK_DESCRIPTIONS.get(reason) or JUDGE_DESCRIPTIONS.get(reason)
                      or DESCRIPTIONS.get(reason, "")})
     return rows
+
+
+def _steps_of_funnel(base_funnel: Sequence[Mapping[str, Any]], result: ClosedBook
+                     ) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The steps before the caps, from the rows of the build's (or the judge's) funnel, and what each cap
+    removed of the records the test did not ask about."""
+    steps = [(str(row["filter"]), int(row["rejected"])) for row in base_funnel
+             if row["filter"] not in CAP_REASONS and row["filter"] not in CLOSED_BOOK_REASONS]
+    base_caps = {reason: sum(int(row["rejected"]) for row in base_funnel if row["filter"] == reason)
+                 for reason in CAP_REASONS}
+    return steps, {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
+
+
+def _steps_of_reasons(result: ClosedBook) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The steps before the caps counted from the records' reasons (funnel order, then any other reason), and
+    what each cap removed before the test."""
+    s = result.summary
+    order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
+    order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
+                    and r not in CLOSED_BOOK_REASONS)
+    steps = [(reason, result.reasons.get(reason, 0)) for reason in order if reason in result.reasons]
+    again = {"per_target_cap": s.per_target_cap, "per_article_cap": s.per_article_cap}
+    return steps, {reason: result.reasons.get(reason, 0) - again[reason] for reason in CAP_REASONS}
 
 
 @dataclass(frozen=True)
