@@ -173,7 +173,7 @@ def test_a_finish_stopped_before_the_manifest_is_written_resumes_to_the_same_fol
             (tmp_path / target / ".manifest.json.k1ll3d00.tmp").write_text("{", encoding="utf-8")  # as kill -9 leaves
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(writer, "write_json_streaming", stopped)
+        monkeypatch.setattr(finish, "write_json_streaming", stopped)
         with pytest.raises(KeyboardInterrupt):
             writer.build_to_files([str(corpus)], str(tmp_path / target), **options)
         monkeypatch.undo()
@@ -282,7 +282,7 @@ def test_copies_of_the_outputs_left_by_a_kill_while_joining_are_removed_on_resum
         (tmp_path / ".q.jsonl.k1ll3d00.tmp").write_text("{}\n", encoding="utf-8")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(writer, "_join", killed)
+    monkeypatch.setattr(finish, "_join", killed)
     with pytest.raises(KeyboardInterrupt):
         writer.build_to_files([str(corpus)], str(target), shard_articles=3)
     monkeypatch.undo()
