@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError, printable
-from chemref.inputs.contained import corpus_article
+from chemref.inputs.contained import corpus_article, corpus_bases
 from chemref.inputs.sources import iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
@@ -150,8 +150,10 @@ _PACKAGE_MEMBER = re.compile(r"(?P<package>.+?\.(?:tar\.gz|tgz|tar)):(?P<member>
 
 
 def _not_found(name: str, bases: list[Path]) -> InputError:
-    return InputError(f"source article {name!r} not found (looked in {', '.join(map(str, bases))})",
-                      hint="run from the folder the questions were built in, or give --pool FILE")
+    return InputError(f"source article {printable(name[:300])!r} not found (looked in {', '.join(map(str, bases))})",
+                      hint="give --corpus with the folder the questions were built from (a build given it by an "
+                      "absolute path names its articles from that folder's name on), run from the folder the "
+                      "questions were built in, or give --pool FILE")
 
 
 def _source_articles(names: Iterable[str], bases: list[Path], read: Any,
@@ -252,8 +254,9 @@ def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]
 
 def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None,
                     fallback: Sequence[PathLike] = ()) -> list[Path]:
-    """Where relative ``source_file`` names are looked up, in order (duplicates removed): ``corpus``, beside the
-    questions file, the working folder, then ``fallback``."""
+    """Where relative ``source_file`` names are looked up, in order (duplicates removed): each corpus folder and
+    its parent (:func:`~chemref.inputs.contained.corpus_bases`), the question file's folder, the working folder,
+    then ``fallback``."""
     folders: list[Path] = []
     if corpus is not None:
         given = [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
@@ -262,7 +265,7 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
                 raise InputError("the corpus folder does not exist" if not folder.exists() else
                                  "the corpus is not a folder", path=str(folder),
                                  hint="give the folder the questions were built from")
-        folders += given
+        folders += [base for folder in given for base in corpus_bases(folder)]
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
     folders += [Path("."), *(Path(folder) for folder in fallback)]
@@ -277,9 +280,10 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     Returns ``[{"id", "dois": [...], "scores": [...]}]`` in question order, the shape
     ``chemref score questions`` reads. ``pool`` is ``"references"`` (the source articles' reference
     lists) or a JSONL path of ``{"doi", "title"}``. ``chemref questions build`` writes ``source_file``
-    relative to the folder it was given, so relative names are looked up in ``corpus`` (that folder),
-    then beside the question file, in the working folder and in the ``fallback`` folders (the command line
-    gives its sample articles, the builder's default input). Oddities are appended to ``diagnostics``.
+    as the path it was given when relative, else from the input folder's name on, so relative names are looked
+    up in each ``corpus`` folder and its parent, then beside the question file, in the working folder and in the
+    ``fallback`` folders (the command line gives its sample articles, the builder's default input). Oddities are
+    appended to ``diagnostics``.
     """
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")

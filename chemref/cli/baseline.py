@@ -22,7 +22,8 @@ def bm25_command(
                                                           'in the source articles) or a JSONL of {"doi", "title"}.'),
     k: int = typer.Option(100, "--k", min=1, help="How many DOIs to rank per question."),
     corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the questions were built from "
-                                                "(source_file names are relative to it); repeat for several."),
+                                                "(source_file names are relative to it, or to its parent when the "
+                                                "build was given it by an absolute path); repeat for several."),
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))

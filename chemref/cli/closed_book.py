@@ -23,7 +23,7 @@ from chemref.cli.model_stages import (
     stage_records,
     written_list,
 )
-from chemref.questions.closed_book.defaults import TITLE_THRESHOLD
+from chemref.questions.closed_book.defaults import AUTHOR_YEAR, TITLE_THRESHOLD
 
 closed_book_app = typer.Typer(help="Closed-book test: drop questions a model answers from memory (OpenAI Batch "
                               "format files, the judge's runner).", no_args_is_help=True,
@@ -112,6 +112,9 @@ def apply_command(
     title_threshold: float = typer.Option(TITLE_THRESHOLD, "--title-threshold", min=0.0, max=1.0, help="Title "
                                           "similarity from which an answer recalls the cited work (chosen on "
                                           "hand-checked answers; 'score questions' uses 0.95)."),
+    author_year: bool = typer.Option(AUTHOR_YEAR, "--author-year/--title-only", help="An answer that gives the "
+                                     "first author's surname and the year recalls the cited work too "
+                                     "(--title-only: the DOI, PMID or title only, as CiteME counted)."),
     rejected_out: Optional[Path] = rejected_out_option("closed_book, closed_book_unanswered, a cap, or an earlier "
                                                        "one"),
     report: Optional[Path] = report_option("test's", "a report"),
@@ -129,7 +132,7 @@ def apply_command(
     outputs = guarded(lambda: apply_to_files(
         str(questions), str(responses), str(output), rejected=None if rejected is None else str(rejected),
         requests=None if requests is None else str(requests), keep_recalled=keep_recalled,
-        unanswered=unanswered, title_threshold=title_threshold,
+        unanswered=unanswered, title_threshold=title_threshold, author_year=author_year,
         rejected_out=None if rejected_out is None else str(rejected_out),
         report=None if report is None else str(report), per_target=per_target, per_article=per_article,
         seed=seed))

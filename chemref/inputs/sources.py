@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from chemref._io.limits import NO_SUCH_PATH, input_problem
 from chemref.errors import InputError, missing_path_hint
 from chemref.inputs.archives import package_sources
 from chemref.inputs.file_lists import read_file_list
@@ -38,6 +39,7 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
         else:
             given = os.fspath(item)
             path = Path(given)
+            _check_input(given)
             if path.is_dir():
                 found = False
                 for file in walk_jats(path):
@@ -46,13 +48,10 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                 if not found:
                     raise InputError("folder holds no .nxml or .xml files", path=given,
                                      hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
-            elif path.is_file() and is_package(path):
+            elif is_package(path):
                 yield from package_sources(path, source_label(given), licences)
-            elif path.is_file():
-                yield Source(given, source_label(given))
             else:
-                raise InputError("no such file or folder", path=given,
-                                 hint=missing_path_hint(given, _GIVE))
+                yield Source(given, source_label(given))
 
 
 def _chain(first: Iterable, second: Iterable) -> Iterator:
@@ -61,11 +60,21 @@ def _chain(first: Iterable, second: Iterable) -> Iterator:
 
 
 def check_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> None:
-    """Raise :class:`InputError` now for an input path that does not exist (before any work)."""
+    """Raise :class:`InputError` now for an input path that is neither a regular file nor a folder (missing,
+    a FIFO, a device...), before any work."""
     for item in inputs:
-        if isinstance(item, (str, os.PathLike)) and not os.path.exists(item):
-            raise InputError("no such file or folder", path=os.fspath(item),
-                             hint=missing_path_hint(os.fspath(item), _GIVE))
+        if isinstance(item, (str, os.PathLike)):
+            _check_input(os.fspath(item))
+
+
+def _check_input(given: str) -> None:
+    """The one check of an input path (:func:`chemref._io.input_problem`): a regular file or a folder."""
+    problem = input_problem(given, folders=True)
+    if problem is not None:
+        message, hint = problem
+        if message == NO_SUCH_PATH:
+            hint = missing_path_hint(given, _GIVE)
+        raise InputError(message, path=given, hint=hint)
 
 
 def count_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,

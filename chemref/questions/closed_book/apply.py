@@ -1,8 +1,9 @@
 """``chemref questions closed-book apply``: the closed-book answers joined to the questions, and those kept.
 
 Each sample's answer is read strictly (:mod:`chemref.questions.closed_book.answers`) and matched to the question's
-cited work with the scorer's matcher (:func:`chemref.scoring.benchmarks.citation_prediction.answer_hit`: the DOI or PMID
-after normalisation, or the title at ``title_threshold``). Every record asked about gets :data:`CLOSED_BOOK_FIELDS`.
+cited work by the stage's one rule (:func:`chemref.questions.closed_book.recall.names_cited_work`: the DOI or PMID
+after normalisation, the title at ``title_threshold``, or the first author's surname with the year unless
+``author_year`` is off). Every record asked about gets :data:`CLOSED_BOOK_FIELDS`.
 A question is:
 
 - **recalled** when any sample names its cited work (CiteME's rule): rejected with the reason ``closed_book``, or
@@ -30,6 +31,7 @@ from chemref._io.outputs import check_distinct_outputs
 from chemref.errors import InputError
 from chemref.jsonl import read_jsonl, write_jsonl
 from chemref.questions.closed_book.answers import Recollection, read_recollections
+from chemref.questions.closed_book.defaults import AUTHOR_YEAR
 from chemref.questions.closed_book.prepare import (
     CAP_REASONS,
     JUDGED_FIELD,
@@ -37,6 +39,7 @@ from chemref.questions.closed_book.prepare import (
     reaches_closed_book,
     split_sample_id,
 )
+from chemref.questions.closed_book.recall import names_cited_work
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.apply import (
@@ -57,7 +60,7 @@ from chemref.questions.judge.apply import (
 )
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
 from chemref.questions.output.card import card_path, write_card
-from chemref.scoring.benchmarks.citation_prediction import answer_hit, gold_question
+from chemref.scoring.benchmarks.citation_prediction import gold_question
 
 __all__ = ["CLOSED_BOOK_FIELDS", "CLOSED_BOOK_REASONS", "CLOSED_BOOK_DESCRIPTIONS", "CLOSED_BOOK_FIELD_DOCS",
            "UNANSWERED_POLICIES", "ClosedBookSummary", "ClosedBook", "apply_closed_book", "closed_book_funnel",
@@ -100,6 +103,7 @@ class ClosedBookSummary:
     samples: int | None
     temperature: float | None
     title_threshold: float
+    author_year: bool
     keep_recalled: bool
     unanswered: str
     candidates: int
@@ -206,7 +210,7 @@ class _Decisions:
     unanswered: int = 0
     dropped: int = 0
     held: int = 0
-    matches: dict[str, int] = field(default_factory=lambda: {"doi": 0, "pmid": 0, "title": 0})
+    matches: dict[str, int] = field(default_factory=lambda: {"doi": 0, "pmid": 0, "title": 0, "author_year": 0})
 
 
 def _checked_threshold(title_threshold: float | None, unanswered: str) -> float:
@@ -251,7 +255,7 @@ def _sample_answer(sid: str, row: Mapping[str, Any], answers: Mapping[str, tuple
 
 def _recollection_fields(row: Mapping[str, Any], asked: Sequence[str],
                          answers: Mapping[str, tuple[int, Recollection]], by_request: Mapping[str, Any] | None,
-                         threshold: float, tally: _SampleTally) -> dict[str, Any]:
+                         threshold: float, author_year: bool, tally: _SampleTally) -> dict[str, Any]:
     """:data:`CLOSED_BOOK_FIELDS` of one record from the answers to its samples ``asked``."""
     gold = gold_question(row)
     hits = good = 0
@@ -269,7 +273,7 @@ def _recollection_fields(row: Mapping[str, Any], asked: Sequence[str],
                 status = answer.kind
             continue
         good += 1
-        hit = answer_hit(gold, identifiers=(answer.doi,), titles=(answer.title,), threshold=threshold)
+        hit = names_cited_work(row, gold, answer, title_threshold=threshold, author_year=author_year)
         if hit is not None:
             hits += 1
             first_match = first_match or hit
@@ -305,7 +309,8 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
                       answers: Mapping[str, tuple[int, Recollection]], *,
                       rejected: Iterable[Mapping[str, Any]] = (), requests: Sequence[Any] | None = None,
                       keep_recalled: bool = False, unanswered: str = "hold",
-                      title_threshold: float | None = None, per_target: int = 1, per_article: int = 4,
+                      title_threshold: float | None = None, author_year: bool = AUTHOR_YEAR,
+                      per_target: int = 1, per_article: int = 4,
                       seed: int = 0, responses_path: str | None = None,
                       requests_path: str | None = None) -> ClosedBook:
     """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
@@ -330,28 +335,29 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
         asked = samples.get(row["id"], [])
         used.update(asked)
         tally.samples[len(asked)] = tally.samples.get(len(asked), 0) + 1
-        row.update(_recollection_fields(row, asked, answers, by_request, threshold, tally))
+        row.update(_recollection_fields(row, asked, answers, by_request, threshold, author_year, tally))
         if _decide(row, keep_recalled, unanswered, decisions):
             kept.append(row)
     settled = settle(kept, everything, settings)
     # answers for records the test does not ask about, or that no request asks for, decide nothing
     unused = sum(1 for ident in answers if ident not in used)
     requests_made = len(by_request) if by_request is not None else len(answers) - unused
-    summary = _summary(tally, decisions, settled, threshold=threshold, keep_recalled=keep_recalled,
+    summary = _summary(tally, decisions, settled, threshold=threshold, author_year=author_year,
+                       keep_recalled=keep_recalled,
                        unanswered=unanswered, candidates=len(candidates), kept=len(kept),
                        requests_made=requests_made, unused=unused)
     return ClosedBook(settled.questions, settled.others, summary, settled.reasons, prior)
 
 
 def _summary(tally: _SampleTally, decisions: _Decisions, settled: Settled, *, threshold: float,
-             keep_recalled: bool, unanswered: str, candidates: int, kept: int, requests_made: int,
-             unused: int) -> ClosedBookSummary:
+             author_year: bool, keep_recalled: bool, unanswered: str, candidates: int, kept: int,
+             requests_made: int, unused: int) -> ClosedBookSummary:
     final = settled.questions
     decided = decisions.recalled + decisions.not_recalled
     return ClosedBookSummary(
         model=most_common(tally.models), prompt=most_common(tally.prompts), samples=most_common(tally.samples),
         temperature=most_common(tally.temperatures),
-        title_threshold=threshold, keep_recalled=keep_recalled, unanswered=unanswered,
+        title_threshold=threshold, author_year=author_year, keep_recalled=keep_recalled, unanswered=unanswered,
         candidates=candidates, requests=requests_made, kinds=tally.kinds, recalled=decisions.recalled,
         not_recalled=decisions.not_recalled, unanswered_questions=decisions.unanswered, matches=decisions.matches,
         dropped=decisions.dropped, held=decisions.held, kept_before_caps=kept,
@@ -420,8 +426,8 @@ class ClosedBookOutputs:
 
 def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
                    requests: str | None = None, keep_recalled: bool = False, unanswered: str = "hold",
-                   title_threshold: float | None = None, rejected_out: str | None = None,
-                   report: str | None = None, per_target: int | None = None, per_article: int | None = None,
+                   title_threshold: float | None = None, author_year: bool = AUTHOR_YEAR,
+                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None, per_article: int | None = None,
                    seed: int | None = None, build_report: str | None = None,
                    supersedes: bool = False) -> ClosedBookOutputs:
     """Read the questions (and ``rejected``), the responses (and ``requests``), :func:`apply_closed_book`, and
@@ -450,7 +456,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         (row for _, row in read_jsonl(questions)), answers,
         rejected=(row for _, row in read_jsonl(rejected)) if rejected is not None else (),
         requests=request_list, keep_recalled=keep_recalled, unanswered=unanswered,
-        title_threshold=title_threshold, per_target=build_setting(settings, per_target, "per_target", 1),
+        title_threshold=title_threshold, author_year=author_year, per_target=build_setting(settings, per_target, "per_target", 1),
         per_article=build_setting(settings, per_article, "per_article", 4),
         seed=build_setting(settings, seed, "seed", 0), responses_path=responses, requests_path=requests)
     funnel = closed_book_funnel(result, base.get("funnel") if base else None,
