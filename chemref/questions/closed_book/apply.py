@@ -42,23 +42,21 @@ from chemref.questions.closed_book.prepare import (
 from chemref.questions.closed_book.recall import names_cited_work
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
-from chemref.questions.judge.apply import (
-    JUDGE_DESCRIPTIONS,
-    JUDGE_FIELD_DOCS,
-    JUDGE_REASONS,
+from chemref.questions.judge.apply import JUDGE_DESCRIPTIONS, JUDGE_FIELD_DOCS, JUDGE_REASONS
+from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
+from chemref.questions.judge.stage import (
     AnswerTally,
     Settled,
-    _build_report,
-    _totals,
-    _user_message,
     build_setting,
     card_settings,
+    card_totals,
     join_records,
     most_common,
+    read_build_report,
     settle,
+    user_message,
     write_stage_report,
 )
-from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
 from chemref.questions.output.card import card_path, write_card
 from chemref.scoring.benchmarks.citation_prediction import gold_question
 
@@ -184,7 +182,7 @@ def _stale(request: Any, record: Mapping[str, Any]) -> tuple[bool, str | None]:
         current = render_messages(record, version)
     except KeyError:
         return True, version
-    return _user_message(request.body.get("messages")) != _user_message(current), version
+    return user_message(request.body.get("messages")) != user_message(current), version
 
 
 class _SampleTally(AnswerTally):
@@ -427,7 +425,8 @@ class ClosedBookOutputs:
 def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
                    requests: str | None = None, keep_recalled: bool = False, unanswered: str = "hold",
                    title_threshold: float | None = None, author_year: bool = AUTHOR_YEAR,
-                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None, per_article: int | None = None,
+                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
+                   per_article: int | None = None,
                    seed: int | None = None, build_report: str | None = None,
                    supersedes: bool = False) -> ClosedBookOutputs:
     """Read the questions (and ``rejected``), the responses (and ``requests``), :func:`apply_closed_book`, and
@@ -442,7 +441,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     if given is None:
         stem_report = Path(questions).with_name(f"{Path(questions).stem}.report.json")
         given = str(stem_report) if stem_report.is_file() else None
-    base_path, base = _build_report(questions, given)
+    base_path, base = read_build_report(questions, given)
     settings = (base or {}).get("settings") or {}
     if base is not None and report is None:
         report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
@@ -456,7 +455,8 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         (row for _, row in read_jsonl(questions)), answers,
         rejected=(row for _, row in read_jsonl(rejected)) if rejected is not None else (),
         requests=request_list, keep_recalled=keep_recalled, unanswered=unanswered,
-        title_threshold=title_threshold, author_year=author_year, per_target=build_setting(settings, per_target, "per_target", 1),
+        title_threshold=title_threshold, author_year=author_year,
+        per_target=build_setting(settings, per_target, "per_target", 1),
         per_article=build_setting(settings, per_article, "per_article", 4),
         seed=build_setting(settings, seed, "seed", 0), responses_path=responses, requests_path=requests)
     funnel = closed_book_funnel(result, base.get("funnel") if base else None,
@@ -474,7 +474,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
         judge = base.get("judge")
         card = str(write_card(
-            _totals(result, base, funnel),  # type: ignore[arg-type]  # a ClosedBook has the counts of a Judged
+            card_totals(result.questions, base, funnel),
             output, settings=card_settings(settings, base_path), path=card_target,
             judge={**judge, "descriptions": JUDGE_DESCRIPTIONS, "fields": JUDGE_FIELD_DOCS}
             if isinstance(judge, dict) else None,
