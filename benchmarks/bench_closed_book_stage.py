@@ -7,13 +7,14 @@ Needs the dev articles of the reference data (../shared/corpora/jats/dev); skips
    answer's title and the cited work's title, judged "same work" or not by an annotator who never saw a
    similarity score): precision and recall of ``titles_match`` at several thresholds.
 2. The stage on the 108 dev articles: ``questions build --min-score 0``, the stored judge answers
-   (corpora/labels/dev_judge_responses.jsonl), then ``questions closed-book apply`` with one, then three stored
-   samples per judge-kept candidate (corpora/labels/dev_closed_book_responses.jsonl holds sample 1 of every
-   labelled candidate, dev_closed_book_responses_judged.jsonl samples 2 and 3 of the judge-kept ones). Per row:
+   (corpora/labels/dev_judge_responses.jsonl), then ``questions closed-book apply`` with one, three and five
+   stored samples per judge-kept candidate (corpora/labels/dev_closed_book_responses.jsonl holds sample 1 of
+   every labelled candidate, dev_closed_book_responses_judged.jsonl samples 2 to 5 of the judge-kept ones). Per row:
    the kept questions, their good / author-named / PASSING shares (corpora/labels/dev_labels.jsonl), questions
    per 100 articles, requests per kept question (judge requests plus closed-book requests for the judge-kept
-   candidates only), and the recalled share of a fresh closed-book run by another answerer on the three-sample
-   kept set (dev_closed_book_fresh_responses.jsonl), at the chosen threshold and at 0.95.
+   candidates only), and the recalled share of a fresh closed-book run by another answerer on the
+   kept sets of three and five samples (dev_closed_book_fresh_responses.jsonl): by title at the chosen threshold
+   and at 0.95 (the DOI counts too), and by the stage's own rule (also the first author's surname with the year).
 Prints one table and writes benchmarks/results/closed_book_stage.json.
 """
 
@@ -89,7 +90,7 @@ def stage_rows(dev: Path) -> list[dict]:
         with answers.open("w", encoding="utf-8") as out:
             for name in ("dev_closed_book_responses.jsonl", "dev_closed_book_responses_judged.jsonl"):
                 out.write((LABELS / name).read_text(encoding="utf-8"))
-        for samples in (1, 3):
+        for samples in (1, 3, 5):
             requests = work / f"requests{samples}.jsonl"
             _chemref("questions", "closed-book", "prepare", str(jq), "--rejected", str(jr), "--model", "stored",
                      "--samples", str(samples), "-o", str(requests))
@@ -101,14 +102,15 @@ def stage_rows(dev: Path) -> list[dict]:
             row = {"samples": samples, "closed_book_requests": asked, **_quality(work, kq, kr)}
             row["per_100_articles"] = round(100 * row["questions"] / articles, 1)
             row["requests_per_kept"] = round((judge_requests + asked) / row["questions"], 2)
-            if samples == 3:
+            if samples >= 3:
                 fresh = LABELS / "dev_closed_book_fresh_responses.jsonl"
-                for threshold in (CHOSEN, 0.95):
-                    fq = work / f"fresh{threshold}.jsonl"
-                    _chemref("questions", "closed-book", "apply", str(kq), str(fresh), "--keep-recalled",
-                             "--title-threshold", str(threshold), "-o", str(fq))
+                for threshold, rule in ((CHOSEN, "--author-year"), (CHOSEN, "--title-only"), (0.95, "--title-only")):
+                    fq = work / f"fresh{threshold}{rule}.jsonl"
+                    _chemref("questions", "closed-book", "apply", str(kq), str(fresh), "--rejected", str(kr),
+                             "--keep-recalled", rule, "--title-threshold", str(threshold), "-o", str(fq))
                     hits = [bool(rec.get("closed_book_hits")) for rec in _lines(fq)]
-                    row[f"fresh_recalled_{threshold}"] = round(sum(hits) / len(hits), 3) if hits else None
+                    name = f"fresh_recalled_{threshold}" + ("_or_author_year" if rule == "--author-year" else "")
+                    row[name] = round(sum(hits) / len(hits), 3) if hits else None
             rows.append(row)
     return rows
 

@@ -545,13 +545,16 @@ def test_the_stored_answers_against_the_dev_articles():
         records += [{k: v for k, v in r.to_dict().items() if k != "reason"}
                     for r in (*result.questions, *result.rejected) if r.id in wanted]
     assert len(records) == 29
-    options = {"keep_recalled": True, "per_target": 100, "per_article": 100}
+    options = {"keep_recalled": True, "per_target": 100, "per_article": 100, "author_year": False}
     strict = apply_closed_book(records, answers, title_threshold=0.95, **options).summary
-    assert (strict.recalled, dict(strict.matches)) == (13, {"doi": 6, "pmid": 0, "title": 7})
-    default = apply_closed_book(records, answers, **options).summary  # 0.85: 5 near titles more
-    assert (default.recalled, dict(default.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})
+    assert (strict.recalled, dict(strict.matches)) == (13, {"doi": 6, "pmid": 0, "title": 7, "author_year": 0})
+    titles = apply_closed_book(records, answers, **options).summary  # 0.85: 5 near titles more
+    assert (titles.recalled, dict(titles.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12, "author_year": 0})
     loose = apply_closed_book(records, answers, title_threshold=0.8, **options).summary
-    assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12})
+    assert (loose.recalled, dict(loose.matches)) == (18, {"doi": 6, "pmid": 0, "title": 12, "author_year": 0})
+    options["author_year"] = True  # the default: the first author's surname with the year names the work too
+    default = apply_closed_book(records, answers, **options).summary
+    assert default.recalled >= titles.recalled and default.matches["author_year"] == default.recalled - 18
 
 
 def test_what_is_wrong_with_an_answer_is_kept_without_credentials():

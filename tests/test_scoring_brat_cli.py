@@ -177,13 +177,17 @@ def test_bad_lines_are_one_line_errors(tmp_path: Path, text: str, words: str, mo
 
 
 @pytest.mark.slow
-def test_non_utf8_is_a_warning_with_file_and_line(tmp_path: Path) -> None:
+def test_non_utf8_is_a_warning_with_file_and_line_in_a_prediction_and_an_error_in_the_gold(tmp_path: Path) -> None:
     for d in ("g", "p"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "d.ann").write_bytes(b"T1\tentity 0 5\tx\nT2\tentity 6 9\tcaf\xe9\n")
     for mode in ([], ["--brateval"]):
         p = run(tmp_path / "g", tmp_path / "p", *mode)
-        assert p.returncode == 0 and f"{tmp_path / 'g' / 'd.ann'}:2:" in p.stderr
+        assert p.returncode == 2 and f"{tmp_path / 'g' / 'd.ann'}:2: bytes that are not UTF-8" in p.stderr
+    (tmp_path / "g" / "d.ann").write_bytes(b"T1\tentity 0 5\tx\nT2\tentity 6 9\tcafe\n")
+    for mode in ([], ["--brateval"]):
+        p = run(tmp_path / "g", tmp_path / "p", *mode)
+        assert p.returncode == 0 and f"{tmp_path / 'p' / 'd.ann'}:2:" in p.stderr
 
 
 @pytest.mark.slow

@@ -239,7 +239,7 @@ def test_every_command_has_help_for_every_option() -> None:
 def test_nan_for_any_number_option_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
     import typer.main
 
-    from chemref.cli import _register, numbers_not_nan
+    from chemref.cli import _register, numbers_not_nan, param_type_name
     from chemref.cli.app import app
 
     _register()
@@ -250,7 +250,7 @@ def test_nan_for_any_number_option_is_a_usage_error(capsys: pytest.CaptureFixtur
         for name, sub in getattr(command, "commands", {}).items():
             yield from number_options(sub, path + [name])
         for param in getattr(command, "params", ()):
-            if param.param_type_name == "option" and param.type.name in ("float", "float range"):
+            if param.param_type_name == "option" and param_type_name(param) in ("float", "float range"):
                 yield path, param.opts[-1]
 
     found = list(number_options(root, []))

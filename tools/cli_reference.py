@@ -56,6 +56,13 @@ def _default(param: Any) -> str:
     return f"`{value}`"
 
 
+def _argument_name(param: Any) -> str:
+    """How ``--help`` names an argument: click's ``human_readable_name`` (typer < 0.29), else typer's own."""
+    if hasattr(param, "human_readable_name"):
+        return param.human_readable_name
+    return param.display_name_raw
+
+
 def _section(path: tuple[str, ...], command: Any) -> list[str]:
     ctx = _context(command, " ".join(path))
     usage = " ".join([" ".join(path), *command.collect_usage_pieces(ctx)])
@@ -67,7 +74,7 @@ def _section(path: tuple[str, ...], command: Any) -> list[str]:
         lines += ["| argument or option | what it is | default |", "|---|---|---|"]
         for p in params:
             if p.param_type_name == "argument":
-                name = f"`{p.human_readable_name}`"
+                name = f"`{_argument_name(p)}`"
                 what = getattr(p, "help", None) or ""
             else:
                 name = ", ".join(f"`{o}`" for o in [*p.opts, *p.secondary_opts])

@@ -21,6 +21,7 @@ from chemref._io.limits import (
                                 DEFAULT_MAX_FILE_BYTES,
                                 MAX_FILE_ENV,
                                 MAX_LINE_BYTES,
+                                input_problem,
                                 max_file_bytes,
                                 megabytes,
                                 read_limited,
@@ -38,4 +39,4 @@ __all__ = ["MAX_FILE_ENV", "MAX_LINE_BYTES", "STDOUT", "atomic_write", "check_di
            "iter_lines", "max_file_bytes", "read_limited", "regular_file", "write_text", "RunLock",
            "commit_renames", "staged_file",
            "DEFAULT_MAX_FILE_BYTES", "line_and_column", "undecodable_line", "not_utf8", "remove_stale_temporaries",
-           "discard_staged", "megabytes", "read_regular", "decode_utf8", "write_together"]
+           "discard_staged", "megabytes", "input_problem", "read_regular", "decode_utf8", "write_together"]

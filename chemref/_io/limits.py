@@ -9,7 +9,7 @@ import stat
 from chemref.errors import InputError, TooLargeError
 
 __all__ = ["MAX_FILE_ENV", "DEFAULT_MAX_FILE_BYTES", "MAX_LINE_BYTES", "max_file_bytes", "megabytes",
-           "regular_file", "read_limited", "read_regular"]
+           "regular_file", "read_limited", "read_regular", "input_problem", "file_kind", "NO_SUCH_PATH"]
 
 #: environment variable that raises (or lowers) the size limit of one input file, in MB
 MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
@@ -39,23 +39,50 @@ def megabytes(size: float) -> str:
     return f"{size / 2**20:,.1f} MB"
 
 
-def regular_file(path: str | os.PathLike[str], error: type[InputError] = InputError) -> os.stat_result:
-    """``os.stat(path)`` of a regular file, else ``error`` saying what is there instead.
+_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+          (stat.S_ISSOCK, "a socket"))
 
-    Checked before opening, so a FIFO, a device or a socket never blocks a run.
-    """
-    where = os.fspath(path)
+
+def file_kind(mode: int) -> str:
+    """What a file that is neither a regular file nor a folder is (``a FIFO``, ``a character device``...)."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+#: what :func:`input_problem` says of a path that does not exist, where folders are allowed
+NO_SUCH_PATH = "no such file or folder"
+
+
+def input_problem(path: str | os.PathLike[str], *, folders: bool = False) -> tuple[str, str | None] | None:
+    """The one check of a path to read, made before opening it (so a FIFO, a device or a socket never blocks a
+    run): None for a regular file (or a folder, with ``folders``), else ``(what is wrong, what to do)``."""
+    return _inspect(os.fspath(path), folders)[1]
+
+
+def _inspect(where: str, folders: bool) -> tuple[os.stat_result | None, tuple[str, str | None] | None]:
     try:
         info = os.stat(where)
     except FileNotFoundError:
-        raise error("no such file", path=where, hint="check the path") from None
+        return None, (NO_SUCH_PATH if folders else "no such file", "check the path")
     except OSError as exc:
-        raise error(f"cannot read: {exc.strerror or exc}", path=where) from None
+        return None, (f"cannot read: {exc.strerror or exc}", None)
+    except ValueError:  # a NUL character, which no file name holds
+        return None, ("not a valid path: it holds a NUL character", None)
     if stat.S_ISDIR(info.st_mode):
-        raise error("is a folder, expected a file (it is a directory)", path=where)
+        return info, None if folders else ("is a folder, expected a file (it is a directory)", None)
     if not stat.S_ISREG(info.st_mode):
-        raise error("not a regular file (a FIFO, socket or device); chemref reads only regular files",
-                    path=where, hint="copy the data into a file first")
+        return info, (f"not a regular file ({file_kind(info.st_mode)}); chemref reads only regular files"
+                      + (" and folders" if folders else ""), "copy the data into a file first")
+    return info, None
+
+
+def regular_file(path: str | os.PathLike[str], error: type[InputError] = InputError) -> os.stat_result:
+    """``os.stat(path)`` of a regular file, else ``error`` saying what is there instead
+    (:func:`input_problem`)."""
+    where = os.fspath(path)
+    info, problem = _inspect(where, False)
+    if problem is not None or info is None:
+        message, hint = problem or ("no such file", None)
+        raise error(message, path=where, hint=hint)
     return info
 
 

@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from chemref._io.limits import file_kind as _kind
 from chemref.errors import InputError
 
 __all__ = ["STDOUT", "is_stdout", "check_output", "check_distinct_outputs", "check_not_input"]
@@ -35,14 +36,6 @@ STDOUT = "-"
 def is_stdout(path: str | os.PathLike[str] | None) -> bool:
     """True for ``-``, the output path that stands for standard output."""
     return path is not None and os.fspath(path) == STDOUT
-
-
-_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
-          (stat.S_ISSOCK, "a socket"))
-
-
-def _kind(mode: int) -> str:
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 def check_output(path: str | os.PathLike[str], *, stdout: bool = False) -> None:

@@ -51,16 +51,20 @@ GOLD_HINT = "re-save the gold file as UTF-8; no option scores a gold file as emp
 
 
 def decode_ann(data: bytes, *, path: str | None = None, strict: bool = False,
-               hint: str = PREDICTION_HINT) -> tuple[str, list[str]]:
+               hint: str = PREDICTION_HINT, gold: bool = False) -> tuple[str, list[str]]:
     """Decode UTF-8 bytes (a leading BOM is dropped); bad bytes become U+FFFD with a warning naming the line.
 
     ``strict``: a file that is not UTF-8 text (see :func:`not_text`) raises :class:`BratError` naming it,
-    with ``hint`` saying what to do.
+    with ``hint`` saying what to do. ``gold``: the reference says one thing, so a byte that is not UTF-8
+    anywhere in it, a text field included, raises :class:`BratError` naming the line and byte
+    (:func:`gold_text`).
     """
     if strict:
         why = not_text(data)
         if why is not None:
             raise BratError(why, path=path, hint=hint)
+    if gold:
+        return gold_text(data, path=path, hint=hint), []
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
@@ -69,3 +73,19 @@ def decode_ann(data: bytes, *, path: str | None = None, strict: bool = False,
         warning = (f"{where}: bytes that are not UTF-8 (first at byte {exc.start}) were replaced by U+FFFD "
                    f"(re-save the file as UTF-8)")
         return data.decode("utf-8-sig", errors="replace"), [warning]
+
+
+def gold_text(data: bytes, *, path: str | None = None, hint: str = GOLD_HINT) -> str:
+    """The text of a gold ``.ann`` (a leading BOM dropped): a byte that is not UTF-8 anywhere, a mention's text
+    field included, is a :class:`BratError` (:func:`gold_not_utf8`)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise gold_not_utf8(data, exc, path, hint) from None
+
+
+def gold_not_utf8(data: bytes, exc: UnicodeDecodeError, path: str | None, hint: str = GOLD_HINT) -> BratError:
+    """The error for a gold file holding bytes that are not UTF-8: its line, and the byte offset in the file."""
+    line, _ = line_and_column(data, exc.start)
+    return BratError(f"bytes that are not UTF-8 (first at byte {exc.start}); a gold file must be UTF-8 throughout, "
+                     "its text fields included", path=path, line=line, hint=hint)

@@ -8,8 +8,10 @@ import os
 import signal
 import sys
 import threading
+import typing
 import warnings
 from importlib import import_module
+from pathlib import Path
 from typing import Any, Iterator
 
 import typer
@@ -194,36 +196,73 @@ def uniform_metavars(command: Any) -> None:
     """Show every command's placeholders one way in ``--help``: arguments by their upper-case name, option
     values by an upper-case word (the one a command chose, else PATH, TEXT, N or FLOAT), never ``<str>``."""
     for param in _params(command):
+        word = _TYPE_WORDS.get(param_type_name(param), param_type_name(param).upper())
         if param.param_type_name == "argument":
             if param.metavar is None:
                 param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
-            word = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
-            named = copy.copy(param.type)
-            named.get_metavar = lambda *a, _w=word, **k: _w  # type: ignore[method-assign]
-            param.type = named
+            _show_type_as(param, word)
         elif not getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
-            param.metavar = _TYPE_WORDS.get(param.type.name, param.type.name.upper())
+            param.metavar = word
+
+
+def _show_type_as(argument: Any, word: str) -> None:
+    """Show ``word`` as the type of ``argument`` in ``--help``: through a copy of its click type (typer < 0.29),
+    else through the argument's own type display (typer 0.29 on, whose parameters hold no click type)."""
+    if getattr(argument, "type", None) is not None:
+        named = copy.copy(argument.type)
+        named.get_metavar = lambda *a, _w=word, **k: _w  # type: ignore[method-assign]
+        argument.type = named
+    else:
+        argument.display_type_rich = lambda *a, _w=word, **k: _w
+
+
+#: typer 0.29 on: click's type name of a parameter's annotation (typer's parameters no longer hold click types)
+_ANNOTATION_NAMES = {str: "text", int: "integer", float: "float", bool: "boolean", Path: "path"}
+
+
+def param_type_name(param: Any) -> str:
+    """The name of a parameter's value type as click names it: "text", "integer", "integer range", "float",
+    "float range", "path", "boolean" (the type of one value of a list)."""
+    kind = getattr(param, "type", None)
+    if kind is not None:  # typer < 0.29: click's own type
+        return kind.name
+    descriptor = param.type_descriptor
+    annotation = descriptor.annotation
+    if typing.get_origin(annotation) in (list, tuple):
+        annotation = typing.get_args(annotation)[0]
+    name = _ANNOTATION_NAMES.get(annotation, getattr(annotation, "__name__", str(annotation)).lower())
+    return f"{name} range" if descriptor.is_ranged else name
 
 
 def numbers_not_nan(command: Any) -> None:
     """Make "nan" and "inf" usage errors for every number option (click's ranges let NaN through, since no
     comparison with it is true, and infinity through any range without a maximum; no option means either)."""
     for param in _params(command):
-        if param.type.name not in ("float", "float range"):
-            continue
-        checked = copy.copy(param.type)
+        if param_type_name(param) in ("float", "float range"):
+            param.process_value = _finite(param.process_value, param)
 
-        def convert(value: Any, param: Any, ctx: Any, _convert: Any = param.type.convert, _type: Any = checked) -> Any:
-            number = _convert(value, param, ctx)
-            if isinstance(number, float) and math.isnan(number):
-                _type.fail(f"{value!r} is not a number.", param, ctx)
-            if isinstance(number, float) and math.isinf(number):
-                _type.fail(f"{value!r} is not a finite number (a limit cannot be infinite: give a large "
-                           "number).", param, ctx)
-            return number
 
-        checked.convert = convert  # type: ignore[method-assign]
-        param.type = checked
+def _finite(process_value: Any, param: Any) -> Any:
+    """``process_value`` (the conversion and range check of one parameter's value) with a usage error, naming
+    the value as given, for NaN (before the conversion, which no range stops it at) and for infinity (after the
+    conversion, so a range with a limit reports it as out of range)."""
+    def checked(ctx: Any, value: Any) -> Any:
+        if _is_nan(value):
+            raise typer.BadParameter(f"{value!r} is not a number.", ctx=ctx, param=param)
+        number = process_value(ctx, value)
+        if isinstance(number, float) and math.isinf(number):
+            raise typer.BadParameter(f"{value!r} is not a finite number (a limit cannot be infinite: give a large "
+                                     "number).", ctx=ctx, param=param)
+        return number
+
+    return checked
+
+
+def _is_nan(value: Any) -> bool:
+    try:
+        return math.isnan(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def _guard_closed_stdout() -> None:

@@ -8,7 +8,9 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
+from chemref.cli.defaults import SAMPLE_CORPUS
 from chemref.errors import printable
+from chemref.jsonl import write_jsonl
 
 
 @baseline_app.command("bm25")
@@ -20,16 +22,16 @@ def bm25_command(
                                                           'in the source articles) or a JSONL of {"doi", "title"}.'),
     k: int = typer.Option(100, "--k", min=1, help="How many DOIs to rank per question."),
     corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Folder the questions were built from "
-                                                "(source_file names are relative to it); repeat for several."),
+                                                "(source_file names are relative to it, or to its parent when the "
+                                                "build was given it by an absolute path); repeat for several."),
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))
     from chemref.baseline.bm25 import bm25_predictions  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.jsonl import write_jsonl  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     diagnostics: list[str] = []
     predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,
-                                                           diagnostics=diagnostics))
+                                                   diagnostics=diagnostics, fallback=(SAMPLE_CORPUS,)))
     for message in diagnostics:
         warn(message)
     guarded(lambda: write_jsonl(output, predictions))

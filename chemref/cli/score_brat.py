@@ -34,6 +34,30 @@ from chemref.cli.statistics_options import (
 from chemref.errors import encodable, printable
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 
+#: the limits that bound the work on hostile input (ChEMU mode, and the zip reader of both modes)
+_MAX_COREF_LINKS = typer.Option(1_000_000, "--max-coref-links", min=0,
+                                help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
+                                     "to more links than this (gold or prediction).")
+_MAX_COREF_TOTAL = typer.Option(5_000_000, "--max-coref-total", min=0,
+                                help="ChEMU mode: refuse a prediction whose documents' COREFERENCE "
+                                     "chains expand to more links than this together.")
+_MAX_ERROR_RECORDS = typer.Option(1_000, "--max-error-records", min=0,
+                                  help="ChEMU mode: list at most this many FP/FN records per document "
+                                       "and report (--errors, --html); the rest are counted, and the "
+                                       "scores are always complete.")
+_MAX_MATCH_EDGES = typer.Option(1_000_000, "--max-match-edges", min=0,
+                                help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
+                                     "(relations) that overlap the same ones merged, still has more "
+                                     "edges than this.")
+_MAX_MEMBER_MB = typer.Option(50.0, "--max-member-mb", min=0.001,
+                              help="Refuse a .ann/.txt (zip member or file) larger than this "
+                                   "(MB, uncompressed).")
+_MAX_ARCHIVE_MB = typer.Option(1024.0, "--max-archive-mb", min=0.001,
+                               help="Refuse a zip whose .ann/.txt members expand to more than this (MB).")
+_MAX_ZIP_RATIO = typer.Option(100.0, "--max-zip-ratio", min=1.0,
+                              help="Refuse a zip member (over 1 MB) that expands more than this many "
+                                   "times.")
+
 
 @score_app.command("brat")
 def score_brat_command(
@@ -72,28 +96,13 @@ def score_brat_command(
     jobs: Optional[int] = typer.Option(None, "-w", "--workers", "--jobs", min=0, metavar="N",
                                        help="Worker processes (default 1; 0 = automatic: 2 on Linux from "
                                             "1,000 documents). --jobs is an older name."),
-    max_coref_links: int = typer.Option(1_000_000, "--max-coref-links", min=0,
-                                        help="ChEMU mode: refuse a document whose COREFERENCE chains expand "
-                                             "to more links than this (gold or prediction)."),
-    max_coref_total: int = typer.Option(5_000_000, "--max-coref-total", min=0,
-                                        help="ChEMU mode: refuse a prediction whose documents' COREFERENCE "
-                                             "chains expand to more links than this together."),
-    max_error_records: int = typer.Option(1_000, "--max-error-records", min=0,
-                                          help="ChEMU mode: list at most this many FP/FN records per document "
-                                               "and report (--errors, --html); the rest are counted, and the "
-                                               "scores are always complete."),
-    max_match_edges: int = typer.Option(1_000_000, "--max-match-edges", min=0,
-                                        help="ChEMU mode: refuse a relaxed matching whose graph, with mentions "
-                                             "(relations) that overlap the same ones merged, still has more "
-                                             "edges than this."),
-    max_member_mb: float = typer.Option(50.0, "--max-member-mb", min=0.001,
-                                        help="Refuse a .ann/.txt (zip member or file) larger than this "
-                                             "(MB, uncompressed)."),
-    max_archive_mb: float = typer.Option(1024.0, "--max-archive-mb", min=0.001,
-                                         help="Refuse a zip whose .ann/.txt members expand to more than this (MB)."),
-    max_zip_ratio: float = typer.Option(100.0, "--max-zip-ratio", min=1.0,
-                                        help="Refuse a zip member (over 1 MB) that expands more than this many "
-                                             "times."),
+    max_coref_links: int = _MAX_COREF_LINKS,
+    max_coref_total: int = _MAX_COREF_TOTAL,
+    max_error_records: int = _MAX_ERROR_RECORDS,
+    max_match_edges: int = _MAX_MATCH_EDGES,
+    max_member_mb: float = _MAX_MEMBER_MB,
+    max_archive_mb: float = _MAX_ARCHIVE_MB,
+    max_zip_ratio: float = _MAX_ZIP_RATIO,
     output: Optional[Path] = output_option(),
     html: Optional[Path] = typer.Option(None, "--html", callback=checked_page, metavar="PAGE",
                                         help="Also write a self-contained HTML page of the errors: every "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["corpus_article"]
+__all__ = ["corpus_article", "corpus_bases"]
 
 
 def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str]:
@@ -18,7 +18,7 @@ def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str
     if name.is_absolute() or ".." in name.parts or not source.strip():
         return None, "absolute or '..' paths are refused"
     outside = False
-    for candidate in [Path.cwd() / name] + [base / name for root in roots for base in (root, root.parent)]:
+    for candidate in [Path.cwd() / name] + [base / name for root in roots for base in corpus_bases(root)]:
         try:
             resolved = candidate.resolve()
         except (OSError, RuntimeError):
@@ -29,3 +29,10 @@ def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str
             return resolved, ""
         outside = True
     return None, "outside the corpus folders" if outside else "not found in the corpus folders"
+
+
+def corpus_bases(root: Path) -> tuple[Path, Path]:
+    """The folders a ``source_file`` is taken relative to for the corpus folder ``root``: the folder itself, and
+    its parent (a build given the folder by an absolute path names its articles from the folder's name on:
+    ``/data/corpus`` gives ``corpus/PMC1.nxml``)."""
+    return root, root.parent

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from chemref._io import not_utf8, regular_file
+from chemref._io.limits import NO_SUCH_PATH, input_problem
 from chemref.errors import InputError, printable
 
 __all__ = ["read_file_list"]
@@ -21,8 +22,9 @@ __all__ = ["read_file_list"]
 
 def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
     """The inputs named in a ``--files-from`` list, one per line; relative names are taken from the list's
-    folder when they do not exist from the working folder. Every missing file is named in one error,
-    before any work. The list is read twice (checked, then streamed), never held in memory (only its last
+    folder when they do not exist from the working folder. Every missing file is named in one error, and
+    an entry that is neither a regular file nor a folder (a FIFO, a device) is an error naming its line, before
+    any work. The list is read twice (checked, then streamed), never held in memory (only its last
     :data:`RECENT` distinct names, to read a repeated input once)."""
     missing: list[str] = []
     count = listed = repeated = 0
@@ -33,10 +35,15 @@ def read_file_list(path: str | os.PathLike[str]) -> Iterator[str]:
             first_repeat = first_repeat or f"line {-number}: {printable(name)}"
             continue
         listed += 1
-        if not os.path.exists(name):
-            count += 1
-            if len(missing) < 5:
-                missing.append(f"line {number}: {printable(name)}")
+        problem = input_problem(name, folders=True)
+        if problem is None:
+            continue
+        if problem[0] != NO_SUCH_PATH:  # a FIFO, a device, a socket, unreadable: said at once, with its line
+            raise InputError(f"{printable(name)}: {problem[0]}", path=str(path), line=number,
+                             hint="fix or remove that line")
+        count += 1
+        if len(missing) < 5:
+            missing.append(f"line {number}: {printable(name)}")
     if count:
         shown = "; ".join(missing) + (f"; and {count - 5} more" if count > 5 else "")
         raise InputError(f"{count} listed file(s) do not exist: {shown}", path=str(path),

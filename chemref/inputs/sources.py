@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from chemref._io.limits import NO_SUCH_PATH, input_problem
 from chemref.errors import InputError, missing_path_hint
 from chemref.inputs.archives import package_sources
 from chemref.inputs.file_lists import read_file_list
@@ -16,11 +17,7 @@ from chemref.inputs.walk import walk_jats
 
 _GIVE = "give JATS files, folders that hold them, or PMC .tar.gz packages"
 
-__all__ = ["SAMPLE_CORPUS", "iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_corpus",
-           "sample_sources"]
-
-#: The sample articles shipped with the project (written by the project; CC BY 4.0).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+__all__ = ["iter_sources", "expand_inputs", "count_sources", "check_inputs", "folder_sources"]
 
 
 def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
@@ -42,6 +39,7 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
         else:
             given = os.fspath(item)
             path = Path(given)
+            _check_input(given)
             if path.is_dir():
                 found = False
                 for file in walk_jats(path):
@@ -50,13 +48,10 @@ def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
                 if not found:
                     raise InputError("folder holds no .nxml or .xml files", path=given,
                                      hint="give JATS files, folders that hold them, or PMC .tar.gz packages")
-            elif path.is_file() and is_package(path):
+            elif is_package(path):
                 yield from package_sources(path, source_label(given), licences)
-            elif path.is_file():
-                yield Source(given, source_label(given))
             else:
-                raise InputError("no such file or folder", path=given,
-                                 hint=missing_path_hint(given, _GIVE))
+                yield Source(given, source_label(given))
 
 
 def _chain(first: Iterable, second: Iterable) -> Iterator:
@@ -65,11 +60,21 @@ def _chain(first: Iterable, second: Iterable) -> Iterator:
 
 
 def check_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> None:
-    """Raise :class:`InputError` now for an input path that does not exist (before any work)."""
+    """Raise :class:`InputError` now for an input path that is neither a regular file nor a folder (missing,
+    a FIFO, a device...), before any work."""
     for item in inputs:
-        if isinstance(item, (str, os.PathLike)) and not os.path.exists(item):
-            raise InputError("no such file or folder", path=os.fspath(item),
-                             hint=missing_path_hint(os.fspath(item), _GIVE))
+        if isinstance(item, (str, os.PathLike)):
+            _check_input(os.fspath(item))
+
+
+def _check_input(given: str) -> None:
+    """The one check of an input path (:func:`chemref._io.input_problem`): a regular file or a folder."""
+    problem = input_problem(given, folders=True)
+    if problem is not None:
+        message, hint = problem
+        if message == NO_SUCH_PATH:
+            hint = missing_path_hint(given, _GIVE)
+        raise InputError(message, path=given, hint=hint)
 
 
 def count_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
@@ -100,16 +105,8 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
     return list(iter_sources(inputs))
 
 
-def sample_corpus() -> Path:
-    """The folder of sample articles used when no input is given."""
-    if not SAMPLE_CORPUS.is_dir():
-        raise InputError("no input given and the sample corpus is not installed", path=str(SAMPLE_CORPUS),
-                         hint="give JATS files or folders, or install chemref from its source tree")
-    return SAMPLE_CORPUS
-
-
-def sample_sources() -> Iterator[Source]:
-    """The sample articles, named relative to the sample corpus (which the BM25 baseline also searches)."""
-    corpus = sample_corpus()
-    for path in walk_jats(corpus):
-        yield Source(str(path), path.relative_to(corpus).as_posix())
+def folder_sources(folder: str | os.PathLike[str]) -> Iterator[Source]:
+    """The articles of ``folder``, each named relative to it (a build's default input, given explicitly)."""
+    root = Path(folder)
+    for path in walk_jats(root):
+        yield Source(str(path), path.relative_to(root).as_posix())

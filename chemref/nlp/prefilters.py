@@ -19,6 +19,14 @@ try:
 except ImportError:  # pragma: no cover - older Pythons
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _parser  # type: ignore[no-redef]
+# the characters re.IGNORECASE matches beyond lower-casing, by the code of the letter in the pattern
+try:
+    from re._compiler import _EXTRA_CASES  # type: ignore[import-not-found]  # Python >= 3.11
+except ImportError:  # pragma: no cover - older Pythons
+    try:
+        from sre_compile import _ignorecase_fixes as _EXTRA_CASES  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        _EXTRA_CASES = {ord("i"): (0x131,), ord("s"): (0x17F,)}
 
 __all__ = ["LONG_TEXT", "Prefilter", "Words", "case_partners", "lower_view", "distinct_words", "literal_leads", "lower_pattern",
            "needed_strings", "parsed_leads", "prefilter", "starts_at_word_boundary"]
@@ -141,7 +149,7 @@ def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
 
 def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
     """Literal strings one of which every match of ``items`` starts with (None: cannot tell); lower-cased
-    when ``fold``."""
+    when ``fold``: the run of literals after any zero-width assertions, then the leads of what follows it."""
     items = list(items)
     i = 0
     while i < len(items) and items[i][0] in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
@@ -151,25 +159,31 @@ def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
         run.append(_fold(items[i][1]) if fold else chr(items[i][1]))
         i += 1
     head = "".join(run)
-    if i == len(items):
-        return frozenset([head]) if head else None
-    op, value = items[i]
-    rest: frozenset[str] | None = None
-    if op is _c.SUBPATTERN:
-        rest = _lead(value[-1], fold)
-    elif op is _c.BRANCH:
-        parts = [_lead(branch, fold) for branch in value[1]]
-        rest = None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
-    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and value[0] >= 1:
-        rest = _lead(value[2], fold)
-    elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and i + 1 < len(items):  # optional: through it or past it
-        through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
-        rest = through | past if through and past else None
-    elif op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
-        rest = frozenset(_fold(code) if fold else chr(code) for _, code in value)  # a small class: [sz]
+    rest = _lead_after(items, i, fold) if i < len(items) else None
     if rest is None:
         return frozenset([head]) if head else None
     return frozenset(head + tail for tail in rest)
+
+
+def _lead_after(items: list, i: int, fold: bool) -> frozenset[str] | None:
+    """The leads of ``items[i:]``, whose first item is no literal: a group, a branch, a repeat or a small
+    class ("[sz]"); None for anything else."""
+    op, value = items[i]
+    if op is _c.SUBPATTERN:
+        return _lead(value[-1], fold)
+    if op is _c.BRANCH:
+        parts = [_lead(branch, fold) for branch in value[1]]
+        return None if any(not part for part in parts) else frozenset().union(*parts)  # type: ignore[arg-type]
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+        if value[0] >= 1:
+            return _lead(value[2], fold)
+        if i + 1 < len(items):  # optional: through it or past it
+            through, past = _lead(value[2], fold), _lead(items[i + 1:], fold)
+            return through | past if through and past else None
+        return None
+    if op is _c.IN and len(value) <= 4 and all(kind is _c.LITERAL for kind, _ in value):
+        return frozenset(_fold(code) if fold else chr(code) for _, code in value)
+    return None
 
 
 def _fold(code: int) -> str:
@@ -236,14 +250,7 @@ def lower_view(text: str, apart: "re.Pattern[str]") -> str | None:
 def case_partners(chars: set[str]) -> set[str]:
     """Characters a case-insensitive pattern letter also matches beyond plain lower-casing (``s`` matches
     ``ſ``, ``i`` matches ``ı``): a text holding one is searched with the case-insensitive patterns instead."""
-    try:
-        from re._compiler import _EXTRA_CASES as extra  # type: ignore[import-not-found]  # noqa: PLC0415 (3.11+)
-    except ImportError:  # pragma: no cover - older Pythons
-        try:
-            from sre_compile import _ignorecase_fixes as extra  # type: ignore[attr-defined, no-redef]  # noqa: PLC0415 (Python 3.10)
-        except ImportError:
-            extra = {ord("i"): (0x131,), ord("s"): (0x17F,)}
-    return {chr(code) for ch in chars for code in extra.get(ord(ch), ())}
+    return {chr(code) for ch in chars for code in _EXTRA_CASES.get(ord(ch), ())}
 
 
 class Words:
@@ -304,19 +311,31 @@ def prefilter(pattern: "re.Pattern[str]", lower_text: bool = False) -> Prefilter
     strings = leads if bounds else _needed(parsed, fold)
     if not strings or len(strings) > _MAX_LEADS:
         return None
-    heads = [_WORD.match(lead) for lead in strings]
-    by_words = bounds and starts_at_word_boundary(parsed) and all(heads) and not pattern.flags & re.IGNORECASE
-    needs = _needed(parsed, fold) if bounds else None
-    if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
-        needs = None
+    cased = not pattern.flags & re.IGNORECASE
+    needs = _longer_needs(parsed, fold, strings) if bounds else None
     inside = needs if needs is not None else None if bounds else strings
-    held = None
-    runs = [_WORD.match(x) for x in inside or ()]  # the word characters each string starts with
-    if inside and not pattern.flags & re.IGNORECASE and all(runs):
-        held = tuple(sorted({run.group(0) for run in runs}))  # type: ignore[union-attr]
-    return Prefilter(_search(strings, pattern.flags), bounds,
-                     tuple(sorted({h.group(0) for h in heads if h})) if by_words else None,
+    prefixes = _word_runs(strings) if bounds and cased and starts_at_word_boundary(parsed) else None
+    held = _word_runs(inside) if inside and cased else None
+    return Prefilter(_search(strings, pattern.flags), bounds, prefixes,
                      _search(needs, pattern.flags) if needs else None, held)
+
+
+def _longer_needs(parsed: Any, fold: bool, strings: frozenset[str]) -> frozenset[str] | None:
+    """The strings every match holds (:func:`_needed`) when they are few and longer than the ``strings``
+    every match starts with, else None."""
+    needs = _needed(parsed, fold)
+    if needs is not None and (len(needs) > _MAX_LEADS or min(map(len, needs)) <= min(map(len, strings))):
+        return None
+    return needs
+
+
+def _word_runs(strings: frozenset[str]) -> tuple[str, ...] | None:
+    """The word characters each of ``strings`` starts with, sorted; None when one starts with another
+    character."""
+    runs = [_WORD.match(x) for x in strings]
+    if not all(runs):
+        return None
+    return tuple(sorted({run.group(0) for run in runs}))  # type: ignore[union-attr]
 
 
 def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":

@@ -28,19 +28,49 @@ _NEEDED = ("id", "excerpt")
 _HINT = "give the questions.jsonl (or rejected.jsonl) written by 'chemref questions build'"
 
 
-def read_review_records(path: PathLike, *, rejected: bool = False) -> list[dict[str, Any]]:
-    """The records of a questions or rejected-candidates file; a line that is not such a record is an error."""
+def read_review_records(path: PathLike, *, rejected: bool = False,
+                        seen: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The records of a questions or rejected-candidates file, read strictly (a key given twice in one object is
+    an error); a line that is not such a record is an error naming the file and line: no ``id`` or ``excerpt``
+    text, an id given before (in this file, or in ``seen``: id -> where, which this call extends), citation
+    offsets that are not whole numbers ``0 <= citation_start <= citation_end <= len(sentence)``."""
     out = []
-    for line, rec in read_jsonl(path):
+    where = str(path)
+    ids: dict[str, str] = {} if seen is None else seen
+    for line, rec in read_jsonl(path, unique=True):
         missing = [k for k in _NEEDED if not isinstance(rec.get(k), str) or not rec.get(k)]
         if missing:
-            raise InputError(f"not a question record: no {' or '.join(missing)} text", path=str(path), line=line,
+            raise InputError(f"not a question record: no {' or '.join(missing)} text", path=where, line=line,
                              hint=_HINT)
         if rejected and not isinstance(rec.get("reason"), str):
-            raise InputError("not a rejected candidate: no 'reason' field", path=str(path), line=line,
+            raise InputError("not a rejected candidate: no 'reason' field", path=where, line=line,
                              hint="give the --rejected file written by 'chemref questions build'")
+        ident = rec["id"]
+        if ident in ids:
+            raise InputError(f"the id {printable(ident)!r} is given twice (first at {printable(ids[ident])})",
+                             path=where, line=line, hint="give each record once, with a unique id")
+        ids[ident] = f"{where}:{line}"
+        problem = _offsets_problem(rec)
+        if problem:
+            raise InputError(problem, path=where, line=line, hint=_HINT)
         out.append(rec)
     return out
+
+
+def _offsets_problem(rec: dict[str, Any]) -> str | None:
+    """What is wrong with a record's citation offsets (None when they are absent or valid)."""
+    start, end = rec.get("citation_start"), rec.get("citation_end")
+    if start is None and end is None:
+        return None
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        return "citation_start and citation_end must both be whole numbers"
+    sentence = rec.get("sentence")
+    if not isinstance(sentence, str):
+        return "citation offsets without a sentence text"
+    if not 0 <= start <= end <= len(sentence):
+        return (f"citation offsets {start}..{end} are not within the sentence ({len(sentence)} characters) "
+                "with start <= end")
+    return None
 
 
 def _article(rec: dict[str, Any]) -> str:
@@ -162,8 +192,9 @@ def write_review_page(path: PathLike, questions: PathLike, rejected: PathLike | 
     """Read ``questions`` (and ``rejected``), write the review page to ``path``; returns ``(cards, bytes,
     notes)``. Articles are read (for the titles of references cited together) only inside ``corpora``."""
     check_page_path(path)
-    kept = read_review_records(questions)
-    dropped = read_review_records(rejected, rejected=True) if rejected is not None else []
+    ids: dict[str, str] = {}
+    kept = read_review_records(questions, seen=ids)
+    dropped = read_review_records(rejected, rejected=True, seen=ids) if rejected is not None else []
     notes: list[str] = []
     context = review_page(kept, dropped, source=Path(questions).name,
                           references=_cited_references(dropped, corpora, notes),

@@ -71,6 +71,24 @@ def test_a_gold_file_that_is_not_text_is_an_error_naming_it(tmp_path: Path, kind
     assert (tmp_path / "out.txt").read_text() == PREVIOUS
 
 
+# -- a byte that is not UTF-8 anywhere in a gold file, a mention's text field included, is an error naming its line
+# and byte; a prediction's text field stays lenient (replaced, with a warning)
+@pytest.mark.parametrize("mode", [[], ["--brateval", "--level", "entities"]])
+def test_a_gold_text_field_that_is_not_utf8_is_an_error_naming_line_and_byte(tmp_path: Path, mode: list[str]) -> None:
+    gold, pred = recipes.one_document(tmp_path, GOLD, GOLD)
+    latin1 = GOLD.replace("flask", "fl\u00e2sk").encode("latin-1")  # one byte, 0xE2, where UTF-8 wants two more
+    (gold / "doc.ann").write_bytes(latin1)
+    (tmp_path / "out.txt").write_text(PREVIOUS)
+    proc = chemref("score", "brat", "gold", "pred", *mode, "-o", "out.txt", cwd=tmp_path)
+    assert_refused(proc, "gold/doc.ann:2:", f"byte {latin1.index(0xE2)}", "not UTF-8", "gold file")
+    assert (tmp_path / "out.txt").read_text() == PREVIOUS
+    (gold / "doc.ann").write_bytes(GOLD.encode("utf-8"))
+    (pred / "doc.ann").write_bytes(latin1)
+    proc = chemref("score", "brat", "gold", "pred", *mode, "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "pred/doc.ann:2:" in proc.stderr and "U+FFFD" in proc.stderr
+
+
 # -- one input folder inside the other: its files would be read by both sides
 @pytest.mark.parametrize("mode", [[], ["--brateval", "--level", "entities"]])
 @pytest.mark.parametrize("inner", ["pred", "gold"])

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.questions.funnel.selector import default_selector, load_selector, train_selector
+from chemref.questions.funnel.selector import default_selector, load_selector
+from chemref.questions.funnel.selector_training import train_selector
 from chemref.scoring.report.formats import md_cell
+from tests.hostile.cli_runner import CORPORA, chemref
 
 
 @pytest.mark.parametrize("version", ["2\n---\ntitle: forged", "2 ---", "v\x1b[31m2", "v\x072", "<script>x</script>",
@@ -42,3 +44,31 @@ def test_a_card_cell_cannot_carry_control_characters_links_or_html(name: str) ->
 def test_training_refuses_a_version_that_could_not_be_read_back() -> None:
     with pytest.raises(InputError, match="selector version"):
         train_selector([], {}, version="v\n---")
+
+
+def _unescaped_backticks(text: str) -> list[int]:
+    """Where ``text`` holds a backtick that is not escaped (preceded by an even number of backslashes)."""
+    out = []
+    for i, ch in enumerate(text):
+        if ch == "`":
+            run = len(text[:i]) - len(text[:i].rstrip("\\"))
+            if run % 2 == 0:
+                out.append(i)
+    return out
+
+
+@pytest.mark.parametrize("name", ["a`b", "``x | y``", "\\`", "a\\\\`b`"])
+def test_a_card_cell_cannot_open_a_code_span(name: str) -> None:
+    assert _unescaped_backticks(md_cell(name)) == []
+
+
+@pytest.mark.slow
+def test_a_file_name_with_backticks_cannot_open_a_code_span_in_the_card(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a`b | `c.xml").write_bytes((CORPORA / "jats" / "sample_cu_tio2_co2.xml").read_bytes())
+    proc = chemref("questions", "build", "corpus", "-o", "out/q.jsonl", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in (tmp_path / "out" / "README.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| corpus/a")]
+    assert len(rows) == 1 and _unescaped_backticks(rows[0]) == [], rows

@@ -208,21 +208,12 @@ def _add_gazetteer_names(doc: Doc) -> None:
     i, n = 0, len(doc)
     while i < n:
         lower = doc[i].lower_
-        hit = 0
         most = firsts.get(lower, 0)
-        for k in range(min(most, n - i), 1, -1):
-            if " ".join(t.lower_ for t in doc[i:i + k]) in names:
-                hit = k
-                break
-        if not hit and (lower in one or (lower in ambiguous and _next_word(doc, i) in ambiguous[lower])):
-            hit = 1
+        hit = (_name_at(doc, i, min(most, n - i), names) if most > 1 else 0) or _word_at(doc, i, lower, one, ambiguous)
         if not hit and (reagent_class(doc[i].text) or lower in _mixture_words()):
             texts = texts or [t.text for t in doc]
-            hit = int(is_reagent_mention(texts, i, taken) or (
-                lower in _mixture_words() and mixture_partner(texts, i, taken | {a.start for a in added})))
-        if hit and (not any(j in taken for j in range(i, i + hit))
-                    or (hit > 1 and all(i <= e.start and e.end <= i + hit for e in ents
-                                        if e.start < i + hit and e.end > i))):
+            hit = _reagent_at(texts, i, lower, taken, added)
+        if hit and _free_for(ents, taken, i, hit):
             ents = [e for e in ents if not (i <= e.start and e.end <= i + hit)]  # "dimethyl [sulfoxide]"
             added.append(Span(doc, i, i + hit, label=LABEL))
             i += hit
@@ -230,6 +221,32 @@ def _add_gazetteer_names(doc: Doc) -> None:
             i += 1
     if added:
         _set_ents(doc, ents + added)
+
+
+def _name_at(doc: Doc, i: int, most: int, names: frozenset[str]) -> int:
+    """The words of the longest name of ``names`` (of at most ``most`` words, two or more) at ``doc[i]``, else 0."""
+    for k in range(most, 1, -1):
+        if " ".join(t.lower_ for t in doc[i:i + k]) in names:
+            return k
+    return 0
+
+
+def _word_at(doc: Doc, i: int, lower: str, one: frozenset[str], ambiguous: dict[str, frozenset[str]]) -> int:
+    """1 for a one-word name at ``doc[i]``, or an ambiguous one before a word that shows it a chemical, else 0."""
+    return int(lower in one or (lower in ambiguous and _next_word(doc, i) in ambiguous[lower]))
+
+
+def _reagent_at(texts: list[str], i: int, lower: str, taken: set[int], added: list[Span]) -> int:
+    """1 for a reagent mention at token ``i``, or a solvent word as one side of a mixture, else 0."""
+    return int(is_reagent_mention(texts, i, taken) or (
+        lower in _mixture_words() and mixture_partner(texts, i, taken | {a.start for a in added})))
+
+
+def _free_for(ents: list[Span], taken: set[int], i: int, hit: int) -> bool:
+    """May a name take tokens ``i``..``i + hit``: none is in an entity yet, or a longer name covers whole
+    entities only ("dimethyl [sulfoxide]")?"""
+    return not any(j in taken for j in range(i, i + hit)) or (
+        hit > 1 and all(i <= e.start and e.end <= i + hit for e in ents if e.start < i + hit and e.end > i))
 
 
 @lru_cache(maxsize=1)

@@ -25,32 +25,40 @@ def _newline_splits(text: str, i: int, j: int, last_cut: int) -> bool:
     if line_start == 0:
         if i - 81 > last_cut:
             return list_item  # the line is long: hard-wrapped prose, not a heading
-        if last_cut > 0 and not text[last_cut - 1].isspace() \
-                and _MID_LINE_CUT.match(text, last_cut) and not text[last_cut:i].strip()[:1].isdigit():
-            # (line_start == 0 here means no newline since the last cut, which is at most 81 characters back)
-            return False  # a sentence ended earlier on this physical line: prose wrapped at a fixed width
+        if _sentence_ended_on_line(text, i, last_cut):
+            return False  # prose wrapped at a fixed width
     if text[i - 1] == ".":
         return list_item  # (the test below on the stripped line, without building it)
     line = text[line_start if line_start > last_cut else last_cut:i].strip()
-    if not line or len(line) > 80:
+    if not line or len(line) > 80 or line[-1] == ".":
+        # (a period at the end was read already: "LOD vs.\n4 ng" or "cv.\nPinot Noir" go on)
         return list_item
-    if line[-1] == ".":
-        return list_item  # the period was read already (and "LOD vs.\n4 ng" or "cv.\nPinot Noir" go on)
-    if line_start > 0 and len(line) >= 40 and line[-1] not in _TERMINALS \
-            and not _LIST_LABEL_LINE.match(text, line_start):
-        # a long line after another line that did not end a sentence either: prose wrapped at a fixed width
-        # ("... are listed in Table\n4. The oil ..."; a heading stands alone: after a blank line, a sentence
-        # end or at the top)
-        e = line_start - 1
-        b = text.rfind("\n", max(0, e - 200), e) + 1
-        prev = text[b:e].rstrip()
-        if len(prev) >= 40 and prev[-1] not in _TERMINALS and prev[-1] not in ":)":
-            return False
+    if line_start > 0 and _wrapped_after_prose(text, line, line_start):
+        return False
     if list_item:
         return True
     if line[-1] in ",;:-(\u2013\u2014&/" or line[-1].islower() and len(line.split()) > 6:
         return False  # a list lead-in, or prose wrapped at the end of a line
     return c.isupper() or c.isdigit()
+
+
+def _sentence_ended_on_line(text: str, i: int, last_cut: int) -> bool:
+    """With no newline since the last cut (at most 81 characters back), did a sentence end earlier on the
+    physical line of the newline at ``i``, a space after it?"""
+    return last_cut > 0 and not text[last_cut - 1].isspace() \
+        and _MID_LINE_CUT.match(text, last_cut) is not None and not text[last_cut:i].strip()[:1].isdigit()
+
+
+def _wrapped_after_prose(text: str, line: str, line_start: int) -> bool:
+    """Is the long ``line`` (starting at ``line_start``) prose wrapped at a fixed width: it does not end a
+    sentence, nor does the line before it ("... are listed in Table\n4. The oil ..."; a heading stands alone:
+    after a blank line, a sentence end or at the top)?"""
+    if len(line) < 40 or line[-1] in _TERMINALS or _LIST_LABEL_LINE.match(text, line_start):
+        return False
+    e = line_start - 1
+    b = text.rfind("\n", max(0, e - 200), e) + 1
+    prev = text[b:e].rstrip()
+    return len(prev) >= 40 and prev[-1] not in _TERMINALS and prev[-1] not in ":)"
 
 
 _MID_LINE_CUT = re.compile(r"[^\S\n]")  # the cut is followed by a space on the same line, not by a newline

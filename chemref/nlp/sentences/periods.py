@@ -89,37 +89,58 @@ def _next_kind(text: str, j: int, idx) -> int:
         if text.startswith(".", j + 1):
             return _UPPER  # an initial ("J. Smith"): the word is the letter alone, never an opener
         w = _WORD.match(text, j)
-        word = w.group() if w else c
-        if word in idx.starters and not (len(word) == 1 and text.startswith(".", j + 1)):
-            return _STARTER
-        return _UPPER
+        return _STARTER if (w.group() if w else c) in idx.starters else _UPPER
     if c.isdigit():
         return _DIGIT
     if c.islower():
         if "\u03b1" <= c <= "\u03c9" or c == "\u00b5":  # Greek lower case opens sentences ("α-Synuclein")
             return _LOWERSTART
-        m = _LOWER_KIND.match(text, j)
-        if m is None:
-            return _LOWER
-        group = m.lastgroup
-        if group == "opener" or m.group(group) in (  # type: ignore[arg-type]
-                idx.lowercase_prefixes if group == "prefix" else idx.lowercase_openers):
-            return _LOWERSTART
-        return _LOWER
+        return _lower_kind(text, j, idx)
     if c in _OPENERS:
-        if c == "(" and (_STEREO.match(text, j) or _LABEL.match(text, j)):
-            return _LOWERSTART
-        if j + 1 < len(text):
-            c2 = text[j + 1]
-            if c2.isupper() or c2.isdigit():
-                return _UPPER
-            if c2 in _OPENERS and j + 2 < len(text) and (text[j + 2].isupper() or text[j + 2].isdigit()):
-                return _UPPER
-        return _OTHER
-    if c in _BULLETS and j + 1 < len(text) and (text[j + 1].isspace() or text[j + 1] == c
-                                                 or c in _FOOTNOTE_MARKS and (text[j + 1].isalpha() or text[j + 1] == ",")):
+        return _opener_kind(text, j)
+    if c in _BULLETS and _opens_item(text, j):
         return _UPPER
     return _OTHER
+
+
+def _opener_kind(text: str, j: int) -> int:
+    """The kind of what follows an opening bracket or quote at ``j``: a stereodescriptor or panel label in
+    brackets opens a sentence in lower case ("(R)-...", "(c) ..."); a capital letter or digit after one or two
+    openers reads as a capitalised word."""
+    c = text[j]
+    if c == "(" and (_STEREO.match(text, j) or _LABEL.match(text, j)):
+        return _LOWERSTART
+    n = len(text)
+    if j + 1 < n:
+        c2 = text[j + 1]
+        if c2.isupper() or c2.isdigit():
+            return _UPPER
+        if c2 in _OPENERS and j + 2 < n and (text[j + 2].isupper() or text[j + 2].isdigit()):
+            return _UPPER
+    return _OTHER
+
+
+def _opens_item(text: str, j: int) -> bool:
+    """Does the bullet or footnote mark at ``j`` open an item ("• item", "** p < 0.01", "*P < 0.05",
+    "†, p < 0.01")?"""
+    c = text[j]
+    if j + 1 >= len(text):
+        return False
+    c2 = text[j + 1]
+    return c2.isspace() or c2 == c or c in _FOOTNOTE_MARKS and (c2.isalpha() or c2 == ",")
+
+
+def _lower_kind(text: str, j: int, idx) -> int:
+    """The kind of a word that opens in lower case at ``j``: an opener shape (a label, "mRNA", "kcat"), or a
+    prefix ("tert-") or abbreviation ("aq.") that the rule tables list as a sentence opener, else a plain word."""
+    m = _LOWER_KIND.match(text, j)
+    if m is None:
+        return _LOWER
+    group = m.lastgroup
+    if group == "opener" or m.group(group) in (  # type: ignore[arg-type]
+            idx.lowercase_prefixes if group == "prefix" else idx.lowercase_openers):
+        return _LOWERSTART
+    return _LOWER
 
 
 _NOT_PROSE = re.compile(r"[/@:\\_=]|www|http|\.[A-Za-z]{2,4}\.")
@@ -129,9 +150,7 @@ def _nospace_splits(text: str, p: int, idx) -> bool:
     """"XbaI.Hybridization": a sentence end with the space lost, unless the chunk is a URL, a path, an
     e-mail address or a dotted name, or the word before the period is an abbreviation."""
     lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
-    ws = p
-    while ws > lo and not text[ws - 1].isspace():
-        ws -= 1
+    ws = _token_start(text, p)
     if ws == lo and lo > 0:
         return False  # a very long chunk: not prose
     w = _WORD.match(text, p + 1)
@@ -174,58 +193,105 @@ def _parenthesised_sentence(text: str, p: int) -> bool:
 
 def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, idx, after: int) -> bool:
     """Is the single period at ``p`` a sentence end, given the kind of the next word (``after`` is the
-    offset past the period and a citation number glued to it)?"""
+    offset past the period and a citation number glued to it)? The word before it is looked up in the rule
+    tables (a phrase such as "et al." first); a word they do not list is read by its shape
+    (:func:`_unlisted_kind`)."""
     if nxt == _END:
         return True
+    ws, word_start = _word_bounds(text, p)
+    word = text[word_start:p]
+    key = word + "."
+    multi = idx.multiword.get(key)
+    kind = _multiword_kind(text, p, multi) if multi else None
+    if kind is None:
+        kind = idx.kinds.get(key)
+    if nxt == _DIGIT and key in idx.measure_abbreviations and _after_number(text, ws):
+        return False  # "2 lb. 4 oz.", "5 ft. 6 in.": a measure in two units
+    if kind is None and word and (ws == sent_start or len(word) == 1 or "." in word):  # (cheap filter first)
+        kind = _unlisted_kind(text, p, word, ws, word_start, sent_start, idx)
+    if kind is None:
+        # (the commonest case, a plain word: a capitalised one may go on)
+        if nxt == _STARTER or not word[:1].isupper():
+            return nxt in _SPLIT_AFTER_WORD
+        return _capitalised_word_ends(text, p, word, nxt)
+    return _listed_word_ends(text, p, word, key, kind, nxt, raw_nxt, after)
+
+
+def _token_start(text: str, p: int) -> int:
+    """The start of the run of non-space characters that ends at ``p``, read back at most
+    :data:`_TOKEN_BACK_LIMIT` characters (the limit itself when the run is longer)."""
     lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
+    ws = text.rfind(" ", lo, p) + 1 or lo
+    if text[ws:p].isprintable():  # (no other whitespace: every whitespace character but " " is unprintable)
+        return ws
     ws = p
     while ws > lo and not text[ws - 1].isspace():
         ws -= 1
+    return ws
+
+
+def _word_bounds(text: str, p: int) -> tuple[int, int]:
+    """``(token start, word start)`` of the word before the period at ``p``: the word starts after the opening
+    brackets and quotes of its token, and after a bracket opened inside it ("2(Fig." -> "Fig.")."""
+    # (:func:`_token_start` inline for a token after a plain space, the commonest case)
+    lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
+    ws = text.rfind(" ", lo, p) + 1 or lo
+    if not text[ws:p].isprintable():
+        ws = _token_start(text, p)
     word_start = ws
     while word_start < p and text[word_start] in _OPENERS:
         word_start += 1
     if p - word_start > 1 and _OPEN_BRACKET.search(text, word_start, p):
         inner = max(text.rfind("(", word_start, p), text.rfind("[", word_start, p))
         if text.find(")", inner, p) < 0 and text.find("]", inner, p) < 0:
-            word_start = inner + 1  # "2(Fig." -> "Fig."
-    word = text[word_start:p]
-    key = word + "."
-    kind = None
-    multi = idx.multiword.get(key)
-    if multi:
-        for phrase, k in multi:
-            b = p + 1 - len(phrase)
-            if b >= 0 and text.startswith(phrase, b) and (b == 0 or not text[b - 1].isalnum()):
-                kind = k
-                break
-    if kind is None:
-        kind = idx.kinds.get(key)
-    if nxt == _DIGIT and key in idx.measure_abbreviations and _after_number(text, ws):
-        return False  # "2 lb. 4 oz.", "5 ft. 6 in.": a measure in two units
-    if kind is None and word:
-        # (a label is ASCII but for the digits, which may be any decimal digits: cheap tests before the regex)
-        if ws == sent_start and (word[0] < "{" or word[0].isdecimal()) and (
-                (len(word) <= 3 and word.isdecimal()) or _LIST_LABEL.match(word)):
-            return False  # "1. Dissolve", "2.1. Materials", "iii. ..."
-        if len(word) == 1 and word.isupper():
-            # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
-            if word == "I":
-                kind = NAME if _after_given_name(text, ws) else EITHER  # "Albert I. Jones" vs "you and I. Did"
-            else:
-                kind = EITHER if (word != "L" and word_start == ws and _after_word(text, ws, idx)
-                                  and not _CITATION_NEXT.match(text, p + 1)) else NAME
-        elif "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
-            kind = NAME if word[0].isupper() else EITHER         # "U.S." vs "i.p."
-    if kind is None:
-        # (the commonest case, a plain word: only the checks below that can apply to it)
-        if nxt == _STARTER:
-            return True
-        if word[:1].isupper():
-            if text.find("(", p + 1, p + 3) >= 0 and _BRACKET_GOES_ON.match(text, p + 1):
-                return False  # "Calocedrus decurrens Torr. (California incense-cedar), Cupressus ..."
-            if word[1:].islower() and word.isalpha() and _CITATION_NEXT.match(text, p + 1):
-                return False  # an unlisted journal abbreviation: "J. Pharm. Biomed. Anal. 2019, 5, 1"
-        return nxt in _SPLIT_AFTER_WORD
+            word_start = inner + 1
+    return ws, word_start
+
+
+def _multiword_kind(text: str, p: int, phrases) -> str | None:
+    """The kind of the first listed phrase ("et al.", "i. e.") that ends with the period at ``p`` and starts
+    at a word boundary, else None."""
+    for phrase, kind in phrases:
+        b = p + 1 - len(phrase)
+        if b >= 0 and text.startswith(phrase, b) and (b == 0 or not text[b - 1].isalnum()):
+            return kind
+    return None
+
+
+def _unlisted_kind(text: str, p: int, word: str, ws: int, word_start: int, sent_start: int, idx) -> str | None:
+    """The kind of a word the rule tables do not list, by its shape: a list label opening the sentence never
+    ends it; a single capital letter is an initial (a name) or a unit or label; a dotted word is a name
+    ("U.S.") or an abbreviation ("i.p."). None: a plain word."""
+    # (a label is ASCII but for the digits, which may be any decimal digits: cheap tests before the regex)
+    if ws == sent_start and (word[0] < "{" or word[0].isdecimal()) and (
+            (len(word) <= 3 and word.isdecimal()) or _LIST_LABEL.match(word)):
+        return NEVER  # "1. Dissolve", "2.1. Materials", "iii. ..."
+    if len(word) == 1 and word.isupper():
+        # "373.15 K." and "type I." end sentences like words; "J. R. R. Tolkien" is a name
+        if word == "I":
+            return NAME if _after_given_name(text, ws) else EITHER  # "Albert I. Jones" vs "you and I. Did"
+        return EITHER if (word != "L" and word_start == ws and _after_word(text, ws, idx)
+                          and not _CITATION_NEXT.match(text, p + 1)) else NAME
+    if "." in word and word[-1].isalpha() and word.replace(".", "").replace("-", "").isalpha():
+        return NAME if word[0].isupper() else EITHER
+    return None
+
+
+def _capitalised_word_ends(text: str, p: int, word: str, nxt: int) -> bool:
+    """After a capitalised plain word (no abbreviation), the period ends a sentence before a word that may open
+    one, unless the word goes on: with a bracket ("Calocedrus decurrens Torr. (California incense-cedar),
+    Cupressus ...") or as a word of an unlisted journal abbreviation ("J. Pharm. Biomed. Anal. 2019, 5, 1")."""
+    if text.find("(", p + 1, p + 3) >= 0 and _BRACKET_GOES_ON.match(text, p + 1):
+        return False
+    if word[1:].islower() and word.isalpha() and _CITATION_NEXT.match(text, p + 1):
+        return False
+    return nxt in _SPLIT_AFTER_WORD
+
+
+def _listed_word_ends(text: str, p: int, word: str, key: str, kind: str, nxt: int, raw_nxt: int,
+                      after: int) -> bool:
+    """After an abbreviation of ``kind`` (from the rule tables or :func:`_unlisted_kind`): never, either (a
+    word that may open a sentence follows) or a name (only a sentence opener follows)."""
     if kind == NEVER:
         return False
     if nxt != _STARTER and text.find("(", p + 1, p + 3) >= 0 and (

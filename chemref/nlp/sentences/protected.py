@@ -80,41 +80,54 @@ def _extend_over_markers(text: str, end: int, prot: list[tuple[int, int]], p_sta
                          *, glued: bool) -> int:
     """Move a sentence end past citation anchors/markers that follow the final punctuation."""
     if glued:
-        g = _GLUED_DIGITS.match(text, end)
-        if g is None:
-            # a protected anchor glued to the period ("diffusion.7" given by the JATS reader)
-            k = bisect_right(p_starts, end) - 1 if prot else -1
-            if k >= 0 and prot[k][0] == end:
-                end = prot[k][1]
-            elif not (end < len(text) and text[end] in "(["):
-                return end  # (a bracketed marker glued to the period, "al.(43)", is read below)
-        else:
-            end = g.end()
-            more = _GLUED_SPACED.match(text, end)
-            if more is not None:
-                end = more.end()  # "heating.11 12 Further work": a space-separated list of citation numbers
+        moved = _past_glued(text, end, prot, p_starts)
+        if moved is None:
+            return end
+        end = moved
     n = len(text)
     while end < n:
         j = _SPACES.match(text, end).end()  # type: ignore[union-attr]
-        if j < n and text[j] in ",;" and prot and j + 1 < n:
-            # "7,8" or "5, 16": separators between glued anchors
-            j1 = _SPACES.match(text, j + 1).end()  # type: ignore[union-attr]
-            k = bisect_right(p_starts, j1) - 1
-            if k >= 0 and prot[k][0] == j1:
-                end = prot[k][1]
-                continue
-        if prot and j < n and (j == end or text[j] in "([" or text[j].isdigit() or text[j] in _SUP):
-            # an anchor glued to the period or a bracketed/numeric one belongs to the sentence before;
-            # a narrative one ("... absent. Kwong et al. (2008) have ...") opens the next sentence
-            k = bisect_right(p_starts, j) - 1
-            if k >= 0 and prot[k][0] == j:
-                end = prot[k][1]
-                continue
+        anchor_end = _anchor_after(text, end, j, prot, p_starts) if prot else None
+        if anchor_end is not None:
+            end = anchor_end
+            continue
         mk = _MARKER.match(text, j)
         if mk is None or (text[j] == "(" and _is_enumerator(text, j, mk.end())):
             break
         end = mk.end()
     return end
+
+
+def _past_glued(text: str, end: int, prot: list[tuple[int, int]], p_starts: list[int]) -> int | None:
+    """The end past the citation glued to the period that ends at ``end``: its digits ("diffusion.7", and
+    "heating.11 12 Further work", a space-separated list), or a protected anchor; ``end`` itself before a
+    bracket, whose marker ("al.(43)") the caller reads; None when nothing is glued."""
+    g = _GLUED_DIGITS.match(text, end)
+    if g is not None:
+        more = _GLUED_SPACED.match(text, g.end())
+        return g.end() if more is None else more.end()
+    anchor_end = _starts_protected(prot, p_starts, end) if prot else None
+    if anchor_end is not None:
+        return anchor_end  # a protected anchor glued to the period ("diffusion.7" given by the JATS reader)
+    return end if end < len(text) and text[end] in "([" else None
+
+
+def _anchor_after(text: str, end: int, j: int, prot: list[tuple[int, int]], p_starts: list[int]) -> int | None:
+    """The end of the protected anchor that belongs to the sentence ending at ``end`` (``j``: the next
+    character after spaces), else None. After "," or ";" an anchor continues a list of glued ones ("7,8",
+    "5, 16"); an anchor glued to the period or a bracketed or numeric one belongs to the sentence before; a
+    narrative one ("... absent. Kwong et al. (2008) have ...") opens the next sentence."""
+    n = len(text)
+    if j >= n:
+        return None
+    c = text[j]
+    if c in ",;" and j + 1 < n:
+        after = _starts_protected(prot, p_starts, _SPACES.match(text, j + 1).end())  # type: ignore[union-attr]
+        if after is not None:
+            return after
+    if j == end or c in "([" or c.isdigit() or c in _SUP:
+        return _starts_protected(prot, p_starts, j)
+    return None
 
 
 def _is_enumerator(text: str, j: int, e: int) -> bool:

@@ -117,54 +117,78 @@ def _inline_items(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     An item follows the item before it in the same style (bullet, separator, numbering) and value + 1; the
     first item opens a sentence; a later one follows a plain word, not a word that takes a number ("Table 2.")
     and not a comma ("1) heating, 2) cooling" is one sentence)."""
-    quiet: list[tuple[int, int]] = []
-    cuts: list[int] = []
-    open_items: dict[tuple, tuple[int, int, int]] = {}  # style -> (value, start, marker end) of the last item
     if len(text) > 200_000 and not _labels_have_neighbours(text):
-        return quiet, cuts  # (a long text, such as "1. 1. 1. ...": one pass in C rules lists out)
-    markers = []  # (marker start, separator start, marker end + 1, bullet, label)
+        return [], []  # (a long text, such as "1. 1. 1. ...": one pass in C rules lists out)
+    markers = _item_markers(text)
+    if len(markers) < 2:
+        return [], []
+    return _chain_items(text, markers)
+
+
+def _item_markers(text: str) -> list[tuple[int, int, int, str, str]]:
+    """Every list item marker, sorted: ``(marker start, separator start, marker end + 1, bullet, label)``."""
+    markers = []
     for pattern in _ITEM_SEPARATORS:
         for m in pattern.finditer(text):
             p = m.start()
             if p and text[p - 1] == "." and text[p] == ")":
                 p -= 1  # "1.) "
-            if not p or not ("0" <= text[p - 1] <= "9" or "a" <= text[p - 1] <= "z"):
-                continue
-            if p >= 2 and "a" <= text[p - 2] <= "z" and text[p - 1] not in "ivx":
-                continue  # the end of a word, not a label
-            marker = _item_marker(text, p)
-            if marker is not None:
-                markers.append((marker[0], p, m.end() + 1, marker[1], marker[2]))
-    if len(markers) < 2:
-        return quiet, cuts
-    # (cheap filter first: only a marker with a neighbouring value anywhere can be part of a list)
+            if _label_ends_at(text, p):
+                marker = _item_marker(text, p)
+                if marker is not None:
+                    markers.append((marker[0], p, m.end() + 1, marker[1], marker[2]))
     markers.sort()
+    return markers
+
+
+def _label_ends_at(text: str, p: int) -> bool:
+    """Can a list label end at ``p``: a digit or lower-case letter before it, not the end of a word (but for a
+    roman numeral)?"""
+    if not p or not ("0" <= text[p - 1] <= "9" or "a" <= text[p - 1] <= "z"):
+        return False
+    return not (p >= 2 and "a" <= text[p - 2] <= "z" and text[p - 1] not in "ivx")
+
+
+def _chain_items(text: str, markers: list[tuple[int, int, int, str, str]]
+                 ) -> tuple[list[tuple[int, int]], list[int]]:
+    """:func:`_inline_items` on the sorted markers: each marker joins the open list of its style whose last
+    value is one less (:func:`_next_item`), or opens one."""
+    quiet: list[tuple[int, int]] = []
+    cuts: list[int] = []
+    open_items: dict[tuple, tuple[int, int, int]] = {}  # style -> (value, start, marker end) of the last item
+    # (cheap filter first: only a marker with a neighbouring value anywhere can be part of a list)
     readings = [_item_values(label) for *_, label in markers]
     present = {reading for values in readings for reading in values}
-    for (s, p, e, bullet, label), values in zip(markers, readings):
-        values = [(kind, value) for kind, value in values  # type: ignore[assignment]
-                  if (kind, value + 1) in present or (kind, value - 1) in present]
+    for (s, p, e, bullet, _label), values in zip(markers, readings):
+        values = tuple((kind, value) for kind, value in values
+                       if (kind, value + 1) in present or (kind, value - 1) in present)
         if not values:
             continue
         opens = _item_opens(text, s)
         for kind, value in values:
             style = (bullet, text[p:e - 2], kind)
             last = open_items.get(style)
-            if last is not None and last[0] == value - 1 and s - last[1] < 600 \
-                    and _ITEM_TEXT.search(text, last[2], s):
-                word = _word_before(text, s)
-                if (word and word[0].islower() and word not in _NUMBER_TAKERS) or (opens and text[s - 1].isspace()):
-                    if not cuts or cuts[-1] != last[1]:
-                        quiet.append((last[1], last[2]))  # the first item's own marker
-                    quiet.append((s, e))
-                    cuts.append(s)
-                    open_items[style] = (value, s, e)
-                    break
+            if last is not None and _next_item(text, last, value, s, opens):
+                if not cuts or cuts[-1] != last[1]:
+                    quiet.append((last[1], last[2]))  # the first item's own marker
+                quiet.append((s, e))
+                cuts.append(s)
+                open_items[style] = (value, s, e)
+                break
             if opens:
                 open_items[style] = (value, s, e)
     if cuts and quiet:
         quiet.sort()
     return quiet, cuts
+
+
+def _next_item(text: str, last: tuple[int, int, int], value: int, s: int, opens: bool) -> bool:
+    """Is the marker at ``s`` (of ``value``) the item after ``last`` (value, start, marker end): one more, less
+    than 600 characters on with words between, after a plain word or opening a sentence?"""
+    if last[0] != value - 1 or s - last[1] >= 600 or not _ITEM_TEXT.search(text, last[2], s):
+        return False
+    word = _word_before(text, s)
+    return bool(word and word[0].islower() and word not in _NUMBER_TAKERS) or (opens and text[s - 1].isspace())
 
 
 def _structure(text: str) -> tuple[list[tuple[int, int]], list[int]]:

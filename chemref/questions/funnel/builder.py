@@ -42,7 +42,8 @@ from chemref.questions.funnel.filters import (
 )
 from chemref.questions.funnel.findability import findability
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
-from chemref.questions.funnel.selector import Selector, claim_input, default_selector
+from chemref.questions.funnel.selector import Selector, default_selector
+from chemref.questions.funnel.selector_features import claim_input
 from chemref.questions.funnel.settings import BuildSettings, build_default
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",

@@ -160,11 +160,11 @@ def _prediction_text(src: Any, name: str, warnings: list[str], unreadable_as_emp
 
 
 def _decoded(src: Any, name: str, warnings: list[str], strict: bool = False, data: bytes | None = None,
-             hint: str = PREDICTION_HINT) -> str:
+             hint: str = PREDICTION_HINT, gold: bool = False) -> str:
     """The text of one ``.ann`` (its decoding warnings added); with ``strict``, a file that is not UTF-8 text
-    is a ``BratError`` naming it, with ``hint`` saying what to do."""
+    is a ``BratError`` naming it, with ``hint`` saying what to do; with ``gold``, any byte that is not UTF-8."""
     text, bad = decode_ann(src.read_bytes(name) if data is None else data, path=src.display(name), strict=strict,
-                           hint=hint)
+                           hint=hint, gold=gold)
     warnings.extend(bad)
     return text
 
@@ -338,8 +338,8 @@ def _score_name(name: str, gsrc: Any, psrc: Any, *, strict: bool, max_coref_link
         gold_warnings: list[str] = []
         # numbered and expanded once; past the COREFERENCE limit, refused before its prediction is read
         # the gold is the reference: a file that is not UTF-8 text is always an error (no option scores it empty)
-        g, diags = read_side(_decoded(gsrc, name, gold_warnings, strict=True, hint=GOLD_HINT), gsrc.display(name),
-                             max_coref_links, whole_limit=True)
+        g, diags = read_side(_decoded(gsrc, name, gold_warnings, strict=True, hint=GOLD_HINT, gold=True),
+                             gsrc.display(name), max_coref_links, whole_limit=True)
         gold_warnings.extend(diags)
         _note_self_relations(g, gsrc.display(name), gold_warnings)
         if gold_cache is not None:

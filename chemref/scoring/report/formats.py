@@ -42,12 +42,14 @@ def format_interval(bounds: Any) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A Markdown table cell: ``|``, ``[`` and ``]`` escaped, line breaks flattened, other control characters
-    written as ``repr`` writes them (``\\x1b``) and ``&``, ``<``, ``>`` as HTML entities, so free text can
-    neither break the row nor become HTML (``<img ...>``) or a link; it reads the same."""
+    """A Markdown table cell: ``|``, ``[``, ``]`` and backticks escaped, line breaks flattened, other control
+    characters written as ``repr`` writes them (``\\x1b``) and ``&``, ``<``, ``>`` as HTML entities, so free text
+    can neither break the row nor become HTML (``<img ...>``), a link or a code span (which renderers that find
+    code spans before cells let run over the cells after it); it reads the same."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
     text = text.replace("[", "\\[").replace("]", "\\]")  # no link ([a](javascript:...)) nor image
+    text = text.replace("`", "\\`")  # no code span: the escapes above would show as written inside one
     if not text.isprintable():  # a control character (ESC, BEL, ...) made visible, as repr writes it
         text = "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
     return text

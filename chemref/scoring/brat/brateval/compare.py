@@ -175,7 +175,7 @@ def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, m: Matcher, *, rela
     warnings: list[str] = []
     rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
     for name in names:
-        gdoc = read_document(gsrc, name, warnings)
+        gdoc = read_document(gsrc, name, warnings, gold=True)
         pdoc = read_document(psrc, name, warnings)
         doc_acc: dict[str, BratevalCounts] = {}
         errs: list | None = [] if errors else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from chemref._io import line_and_column
-from chemref.brat.decode import binary
+from chemref.brat.decode import binary, gold_not_utf8
 from chemref.brat.reader import LineWarnings, refuse_unknown_lines, shortened
 from chemref.errors import BratError
 from chemref.scoring.brat.brateval.java import java_parse_int, java_read_lines, java_split, java_trim
@@ -164,7 +164,9 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
     return BDocument(entities, relations, path)
 
 
-def read_document(src: Any, name: str, warnings: list[str]) -> BDocument:
+def read_document(src: Any, name: str, warnings: list[str], gold: bool = False) -> BDocument:
+    """One document of ``src``; bytes that are not UTF-8 are read as U+FFFD with a warning, as BRATEval does,
+    except in a ``gold`` file (the reference says one thing): there they are a :class:`BratError`."""
     where = src.display(name)
     data = src.read_bytes(name)
     why = binary(data)  # gzip, zip, UTF-16, NUL bytes: BRATEval would score its U+FFFD garbage as an empty file
@@ -173,6 +175,8 @@ def read_document(src: Any, name: str, warnings: list[str]) -> BDocument:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if gold:
+            raise gold_not_utf8(data, exc, where) from None
         line, _ = line_and_column(data, exc.start)
         warnings.append(f"{where}:{line}: bytes that are not UTF-8 were read as U+FFFD, as BRATEval does "
                         f"with a UTF-8 default charset")
