@@ -156,7 +156,7 @@ _ENGINE = _PRELUDE + textwrap.dedent("""
         def run(t):
             return cited_author_mentions(t, ["Smith"])
     elif engine == "selector":
-        from chemref.questions.funnel.selector import selector_features
+        from chemref.questions.funnel.selector_features import selector_features
         def run(t):  # a candidate record as the builder makes it: the 1 MB sentence, then its citation
             return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
                                       "citation_start": len(t) + 1, "citation_end": len(t) + 4,

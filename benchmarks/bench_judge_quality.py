@@ -33,7 +33,7 @@ from chemref.questions.judge.apply import apply_judgement  # noqa: E402
 from chemref.questions.judge.client import read_requests  # noqa: E402
 from chemref.questions.labels.label import read_labels  # noqa: E402
 from chemref.questions.funnel.filters import target_key  # noqa: E402
-from chemref.questions.funnel.selector import article_of, cascade_threshold  # noqa: E402
+from chemref.questions.funnel.selector_training import article_of, cascade_threshold  # noqa: E402
 from tools.reference_data import reference_path  # noqa: E402
 
 LABELS = ROOT / "corpora" / "labels" / "dev_labels.jsonl"

@@ -2,13 +2,13 @@
 
 Run from the project root:  python benchmarks/bench_selector.py [--seeds 10] [--boot 300] [--workers 2]
 Builds the dev corpus (../shared/corpora/jats/dev) with ``--min-score 0``, joins the labels of
-corpora/labels/dev_labels.jsonl, and fits the project's model (:func:`chemref.questions.funnel.selector._fit`,
+corpora/labels/dev_labels.jsonl, and fits the project's model (:func:`chemref.questions.funnel.selector_training._fit`,
 L2 logistic regression on standardised features) on the shipped feature set and on that set plus each
 family of candidate features below. Prints one table and writes benchmarks/results/selector.json.
 
 Per row: ranking AUC (mean ± sd over ``--seeds`` fold assignments, 5 folds grouped by article), the good
 share when keeping 60% / 40% / 25% of the good candidates (mean over the fold seeds), the good share and
-good-kept share at the threshold :func:`~chemref.questions.funnel.selector.choose_threshold` picks (fold seed 0),
+good-kept share at the threshold :func:`~chemref.questions.funnel.selector_training.choose_threshold` picks (fold seed 0),
 and the AUC gain over the shipped set with a 95% interval from resampling articles (fold seed 0), the
 figure that says whether a gain is more than noise. The candidate features live here, not in the
 package: none of the families beat the shipped set by more than that noise (see corpora/labels/README.md).
@@ -61,8 +61,9 @@ from chemref.jats.reader import read  # noqa: E402
 from chemref.questions import build  # noqa: E402
 from chemref.scoring.stats.agreement import ranking_auc  # noqa: E402
 from chemref.questions.labels.label import good_labels, read_labels  # noqa: E402
-from chemref.questions.funnel.selector import (DEFAULT_FEATURES, FEATURES, TRAINED_ON, _fit, _specific_tokens,  # noqa: E402
-                                        _standardise, article_of, choose_threshold, selector_features)
+from chemref.questions.funnel.selector_features import DEFAULT_FEATURES, FEATURES, _specific_tokens, selector_features  # noqa: E402
+from chemref.questions.funnel.selector_training import (TRAINED_ON, _fit, _standardise, article_of,  # noqa: E402
+                                                        choose_threshold)
 
 _I = re.IGNORECASE
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{3,}")

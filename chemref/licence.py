@@ -22,6 +22,8 @@ _RESTRICTED = re.compile(
 _ATTRIBUTION_TEXT = re.compile(r"creative\s+commons\s+attribution|\bcc[\s-]by\b", re.I)
 _WAIVER = re.compile(r"waiver|applies to the data", re.I)
 _ACS_CCBY = "authorchoice_ccby_termsofuse"
+#: the ``license-type`` values that say CC BY
+_CC_BY_TYPES = ("cc by", "cc-by", "ccby")
 #: a Creative Commons licence URL with its version, for naming it ("CC BY 4.0")
 _CC_URL_VERSION = re.compile(r"creativecommons\.org/licenses/(by(?:-[a-z-]+)?)/(\d\.\d)", re.IGNORECASE)
 
@@ -46,21 +48,32 @@ def cc_by_decision(urls: Sequence[str], types: Sequence[str], all_text: str) -> 
     urls = [*urls, *(match.group(0).rstrip(".,;") for match in _URL_IN_TEXT.finditer(all_text))]
     kinds = {kind for kind in map(cc_kind, urls) if kind}
     restricted = bool(_RESTRICTED.search(all_text)) or any(k != "by" and k.startswith("by") for k in kinds)
+    if not restricted:
+        cc_by, url = (_cc_by_by_url(urls, kinds, all_text) if kinds else
+                      _cc_by_without_cc_url(urls, types, all_text))
+        if cc_by:
+            return url, True
     cc_urls = [u for u in urls if cc_kind(u)]
-    by_url = next((u for u in urls if cc_kind(u) == "by"), None)
-    acs = next((u for u in urls if _ACS_CCBY in u.lower()), None)
-
-    if kinds == {"by"} and not restricted:
-        return by_url, True
-    if kinds == {"by", "zero"} and not restricted and _WAIVER.search(all_text):
-        return by_url, True
-    if acs and not kinds and not restricted and _ATTRIBUTION_TEXT.search(all_text):
-        return acs, True
-    other_acs = any("authorchoice" in u.lower() for u in urls)
-    typed_by = any(t in ("cc by", "cc-by", "ccby") for t in types)
-    if not kinds and not restricted and not other_acs and (_ATTRIBUTION_TEXT.search(all_text) or typed_by):
-        return (urls[0] if urls else None), True
     return next(iter(cc_urls or urls), None), False
+
+
+def _cc_by_by_url(urls: Sequence[str], kinds: set[str], all_text: str) -> tuple[bool, str | None]:
+    """An unrestricted licence with Creative Commons URLs is CC BY when they are CC BY (a CC0 URL beside them
+    only as a data waiver)."""
+    cc_by = kinds == {"by"} or (kinds == {"by", "zero"} and bool(_WAIVER.search(all_text)))
+    return cc_by, next((u for u in urls if cc_kind(u) == "by"), None)
+
+
+def _cc_by_without_cc_url(urls: Sequence[str], types: Sequence[str], all_text: str) -> tuple[bool, str | None]:
+    """An unrestricted licence without a Creative Commons URL is CC BY by the ACS AuthorChoice CC-BY policy URL
+    with an attribution text, or (without another AuthorChoice URL) by an attribution text or type."""
+    attribution = bool(_ATTRIBUTION_TEXT.search(all_text))
+    acs = next((u for u in urls if _ACS_CCBY in u.lower()), None)
+    if acs and attribution:
+        return True, acs
+    other_acs = any("authorchoice" in u.lower() for u in urls)
+    typed_by = any(t in _CC_BY_TYPES for t in types)
+    return not other_acs and (attribution or typed_by), (urls[0] if urls else None)
 
 
 def is_cc_by_name(licence: str) -> bool:

@@ -39,7 +39,7 @@ def test_readme_generated_blocks_are_up_to_date():
 
 def test_the_selector_features_are_one_table_and_the_notes_show_it():
     import chemref.questions.funnel.selector as selector_module
-    from chemref.questions.funnel.selector import FEATURE_TABLE, FEATURES
+    from chemref.questions.funnel.selector_features import FEATURE_TABLE, FEATURES
 
     assert [name for names, _ in FEATURE_TABLE for name in names] == list(FEATURES)
     table = docs.selector_features_table()

@@ -1,5 +1,6 @@
-"""The claim vs passing-mention classifier (chemref.nlp.claims) on its golden table (benchmarks/golden/claims.py:
-each case a citing sentence with its one citation written as ``[CIT]`` and the expected label), and its component."""
+"""The claim vs passing-mention classifier (chemref.nlp.claims: the rules and the trained model of
+chemref.nlp.claims_model) on its golden table (benchmarks/golden/claims.py: each case a citing sentence with its one
+citation written as ``[CIT]`` and the expected label), and its component."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.golden.claims import CASES
-from chemref.nlp.claims import ClaimDecision, classify_citation
+from chemref.errors import InputError
+from chemref.nlp.claims import DEFAULT_RULES, ClaimClassifier, ClaimDecision, classify_citation, default_classifier
+from chemref.nlp.claims_model import ClaimModel, find_citation, model_tokens
 from tests.helpers import golden_params
 from tests.nlp_helpers import blank_with, doc_with_citations
 
@@ -88,16 +91,102 @@ def test_component_per_sentence() -> None:
     assert sents[2]._.chemref_claim is None
 
 
+_ROUND_TRIP = ["Solvents were purchased from Merck [4].", "Aspirin irreversibly inhibits COX-1 [4].",
+               "For a review, see [3].", "Graphene was first isolated in 2004 [9]."]
+
+
 @pytest.mark.slow
 def test_component_serialisation_roundtrip(tmp_path) -> None:
     spacy = pytest.importorskip("spacy")
     nlp = blank_with("chemref_claim_classifier")
     nlp.to_disk(tmp_path / "model")
-    assert (tmp_path / "model" / "chemref_claim_classifier" / "claims_rules.json").exists()
+    folder = tmp_path / "model" / "chemref_claim_classifier"
+    assert (folder / "claims_rules.json").exists() and (folder / "claims_model.json").exists()
     loaded = spacy.load(tmp_path / "model")
-    doc = loaded("For a review, see [3].")
-    assert doc.cats["PASSING"] > 0.5
-    assert loaded.get_pipe("chemref_claim_classifier").rules.tables == nlp.get_pipe("chemref_claim_classifier").rules.tables
+    pipe, original = loaded.get_pipe("chemref_claim_classifier"), nlp.get_pipe("chemref_claim_classifier")
+    assert pipe.rules.tables == original.rules.tables
+    assert pipe.classifier.model.to_json() == original.classifier.model.to_json()
+    assert [loaded(t).cats for t in _ROUND_TRIP] == [nlp(t).cats for t in _ROUND_TRIP]
+    again = blank_with("chemref_claim_classifier")
+    again.get_pipe("chemref_claim_classifier").from_bytes(original.to_bytes())
+    assert [again(t).cats for t in _ROUND_TRIP] == [nlp(t).cats for t in _ROUND_TRIP]
+
+
+def test_component_saved_without_model_keeps_the_rules_alone(tmp_path) -> None:
+    """A folder with rule tables only (as saved before the model existed) classifies with the rules, as saved."""
+    nlp = blank_with("chemref_claim_classifier")
+    pipe = nlp.get_pipe("chemref_claim_classifier")
+    pipe.to_disk(tmp_path)
+    (tmp_path / "claims_model.json").unlink()
+    pipe.from_disk(tmp_path)
+    assert pipe.classifier.model is None
+    sentence = "Solvents were purchased from Merck [4]."
+    assert pipe.classifier.classify(sentence) == DEFAULT_RULES.classify(sentence, find_citation(sentence))
+
+
+def test_component_rejects_damaged_bytes() -> None:
+    pipe = blank_with("chemref_claim_classifier").get_pipe("chemref_claim_classifier")
+    with pytest.raises(InputError):
+        pipe.from_bytes(b'{"rules": {}}')
+
+
+# --- the trained model ------------------------------------------------------------------------------------
+_ONE_CITATION = ["Graphene was first isolated in 2004 [9].", "Solvents were purchased from Merck (Smith et al., 2010).",
+                 "RNA was extracted with TRIzol as described [CITATION].", "Aspirin irreversibly inhibits COX-1 (12).",
+                 "This was shown before by #AUTHOR_TAG in mice.", "Protein levels rose threefold [3-5] after treatment."]
+
+
+@pytest.mark.parametrize("sentence", _ONE_CITATION)
+def test_one_answer_with_or_without_the_span(sentence: str) -> None:
+    span = find_citation(sentence)
+    assert span is not None
+    classify_citation.cache_clear()
+    assert classify_citation(sentence) == classify_citation(sentence, span)
+
+
+def test_citation_styles_give_one_model_form() -> None:
+    forms = {"[9]", "(9)", "[CITATION]", "(Smith et al., 2010)", "#AUTHOR_TAG", "<|cit|>"}
+    seen = set()
+    for marker in forms:
+        sentence = f"Graphene was first isolated in 2004 {marker} and (Jones, 2011) [4] later."
+        seen.add(tuple(model_tokens(sentence, find_citation(sentence))[0]))
+    assert seen == {("graphene", "was", "first", "isolated", "in", "0", "tcit", "and", "ocit", "ocit", "later")}
+
+
+def test_sentence_without_marker_is_classified_whole() -> None:
+    assert find_citation("No citation marker here at all.") is None
+    assert classify_citation("Solvents were purchased from Merck.").label in ("CLAIM", "PASSING")
+
+
+def test_model_json_round_trip() -> None:
+    model = default_classifier().model
+    assert model is not None
+    again = ClaimModel(model.to_json())
+    for sentence in _ONE_CITATION:
+        span = find_citation(sentence)
+        rules = DEFAULT_RULES.classify(sentence, span)
+        assert again.probability(sentence, span, rules) == model.probability(sentence, span, rules)
+
+
+@pytest.mark.parametrize("data", [{}, {"settings": {}, "bias": "x", "weights": {}},
+                                  {"settings": {}, "bias": 0, "weights": {}, "threshold": 2}])
+def test_model_rejects_invalid_json(data: dict) -> None:
+    with pytest.raises(InputError):
+        ClaimModel(data)
+
+
+def test_model_file_errors_name_the_file(tmp_path) -> None:
+    path = tmp_path / "claims_model.json"
+    path.write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        ClaimModel.from_file(path)
+    assert str(path) in str(info.value)
+
+
+def test_classifier_without_model_is_the_rules() -> None:
+    rules_only = ClaimClassifier(DEFAULT_RULES, None)
+    sentence = "Cells were lysed as described previously [CIT]."
+    assert rules_only.classify(sentence, (41, 46)) == DEFAULT_RULES.classify(sentence, (41, 46))
 
 
 # --- the fast engine decides exactly as a plain search of every rule ------------------------------------------
@@ -170,7 +259,7 @@ def _case_sentences():
 @pytest.mark.slow
 def test_fast_engine_matches_plain_search_on_the_golden_table() -> None:
     for sentence, citation in _case_sentences():
-        got = classify_citation(sentence, citation)
+        got = DEFAULT_RULES.classify(sentence, citation)
         label, score, rule = _reference_decision(sentence, citation)
         assert (got.label, got.rule) == (label, rule) and abs(got.score - score) < 1e-12, sentence
 
@@ -191,6 +280,6 @@ def test_fast_engine_matches_plain_search_on_random_text(words: list[str], at: i
     sentence = " ".join(words[:pos] + ["[12]"] + words[pos:]) + "."
     start = sentence.index("[12]")
     citation = (start, start + 4) if cited else None
-    got = classify_citation(sentence, citation)
+    got = DEFAULT_RULES.classify(sentence, citation)
     label, score, rule = _reference_decision(sentence, citation)
     assert (got.label, got.rule) == (label, rule) and abs(got.score - score) < 1e-12

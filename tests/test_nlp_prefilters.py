@@ -11,7 +11,8 @@ import re
 import pytest
 
 import chemref.questions.funnel.findability as findability_module
-import chemref.questions.funnel.selector as selector_module
+import chemref.questions.funnel.selector_cues as selector_cues
+import chemref.questions.funnel.selector_features as selector_module
 from chemref.nlp.claims import DEFAULT_RULES
 from chemref.nlp.prefilters import Words, literal_leads, needed_strings, prefilter
 
@@ -19,7 +20,7 @@ from chemref.nlp.prefilters import Words, literal_leads, needed_strings, prefilt
 def _searched() -> list[tuple[str, "re.Pattern[str]", bool]]:
     """(name, pattern, searched in lower-cased text) for every pattern a pre-filter is built for."""
     out = []
-    for module in (selector_module, findability_module):
+    for module in (selector_cues, findability_module):
         for name, value in vars(module).items():
             if isinstance(value, re.Pattern):
                 out.append((f"{module.__name__}.{name}", value, False))
@@ -132,7 +133,7 @@ def _adversarial_text(rng: random.Random, words: list[str], length: int) -> str:
     return "".join(parts)
 
 
-_SELECTOR_PATTERNS = [(name, value) for name, value in vars(selector_module).items() if isinstance(value, re.Pattern)]
+_SELECTOR_PATTERNS = [(name, value) for name, value in vars(selector_cues).items() if isinstance(value, re.Pattern)]
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers import CORPORA, shared_path
 
+from chemref.errors import InputError
 from chemref.jats.reader import read
 from chemref.questions import BuildResult, build
 from chemref.questions.funnel.candidates import CITATION_MARK
@@ -259,8 +260,10 @@ def test_source_file_is_the_path_as_given(tmp_path, monkeypatch):
     assert [q.id for q in absolute] == [q.id for q in relative]  # ids do not depend on how the path was given
     single = build([str(folder / "sample_lfp_carbon_coating.xml")], min_score=0).questions
     assert single and all(q.source_file == "sample_lfp_carbon_coating.xml" for q in single)
-    # the sample corpus (no input) names files relative to itself: the BM25 baseline searches it
-    build_to_files([], tmp_path / "q.jsonl")
+    # the default input (the CLI's sample corpus) names files relative to itself: the BM25 baseline searches it
+    with pytest.raises(InputError, match="no input given"):
+        build_to_files([], tmp_path / "q.jsonl")  # the library reads no folder it is not given
+    build_to_files([], tmp_path / "q.jsonl", default_input=SAMPLE)
     rows = [json.loads(line) for line in (tmp_path / "q.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rows and all("/" not in row["source_file"] for row in rows)
 

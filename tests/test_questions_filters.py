@@ -11,7 +11,7 @@ from chemref.questions.funnel.candidates import ArticleInfo, Candidate, replace_
 from chemref.questions.funnel.engines import Components
 from chemref.questions.funnel.filters import (
     FILTERS, REASONS, FilterContext, cc_by, has_doi, has_title, is_claim, length, no_author_named,
-    no_caption_fragment, no_dangling_opening, no_display_formula, no_glued_sentences, no_table_row, one_citation,
+    no_caption_fragment, no_dangling_opening, no_identifier, no_display_formula, no_glued_sentences, no_table_row, one_citation,
     per_target_cap, section,
 )
 from chemref.questions.funnel.settings import BuildSettings
@@ -117,6 +117,15 @@ CASES = [
     pytest.param(length, cand("x" * 588 + " [1]."), CTX, None, id="length-exactly-600"),
     pytest.param(length, cand("x" * 589 + " [1]."), CTX, "length", id="length-601"),
     # an opening that points back at the sentence before
+    pytest.param(no_identifier, cand(), CTX, None, id="identifier-none"),
+    pytest.param(no_identifier, cand("Data for the zinc sites: https://doi.org/10.5061/dryad.x1 [1]."), CTX,
+                 "no_identifier", id="identifier-doi-link"),
+    pytest.param(no_identifier, cand("The structure is deposited as doi:10.1000/zn.7 in the archive [1]."), CTX,
+                 "no_identifier", id="identifier-doi-prefix"),
+    pytest.param(no_identifier, cand("The sequence tool is served at www.example.org for all users [1]."), CTX,
+                 "no_identifier", id="identifier-web-address"),
+    pytest.param(no_identifier, cand("A 10.5 kDa band and a 10.12/3 ratio are no identifiers [1]."), CTX, None,
+                 id="identifier-numbers-are-not"),
     pytest.param(no_dangling_opening, cand(), CTX, None, id="dangling-none"),
     pytest.param(no_dangling_opening, cand("These mice respond to doxycycline within two days [1]."), CTX,
                  "no_dangling_opening", id="dangling-these-noun"),
@@ -155,7 +164,7 @@ def test_filter(check, candidate, ctx, expected):
 def test_filters_are_in_funnel_order():
     assert [name for name, _ in FILTERS] == ["cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences",
                                              "section", "no_display_formula", "one_citation", "has_doi",
-                                             "has_title", "no_author_named", "is_claim", "length",
+                                             "has_title", "no_author_named", "no_identifier", "is_claim", "length",
                                              "no_dangling_opening"]
     assert REASONS[-4:] == ("min_findability", "min_score", "per_target_cap", "per_article_cap")
     for name, check in FILTERS:  # each filter is named after the reason it returns

@@ -13,9 +13,9 @@ from chemref.errors import InputError
 from chemref.questions.labels.evaluate import evaluate
 from chemref.scoring.stats.agreement import ranking_auc
 from chemref.questions.labels.label import Label, excerpt_sha1, parse_label, read_labels
-from chemref.questions.funnel.selector import (
-    DEFAULT_FEATURES, FEATURES, Selector, choose_threshold, default_selector, load_selector, selector_features, train_selector,
-)
+from chemref.questions.funnel.selector import Selector, default_selector, load_selector
+from chemref.questions.funnel.selector_features import DEFAULT_FEATURES, FEATURES, selector_features
+from chemref.questions.funnel.selector_training import choose_threshold, train_selector
 
 GOOD = {"id": "A-p0-s0",
         "excerpt": "Deletion of the xyz1 gene abolished biofilm formation on polystyrene at 37 °C but not at 25 °C "
@@ -381,7 +381,7 @@ def test_evaluate_cli_text_and_json(tmp_path, capsys):
 def test_evaluation_is_a_score_report_the_one_formatter_writes():
     from dataclasses import replace
 
-    from chemref.questions.labels.evaluate import Agreement, JudgeQuality
+    from chemref.questions.labels.evaluation import Agreement, JudgeQuality
     from chemref.scoring.report import formats
     from chemref.scoring.report.model import ScoreReport
 
@@ -561,7 +561,7 @@ def test_fallback_good_kept_outside_0_1_is_an_error(share):
     pytest.param([0.9, 0.8], [False, False], 0.9, 0.0, id="no-good-one"),
 ])
 def test_cascade_threshold_keeps_the_share_of_the_good_ones(scores, good, share, expected):
-    from chemref.questions.funnel.selector import cascade_threshold
+    from chemref.questions.funnel.selector_training import cascade_threshold
 
     assert cascade_threshold(scores, good, share) == expected
 

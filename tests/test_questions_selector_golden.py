@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import chemref.questions.funnel.selector as selector_module
-from chemref.questions.funnel.selector import FEATURES, selector_features
+import chemref.questions.funnel.selector_features as selector_module
+from chemref.questions.funnel.selector_features import FEATURES, selector_features
 
 RECORDS = [
     {"id": "g1", "excerpt": "Smith and colleagues first described the copper(II)-catalysed coupling of 4-bromoanisole with "
@@ -262,6 +262,7 @@ def test_title_overlap(excerpt: str, title: str, expected: float) -> None:
 
 
 def test_title_overlap_is_not_a_shipped_feature() -> None:
-    from chemref.questions.funnel.selector import DEFAULT_FEATURES, default_selector
+    from chemref.questions.funnel.selector import default_selector
+    from chemref.questions.funnel.selector_features import DEFAULT_FEATURES
 
     assert "title_overlap" not in DEFAULT_FEATURES and "title_overlap" not in default_selector().weights

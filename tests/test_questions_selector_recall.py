@@ -12,7 +12,8 @@ from chemref.cli import main
 from chemref.errors import InputError
 from chemref.questions.closed_book.answers import Recollection
 from chemref.questions.closed_book.recall import recalled_records
-from chemref.questions.funnel.selector import load_selector, train_selector
+from chemref.questions.funnel.selector import load_selector
+from chemref.questions.funnel.selector_training import train_selector
 from tests.test_questions_selector_evaluate import _label, _noisy, _write
 
 TITLE = "Zeolite membranes for the separation of hydrogen from carbon dioxide"

@@ -10,8 +10,9 @@ import pytest
 
 from chemref.cli import main
 from chemref.errors import InputError
-from chemref.questions.funnel.selector import (DEFAULT_FEATURES, _blended_targets, feature_list, load_selector,
-                                        train_selector)
+from chemref.questions.funnel.selector import load_selector
+from chemref.questions.funnel.selector_features import DEFAULT_FEATURES, feature_list
+from chemref.questions.funnel.selector_training import _blended_targets, train_selector
 from tests.test_questions_selector_evaluate import _label, _noisy, _write
 
 FEATURE_LISTS = [

@@ -35,7 +35,8 @@ from chemref.jats.model import ArticleDate, Author, Award, Funding  # noqa: E402
 from chemref.questions.funnel.difficulty import DIFFICULTY_FIELD_DOCS  # noqa: E402
 from chemref.questions.funnel.filters import STEPS  # noqa: E402
 from chemref.questions.funnel.records import QUESTION_FIELDS  # noqa: E402
-from chemref.questions.funnel.selector import FEATURE_TABLE, default_selector  # noqa: E402
+from chemref.questions.funnel.selector import default_selector  # noqa: E402
+from chemref.questions.funnel.selector_features import FEATURE_TABLE  # noqa: E402
 from chemref.questions.funnel.selector_record import selector_evaluation  # noqa: E402
 from chemref.questions.funnel.settings import BuildSettings  # noqa: E402
 from chemref.questions.output.prose import caps_text, selector_text, thousands  # noqa: E402
@@ -124,7 +125,7 @@ def _selector_block() -> str:
 
 
 def selector_features_table(selector: Any = None) -> str:
-    """The selector's features, one row per group of :data:`~chemref.questions.funnel.selector.FEATURE_TABLE`:
+    """The selector's features, one row per group of :data:`~chemref.questions.funnel.selector_features.FEATURE_TABLE`:
     the names, which of them ``selector`` (default: the shipped one) uses, and what they measure."""
     sel = selector if selector is not None else default_selector()
     lines = [f"| feature | used by the shipped weights (version {sel.version}) | what it measures |", "|---|---|---|"]

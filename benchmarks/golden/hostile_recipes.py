@@ -164,8 +164,9 @@ def interrupted_build(corpus: Path, output: Path, *, shards_done: int = 2, shard
     """A folder build of ``corpus`` stopped (as by ``kill -9``) after ``shards_done`` shards; its staging folder.
     Run in this process; finish it with ``chemref questions build CORPUS -o OUTPUT/ --shard-articles N --resume``."""
     from chemref.questions.output import writer
+    from chemref.questions.output.checkpoint import Checkpoint
 
-    original = writer._Checkpoint.add
+    original = Checkpoint.add
     calls: list[int] = []
 
     def stop_after(self, summary):  # type: ignore[no-untyped-def]
@@ -174,13 +175,13 @@ def interrupted_build(corpus: Path, output: Path, *, shards_done: int = 2, shard
         calls.append(summary["index"])
         original(self, summary)
 
-    writer._Checkpoint.add = stop_after  # type: ignore[method-assign]
+    Checkpoint.add = stop_after  # type: ignore[method-assign]
     try:
         writer.build_to_files([str(corpus)], str(output) + "/", shard_articles=shard_articles)
     except KeyboardInterrupt:
         pass
     finally:
-        writer._Checkpoint.add = original  # type: ignore[method-assign]
+        Checkpoint.add = original  # type: ignore[method-assign]
     return output / ".chemref-build"
 
 

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 from chemref.doi import normalize_doi
 from chemref.errors import ChemrefError, InputError, printable
 from chemref.inputs.contained import corpus_article, corpus_bases
-from chemref.inputs.sources import SAMPLE_CORPUS, iter_sources
+from chemref.inputs.sources import iter_sources
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
@@ -30,7 +30,6 @@ __all__ = ["TitleIndex", "bm25_predictions", "read_pool", "reference_pool", "que
 
 PathLike = str | os.PathLike[str]
 _MARKER = re.compile(r"\[CITATIONS?\]")
-#: ``chemref questions build`` with no input reads these articles (see chemref.questions.output.writer).
 
 
 def query_text(excerpt: str) -> str:
@@ -253,10 +252,11 @@ def _question_records(questions: PathLike | Iterable[Mapping[str, Any]]
     return out
 
 
-def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None) -> list[Path]:
+def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None,
+                    fallback: Sequence[PathLike] = ()) -> list[Path]:
     """Where relative ``source_file`` names are looked up, in order (duplicates removed): each corpus folder and
     its parent (:func:`~chemref.inputs.contained.corpus_bases`), the question file's folder, the working folder,
-    the sample corpus."""
+    then ``fallback``."""
     folders: list[Path] = []
     if corpus is not None:
         given = [Path(corpus)] if isinstance(corpus, (str, os.PathLike)) else [Path(c) for c in corpus]
@@ -268,13 +268,13 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
         folders += [base for folder in given for base in corpus_bases(folder)]
     if isinstance(questions, (str, os.PathLike)):
         folders.append(Path(questions).parent)
-    folders += [Path("."), SAMPLE_CORPUS]
+    folders += [Path("."), *(Path(folder) for folder in fallback)]
     return list(dict.fromkeys(p.resolve() for p in folders))
 
 
 def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool: str | PathLike = "references",
                      k: int = 100, corpus: PathLike | Iterable[PathLike] | None = None,
-                     diagnostics: list[str] | None = None) -> list[dict[str, Any]]:
+                     diagnostics: list[str] | None = None, fallback: Sequence[PathLike] = ()) -> list[dict[str, Any]]:
     """Top-``k`` DOIs per question by BM25 between the excerpt and the candidate titles.
 
     Returns ``[{"id", "dois": [...], "scores": [...]}]`` in question order, the shape
@@ -282,7 +282,8 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     lists) or a JSONL path of ``{"doi", "title"}``. ``chemref questions build`` writes ``source_file``
     as the path it was given when relative, else from the input folder's name on, so relative names are looked
     up in each ``corpus`` folder and its parent, then beside the question file, in the working folder and in the
-    sample corpus (the builder's default input). Oddities are appended to ``diagnostics``.
+    ``fallback`` folders (the command line gives its sample articles, the builder's default input). Oddities are
+    appended to ``diagnostics``.
     """
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
@@ -292,22 +293,32 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     if not records:
         raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)
     if str(pool) == "references":
-        no_source = [qid for qid, _, source, _ in records if not source]
-        if no_source:
-            raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
-                             "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
-        bases = _search_folders(questions, corpus)
-        candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases,
-                                    diagnostics=notes)
-        if not candidates:
-            raise InputError("the source articles have no reference with both a DOI and a title",
-                             hint="give a candidate pool with --pool FILE")
+        candidates = _references_of(records, _search_folders(questions, corpus, fallback), notes)
     else:
         if corpus is not None:
             notes.append("the --corpus folders are not read with a candidate pool file (they only locate the "
                          "source articles of the 'references' pool)")
         candidates = read_pool(pool, notes)
+    return _ranked(records, candidates, k, notes)
 
+
+def _references_of(records: list[tuple[str, str, str | None, str | None]], bases: list[Path],
+                   notes: list[str]) -> list[tuple[str, str]]:
+    """The ``references`` pool: every reference with a DOI and a title of the questions' source articles."""
+    no_source = [qid for qid, _, source, _ in records if not source]
+    if no_source:
+        raise InputError(f"{len(no_source)} question(s) have no source_file (e.g. {no_source[0]!r}), so the "
+                         "reference pool cannot be built", hint="give a candidate pool with --pool FILE")
+    candidates = reference_pool((source for _, _, source, _ in records if source), bases=bases, diagnostics=notes)
+    if not candidates:
+        raise InputError("the source articles have no reference with both a DOI and a title",
+                         hint="give a candidate pool with --pool FILE")
+    return candidates
+
+
+def _ranked(records: list[tuple[str, str, str | None, str | None]], candidates: list[tuple[str, str]], k: int,
+            notes: list[str]) -> list[dict[str, Any]]:
+    """The top-``k`` DOIs of ``candidates`` for each question by BM25 (ties in pool order)."""
     import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
 
     dois = [doi for doi, _ in candidates]

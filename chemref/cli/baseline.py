@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
+from chemref.cli.defaults import SAMPLE_CORPUS
 from chemref.errors import printable
 from chemref.jsonl import write_jsonl
 
@@ -30,7 +31,7 @@ def bm25_command(
 
     diagnostics: list[str] = []
     predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,
-                                                           diagnostics=diagnostics))
+                                                   diagnostics=diagnostics, fallback=(SAMPLE_CORPUS,)))
     for message in diagnostics:
         warn(message)
     guarded(lambda: write_jsonl(output, predictions))

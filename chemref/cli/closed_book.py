@@ -10,21 +10,25 @@ from typing import Optional
 import typer
 
 from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
-from chemref.cli.judge import EXIT_FAILED_REQUESTS
-from chemref.cli.judge import run_command as judge_run
-from chemref.errors import printable
+from chemref.cli.judge import run_command
+from chemref.cli.model_stages import (
+    per_article_option,
+    per_target_option,
+    rejected_out_option,
+    report_option,
+    requests_option,
+    seed_option,
+    send_requests,
+    shown,
+    stage_records,
+    written_list,
+)
 from chemref.questions.closed_book.defaults import AUTHOR_YEAR, TITLE_THRESHOLD
 
 closed_book_app = typer.Typer(help="Closed-book test: drop questions a model answers from memory (OpenAI Batch "
                               "format files, the judge's runner).", no_args_is_help=True,
                               pretty_exceptions_enable=False)
 questions_app.add_typer(closed_book_app, name="closed-book")
-
-
-def _shown(path: object) -> str:
-    return printable(str(path))
-
-
 
 
 @closed_book_app.command("prepare")
@@ -51,7 +55,6 @@ def prepare_command(
         write_requests,
     )
     from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import read_records  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -63,47 +66,20 @@ def prepare_command(
         fail(f"--temperature must be above 0 and at most 2 (a closed-book test samples), got {temperature:g}")
     counts = {"read": 0, "asked": 0}
 
-    def records():
-        for path, row in read_records((questions, rejected)):
-            counts["read"] += 1
-            if path == str(questions):
-                row.pop("reason", None)
-            yield row
-
     def asked():
-        for row in closed_book_candidates(records()):
+        for row in closed_book_candidates(stage_records(questions, rejected, counts)):
             counts["asked"] += 1
             yield row
 
     written = guarded(lambda: write_requests(output, asked(), model=model, samples=samples,
                                              temperature=temperature))
-    typer.echo(f"wrote {_shown(output)} ({written} requests: {counts['asked']} questions x {samples} samples, "
+    typer.echo(f"wrote {shown(output)} ({written} requests: {counts['asked']} questions x {samples} samples, "
                f"from {counts['read']} records)")
 
 
-@closed_book_app.command("run")
-def run_command(
-    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'closed-book prepare' "
-                                    "(OpenAI Batch input format)."),
-    endpoint: str = typer.Option(..., "--endpoint", metavar="URL", help="The OpenAI-compatible server, with or "
-                                 "without /v1 (e.g. http://127.0.0.1:8000/v1). Nothing is sent anywhere else."),
-    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="responses.jsonl (Batch "
-                                "output format), appended as answers arrive; an existing one is resumed."),
-    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", metavar="VAR", help="Environment "
-                                    "variable holding the API key (unset or empty: no key). Never written anywhere."),
-    concurrency: int = typer.Option(8, "--concurrency", min=1, max=1024, help="Requests in flight at once."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.001, help="Seconds one request may take "
-                                  "(the whole exchange) before it is tried again."),
-    max_retries: int = typer.Option(5, "--max-retries", min=0, help="Tries after the first, for a 429, a 5xx, "
-                                    "a connection error, a timeout or a body that is not JSON."),
-    retry_wait: float = typer.Option(1.0, "--retry-wait", min=0.0, help="Seconds before the first retry, "
-                                     "doubled for each next one, with jitter (at least the server's Retry-After)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
-) -> None:
-    """The judge's runner ('questions judge run', the same command): send the requests, write the answers."""
-    judge_run(requests=requests, endpoint=endpoint, output=output, api_key_env=api_key_env,
-              concurrency=concurrency, timeout=timeout, max_retries=max_retries, retry_wait=retry_wait,
-              progress=progress)
+#: the judge's runner, the same command
+closed_book_app.command("run", help="The judge's runner ('questions judge run', the same command): send the "
+                        "requests, write the answers.")(run_command)
 
 
 def _unanswered(value: str) -> str:
@@ -126,9 +102,7 @@ def apply_command(
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="The rejected file given to 'prepare' (its "
                                             "candidates rejected only by a cap take the slots recalled questions "
                                             "free)."),
-    requests: Optional[Path] = typer.Option(None, "--requests", help="requests.jsonl the responses answer: "
-                                            "counts missing answers and stale requests (without it, a sample "
-                                            "never answered goes unseen)."),
+    requests: Optional[Path] = requests_option(" (without it, a sample never answered goes unseen)"),
     keep_recalled: bool = typer.Option(False, "--keep-recalled", help="Keep recalled questions, flagged by "
                                        "closed_book_hits > 0, instead of dropping them."),
     unanswered: str = typer.Option("hold", "--unanswered", callback=_unanswered, metavar="hold|keep",
@@ -141,17 +115,12 @@ def apply_command(
     author_year: bool = typer.Option(AUTHOR_YEAR, "--author-year/--title-only", help="An answer that gives the "
                                      "first author's surname and the year recalls the cited work too "
                                      "(--title-only: the DOI, PMID or title only, as CiteME counted)."),
-    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="Every "
-                                                "record not kept, with its reason (closed_book, "
-                                                "closed_book_unanswered, a cap, or an earlier one)."),
-    report: Optional[Path] = typer.Option(None, "--report", callback=checked_output, help="The funnel with the "
-                                          "test's steps as JSON (default, when a report is beside QUESTIONS: "
-                                          "<output stem>.report.json)."),
-    per_target: Optional[int] = typer.Option(None, "--per-target", min=1, help="Caps applied again (default: "
-                                             "the build's, from its report, else 1)."),
-    per_article: Optional[int] = typer.Option(None, "--per-article", min=1, help="(default: the build's, "
-                                              "else 4)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
+    rejected_out: Optional[Path] = rejected_out_option("closed_book, closed_book_unanswered, a cap, or an earlier "
+                                                       "one"),
+    report: Optional[Path] = report_option("test's", "a report"),
+    per_target: Optional[int] = per_target_option(),
+    per_article: Optional[int] = per_article_option(),
+    seed: Optional[int] = seed_option(),
 ) -> None:
     """Parse every answer strictly, drop the questions a sample recalls, apply the caps again."""
     from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
@@ -172,14 +141,8 @@ def apply_command(
 
 def print_closed_book(outputs) -> None:
     typer.echo(outputs.result.summary.to_text())
-    written = [f"{_shown(outputs.output)} ({len(outputs.result.questions)} questions)"]
-    if outputs.rejected:
-        written.append(f"{_shown(outputs.rejected)} ({len(outputs.result.rejected)} rejected)")
-    if outputs.report:
-        written.append(f"{_shown(outputs.report)} (report)")
-    if outputs.card:
-        written.append(f"{_shown(outputs.card)} (dataset card)")
-    typer.echo("wrote " + "; ".join(written))
+    typer.echo("wrote " + "; ".join(written_list(outputs, len(outputs.result.questions),
+                                                 len(outputs.result.rejected))))
 
 
 def closed_book_paths(output: Path) -> dict[str, Path]:
@@ -196,28 +159,15 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                       endpoint: str, model: str, samples: int, concurrency: int, progress: bool) -> None:
     """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
     and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
-    from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import read_records  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-    def records():
-        for path, row in read_records((paths["judged"], paths["judged_rejected"])):
-            if path == str(paths["judged"]):
-                row.pop("reason", None)
-            yield row
-
-    sent = guarded(lambda: write_requests(paths["requests"], closed_book_candidates(records()), model=model,
+    records = stage_records(paths["judged"], paths["judged_rejected"])
+    sent = guarded(lambda: write_requests(paths["requests"], closed_book_candidates(records), model=model,
                                           samples=samples))
-    typer.echo(f"wrote {_shown(paths['requests'])} ({sent} closed-book requests)")
-    summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
-                                           api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),
-                                           concurrency=concurrency, progress=progress))
-    typer.echo(summary.to_text())
-    if summary.failures:
-        fail(f"{summary.failures} closed-book request(s) failed after the retries; their error lines are in "
-             f"{_shown(paths['responses'])}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+    typer.echo(f"wrote {shown(paths['requests'])} ({sent} closed-book requests)")
+    send_requests(paths["requests"], paths["responses"], endpoint=endpoint, concurrency=concurrency,
+                  progress=progress, what="closed-book")
     outputs = guarded(lambda: apply_to_files(
         str(paths["judged"]), str(paths["responses"]), str(output), rejected=str(paths["judged_rejected"]),
         requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),

@@ -11,19 +11,23 @@ from typing import Optional
 import typer
 
 from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
-from chemref.errors import printable
+from chemref.cli.model_stages import (
+    EXIT_FAILED_REQUESTS,
+    per_article_option,
+    per_target_option,
+    rejected_out_option,
+    report_option,
+    requests_option,
+    seed_option,
+    send_requests,
+    shown,
+    stage_records,
+    written_list,
+)
 
 judge_app = typer.Typer(help="Judge candidate questions with a language model (OpenAI Batch format files).",
                         no_args_is_help=True, pretty_exceptions_enable=False)
 questions_app.add_typer(judge_app, name="judge")
-
-#: Exit status of a run that wrote every answer it could but left requests failed (run it again to retry them).
-EXIT_FAILED_REQUESTS = 1
-
-
-def _shown(path: object) -> str:
-    return printable(str(path))
-
 
 def cascade_start(selector: Optional[Path]) -> Optional[float]:
     """The selector score from which candidates go to the judge by default: the selector file's
@@ -54,7 +58,7 @@ def prepare_command(
 ) -> None:
     """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
     from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, read_records, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -65,10 +69,7 @@ def prepare_command(
     counts = {"read": 0, "no_score": 0, "below": 0}
 
     def records():
-        for path, row in read_records((questions, rejected)):
-            counts["read"] += 1
-            if path == str(questions):
-                row.pop("reason", None)
+        for row in stage_records(questions, rejected, counts):
             if min_score is not None and reaches_judge(row):
                 score = row.get("score")
                 if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
@@ -84,14 +85,14 @@ def prepare_command(
         left.append(f"{counts['below']} below --min-score {min_score:g}")
         if counts["no_score"]:
             left.append(f"{counts['no_score']} without a score")
-    typer.echo(f"wrote {_shown(output)} ({written} requests from {counts['read']} records"
+    typer.echo(f"wrote {shown(output)} ({written} requests from {counts['read']} records"
                + (f"; left out: {', '.join(left)}" if left else "") + ")")
 
 
 @judge_app.command("run")
 def run_command(
-    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' (OpenAI "
-                                    "Batch input format)."),
+    requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' or "
+                                    "'closed-book prepare' (OpenAI Batch input format)."),
     endpoint: str = typer.Option(..., "--endpoint", metavar="URL", help="The OpenAI-compatible server, with or "
                                  "without /v1 (e.g. http://127.0.0.1:8000/v1). Nothing is sent anywhere else."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="responses.jsonl (Batch "
@@ -119,10 +120,10 @@ def run_command(
                                            concurrency=concurrency, timeout=timeout, max_retries=max_retries,
                                            first_wait=retry_wait, progress=progress))
     typer.echo(summary.to_text())
-    typer.echo(f"wrote {_shown(output)} ({summary.already + summary.answered} of {summary.requests} answered)")
+    typer.echo(f"wrote {shown(output)} ({summary.already + summary.answered} of {summary.requests} answered)")
     if summary.failures:
         fail(f"{summary.failures} request(s) failed after {max_retries} retries; their error lines are in "
-             f"{_shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+             f"{shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
 
 
 @judge_app.command("apply")
@@ -135,21 +136,14 @@ def apply_command(
                                 "QUESTIONS)."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build (needed "
                                             "when its candidates were sent to the judge)."),
-    requests: Optional[Path] = typer.Option(None, "--requests", help="requests.jsonl the responses answer: "
-                                            "counts missing answers and stale requests."),
+    requests: Optional[Path] = requests_option(),
     min_confidence: float = typer.Option(0.5, "--min-confidence", min=0.0, max=1.0, help="Keep only answers "
                                          "with at least this confidence."),
-    rejected_out: Optional[Path] = typer.Option(None, "--rejected-out", callback=checked_output, help="Every "
-                                                "record not kept, with its reason (judge, judge_unanswered, "
-                                                "a cap, or the build's)."),
-    report: Optional[Path] = typer.Option(None, "--report", callback=checked_output, help="The funnel with the "
-                                          "judge's steps as JSON (default, when the build's report.json is "
-                                          "beside QUESTIONS: <output stem>.report.json)."),
-    per_target: Optional[int] = typer.Option(None, "--per-target", min=1, help="Caps applied again (default: "
-                                             "the build's, from its report, else 1)."),
-    per_article: Optional[int] = typer.Option(None, "--per-article", min=1, help="(default: the build's, "
-                                              "else 4)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Tie-break seed of the caps (default: the build's)."),
+    rejected_out: Optional[Path] = rejected_out_option("judge, judge_unanswered, a cap, or the build's"),
+    report: Optional[Path] = report_option("judge's", "the build's report.json"),
+    per_target: Optional[int] = per_target_option(),
+    per_article: Optional[int] = per_article_option(),
+    seed: Optional[int] = seed_option(),
 ) -> None:
     """Parse every answer strictly, keep what the judge calls good, apply the caps again, write the questions."""
     from chemref._io.secrets import register_secret  # noqa: PLC0415 (the command's library, loaded when the command runs)
@@ -171,16 +165,10 @@ def _print_judged(outputs, funnel: bool = False) -> None:
     typer.echo(outputs.judged.summary.to_text())
     if funnel and outputs.funnel:
         typer.echo(judged_funnel_text(outputs.funnel, len(outputs.judged.questions)))
-    written = [f"{_shown(outputs.output)} ({len(outputs.judged.questions)} questions)"]
-    if outputs.rejected:
-        written.append(f"{_shown(outputs.rejected)} ({len(outputs.judged.rejected)} rejected)")
-    if outputs.report:
-        written.append(f"{_shown(outputs.report)} (report)")
-    if outputs.card:
-        written.append(f"{_shown(outputs.card)} (dataset card)")
-    typer.echo("wrote " + "; ".join(written))
+    typer.echo("wrote " + "; ".join(written_list(outputs, len(outputs.judged.questions),
+                                                 len(outputs.judged.rejected))))
     if outputs.card and Path(outputs.card).name != "README.md":
-        typer.echo(f"note: Hugging Face reads a dataset's card from README.md; {_shown(Path(outputs.card).name)} is "
+        typer.echo(f"note: Hugging Face reads a dataset's card from README.md; {shown(Path(outputs.card).name)} is "
                    "beside another output's card: give -o a folder of its own for the judged set")
 
 
@@ -210,26 +198,16 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                 selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
     """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
     ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
-    from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.judge.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import judge_candidates, read_records, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
-    def records():
-        for _, row in read_records((paths["questions"], paths["rejected"])):
-            yield row
+    from chemref.questions.judge.prepare import judge_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     start = min_score if min_score is not None else guarded(lambda: cascade_start(selector))
-    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records(), min_score=start),
+    records = stage_records(paths["questions"], paths["rejected"])
+    sent = guarded(lambda: write_requests(paths["requests"], judge_candidates(records, min_score=start),
                                           model=model))
-    typer.echo(f"wrote {_shown(paths['requests'])} ({sent} requests)")
-    summary = guarded(lambda: run_requests(paths["requests"], paths["responses"], endpoint=endpoint,
-                                           api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),
-                                           concurrency=concurrency, progress=progress))
-    typer.echo(summary.to_text())
-    if summary.failures:
-        fail(f"{summary.failures} judge request(s) failed after the retries; their error lines are in "
-             f"{_shown(paths['responses'])}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
+    typer.echo(f"wrote {shown(paths['requests'])} ({sent} requests)")
+    send_requests(paths["requests"], paths["responses"], endpoint=endpoint, concurrency=concurrency,
+                  progress=progress, what="judge")
     outputs = guarded(lambda: apply_to_files(
         str(paths["questions"]), str(paths["responses"]), str(output), rejected=str(paths["rejected"]),
         requests=str(paths["requests"]), rejected_out=None if rejected is None else str(rejected),

@@ -4,12 +4,14 @@ against labels, fit the question selector, and write the review page."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
+from chemref._io import write_text
+from chemref.cli import build_options, selector_options
 from chemref.cli.app import (
     checked_output,
     fail,
@@ -20,102 +22,82 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
+from chemref.cli.closed_book import closed_book_build, closed_book_paths
+from chemref.cli.defaults import sample_corpus
 from chemref.cli.judge import judge_build, judge_paths
 from chemref.cli.pages import write_baseline_page_cli, write_questions_page
 from chemref.cli.statistics_options import render
 from chemref.errors import InputError, printable
 from chemref.jsonl import read_jsonl
-from chemref.questions.funnel.settings import ANSWER_KEYS, AUTHOR_MODES, build_default
-
-
-def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
-    """A typer callback accepting only ``choices`` (the settings' own tuple)."""
-
-    def check(value: str) -> str:
-        if value not in choices:
-            raise typer.BadParameter(f"use {' or '.join(choices)}")
-        return value
-
-    return check
-
-
-def _shipped_threshold() -> str:
-    """The shipped selector's threshold, for the help text (read from its file: importing the selector would
-    slow every command down)."""
-    try:
-        path = Path(__file__).resolve().parents[1] / "questions" / "data" / "selector.json"
-        return str(json.loads(path.read_text(encoding="utf-8"))["threshold"])
-    except (OSError, ValueError, KeyError):
-        return "the shipped selector's threshold"
+from chemref.questions.funnel.settings import build_default
 
 
 @questions_app.command("build")
 def build_command(
-    inputs: Optional[List[Path]] = typer.Argument(
-        None, metavar="INPUT",
-        help="JATS files or folders of them (*.xml, *.nxml). None: the sample articles in corpora/jats/."),
-    output: Path = typer.Option(..., "-o", "--output", help="Questions: a .jsonl file (the dataset card README.md "
-                                "beside it), or a folder (out/) of shards, report, card and manifest.json."),
-    files_from: Optional[Path] = typer.Option(None, "--files-from", help="Also build the inputs listed in this "
-                                              "file, one per line."),
-    resume: bool = typer.Option(False, "--resume", help="Finish an interrupted build of the same command "
-                                "(skips the shards already written)."),
-    fmt: str = typer.Option("jsonl", "--format", metavar="jsonl|parquet", help="Shard format (parquet: "
-                            "folder output, needs pyarrow)."),
-    shard_articles: int = typer.Option(1000, "--shard-articles", min=1, help="Articles per shard."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDRESS", help="Build on this Dask scheduler "
-                                       "(workers write the shards; the output must be on a shared file system)."),
-    report: Optional[Path] = typer.Option(None, "--report", help="Funnel report (JSON); the bar chart "
-                                          "is written beside it with the .png suffix."),
-    rejected: Optional[Path] = typer.Option(None, "--rejected", help="Every rejected candidate with its "
-                                            "reason (JSON Lines)."),
-    workers: int = typer.Option(1, "-w", "--workers", min=1, help="Processes (one article per task)."),
-    per_article: int = typer.Option(build_default("per_article"), "--per-article", min=1, help="At most this "
-                                    "many questions per article (the highest selector scores)."),
-    min_chars: int = typer.Option(build_default("min_chars"), "--min-chars", min=0, help="Shortest excerpt kept "
-                                  "(characters)."),
-    max_chars: int = typer.Option(build_default("max_chars"), "--max-chars", min=1, help="Longest excerpt kept "
-                                  "(characters)."),
-    seed: int = typer.Option(build_default("seed"), "--seed", help="Tie-break seed of the per-article cap."),
-    authors: str = typer.Option(build_default("authors"), "--authors", callback=_choice(AUTHOR_MODES),
-                                metavar="|".join(AUTHOR_MODES),
-                                help="drop sentences naming a cited author, or mask the names."),
-    min_findability: Optional[float] = typer.Option(None, "--min-findability", min=0.0, max=1.0,
-                                                    help="Reject excerpts scoring below this findability."),
-    min_score: Optional[float] = typer.Option(
-        None, "--min-score", min=0.0, max=1.0,
-        help=f"Reject excerpts whose selector score is below this (default: {_shipped_threshold()}, the "
-             "threshold recommended with the selector's weights; 0 keeps all)."),
-    per_target: int = typer.Option(build_default("per_target"), "--per-target", min=1, help="At most this many "
-                                   "questions per cited work in one article (the highest selector scores)."),
-    answer_key: str = typer.Option(build_default("answer_key"), "--answer-key", callback=_choice(ANSWER_KEYS),
-                                   metavar="|".join(ANSWER_KEYS),
-                                   help="What identifies the answer: a DOI (BioChemCite rule), or a DOI else a PMID."),
-    selector: Optional[Path] = typer.Option(None, "--selector", help="Selector weights from `chemref questions "
-                                            "train-selector` (default: the ones shipped with chemref)."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
-    judge_endpoint: Optional[str] = typer.Option(None, "--judge-endpoint", metavar="URL", help="Then judge the "
-                                                 "candidates with a language model on this OpenAI-compatible "
-                                                 "server (prepare, run and apply in one run; see 'questions judge'; "
-                                                 "the API key, if any, from OPENAI_API_KEY)."),
-    judge_model: Optional[str] = typer.Option(None, "--judge-model", metavar="NAME", help="The judge's model name."),
-    judge_concurrency: int = typer.Option(8, "--judge-concurrency", min=1, max=1024, help="Judge requests in "
-                                          "flight at once."),
-    judge_min_score: Optional[float] = typer.Option(None, "--judge-min-score", min=0.0, max=1.0, help="Candidates "
-                                                    "from this selector score go to the judge (default: the "
-                                                    "selector's cascade start, its judge_threshold; 0: all)."),
-    closed_book_samples: Optional[int] = typer.Option(None, "--closed-book-samples", min=1, max=100, metavar="K",
-                                                      help="Then ask the judge's server K times per question the "
-                                                      "judge kept to name the cited work from the excerpt alone, "
-                                                      "and drop what it recalls (see 'questions closed-book'; "
-                                                      "needs --judge-endpoint)."),
-    closed_book_model: Optional[str] = typer.Option(None, "--closed-book-model", metavar="NAME", help="The "
-                                                    "closed-book test's model (default: --judge-model)."),
+    inputs: Optional[List[Path]] = build_options.inputs(),
+    output: Path = build_options.output(),
+    files_from: Optional[Path] = build_options.files_from(),
+    resume: bool = build_options.resume(),
+    fmt: str = build_options.fmt(),
+    shard_articles: int = build_options.shard_articles(),
+    dask: Optional[str] = build_options.dask(),
+    report: Optional[Path] = build_options.report(),
+    rejected: Optional[Path] = build_options.rejected(),
+    workers: int = build_options.workers(),
+    per_article: int = build_options.per_article(),
+    min_chars: int = build_options.min_chars(),
+    max_chars: int = build_options.max_chars(),
+    seed: int = build_options.seed(),
+    authors: str = build_options.authors(),
+    min_findability: Optional[float] = build_options.min_findability(),
+    min_score: Optional[float] = build_options.min_score(),
+    per_target: int = build_options.per_target(),
+    answer_key: str = build_options.answer_key(),
+    selector: Optional[Path] = build_options.selector(),
+    progress: bool = build_options.progress(),
+    judge_endpoint: Optional[str] = build_options.judge_endpoint(),
+    judge_model: Optional[str] = build_options.judge_model(),
+    judge_concurrency: int = build_options.judge_concurrency(),
+    judge_min_score: Optional[float] = build_options.judge_min_score(),
+    closed_book_samples: Optional[int] = build_options.closed_book_samples(),
+    closed_book_model: Optional[str] = build_options.closed_book_model(),
 ) -> None:
     """Build citation-prediction questions (CiteME / BioChemCite style) and print the funnel."""
     from chemref.questions.output.report import funnel_table  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.output.writer import build_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
+    _check_build_options(fmt, min_chars, max_chars, dask, judge_endpoint, judge_model, closed_book_samples,
+                         closed_book_model)
+    stages = None
+    if judge_endpoint is not None:
+        assert judge_model is not None  # _check_build_options: they go together
+        stages = _model_stages(judge_endpoint, judge_model, closed_book_model, closed_book_samples,
+                               final=(output, report, rejected), fmt=fmt, concurrency=judge_concurrency,
+                               min_score=judge_min_score, selector=selector, progress=progress)
+        output, report, rejected = stages.judged["questions"], stages.judged["report"], stages.judged["rejected"]
+    default_input = guarded(sample_corpus) if not inputs and files_from is None else None
+    outputs = guarded(lambda: build_to_files(
+        [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
+        progress=progress, on_error=_unreadable_warnings(), default_input=default_input,
+        files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
+        per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
+        min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
+        selector=None if selector is None else str(selector)))
+    totals = outputs.totals
+    if stages is None:
+        typer.echo(funnel_table(totals, outputs.settings))
+    else:  # the funnel printed is the judged one, at the end; here only what reaches the judge's stage
+        typer.echo(f"selector stage: {totals.questions} questions at the selector's threshold, of "
+                   f"{totals.candidates} candidates (the judge decides next; its funnel follows)")
+    typer.echo("wrote " + "; ".join(_written(outputs)))
+    if stages is not None:
+        stages.run()
+
+
+def _check_build_options(fmt: str, min_chars: int, max_chars: int, dask: Optional[str],
+                         judge_endpoint: Optional[str], judge_model: Optional[str],
+                         closed_book_samples: Optional[int], closed_book_model: Optional[str]) -> None:
+    """The build's options that go together, checked before any work."""
     if fmt not in ("jsonl", "parquet"):
         fail(f"--format must be jsonl or parquet, got {fmt!r}")
     if max_chars < min_chars:
@@ -131,40 +113,69 @@ def build_command(
         from chemref.questions.output.cluster import check_address  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
         guarded(lambda: check_address(dask))  # before any work
-    judged = None
+
+
+@dataclass(frozen=True)
+class _ModelStages:
+    """The judge, and the closed-book test after it, run on a build's selector stage: the files of each stage
+    (``judged``, ``tested``: None without the test), and where the last stage writes (``final``: the questions,
+    report and rejected file the build was asked for)."""
+
+    endpoint: str
+    model: str
+    closed_book_model: Optional[str]
+    samples: Optional[int]
+    concurrency: int
+    min_score: Optional[float]
+    selector: Optional[Path]
+    progress: bool
+    judged: dict[str, Path]
+    tested: Optional[dict[str, Path]]
+    final: tuple[Path, Optional[Path], Optional[Path]]
+
+    def run(self) -> None:
+        """Judge the selector stage's candidates, then (with ``samples``) test the judged questions."""
+        if self.tested is None:
+            self._judge(*self.final)
+            return
+        assert self.samples is not None  # tested is set only with --closed-book-samples
+        tested = self.tested
+        self._judge(tested["judged"], tested["judged_report"], tested["judged_rejected"])
+        closed_book_build(tested, *self.final, endpoint=self.endpoint, model=self.closed_book_model or self.model,
+                          samples=self.samples, concurrency=self.concurrency, progress=self.progress)
+
+    def _judge(self, output: Path, report: Optional[Path], rejected: Optional[Path]) -> None:
+        judge_build(self.judged, output, report, rejected, endpoint=self.endpoint, model=self.model,
+                    concurrency=self.concurrency, progress=self.progress, selector=self.selector,
+                    min_score=self.min_score)
+
+
+def _model_stages(endpoint: str, model: str, closed_book_model: Optional[str], samples: Optional[int], *,
+                  final: tuple[Path, Optional[Path], Optional[Path]], fmt: str, concurrency: int,
+                  min_score: Optional[float], selector: Optional[Path], progress: bool) -> _ModelStages:
+    """The model stages of ``questions build --judge-endpoint``, their options checked before any work."""
+    from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+    guarded(lambda: check_model_name(model, what="--judge-model"))
+    if closed_book_model is not None:
+        guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
+    guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
+    guarded(lambda: safe_url(endpoint, what="--judge-endpoint"))
+    judged = judge_paths(final[0], fmt, final[1], final[2])
     tested = None
-    if judge_endpoint is not None:
-        from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
-        from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    if samples is not None:
+        tested = closed_book_paths(final[0])
+    return _ModelStages(endpoint, model, closed_book_model, samples, concurrency, min_score, selector, progress,
+                        judged, tested, final)
 
-        guarded(lambda: check_model_name(judge_model, what="--judge-model"))  # type: ignore[arg-type]  # before any work
-        if closed_book_model is not None:
-            guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
-        guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
-        guarded(lambda: safe_url(judge_endpoint, what="--judge-endpoint"))
-        judged = judge_paths(output, fmt, report, rejected)
-        final_output, final_report, final_rejected = output, report, rejected
-        output, report, rejected = judged["questions"], judged["report"], judged["rejected"]
-        if closed_book_samples is not None:
-            from chemref.cli.closed_book import closed_book_paths  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
-            tested = closed_book_paths(final_output)
-    outputs = guarded(lambda: build_to_files(
-        [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
-        progress=progress, on_error=_unreadable_warnings(),
-        files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
-        per_article=per_article, min_chars=min_chars, max_chars=max_chars, seed=seed, authors=authors,
-        min_findability=min_findability, min_score=min_score, per_target=per_target, answer_key=answer_key,
-        selector=None if selector is None else str(selector)))
-    totals = outputs.totals
-    if judged is None:
-        typer.echo(funnel_table(totals, outputs.settings))
-    else:  # the funnel printed is the judged one, at the end; here only what reaches the judge's stage
-        typer.echo(f"selector stage: {totals.questions} questions at the selector's threshold, of "
-                   f"{totals.candidates} candidates (the judge decides next; its funnel follows)")
+def _written(outputs: Any) -> list[str]:
+    """What a build wrote, one item per output, for the ``wrote`` line."""
     def shown(path: object) -> str:
         return printable(str(path))
 
+    totals = outputs.totals
     written = [f"{shown(outputs.output)} ({totals.questions} questions)", f"{shown(outputs.card)} (dataset card)"]
     if outputs.rejected:
         written.append(f"{shown(outputs.rejected)} ({totals.rejected} rejected)")
@@ -172,34 +183,11 @@ def build_command(
         written.append(f"{shown(outputs.report)} (report), {shown(outputs.chart)} (chart)")
     if outputs.manifest:
         written.append(f"{shown(outputs.manifest)} (manifest)")
-    typer.echo("wrote " + "; ".join(written))
-    if judged is not None:
-        assert judge_endpoint is not None and judge_model is not None  # judged is set only with --judge-endpoint
-        if tested is None:
-            judge_build(judged, final_output, final_report, final_rejected, endpoint=judge_endpoint,
-                        model=judge_model, concurrency=judge_concurrency, progress=progress, selector=selector,
-                        min_score=judge_min_score)
-            return
-        from chemref.cli.closed_book import closed_book_build  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
-        assert closed_book_samples is not None  # tested is set only with --closed-book-samples
-
-        judge_build(judged, tested["judged"], tested["judged_report"], tested["judged_rejected"],
-                    endpoint=judge_endpoint, model=judge_model, concurrency=judge_concurrency, progress=progress,
-                    selector=selector, min_score=judge_min_score)
-        closed_book_build(tested, final_output, final_report, final_rejected, endpoint=judge_endpoint,
-                          model=closed_book_model or judge_model, samples=closed_book_samples,
-                          concurrency=judge_concurrency, progress=progress)
+    return written
 
 
 def _records(path: Optional[Path]) -> list[dict]:
     return [] if path is None else [row for _, row in read_jsonl(path)]
-
-
-def _target(value: str) -> str:
-    if value not in ("good", "good-not-recalled"):
-        raise typer.BadParameter("use good or good-not-recalled")
-    return value
 
 
 def _recalled(path: Optional[Path], records, title_threshold: Optional[float]) -> Optional[dict]:
@@ -280,49 +268,29 @@ def evaluate_command(
 
 @questions_app.command("train-selector")
 def train_selector_command(
-    labels: Path = typer.Argument(..., metavar="LABELS", help="Labels in the format of corpora/labels/QUESTION_GUIDE.md."),
-    questions: Path = typer.Option(..., "--questions", help="questions.jsonl holding labelled records."),
-    rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl holding labelled records."),
-    output: Path = typer.Option(..., "-o", "--output", callback=checked_output, help="Selector weights (JSON)."),
-    cv_scores: Optional[Path] = typer.Option(None, "--cv-scores", callback=checked_output, help="Write the "
-                                             "cross-validated score of every labelled record (JSON Lines {id, score})."),
-    folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds (grouped by article)."),
-    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the fold assignment."),
-    l2: float = typer.Option(30.0, "--l2", min=0.0, help="L2 penalty on the standardised weights."),
-    min_precision: float = typer.Option(0.85, "--min-precision", min=0.0, max=1.0, help="The threshold is the "
-                                        "lowest with at least this cross-validated good share..."),
-    min_good_kept: float = typer.Option(0.6, "--min-good-kept", min=0.0, max=1.0, help="... that keeps at least "
-                                        "this share of the good ones (else see --fallback-good-kept)."),
-    fallback_good_kept: Optional[float] = typer.Option(None, "--fallback-good-kept", min=0.0, max=1.0,
-                                                       help="When no threshold reaches both: the highest that "
-                                                       "keeps this share of the good ones (precision first; "
-                                                       "default 0.33); 0: the maximum of F0.5 (precision "
-                                                       "weighted twice as much as the good ones kept)."),
-    version: str = typer.Option("custom", "--version", help="Version string stored with the weights."),
-    features: Optional[str] = typer.Option(None, "--features", help="The features to fit, comma-separated; "
-                                           "'default' stands for the shipped set (e.g. default,title_overlap). "
-                                           "Default: the shipped set."),
-    soft_labels: Optional[Path] = typer.Option(None, "--soft-labels", help="A judge's answers to the same "
-                                               "candidates (Batch output of 'questions judge run'): fit to the "
-                                               "labels blended with its confidence (see --label-weight)."),
-    label_weight: float = typer.Option(1.0, "--label-weight", min=0.0, max=1.0, help="With --soft-labels: the "
-                                       "weight of the label in the blend (the judge's confidence has the rest)."),
-    target: str = typer.Option("good", "--target", callback=_target, metavar="good|good-not-recalled",
-                               help="What the selector learns: the labels' good questions, or those that a "
-                               "model also fails to name from memory (needs --closed-book); the threshold is "
-                               "chosen against the labels either way."),
-    closed_book: Optional[Path] = typer.Option(None, "--closed-book", help="Closed-book answers to the same "
-                                               "candidates (Batch output, custom_id ID#k: 'questions "
-                                               "closed-book run'), which say which records are recalled."),
-    recalled_target: float = typer.Option(0.0, "--recalled-target", min=0.0, max=1.0, help="With --target "
-                                          "good-not-recalled: what a recalled good record is fitted to (0: not "
-                                          "good; 0.5: halfway)."),
-    title_threshold: Optional[float] = typer.Option(None, "--title-threshold", min=0.0, max=1.0, help="With "
-                                                    "--closed-book: the title similarity from which an answer "
-                                                    "recalls the cited work (default: closed-book apply's)."),
+    labels: Path = selector_options.labels(),
+    questions: Path = selector_options.questions(),
+    rejected: Optional[Path] = selector_options.rejected(),
+    output: Path = selector_options.output(),
+    cv_scores: Optional[Path] = selector_options.cv_scores(),
+    folds: int = selector_options.folds(),
+    seed: int = selector_options.seed(),
+    l2: float = selector_options.l2(),
+    min_precision: float = selector_options.min_precision(),
+    min_good_kept: float = selector_options.min_good_kept(),
+    fallback_good_kept: Optional[float] = selector_options.fallback_good_kept(),
+    version: str = selector_options.version(),
+    features: Optional[str] = selector_options.features(),
+    soft_labels: Optional[Path] = selector_options.soft_labels(),
+    label_weight: float = selector_options.label_weight(),
+    target: str = selector_options.target(),
+    closed_book: Optional[Path] = selector_options.closed_book(),
+    recalled_target: float = selector_options.recalled_target(),
+    title_threshold: Optional[float] = selector_options.title_threshold(),
 ) -> None:
     """Fit the question selector on labelled records; write its weights and report cross-validated quality."""
-    from chemref.questions.funnel.selector import feature_list, train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.funnel.selector_features import feature_list  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.questions.funnel.selector_training import train_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.evaluate import evaluate  # noqa: PLC0415 (the command's library, loaded when the command runs)
     from chemref.questions.labels.label import good_labels, read_labels  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
@@ -341,19 +309,7 @@ def train_selector_command(
         records = {str(r.get("id")): r for r in [*kept, *refused]}
         fallback = {} if fallback_good_kept is None else {"fallback_good_kept": fallback_good_kept or None}
         chosen = {} if features is None else {"features": feature_list(features)}
-        soft = None
-        if soft_labels is not None:
-            from chemref.questions.judge.answers import read_responses  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
-            if label_weight >= 1.0:
-                raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
-                                 hint="add --label-weight 0.25, for example")
-            answers = read_responses(soft_labels)
-            soft = {i: a.confidence for i, (_, a) in answers.items() if a.ok and a.confidence is not None}
-            if len(soft) < len(answers):
-                typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
-                           f"{printable(str(soft_labels))} are not usable (malformed, refused or without a "
-                           "confidence): their records are fitted to their labels alone", err=True)
+        soft = None if soft_labels is None else _soft_targets(soft_labels, label_weight)
         recalled = _recalled(closed_book, records.values(), title_threshold)
         selector, cv = train_selector(records.values(), good_labels(label_map.values()), folds=folds, seed=seed,
                                       l2=l2, version=version, min_precision=min_precision,
@@ -363,15 +319,9 @@ def train_selector_command(
                                       **fallback, **chosen)
         curve = evaluate(label_map, kept, refused, scores=cv, threshold=selector.threshold, source=str(labels),
                          recalled=recalled)
-        at = curve.at_threshold
-        if at is not None:
-            selector = replace(selector, meta={**selector.meta, "cv": {
-                "threshold": at.threshold, "good_share": at.good_share, "good_kept_share": at.good_kept_share,
-                "kept_share": at.kept_share, "auc": curve.auc}})
+        selector = _with_cv_figures(selector, curve)
         selector.save(output)
         if cv_scores is not None:
-            from chemref._io import write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
             write_text(cv_scores, "".join(json.dumps({"id": i, "score": s}) + "\n" for i, s in cv.items()))
         return selector, curve
 
@@ -383,6 +333,32 @@ def train_selector_command(
                + (f"; {printable(str(cv_scores))} (cross-validated scores)" if cv_scores else "")
                + (f"; soft targets for {selector.meta['soft_targets']['records']} records"
                   if "soft_targets" in selector.meta else ""))
+
+
+def _soft_targets(path: Path, label_weight: float) -> dict[str, float]:
+    """The judge's confidence per record id from its answers in ``path`` (those usable), for ``--soft-labels``."""
+    from chemref.questions.judge.answers import read_responses  # noqa: PLC0415 (the command's library, loaded when the command runs)
+
+    if label_weight >= 1.0:
+        raise InputError("--soft-labels has no effect with --label-weight 1 (the labels alone)",
+                         hint="add --label-weight 0.25, for example")
+    answers = read_responses(path)
+    soft = {i: a.confidence for i, (_, a) in answers.items() if a.ok and a.confidence is not None}
+    if len(soft) < len(answers):
+        typer.echo(f"note: {len(answers) - len(soft)} of the {len(answers)} answers in "
+                   f"{printable(str(path))} are not usable (malformed, refused or without a "
+                   "confidence): their records are fitted to their labels alone", err=True)
+    return soft
+
+
+def _with_cv_figures(selector: Any, curve: Any) -> Any:
+    """``selector`` with the cross-validated figures at its threshold in its ``meta`` (``cv``)."""
+    at = curve.at_threshold
+    if at is None:
+        return selector
+    return replace(selector, meta={**selector.meta, "cv": {
+        "threshold": at.threshold, "good_share": at.good_share, "good_kept_share": at.good_kept_share,
+        "kept_share": at.kept_share, "auc": curve.auc}})
 
 
 @questions_app.command("review")

@@ -30,16 +30,14 @@ from chemref.inputs.file_lists import read_file_list
 from chemref.inputs.kinds import JATS_SUFFIXES, PACKAGE_SUFFIXES, is_package
 from chemref.inputs.source import Source, path_text
 from chemref.inputs.sources import (
-                                    SAMPLE_CORPUS,
                                     check_inputs,
                                     count_sources,
                                     expand_inputs,
+                                    folder_sources,
                                     iter_sources,
-                                    sample_corpus,
-                                    sample_sources,
 )
 from chemref.inputs.walk import walk_files, walk_jats
 
-__all__ = ["SAMPLE_CORPUS", "JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs",
-           "walk_jats", "walk_files", "is_package", "read_file_list", "count_sources", "check_inputs", "sample_corpus",
-           "sample_sources", "path_text", "MAX_MEMBER_BYTES", "READ_AHEAD"]
+__all__ = ["JATS_SUFFIXES", "PACKAGE_SUFFIXES", "Source", "iter_sources", "expand_inputs", "walk_jats",
+           "walk_files", "is_package", "read_file_list", "count_sources", "check_inputs", "folder_sources", "path_text",
+           "MAX_MEMBER_BYTES", "READ_AHEAD"]

@@ -17,11 +17,7 @@ from chemref.inputs.walk import walk_jats
 
 _GIVE = "give JATS files, folders that hold them, or PMC .tar.gz packages"
 
-__all__ = ["SAMPLE_CORPUS", "iter_sources", "expand_inputs", "count_sources", "check_inputs", "sample_corpus",
-           "sample_sources"]
-
-#: The sample articles shipped with the project (written by the project; CC BY 4.0).
-SAMPLE_CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "jats"
+__all__ = ["iter_sources", "expand_inputs", "count_sources", "check_inputs", "folder_sources"]
 
 
 def iter_sources(inputs: Iterable[str | os.PathLike[str] | bytes | Source], *,
@@ -109,16 +105,8 @@ def expand_inputs(inputs: Iterable[str | os.PathLike[str] | bytes | Source]) -> 
     return list(iter_sources(inputs))
 
 
-def sample_corpus() -> Path:
-    """The folder of sample articles used when no input is given."""
-    if not SAMPLE_CORPUS.is_dir():
-        raise InputError("no input given and the sample corpus is not installed", path=str(SAMPLE_CORPUS),
-                         hint="give JATS files or folders, or install chemref from its source tree")
-    return SAMPLE_CORPUS
-
-
-def sample_sources() -> Iterator[Source]:
-    """The sample articles, named relative to the sample corpus (which the BM25 baseline also searches)."""
-    corpus = sample_corpus()
-    for path in walk_jats(corpus):
-        yield Source(str(path), path.relative_to(corpus).as_posix())
+def folder_sources(folder: str | os.PathLike[str]) -> Iterator[Source]:
+    """The articles of ``folder``, each named relative to it (a build's default input, given explicitly)."""
+    root = Path(folder)
+    for path in walk_jats(root):
+        yield Source(str(path), path.relative_to(root).as_posix())

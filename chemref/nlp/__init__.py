@@ -1,7 +1,7 @@
 """chemref's natural-language processing: pure-Python rule engines and the spaCy components built on them.
 
 The modules directly in this package are rule engines that never import spaCy (``sentences``, ``rules``,
-``authors``, ``claims``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``,
+``authors``, ``claims``, ``claims_model``, ``citation_markers``, ``prefilters``, ``wordlists``, ``tokenizer_rules``,
 ``reagents``). The spaCy components, the chemical-mention model with its features, and their one registry are
 in :mod:`chemref.nlp.components`.
 

@@ -1,9 +1,10 @@
-"""Claim vs passing-mention classifier for citing sentences (rules; no spaCy at import).
+"""Claim vs passing-mention classifier for citing sentences (rules and a trained model; no spaCy at import).
 
 A citation is PASSING when it points at a supplier, reagent, kit, instrument, software, data source
 or protocol ("as described previously [12]"); otherwise the sentence makes a CLAIM the cited work
-supports. The spaCy component ``chemref_claim_classifier`` is
-:mod:`chemref.nlp.components.claim_classifier`.
+supports. :class:`ClaimRules` are hand-written rules; :class:`ClaimClassifier` (what :func:`classify_citation`
+uses) feeds their decision, with the sentence's words, to the trained model of :mod:`chemref.nlp.claims_model`.
+The spaCy component ``chemref_claim_classifier`` is :mod:`chemref.nlp.components.claim_classifier`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.nlp.claims_model import ClaimModel, find_citation
 from chemref.nlp.prefilters import case_partners as _case_partners
 from chemref.nlp.prefilters import lower_pattern as _lower_pattern
 from chemref.nlp.prefilters import parsed_leads as _parsed_leads
@@ -25,8 +27,8 @@ from chemref.nlp.prefilters import prefilter
 from chemref.nlp.prefilters import starts_at_word_boundary as _bounded
 
 __all__ = [
-    "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "citation_clause", "classify_citation",
-    "load_claim_tables",
+    "ClaimClassifier", "ClaimDecision", "ClaimRules", "DEFAULT_RULES", "LABELS", "citation_clause",
+    "classify_citation", "default_classifier", "load_claim_tables",
 ]
 
 LABELS = ("CLAIM", "PASSING")
@@ -49,11 +51,19 @@ _CLAUSE_BREAK = re.compile(r";|,\s+(?:(?:whereas|while|but|although|though|yet)\
 
 @dataclass(frozen=True, slots=True)
 class ClaimDecision:
-    """The label for one citation, P(CLAIM) and the name of the rule that decided."""
+    """The label for one citation, P(CLAIM) and the name of the rule that decided (``"model"`` when the trained
+    model overrode the rules' label); ``rules_score`` is the rules' own P(CLAIM) when the model decided (the
+    question selector's ``claim_score`` feature reads it: its weights were fitted on the rules' score)."""
 
     label: str
     score: float
     rule: str | None
+    rules_score: float | None = None
+
+    @property
+    def rule_score(self) -> float:
+        """The rules' P(CLAIM): ``rules_score`` when the model decided, else ``score``."""
+        return self.score if self.rules_score is None else self.rules_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +238,12 @@ class ClaimRules:
     # ---------------------------------------------------------------------------------------------
     def classify(self, sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
         """CLAIM or PASSING for the citation at ``sentence[citation[0]:citation[1]]`` (whole sentence if None)."""
+        return self.evidence(sentence, citation)[0]
+
+    def evidence(self, sentence: str, citation: tuple[int, int] | None = None
+                 ) -> tuple[ClaimDecision, tuple[str, ...]]:
+        """The decision of :meth:`classify` and the rules behind it: ``p:<name>`` for each passing rule that
+        counts (``n:<name>`` too when it fired next to the citation), ``c:<name>`` for each claim rule that fired."""
         if citation is not None:
             start, end = citation
             if not (0 <= start <= end <= len(sentence)):
@@ -259,6 +275,7 @@ class ClaimRules:
         cancelled: set[str] = set()  # by rules that override evidence next to the citation too
         cancelled_away: set[str] = set()  # by rules that override only evidence away from it
         claim_total = 0.0
+        claims_fired: set[str] = set()
         best_claim: tuple[float, str] | None = None
         for index, (rule, slot, passing) in enumerate(self._plan):
             near_citation = slot in (1, 2, 3)
@@ -298,6 +315,7 @@ class ClaimRules:
                     local[rule.name] = max(rule.weight, local.get(rule.name, 0.0))
             else:
                 claim_total += rule.weight
+                claims_fired.add(rule.name)
                 if best_claim is None or rule.weight > best_claim[0]:
                     best_claim = (rule.weight, rule.name)
                 (cancelled if rule.cancels_near else cancelled_away).update(rule.cancels)
@@ -311,9 +329,11 @@ class ClaimRules:
         best_passing = max(((w, n) for n, w in fired.items()), default=None)
         logit = self.bias + min(claim_total, self.claim_cap) - passing_total
         score = 1.0 / (1.0 + math.exp(-logit))
+        names = tuple(sorted([f"p:{n}" for n in fired] + [f"n:{n}" for n in local if n in fired]
+                             + [f"c:{n}" for n in claims_fired]))
         if score >= self.threshold:
-            return ClaimDecision("CLAIM", score, best_claim[1] if best_claim else "default_claim")
-        return ClaimDecision("PASSING", score, best_passing[1] if best_passing else None)
+            return ClaimDecision("CLAIM", score, best_claim[1] if best_claim else "default_claim"), names
+        return ClaimDecision("PASSING", score, best_passing[1] if best_passing else None), names
 
     def _places(self, lowered: str) -> dict[int, list[int]]:
         """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""
@@ -366,8 +386,46 @@ def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
 DEFAULT_RULES = ClaimRules.default()
 
 
+class ClaimClassifier:
+    """The rules and the trained model together: the model reads the sentence and the rules' decision.
+
+    Without a citation span, the citation is the sentence's first citation marker
+    (:func:`chemref.nlp.claims_model.find_citation`: ``[12]``, ``(Smith et al., 2010)``, ``[CITATION]`` ...), so a
+    sentence gets one answer whether or not its span is given; a sentence without a marker is classified whole.
+    """
+
+    def __init__(self, rules: ClaimRules, model: ClaimModel | None) -> None:
+        self.rules = rules
+        self.model = model
+
+    @classmethod
+    def default(cls) -> "ClaimClassifier":
+        """The packaged rule tables and model."""
+        return cls(ClaimRules.default(), ClaimModel.default())
+
+    def classify(self, sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
+        """CLAIM or PASSING for the citation at ``sentence[citation[0]:citation[1]]`` (ValueError when the offsets
+        are outside the sentence)."""
+        if citation is None:
+            citation = find_citation(sentence)
+        decision, names = self.rules.evidence(sentence, citation)
+        if self.model is None:
+            return decision
+        clause = citation_clause(sentence, *citation) if citation is not None else None
+        p = self.model.probability(sentence, citation, decision, names, clause)
+        label = "CLAIM" if p >= self.model.threshold else "PASSING"
+        return ClaimDecision(label, p, decision.rule if label == decision.label else "model", decision.score)
+
+
+@lru_cache(maxsize=1)
+def default_classifier() -> ClaimClassifier:
+    """The packaged rules and model (the model's weights are read on first use, once)."""
+    return ClaimClassifier(DEFAULT_RULES, ClaimModel.default())
+
+
 @lru_cache(maxsize=8)  # the question builder asks twice per candidate (its filter, then its selector)
 def classify_citation(sentence: str, citation: tuple[int, int] | None = None) -> ClaimDecision:
     """CLAIM when the sentence makes a claim the cited work supports; PASSING for supplier / reagent /
-    kit / instrument / software / data-source / protocol / "as described previously" citations."""
-    return DEFAULT_RULES.classify(sentence, citation)
+    kit / instrument / software / data-source / protocol / "as described previously" citations
+    (:class:`ClaimClassifier` with the packaged rules and model)."""
+    return default_classifier().classify(sentence, citation)

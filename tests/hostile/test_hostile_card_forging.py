@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.questions.funnel.selector import default_selector, load_selector, train_selector
+from chemref.questions.funnel.selector import default_selector, load_selector
+from chemref.questions.funnel.selector_training import train_selector
 from chemref.scoring.report.formats import md_cell
 from tests.hostile.cli_runner import CORPORA, chemref
 

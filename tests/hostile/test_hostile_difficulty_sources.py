@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chemref.errors import InputError
-from chemref.inputs.sources import SAMPLE_CORPUS
+from chemref.cli.defaults import SAMPLE_CORPUS
 from chemref.questions.output.difficulty import corpus_difficulty
 from tests.helpers import ROOT
 

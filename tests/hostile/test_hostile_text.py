@@ -25,7 +25,7 @@ _ENGINE = textwrap.dedent("""
     if engine == "findability":
         from chemref.questions.funnel.findability import findability as run
     elif engine == "selector":
-        from chemref.questions.funnel.selector import selector_features
+        from chemref.questions.funnel.selector_features import selector_features
         def run(t):
             return selector_features({"excerpt": t + " [CITATION].", "sentence": t + " [1].",
                                       "citation_start": len(t) + 1, "citation_end": len(t) + 4,

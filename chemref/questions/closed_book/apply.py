@@ -42,23 +42,21 @@ from chemref.questions.closed_book.prepare import (
 from chemref.questions.closed_book.recall import names_cited_work
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
-from chemref.questions.judge.answers import ANSWER_KINDS
-from chemref.questions.judge.apply import (
-    JUDGE_DESCRIPTIONS,
-    JUDGE_FIELD_DOCS,
-    JUDGE_REASONS,
-    _build_report,
-    _document_order,
-    _totals,
-    _user_message,
-    apply_caps,
+from chemref.questions.judge.apply import JUDGE_DESCRIPTIONS, JUDGE_FIELD_DOCS, JUDGE_REASONS
+from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
+from chemref.questions.judge.stage import (
+    AnswerTally,
+    Settled,
     build_setting,
     card_settings,
+    card_totals,
     join_records,
     most_common,
+    read_build_report,
+    settle,
+    user_message,
     write_stage_report,
 )
-from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
 from chemref.questions.output.card import card_path, write_card
 from chemref.scoring.benchmarks.citation_prediction import gold_question
 
@@ -184,7 +182,125 @@ def _stale(request: Any, record: Mapping[str, Any]) -> tuple[bool, str | None]:
         current = render_messages(record, version)
     except KeyError:
         return True, version
-    return _user_message(request.body.get("messages")) != _user_message(current), version
+    return user_message(request.body.get("messages")) != user_message(current), version
+
+
+class _SampleTally(AnswerTally):
+    """The samples' answers counted (:class:`~chemref.questions.judge.apply.AnswerTally`), with the temperatures
+    of their requests and the number of samples asked per question."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.temperatures: dict[float, int] = {}
+        self.samples: dict[int, int] = {}
+
+    def temperature(self, value: Any) -> None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            self.temperatures[float(value)] = self.temperatures.get(float(value), 0) + 1
+
+
+@dataclass
+class _Decisions:
+    """How the test decided the records asked about, counted."""
+
+    recalled: int = 0
+    not_recalled: int = 0
+    unanswered: int = 0
+    dropped: int = 0
+    held: int = 0
+    matches: dict[str, int] = field(default_factory=lambda: {"doi": 0, "pmid": 0, "title": 0, "author_year": 0})
+
+
+def _checked_threshold(title_threshold: float | None, unanswered: str) -> float:
+    threshold = TITLE_THRESHOLD if title_threshold is None else title_threshold
+    if not 0.0 < threshold <= 1.0:
+        raise InputError(f"the title threshold must be above 0 and at most 1, got {threshold}")
+    if unanswered not in UNANSWERED_POLICIES:
+        raise InputError(f"unanswered must be one of {', '.join(UNANSWERED_POLICIES)}, got {unanswered!r}")
+    return threshold
+
+
+def _answered_samples(answers: Mapping[str, tuple[int, Recollection]], records: Mapping[str, Any],
+                      responses_path: str | None) -> dict[str, list[str]]:
+    """The answered sample ids of each record, in sample order; an answer for no sample of a record is an error."""
+    answered: dict[str, list[tuple[int, str]]] = {}
+    for ident, (line, _) in answers.items():
+        split = split_sample_id(ident)
+        if split is None or split[0] not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no sample (ID#k) of a record of the questions or the "
+                             "rejected file", path=responses_path, line=line,
+                             hint="give the requests and the files the responses were made for")
+        answered.setdefault(split[0], []).append((split[1], ident))
+    return {ident: [sid for _, sid in sorted(ids)] for ident, ids in answered.items()}
+
+
+def _sample_answer(sid: str, row: Mapping[str, Any], answers: Mapping[str, tuple[int, Recollection]],
+                   request: Any, tally: _SampleTally) -> tuple[Recollection, str | None, str | None]:
+    """``(answer, model, prompt version)`` of one sample, counted in ``tally``: a missing answer when there is
+    none, a stale one when its request was rendered from another excerpt."""
+    answer = answers[sid][1] if sid in answers else Recollection("missing", detail="no response line")
+    version: str | None = CLOSED_BOOK_PROMPT_VERSION
+    if request is not None:
+        stale, version = _stale(request, row)
+        if sid in answers and stale:
+            answer = Recollection("stale", model=answer.model,
+                                  detail="the question changed since the request was prepared")
+        tally.temperature(request.body.get("temperature"))
+    name = answer.model or (request.body.get("model") if request is not None else None)
+    tally.add(answer.kind, name, version)
+    return answer, name, version
+
+
+def _recollection_fields(row: Mapping[str, Any], asked: Sequence[str],
+                         answers: Mapping[str, tuple[int, Recollection]], by_request: Mapping[str, Any] | None,
+                         threshold: float, author_year: bool, tally: _SampleTally) -> dict[str, Any]:
+    """:data:`CLOSED_BOOK_FIELDS` of one record from the answers to its samples ``asked``."""
+    gold = gold_question(row)
+    hits = good = 0
+    first_match = model = prompt = None
+    status = "ok"
+    for sid in asked:
+        request = by_request.get(sid) if by_request is not None else None
+        answer, name, version = _sample_answer(sid, row, answers, request, tally)
+        if name:
+            model = model or name
+        if version:
+            prompt = prompt or version
+        if not answer.ok:
+            if status == "ok":
+                status = answer.kind
+            continue
+        good += 1
+        hit = names_cited_work(row, gold, answer, title_threshold=threshold, author_year=author_year)
+        if hit is not None:
+            hits += 1
+            first_match = first_match or hit
+    if not asked:
+        status = "missing"
+    return {"closed_book_hits": hits, "closed_book_samples": len(asked), "closed_book_answered": good,
+            "closed_book_match": first_match, "closed_book_model": model, "closed_book_prompt": prompt,
+            "closed_book_status": status}
+
+
+def _decide(row: dict[str, Any], keep_recalled: bool, unanswered: str, decisions: _Decisions) -> bool:
+    """Whether the test keeps ``row`` (else its ``reason`` says why not), counted in ``decisions``."""
+    if row["closed_book_match"] is not None:
+        decisions.recalled += 1
+        decisions.matches[row["closed_book_match"]] += 1
+        if not keep_recalled:
+            row["reason"] = "closed_book"
+            decisions.dropped += 1
+            return False
+    elif row["closed_book_status"] != "ok":
+        decisions.unanswered += 1
+        if unanswered == "hold":
+            row["reason"] = "closed_book_unanswered"
+            decisions.held += 1
+            return False
+    else:
+        decisions.not_recalled += 1
+    row.pop("reason", None)
+    return True
 
 
 def apply_closed_book(questions: Iterable[Mapping[str, Any]],
@@ -198,130 +314,55 @@ def apply_closed_book(questions: Iterable[Mapping[str, Any]],
     """Join ``answers`` (:func:`~chemref.questions.closed_book.answers.read_recollections`) to the records and
     keep what is not recalled (see the module). An answer or a request whose id is no ``ID#k`` of a record, or
     an id in two records, is an :class:`InputError`."""
-    threshold = TITLE_THRESHOLD if title_threshold is None else title_threshold
-    if not 0.0 < threshold <= 1.0:
-        raise InputError(f"the title threshold must be above 0 and at most 1, got {threshold}")
-    if unanswered not in UNANSWERED_POLICIES:
-        raise InputError(f"unanswered must be one of {', '.join(UNANSWERED_POLICIES)}, got {unanswered!r}")
+    threshold = _checked_threshold(title_threshold, unanswered)
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
     records, everything = join_records(questions, rejected)
-
     by_request = {r.custom_id: r for r in requests} if requests is not None else None
-    answered: dict[str, list[tuple[int, str]]] = {}
-    for ident, (line, _) in answers.items():
-        split = split_sample_id(ident)
-        if split is None or split[0] not in records:
-            raise InputError(f"unknown custom_id {ident!r}: no sample (ID#k) of a record of the questions or the "
-                             "rejected file", path=responses_path, line=line,
-                             hint="give the requests and the files the responses were made for")
-        answered.setdefault(split[0], []).append((split[1], ident))
-    if by_request is not None:
-        samples = _request_samples(requests or (), records, requests_path)
-    else:
-        samples = {ident: [sid for _, sid in sorted(ids)] for ident, ids in answered.items()}
+    answered = _answered_samples(answers, records, responses_path)
+    samples = _request_samples(requests or (), records, requests_path) if by_request is not None else answered
     judged = any(JUDGED_FIELD in row for row in everything if "reason" not in row)
     candidates = [row for row in everything if "reason" not in row
                   or (reaches_closed_book(row, judged=judged) and row["id"] in samples)]
     used: set[str] = set()
-
-    kinds = {kind: 0 for kind in ANSWER_KINDS}
-    models: dict[str, int] = {}
-    prompts: dict[str, int] = {}
-    temperatures: dict[float, int] = {}
-    counts: dict[int, int] = {}
-    matches = {"doi": 0, "pmid": 0, "title": 0, "author_year": 0}
+    tally = _SampleTally()
+    decisions = _Decisions()
     prior: dict[str | None, int] = {}
     kept: list[dict[str, Any]] = []
-    recalled = not_recalled = open_questions = dropped = held = 0
     for row in candidates:
-        ident = row["id"]
         prior[row.get("reason")] = prior.get(row.get("reason"), 0) + 1
-        gold = gold_question(row)
-        hits = good = 0
-        first_match = None
-        status = "ok"
-        model = None
-        asked = samples.get(ident, [])
-        counts[len(asked)] = counts.get(len(asked), 0) + 1
-        prompt = None
-        for sid in asked:
-            used.add(sid)
-            request = by_request.get(sid) if by_request is not None else None
-            answer = answers[sid][1] if sid in answers else Recollection("missing", detail="no response line")
-            version: str | None = CLOSED_BOOK_PROMPT_VERSION
-            if request is not None:
-                stale, version = _stale(request, row)
-                if sid in answers and stale:
-                    answer = Recollection("stale", model=answer.model,
-                                          detail="the question changed since the request was prepared")
-                temperature = request.body.get("temperature")
-                if isinstance(temperature, (int, float)) and not isinstance(temperature, bool):
-                    temperatures[float(temperature)] = temperatures.get(float(temperature), 0) + 1
-            kinds[answer.kind] += 1
-            name = answer.model or (request.body.get("model") if request is not None else None)
-            if name:
-                models[name] = models.get(name, 0) + 1
-                model = model or name
-            if version:
-                prompts[version] = prompts.get(version, 0) + 1
-                prompt = prompt or version
-            if not answer.ok:
-                if status == "ok":
-                    status = answer.kind
-                continue
-            good += 1
-            hit = names_cited_work(row, gold, answer, title_threshold=threshold, author_year=author_year)
-            if hit is not None:
-                hits += 1
-                first_match = first_match or hit
-        if not asked:
-            status = "missing"
-        row.update({"closed_book_hits": hits, "closed_book_samples": len(asked), "closed_book_answered": good,
-                    "closed_book_match": first_match, "closed_book_model": model,
-                    "closed_book_prompt": prompt,
-                    "closed_book_status": status})
-        if first_match is not None:
-            recalled += 1
-            matches[first_match] += 1
-            if not keep_recalled:
-                row["reason"] = "closed_book"
-                dropped += 1
-                continue
-        elif status != "ok":
-            open_questions += 1
-            if unanswered == "hold":
-                row["reason"] = "closed_book_unanswered"
-                held += 1
-                continue
-        else:
-            not_recalled += 1
-        row.pop("reason", None)
-        kept.append(row)
-
-    survivors, capped_target, capped_article = apply_caps(kept, settings)
-    order = _document_order(everything)
-    kept_ids = {row["id"] for row in survivors}
-    final = tuple({k: v for k, v in row.items() if k != "reason"}
-                  for row in sorted(survivors, key=lambda r: order[r["id"]]))
-    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
-    reasons: dict[str, int] = {}
-    for row in others:
-        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+        asked = samples.get(row["id"], [])
+        used.update(asked)
+        tally.samples[len(asked)] = tally.samples.get(len(asked), 0) + 1
+        row.update(_recollection_fields(row, asked, answers, by_request, threshold, author_year, tally))
+        if _decide(row, keep_recalled, unanswered, decisions):
+            kept.append(row)
+    settled = settle(kept, everything, settings)
     # answers for records the test does not ask about, or that no request asks for, decide nothing
     unused = sum(1 for ident in answers if ident not in used)
     requests_made = len(by_request) if by_request is not None else len(answers) - unused
-    decided = recalled + not_recalled
-    summary = ClosedBookSummary(
-        model=most_common(models), prompt=most_common(prompts), samples=most_common(counts),
-        temperature=most_common(temperatures),
+    summary = _summary(tally, decisions, settled, threshold=threshold, author_year=author_year,
+                       keep_recalled=keep_recalled,
+                       unanswered=unanswered, candidates=len(candidates), kept=len(kept),
+                       requests_made=requests_made, unused=unused)
+    return ClosedBook(settled.questions, settled.others, summary, settled.reasons, prior)
+
+
+def _summary(tally: _SampleTally, decisions: _Decisions, settled: Settled, *, threshold: float,
+             author_year: bool, keep_recalled: bool, unanswered: str, candidates: int, kept: int,
+             requests_made: int, unused: int) -> ClosedBookSummary:
+    final = settled.questions
+    decided = decisions.recalled + decisions.not_recalled
+    return ClosedBookSummary(
+        model=most_common(tally.models), prompt=most_common(tally.prompts), samples=most_common(tally.samples),
+        temperature=most_common(tally.temperatures),
         title_threshold=threshold, author_year=author_year, keep_recalled=keep_recalled, unanswered=unanswered,
-        candidates=len(candidates), requests=requests_made, kinds=kinds, recalled=recalled,
-        not_recalled=not_recalled, unanswered_questions=open_questions, matches=matches, dropped=dropped,
-        held=held, kept_before_caps=len(kept), per_target_cap=capped_target, per_article_cap=capped_article,
-        questions=len(final), recalled_share=round(recalled / decided, 4) if decided else None,
-        removed_share=round((dropped + held) / len(candidates), 4) if candidates else None,
+        candidates=candidates, requests=requests_made, kinds=tally.kinds, recalled=decisions.recalled,
+        not_recalled=decisions.not_recalled, unanswered_questions=decisions.unanswered, matches=decisions.matches,
+        dropped=decisions.dropped, held=decisions.held, kept_before_caps=kept,
+        per_target_cap=settled.capped_target, per_article_cap=settled.capped_article,
+        questions=len(final), recalled_share=round(decisions.recalled / decided, 4) if decided else None,
+        removed_share=round((decisions.dropped + decisions.held) / candidates, 4) if candidates else None,
         requests_per_kept=round(requests_made / len(final), 3) if final else None, unused_answers=unused)
-    return ClosedBook(final, others, summary, reasons, prior)
 
 
 def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, Any]] | None = None,
@@ -332,20 +373,8 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
     not asked about keep their cap); the last ``remaining`` is the number of questions."""
     s = result.summary
     total = candidates if candidates is not None else len(result.questions) + len(result.rejected)
-    if base_funnel is not None:
-        steps = [(str(row["filter"]), int(row["rejected"])) for row in base_funnel
-                 if row["filter"] not in CAP_REASONS and row["filter"] not in CLOSED_BOOK_REASONS]
-        base_caps = {reason: sum(int(row["rejected"]) for row in base_funnel if row["filter"] == reason)
-                     for reason in CAP_REASONS}
-        caps = {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
-    else:
-
-        order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
-        order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
-                        and r not in CLOSED_BOOK_REASONS)
-        steps = [(reason, result.reasons.get(reason, 0)) for reason in order if reason in result.reasons]
-        caps = {reason: result.reasons.get(reason, 0) - (s.per_target_cap if reason == "per_target_cap"
-                                                          else s.per_article_cap) for reason in CAP_REASONS}
+    steps, caps = (_steps_of_funnel(base_funnel, result) if base_funnel is not None else
+                   _steps_of_reasons(result))
     steps += [("closed_book_unanswered", s.held), ("closed_book", s.dropped),
               ("per_target_cap", caps["per_target_cap"] + s.per_target_cap),
               ("per_article_cap", caps["per_article_cap"] + s.per_article_cap)]
@@ -357,6 +386,29 @@ def closed_book_funnel(result: ClosedBook, base_funnel: Sequence[Mapping[str, An
                      "description": CLOSED_BOOK_DESCRIPTIONS.get(reason) or JUDGE_DESCRIPTIONS.get(reason)
                      or DESCRIPTIONS.get(reason, "")})
     return rows
+
+
+def _steps_of_funnel(base_funnel: Sequence[Mapping[str, Any]], result: ClosedBook
+                     ) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The steps before the caps, from the rows of the build's (or the judge's) funnel, and what each cap
+    removed of the records the test did not ask about."""
+    steps = [(str(row["filter"]), int(row["rejected"])) for row in base_funnel
+             if row["filter"] not in CAP_REASONS and row["filter"] not in CLOSED_BOOK_REASONS]
+    base_caps = {reason: sum(int(row["rejected"]) for row in base_funnel if row["filter"] == reason)
+                 for reason in CAP_REASONS}
+    return steps, {reason: base_caps[reason] - result.prior.get(reason, 0) for reason in CAP_REASONS}
+
+
+def _steps_of_reasons(result: ClosedBook) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The steps before the caps counted from the records' reasons (funnel order, then any other reason), and
+    what each cap removed before the test."""
+    s = result.summary
+    order = [r for r in REASONS if r not in CAP_REASONS] + list(JUDGE_REASONS)
+    order += sorted(r for r in result.reasons if r not in order and r not in CAP_REASONS
+                    and r not in CLOSED_BOOK_REASONS)
+    steps = [(reason, result.reasons.get(reason, 0)) for reason in order if reason in result.reasons]
+    again = {"per_target_cap": s.per_target_cap, "per_article_cap": s.per_article_cap}
+    return steps, {reason: result.reasons.get(reason, 0) - again[reason] for reason in CAP_REASONS}
 
 
 @dataclass(frozen=True)
@@ -373,7 +425,8 @@ class ClosedBookOutputs:
 def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
                    requests: str | None = None, keep_recalled: bool = False, unanswered: str = "hold",
                    title_threshold: float | None = None, author_year: bool = AUTHOR_YEAR,
-                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None, per_article: int | None = None,
+                   rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
+                   per_article: int | None = None,
                    seed: int | None = None, build_report: str | None = None,
                    supersedes: bool = False) -> ClosedBookOutputs:
     """Read the questions (and ``rejected``), the responses (and ``requests``), :func:`apply_closed_book`, and
@@ -388,7 +441,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     if given is None:
         stem_report = Path(questions).with_name(f"{Path(questions).stem}.report.json")
         given = str(stem_report) if stem_report.is_file() else None
-    base_path, base = _build_report(questions, given)
+    base_path, base = read_build_report(questions, given)
     settings = (base or {}).get("settings") or {}
     if base is not None and report is None:
         report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
@@ -402,7 +455,8 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         (row for _, row in read_jsonl(questions)), answers,
         rejected=(row for _, row in read_jsonl(rejected)) if rejected is not None else (),
         requests=request_list, keep_recalled=keep_recalled, unanswered=unanswered,
-        title_threshold=title_threshold, author_year=author_year, per_target=build_setting(settings, per_target, "per_target", 1),
+        title_threshold=title_threshold, author_year=author_year,
+        per_target=build_setting(settings, per_target, "per_target", 1),
         per_article=build_setting(settings, per_article, "per_article", 4),
         seed=build_setting(settings, seed, "seed", 0), responses_path=responses, requests_path=requests)
     funnel = closed_book_funnel(result, base.get("funnel") if base else None,
@@ -420,7 +474,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
 
         judge = base.get("judge")
         card = str(write_card(
-            _totals(result, base, funnel),  # type: ignore[arg-type]  # a ClosedBook has the counts of a Judged
+            card_totals(result.questions, base, funnel),
             output, settings=card_settings(settings, base_path), path=card_target,
             judge={**judge, "descriptions": JUDGE_DESCRIPTIONS, "fields": JUDGE_FIELD_DOCS}
             if isinstance(judge, dict) else None,

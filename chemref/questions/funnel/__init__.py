@@ -17,7 +17,7 @@ _EXPORTS = {
     "Selector": "chemref.questions.funnel.selector",
     "default_selector": "chemref.questions.funnel.selector",
     "load_selector": "chemref.questions.funnel.selector",
-    "train_selector": "chemref.questions.funnel.selector",
+    "train_selector": "chemref.questions.funnel.selector_training",
     "selector_evaluation": "chemref.questions.funnel.selector_record",
 }
 

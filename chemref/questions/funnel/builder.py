@@ -43,6 +43,7 @@ from chemref.questions.funnel.filters import (
 from chemref.questions.funnel.findability import findability
 from chemref.questions.funnel.records import ArticleResult, BuildResult, Record
 from chemref.questions.funnel.selector import Selector, default_selector
+from chemref.questions.funnel.selector_features import claim_input
 from chemref.questions.funnel.settings import BuildSettings, build_default
 
 __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "iter_build", "build",
@@ -128,7 +129,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
         record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
         anchor = cand.anchor
         claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
-        record = replace(record, score=selector.score_record(record.to_dict(), claim=claim.score))
+        record = replace(record, score=selector.score_record(record.to_dict(), claim=claim_input(claim)))
         reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
                   or min_score(record.score, settings))  # type: ignore[arg-type]
         if reason is not None:

@@ -24,7 +24,7 @@ from chemref.questions.funnel.settings import BuildSettings
 __all__ = [
     "FilterContext", "Filter", "FILTERS", "REASONS", "SCORE_STAGES", "SELECTOR_STAGES", "EXCLUDED_SECTIONS",
     "cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences", "section", "no_display_formula",
-    "one_citation", "has_doi", "has_title", "no_author_named",
+    "one_citation", "has_doi", "has_title", "no_author_named", "no_identifier",
     "is_claim", "length", "no_dangling_opening", "min_findability", "min_score", "per_target_cap", "per_article_cap",
     "tiebreak", "target_key", "description", "Step", "STEPS", "STAGES", "DESCRIPTIONS",
 ]
@@ -183,6 +183,16 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
     return "no_author_named" if ctx.components.mentions(excerpt, ref.authors) else None
 
 
+# a DOI (bare or as a doi.org link), a web address, or a PubMed id written out
+_IDENTIFIER = re.compile(r"\b10\.\d{4,9}/\S|https?://|\bwww\.|\bdoi:|\bPMID:?\s*\d|\bPMC\d{5,}", re.IGNORECASE)
+
+
+def no_identifier(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
+    """The excerpt shows no DOI, web address or PubMed id: one there names or links to the answer (a data
+    availability line such as "Dataset for ... https://doi.org/10.x/y [CITATION]" gives it away whole)."""
+    return "no_identifier" if _IDENTIFIER.search(excerpt) else None
+
+
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     """A claim the cited work supports, not a passing mention (supplier, reagent, kit, instrument, software,
     "as described previously").
@@ -307,6 +317,7 @@ STEPS: tuple[Step, ...] = (
     Step("has_title", "sentence", has_title, "the cited reference has a title"),
     Step("no_author_named", "sentence", no_author_named,
          'no cited author (nor "X et al.", "the X group") named in the excerpt'),
+    Step("no_identifier", "sentence", no_identifier, "the excerpt shows no DOI, web address or PubMed id"),
     Step("is_claim", "sentence", is_claim, "the sentence makes a claim (not a supplier/kit/software/method mention)"),
     Step("length", "sentence", length, "excerpt length within the bounds"),
     Step("no_dangling_opening", "sentence", no_dangling_opening,

@@ -168,31 +168,48 @@ def _find(text: str) -> dict[str, set[str]]:
     lower = lower_view(text)
     long = len(text) >= _LONG_TEXT  # the words of a long text rule most patterns out without a scan
     words = distinct_words(text) if long else None
-    if lower is None:  # rare letters: the case-insensitive patterns themselves
-        chemical = {m.group(0) for m in _matches(_CHEM_SYSTEMATIC_I, text)}
-        generic = {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
-    else:
-        chemical = {text[m.start():m.end()] for m in _matches(_CHEM_SYSTEMATIC, lower)}
-        generic = {m.group(0) for m in _matches(_GENERIC, lower)}
-    chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
-    if "ase" in text:  # every enzyme name holds it
-        chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
+    chemical = _chemical_names(text, lower)
+    generic = _generic(text, lower)
     genes = {m.group(0) for m in _GENE.finditer(text)} if _CAPITAL_OR_DIGIT.search(text) else set()
     formulas = _formulas(text)
     methods = {m.group(0).lower() for m in _matches(_METHOD, text, words)}
-    named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
-        - _NOT_NAMED - genes - formulas
-    named = {n for n in named if n.lower() not in methods}
     return {
         "formula": formulas,
         "chemical_name": chemical,
         "number_unit": {m.group(0).strip() for m in _NUMBER_UNIT.finditer(text)} if _DIGIT.search(text) else set(),
         "gene_protein": {g for g in genes if g not in formulas and not any(f.startswith(g) for f in formulas)},
         "method": methods,
-        "named_entity": named,
+        "named_entity": _named(text, genes, formulas, methods),
         "claim_verb": {m.group(0).lower() for m in _matches(_CLAIM_VERB, text, words)},
         "generic": generic,
     }
+
+
+def _chemical_names(text: str, lower: str | None) -> set[str]:
+    """Systematic chemical names, words with a chemical stem, and enzyme names (``lower``: the lower view of
+    ``text``, None when its letters need the case-insensitive patterns themselves)."""
+    if lower is None:
+        chemical = {m.group(0) for m in _matches(_CHEM_SYSTEMATIC_I, text)}
+    else:
+        chemical = {text[m.start():m.end()] for m in _matches(_CHEM_SYSTEMATIC, lower)}
+    chemical |= {word for word in set(_LOWER_WORD.findall(text)) if _CHEM_STEMS.search(word)}
+    if "ase" in text:  # every enzyme name holds it
+        chemical |= {m.group(0) for m in _ENZYME.finditer(text) if m.group(0) not in _NOT_ENZYME}
+    return chemical
+
+
+def _generic(text: str, lower: str | None) -> set[str]:
+    """Generic background phrases, lower-cased."""
+    if lower is None:
+        return {m.group(0).lower() for m in _matches(_GENERIC_I, text)}
+    return {m.group(0) for m in _matches(_GENERIC, lower)}
+
+
+def _named(text: str, genes: set[str], formulas: set[str], methods: set[str]) -> set[str]:
+    """Capitalised names and abbreviated binomials that are no gene, formula or method."""
+    named = ({m.group(1) for m in _CAPITAL.finditer(text)} | {m.group(1) for m in _SPECIES.finditer(text)}) \
+        - _NOT_NAMED - genes - formulas
+    return {n for n in named if n.lower() not in methods}
 
 
 def _matches(pattern: "re.Pattern[str]", text: str, words: Words | None = None) -> "Iterator[re.Match[str]]":

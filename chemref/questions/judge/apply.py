@@ -19,35 +19,39 @@ The candidates are the requests' ids when the requests file is given (then a can
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from chemref._io import atomic_write
 from chemref._io.outputs import check_distinct_outputs, check_not_input
 from chemref.errors import InputError
-from chemref.jsonl import read_json, read_jsonl, write_json_streaming, write_jsonl
-from chemref.questions.funnel.difficulty import rank_bucket
+from chemref.jsonl import read_jsonl, write_jsonl
 from chemref.questions.funnel.filters import (
     DESCRIPTIONS,
     REASONS,
     SELECTOR_STAGES,
-    per_article_cap,
-    per_target_cap,
-    target_key,
 )
-from chemref.questions.funnel.selector import article_of
 from chemref.questions.funnel.settings import BuildSettings, build_default
-from chemref.questions.judge.answers import ANSWER_KINDS, Answer, read_responses
+from chemref.questions.judge.answers import Answer, read_responses
 from chemref.questions.judge.prepare import reaches_judge
 from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
-from chemref.questions.output.card import card_path
-from chemref.questions.output.totals import MAX_SOURCES, BuildTotals
+from chemref.questions.judge.stage import (
+    AnswerTally,
+    build_setting,
+    card_settings,
+    card_totals,
+    join_records,
+    most_common,
+    read_build_report,
+    settle,
+    user_message,
+    write_stage_report,
+)
+from chemref.questions.output.card import card_path, write_card
 
 __all__ = ["JUDGE_FIELDS", "JUDGE_REASONS", "JudgeSummary", "Judged", "apply_judgement", "judged_funnel",
-           "DEFAULT_MIN_CONFIDENCE", "apply_caps", "join_records", "most_common"]
+           "DEFAULT_MIN_CONFIDENCE"]
 
 #: The fields the judge adds to a candidate record, in output order.
 JUDGE_FIELDS = ("judge_good_question", "judge_author_named", "judge_function", "judge_sentence_ok", "judge_note",
@@ -76,7 +80,6 @@ JUDGE_FIELD_DOCS = {
 #: The confidence a kept answer needs by default.
 DEFAULT_MIN_CONFIDENCE = 0.5
 _VERSION_LINE = re.compile(r"\Achemref question judge, prompt ([\w.+-]{1,40})(?!\S)")
-_ORDER = re.compile(r"-([pc])(\d+)-s(\d+)\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +140,6 @@ def _prompt_of(request: Any) -> str | None:
     return None
 
 
-def _user_message(messages: Any) -> str | None:
-    if not isinstance(messages, list):
-        return None
-    for message in reversed(messages):
-        if isinstance(message, dict) and message.get("role") == "user":
-            return str(message.get("content"))
-    return None
-
-
 def _is_stale(request: Any, record: Mapping[str, Any], version: str | None) -> bool:
     """The request was rendered from another text of the record (or from a prompt this chemref lacks)."""
     if version is None:
@@ -154,82 +148,72 @@ def _is_stale(request: Any, record: Mapping[str, Any], version: str | None) -> b
         current = render_messages(record, version)
     except KeyError:
         return True
-    return _user_message(request.body.get("messages")) != _user_message(current)
+    return user_message(request.body.get("messages")) != user_message(current)
 
 
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return -math.inf
-    return float(value)
+def _requests_by_id(requests: Sequence[Any] | None, records: Mapping[str, Any],
+                    requests_path: str | None) -> dict[str, Any] | None:
+    """The requests by custom_id (None without a requests file); a request for no record is an error."""
+    if requests is None:
+        return None
+    for r in requests:
+        if r.custom_id not in records:
+            raise InputError(f"requests custom_id {r.custom_id!r}, which is no record of the questions or the "
+                             "rejected file", path=requests_path, line=r.line,
+                             hint="give the files the requests were prepared from (--rejected too)")
+    return {r.custom_id: r for r in requests}
 
 
-def _document_order(records: Sequence[Mapping[str, Any]]) -> dict[str, tuple]:
-    """A sort key per id: articles in order of first appearance, then paragraph (captions after) and sentence."""
-    articles: dict[str, int] = {}
-    keys: dict[str, tuple] = {}
-    for index, record in enumerate(records):
-        ident = str(record.get("id"))
-        article = articles.setdefault(article_of(ident), len(articles))
-        match = _ORDER.search(ident)
-        place = (match.group(1) == "c", int(match.group(2)), int(match.group(3))) if match else (True, 0, 0)
-        keys[ident] = (article, *place, index)
-    return keys
+def _check_answer_ids(answers: Mapping[str, tuple[int, Answer]], records: Mapping[str, Any],
+                      responses_path: str | None) -> None:
+    for ident, (line, _) in answers.items():
+        if ident not in records:
+            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
+                             path=responses_path, line=line,
+                             hint="give the requests and the files the responses were made for")
 
 
-def join_records(questions: Iterable[Mapping[str, Any]], rejected: Iterable[Mapping[str, Any]]
-                 ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """The build's records for a model's stage, each copied once: ``(by id, in file order)``. A question loses
-    its ``reason``, a rejected record keeps its own (``"unknown"`` when it has none); a record without an id, or
-    an id in two records, is an :class:`InputError`."""
-    records: dict[str, dict[str, Any]] = {}
-    everything: list[dict[str, Any]] = []
-    for record, is_question in [*((q, True) for q in questions), *((r, False) for r in rejected)]:
-        row = dict(record)
-        ident = row.get("id")
-        if not isinstance(ident, str) or not ident:
-            raise InputError(f"a record has no id (got {ident!r:.60})", hint="give the files of a chemref build")
-        if ident in records:
-            raise InputError(f"id {ident!r} is in two records", hint="give the questions and the rejected file "
-                             "of one build (each candidate once)")
-        if is_question:
-            row.pop("reason", None)
-        else:
-            row["reason"] = str(row.get("reason") or "unknown")
-        records[ident] = row
-        everything.append(row)
-    return records, everything
+def _judge_candidates(records: Mapping[str, dict[str, Any]], everything: Sequence[dict[str, Any]],
+                      answers: Mapping[str, Any], by_request: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The records the judge decides: the requests' (those that still reach the judge), else the questions and
+    every record with an answer that reaches it."""
+    if by_request is not None:
+        return [records[i] for i in by_request if reaches_judge(records[i])]
+    return [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
 
 
-def most_common(counts: Mapping[Any, int]) -> Any:
-    """The value seen most often (the first such in insertion order), or None when there is none."""
-    return max(counts, key=lambda value: counts[value]) if counts else None
+def _judged_answer(row: Mapping[str, Any], answers: Mapping[str, tuple[int, Answer]],
+                   request: Any) -> tuple[Answer, str | None, str | None]:
+    """``(answer, prompt version, model)`` of one candidate: a missing answer when there is none, a stale one
+    when its request was rendered from another text of the record."""
+    ident = row["id"]
+    version = _prompt_of(request) if request is not None else PROMPT_VERSION
+    answer = answers[ident][1] if ident in answers else Answer("missing", detail="no response line")
+    if request is not None and ident in answers and _is_stale(request, row, version):
+        answer = Answer("stale", model=answer.model, detail="the question changed since the request was "
+                                                            "prepared")
+    model = answer.model or (request.body.get("model") if request is not None else None)
+    return answer, version, model
 
 
-def apply_caps(kept: Sequence[dict[str, Any]], settings: Any) -> tuple[list[dict[str, Any]], int, int]:
-    """The per-target and per-article caps of the funnel (:func:`~chemref.questions.funnel.filters.per_target_cap`,
-    :func:`~chemref.questions.funnel.filters.per_article_cap`) applied again to the records ``kept`` by a
-    model's stage, ranking by the judge's confidence, then the selector score: ``(survivors, capped by target,
-    capped by article)``; a capped record gets its cap as ``reason``."""
-    rank = {row["id"]: i for i, row in enumerate(sorted(
-        kept, key=lambda r: (-_number(r.get("judge_confidence")), -_number(r.get("score")), r["id"])))}
-    by_article: dict[str, list[dict[str, Any]]] = {}
-    for row in kept:
-        by_article.setdefault(article_of(row["id"]), []).append(row)
-    capped_target = capped_article = 0
-    survivors: list[dict[str, Any]] = []
-    for items in by_article.values():
-        passing, over_target = per_target_cap(
-            items, settings, target=lambda r: target_key(r.get("target_doi"), r.get("ref_id"), r["id"]),
-            score=lambda r: -rank[r["id"]], record_id=lambda r: r["id"])
-        passing, over_article = per_article_cap(passing, settings, score=lambda r: -rank[r["id"]],
-                                                record_id=lambda r: r["id"])
-        for reason, group in (("per_target_cap", over_target), ("per_article_cap", over_article)):
-            for row in group:
-                row["reason"] = reason
-        capped_target += len(over_target)
-        capped_article += len(over_article)
-        survivors.extend(passing)
-    return survivors, capped_target, capped_article
+def _judge_fields(answer: Answer, model: str | None, version: str | None) -> dict[str, Any]:
+    """:data:`JUDGE_FIELDS` of a candidate from its answer."""
+    return {
+        "judge_good_question": answer.good_question, "judge_author_named": answer.author_named,
+        "judge_function": answer.function, "judge_sentence_ok": answer.sentence_ok,
+        "judge_note": answer.note if answer.ok else answer.detail, "judge_confidence": answer.confidence,
+        "judge_model": model, "judge_prompt": version, "judge_status": answer.kind}
+
+
+def _mark_not_sent(everything: Sequence[dict[str, Any]], candidates: Sequence[Mapping[str, Any]]) -> int:
+    """A question of the build the judge never saw is not kept: rejected at ``min_score``. How many."""
+    candidate_ids = {row["id"] for row in candidates}
+    not_sent = 0
+    for row in everything:
+        if row["id"] not in candidate_ids and "reason" not in row:
+            row["reason"] = "min_score"
+            not_sent += 1
+    return not_sent
 
 
 def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str, tuple[int, Answer]], *,
@@ -245,53 +229,21 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
         raise InputError(f"min_confidence must be between 0 and 1, got {min_confidence}")
     settings = BuildSettings(per_article=per_article, per_target=per_target, seed=seed, min_score=0.0)
     records, everything = join_records(questions, rejected)
-    by_request = None
-    if requests is not None:
-        by_request = {r.custom_id: r for r in requests}
-        for r in requests:
-            if r.custom_id not in records:
-                raise InputError(f"requests custom_id {r.custom_id!r}, which is no record of the questions or the "
-                                 "rejected file", path=requests_path, line=r.line,
-                                 hint="give the files the requests were prepared from (--rejected too)")
-    for ident, (line, _) in answers.items():
-        if ident not in records:
-            raise InputError(f"unknown custom_id {ident!r}: no record of the questions or the rejected file",
-                             path=responses_path, line=line,
-                             hint="give the requests and the files the responses were made for")
-    if by_request is not None:
-        candidates = [records[i] for i in by_request if reaches_judge(records[i])]
-    else:
-        candidates = [row for row in everything if "reason" not in row or (reaches_judge(row) and row["id"] in answers)]
+    by_request = _requests_by_id(requests, records, requests_path)
+    _check_answer_ids(answers, records, responses_path)
+    candidates = _judge_candidates(records, everything, answers, by_request)
     # answers for candidates that a filter before the selector now rejects (a rebuild with other filters), or that
     # no request asks for (a cascade that starts higher than the one answered), decide nothing
     unused = sum(1 for ident in answers if not reaches_judge(records[ident])
                  or (by_request is not None and ident not in by_request))
-
-    kinds = {kind: 0 for kind in ANSWER_KINDS}
-    models: dict[str, int] = {}
-    prompts: dict[str, int] = {}
+    tally = AnswerTally()
     kept: list[dict[str, Any]] = []
     judge_rejected = 0
-    candidate_ids = {row["id"] for row in candidates}
     for row in candidates:
-        ident = row["id"]
-        request = by_request.get(ident) if by_request is not None else None
-        version = _prompt_of(request) if request is not None else PROMPT_VERSION
-        answer = answers[ident][1] if ident in answers else Answer("missing", detail="no response line")
-        if request is not None and ident in answers and _is_stale(request, row, version):
-            answer = Answer("stale", model=answer.model, detail="the question changed since the request was "
-                                                                "prepared")
-        kinds[answer.kind] += 1
-        model = answer.model or (request.body.get("model") if request is not None else None)
-        if model:
-            models[model] = models.get(model, 0) + 1
-        if version:
-            prompts[version] = prompts.get(version, 0) + 1
-        row.update({
-            "judge_good_question": answer.good_question, "judge_author_named": answer.author_named,
-            "judge_function": answer.function, "judge_sentence_ok": answer.sentence_ok,
-            "judge_note": answer.note if answer.ok else answer.detail, "judge_confidence": answer.confidence,
-            "judge_model": model, "judge_prompt": version, "judge_status": answer.kind})
+        request = by_request.get(row["id"]) if by_request is not None else None
+        answer, version, model = _judged_answer(row, answers, request)
+        tally.add(answer.kind, model, version)
+        row.update(_judge_fields(answer, model, version))
         if answer.keeps(min_confidence):
             row.pop("reason", None)
             kept.append(row)
@@ -299,35 +251,17 @@ def apply_judgement(questions: Iterable[Mapping[str, Any]], answers: Mapping[str
             if answer.ok:
                 judge_rejected += 1
             row["reason"] = "judge" if answer.ok else "judge_unanswered"
-    not_sent = 0
-    for row in everything:  # a question of the build the judge never saw is not kept
-        if row["id"] not in candidate_ids and "reason" not in row:
-            row["reason"] = "min_score"
-            not_sent += 1
-
-    survivors, capped_target, capped_article = apply_caps(kept, settings)
-
-    order = _document_order(everything)
-    kept_ids = {row["id"] for row in survivors}
-    final = tuple(_question_row(row) for row in sorted(survivors, key=lambda r: order[r["id"]]))
-    others = tuple(row for row in sorted(everything, key=lambda r: order[r["id"]]) if row["id"] not in kept_ids)
-    reasons: dict[str, int] = {}
-    for row in others:
-        reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+    not_sent = _mark_not_sent(everything, candidates)
+    settled = settle(kept, everything, settings)
     requests_made = len(by_request) if by_request is not None else len(answers)
+    final = settled.questions
     summary = JudgeSummary(
-        model=most_common(models), prompt=most_common(prompts),
-        min_confidence=min_confidence, candidates=len(candidates), kinds=kinds, judge_rejected=judge_rejected,
-        judge_kept=len(kept), per_target_cap=capped_target, per_article_cap=capped_article, questions=len(final),
-        requests=requests_made, not_sent=not_sent, unused_answers=unused,
+        model=most_common(tally.models), prompt=most_common(tally.prompts),
+        min_confidence=min_confidence, candidates=len(candidates), kinds=tally.kinds, judge_rejected=judge_rejected,
+        judge_kept=len(kept), per_target_cap=settled.capped_target, per_article_cap=settled.capped_article,
+        questions=len(final), requests=requests_made, not_sent=not_sent, unused_answers=unused,
         requests_per_kept=round(requests_made / len(final), 3) if final else None)
-    return Judged(final, others, summary, reasons)
-
-
-def _question_row(row: dict[str, Any]) -> dict[str, Any]:
-    out = dict(row)
-    out.pop("reason", None)
-    return out
+    return Judged(final, settled.others, summary, settled.reasons)
 
 
 def judged_funnel(judged: Judged, base_funnel: Sequence[Mapping[str, Any]] | None = None,
@@ -366,43 +300,6 @@ class JudgeOutputs:
     card: str | None
 
 
-def _build_report(questions_path: str, given: str | None = None) -> tuple[str | None, dict[str, Any] | None]:
-    """The build's report JSON: ``given``, else ``report.json`` beside the questions file when there is one."""
-    path = Path(given) if given is not None else Path(questions_path).with_name("report.json")
-    if not path.is_file():
-        return None, None
-    try:
-        data = read_json(path, what="the build's report")
-    except InputError as exc:
-        raise InputError(f"cannot read the build's report beside the questions: {exc.message}", path=str(path),
-                         line=exc.line, hint="move it away, or give the report a build wrote") from None
-    if not isinstance(data, dict) or not isinstance(data.get("funnel"), list) or "candidates" not in data:
-        raise InputError("not a report of 'chemref questions build' (no funnel)", path=str(path),
-                         hint="move it away, or give the report a build wrote")
-    return str(path), data
-
-
-def _totals(judged: Judged, report: Mapping[str, Any], funnel: list[dict[str, Any]]) -> Any:
-    """Build totals for the dataset card of the judged questions (counts from the build's report)."""
-    skipped = dict(report.get("articles_skipped") or {})
-    articles = int(report.get("articles", 0))
-    read = int(report.get("articles_read", 0))
-    totals = BuildTotals(articles=articles, read=read, unreadable=max(0, articles - read - sum(skipped.values())),
-                         skipped=skipped, candidates=int(report["candidates"]), questions=len(judged.questions),
-                         rejected=int(report["candidates"]) - len(judged.questions),
-                         funnel={row["filter"]: row["rejected"] for row in funnel})
-    per_source: dict[tuple, int] = {}
-    for q in judged.questions:
-        key = (q.get("source_pmcid") or q.get("source_file"), q.get("source_doi"), q.get("source_license"))
-        per_source[key] = per_source.get(key, 0) + 1
-        totals._licence(str(q.get("source_license") or ""))
-        bucket = rank_bucket(q.get("bm25_rank_bibliography"))
-        totals.bibliography_ranks[bucket] = totals.bibliography_ranks.get(bucket, 0) + 1
-    totals.with_questions = len(per_source)
-    totals.sources = [[*key, n] for key, n in list(per_source.items())[:MAX_SOURCES]]
-    return totals
-
-
 def apply_to_files(questions: str, responses: str, output: str, *, rejected: str | None = None,
                    requests: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                    rejected_out: str | None = None, report: str | None = None, per_target: int | None = None,
@@ -416,7 +313,7 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     ``questions``, whose card beside them they may replace)."""
     from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
-    base_path, base = _build_report(questions, build_report)
+    base_path, base = read_build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}
     if base is not None and report is None:
         report = str(Path(output).with_name(f"{Path(output).stem}.report.json"))
@@ -453,41 +350,10 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
         write_stage_report(report, base, len(judged.questions), funnel, {
             "judge": summary, "judged_from": {"questions": questions, "responses": responses, "report": base_path}})
     if base is not None:
-        from chemref.questions.output.card import write_card  # noqa: PLC0415 (deferred: the card is written only for a build folder)
-
-        card = str(write_card(_totals(judged, base, funnel), output, settings=card_settings(settings, base_path),
+        card = str(write_card(card_totals(judged.questions, base, funnel), output,
+                              settings=card_settings(settings, base_path),
                               path=card_target, judge={**summary, "descriptions": JUDGE_DESCRIPTIONS,
                                                        "fields": JUDGE_FIELD_DOCS}))
     return JudgeOutputs(judged, funnel, output, rejected_out, report, card)
 
 
-def build_setting(settings: Mapping[str, Any], value: int | None, name: str, default: int) -> int:
-    """``value`` when given, else the build's setting ``name`` (from its report's ``settings``), else
-    ``default``."""
-    if value is not None:
-        return value
-    stored = settings.get(name)
-    return stored if isinstance(stored, int) and not isinstance(stored, bool) else default
-
-
-def card_settings(settings: Mapping[str, Any], base_path: str | None) -> Any:
-    """The build's :class:`~chemref.questions.funnel.settings.BuildSettings` from its report's ``settings``."""
-    known = {k: v for k, v in settings.items() if k in BuildSettings.__dataclass_fields__}
-    try:
-        return BuildSettings(**{**known, "selector": None})
-    except (InputError, TypeError) as exc:
-        raise InputError(f"the build's settings cannot be read ({exc})", path=base_path) from None
-
-
-def write_stage_report(path: str, base: Mapping[str, Any] | None, questions: int, funnel: list[dict[str, Any]],
-                       entries: Mapping[str, Any]) -> None:
-    """Write the report after a model's stage, atomically: the build's report ``base`` with the stage's
-    ``funnel``, its number of ``questions`` and survival rate, and the stage's ``entries``."""
-    doc = dict(base or {})
-    doc.update({"questions": questions, "funnel": funnel, **entries})
-    if doc.get("candidates"):
-        doc["survival_rate"] = round(questions / doc["candidates"], 6)
-    per_article = doc.pop("per_article", [])
-    with atomic_write(path) as handle:
-        write_json_streaming(handle, doc, "per_article", per_article, indent=2, one_line_items=True)
-        handle.write("\n")

@@ -10,7 +10,7 @@ from chemref._lazy import lazy_exports
 
 _EXPORTS = {
     "read_scores": "chemref.questions.labels.evaluate",
-    "Evaluation": "chemref.questions.labels.evaluate",
+    "Evaluation": "chemref.questions.labels.evaluation",
     "Label": "chemref.questions.labels.label",
     "read_labels": "chemref.questions.labels.label",
     "record_selector_evaluation": "chemref.questions.labels.record",

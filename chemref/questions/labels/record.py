@@ -10,8 +10,9 @@ from typing import Any
 
 from chemref._io.atomic import atomic_write
 from chemref.jsonl import read_jsonl
-from chemref.questions.funnel.selector import TRAINED_ON, default_selector
+from chemref.questions.funnel.selector import default_selector
 from chemref.questions.funnel.selector_record import EVALUATION_FILE, _evaluation_file, id_hash, selector_fingerprint
+from chemref.questions.funnel.selector_training import TRAINED_ON
 from chemref.questions.labels.evaluate import evaluate, read_scores
 from chemref.questions.labels.label import read_labels
 

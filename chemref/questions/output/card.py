@@ -190,6 +190,14 @@ def _closed_book_lines(stage: Mapping[str, Any]) -> list[str]:
             + ("no question kept." if cost is None else f"{cost} requests per kept question."), ""]
 
 
+#: the Hugging Face ``size_categories`` of a dataset: ``(below this many questions, category)``, in order
+_SIZE_CATEGORIES = ((1000, "n<1K"), (10000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
+
+
+def _size_category(n: int) -> str:
+    return next((name for bound, name in _SIZE_CATEGORIES if n < bound), "1M<n<10M")
+
+
 def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,
                 settings: BuildSettings | None = None, data_files: str | None = None,
                 judge: Mapping[str, Any] | None = None, closed_book: Mapping[str, Any] | None = None) -> str:
@@ -205,33 +213,49 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
     totals = BuildTotals.of(result.articles) if isinstance(result, BuildResult) else result
     s = settings if settings is not None else result.settings  # type: ignore[union-attr]
     data = path_text(data_files or out.name)  # a name that is not UTF-8 cannot stand in the card as it is
-    builder = "json" if not data.endswith(".parquet") else "parquet"
-    n = totals.questions
-    size = ("n<1K" if n < 1000 else "1K<n<10K" if n < 10000 else "10K<n<100K" if n < 100_000
-            else "100K<n<1M" if n < 1_000_000 else "1M<n<10M")
-    lines = [*_yaml_header(totals, size, data), CARD_MARKER, "",
-             f"# Citation-prediction questions ({md_cell(data)})", "",
-             f"{n} questions from {totals.with_questions} articles "
-             f"({totals.articles} given, {totals.unreadable} unreadable"
-             + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
-                else "")
-             + (f", {totals.skipped['duplicate']} given twice" if totals.skipped.get("duplicate") else "")
-             + f"), built by chemref {__version__} "
-             f"from {totals.candidates} candidate sentences (body sentences with at least one citation): "
-             f"survival rate {totals.survival_rate:.1%}.",
-             "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
-             "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
-             "## Load", "", "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("{builder}", data_files={{"test": {json.dumps(data)}}}, split="test")', "```", "",
-             "## Settings", "",
-             f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
-             f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
-             f"--per-target {s.per_target} --answer-key {s.answer_key}"
-             + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
-             "", *_selector_lines(s), "", *(_judge_lines(judge) if judge is not None else ()),
+    lines = [*_yaml_header(totals, _size_category(totals.questions), data), CARD_MARKER, "",
+             *_opening_lines(totals, data), *_settings_lines(s), "",
+             *(_judge_lines(judge) if judge is not None else ()),
              *(_closed_book_lines(closed_book) if closed_book is not None else ()),
-             *_difficulty_lines(totals),
-             "", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
+             *_difficulty_lines(totals), *_filter_lines(totals, s, descriptions),
+             "", "## Fields", "", "| field | meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
+    lines += [f"| `{name}` | {doc} |" for name, doc in stage_fields.items()]
+    lines += _source_lines(totals)
+    return "\n".join(lines)
+
+
+def _opening_lines(totals: BuildTotals, data: str) -> list[str]:
+    """The title, what was built from what, the task and how to load the data."""
+    builder = "json" if not data.endswith(".parquet") else "parquet"
+    return [f"# Citation-prediction questions ({md_cell(data)})", "",
+            f"{totals.questions} questions from {totals.with_questions} articles "
+            f"({totals.articles} given, {totals.unreadable} unreadable"
+            + (f", {totals.skipped['cc_by']} not CC BY in their package file list" if totals.skipped.get("cc_by")
+               else "")
+            + (f", {totals.skipped['duplicate']} given twice" if totals.skipped.get("duplicate") else "")
+            + f"), built by chemref {__version__} "
+            f"from {totals.candidates} candidate sentences (body sentences with at least one citation): "
+            f"survival rate {totals.survival_rate:.1%}.",
+            "", "Each question is one claim sentence from a CC BY article with its single citation replaced by "
+            "`[CITATION]`; the task is to find the cited work (`target_doi`).", "",
+            "## Load", "", "```python", "from datasets import load_dataset",
+            f'ds = load_dataset("{builder}", data_files={{"test": {json.dumps(data)}}}, split="test")', "```", ""]
+
+
+def _settings_lines(s: BuildSettings) -> list[str]:
+    """The build command with its settings, and the selector's lines."""
+    return ["## Settings", "",
+            f"`chemref questions build --per-article {s.per_article} --min-chars {s.min_chars} "
+            f"--max-chars {s.max_chars} --seed {s.seed} --authors {s.authors} --min-score {s.min_score} "
+            f"--per-target {s.per_target} --answer-key {s.answer_key}"
+            + (f" --min-findability {s.min_findability}" if s.min_findability is not None else "") + "`",
+            "", *_selector_lines(s)]
+
+
+def _filter_lines(totals: BuildTotals, s: BuildSettings, descriptions: Mapping[str, str]) -> list[str]:
+    """The funnel's table (``descriptions``: those of a model's stages) and what the filters drop."""
+    lines = ["", "## Filters (in funnel order; each sentence is counted at its first failing filter)", "",
              "| step | rejected | remaining | rule |", "|---|---:|---:|---|",
              f"| candidates | | {totals.candidates} | body sentences with at least one citation |"]
     for row in funnel_rows(totals):
@@ -246,13 +270,14 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
               "often truncated); eponyms such as \"Michaelis–Menten\" are kept unless they match the cited "
               "authors. With `--authors mask` these names are masked in `excerpt` instead "
               "(then `excerpt` differs from the sentence outside the "
-              "citation too; the citation offsets still refer to `sentence`). " + caps_text(s.per_target, s.per_article),
-              "",
-              "## Fields", "", "| field | meaning |", "|---|---|"]
-    lines += [f"| `{name}` | {_FIELD_DOCS[name]} |" for name in QUESTION_FIELDS]
-    lines += [f"| `{name}` | {doc} |" for name, doc in stage_fields.items()]
-    lines += ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
-              "|---|---|---|---:|"]
+              "citation too; the citation offsets still refer to `sentence`). " + caps_text(s.per_target, s.per_article)]
+    return lines
+
+
+def _source_lines(totals: BuildTotals) -> list[str]:
+    """The table of source articles (the sample kept) and the reuse note."""
+    lines = ["", "## Sources", "", "| article (PMCID; the file when it has none) | DOI | licence | questions |",
+             "|---|---|---|---:|"]
     for source, doi, licence, count in totals.sources:
         lines.append(f"| {md_cell(str(source))} | {md_cell(str(doi or ''))} | {md_cell(short_name(licence))} | "
                      f"{count} |")
@@ -261,7 +286,7 @@ def render_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str
                      "(`source_pmcid`, `source_file` in the data) | | | |")
     lines += ["", "The excerpts are quoted from the source articles under their CC BY licences; "
               "cite the source article (`source_doi`) when you reuse a question.", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def write_card(result: BuildResult | BuildTotals, output: str | os.PathLike[str], *,

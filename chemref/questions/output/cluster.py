@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from chemref._io.secrets import shown_address
+from chemref._io.secrets import scrub, shown_address
 from chemref.errors import InputError
 from chemref.inputs import Source, expand_inputs
 from chemref.questions.funnel.builder import build_article
@@ -91,8 +91,6 @@ def connect(address: str) -> Any:
     try:
         return distributed.Client(address)
     except (OSError, TimeoutError, ValueError) as exc:
-        from chemref._io.secrets import scrub  # noqa: PLC0415 (deferred: loaded only on this path)
-
         raise InputError(f"cannot connect to the Dask scheduler at {_shown(address)} "
                          f"({scrub(str(exc))[:300] or type(exc).__name__})",
                          hint="start the scheduler, or check its address") from None

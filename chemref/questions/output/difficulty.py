@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from chemref._io.staging import commit_renames, discard_staged, staged_file
 from chemref.errors import InputError
@@ -116,29 +116,12 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
 
     summary = CorpusDifficulty()
     _search_folders(None, corpus)  # every corpus folder given exists, before any work
-    sources: dict[str, None] = {}
-    no_source = 0
-    for inputs in [paths for paths, _ in pairs] + [list(also)]:
-        for path in inputs:
-            for _, record in _records(path):
-                summary.records += 1
-                name = record.get("source_file")
-                if isinstance(name, str) and name:
-                    sources.setdefault(name)
-                elif record.get("score") is not None:
-                    no_source += 1
+    sources = _source_files([paths for paths, _ in pairs] + [list(also)], summary)
     if not summary.records:
         raise InputError("no records to rank", path=str(pairs[0][0][0]) if pairs and pairs[0][0] else None,
                          hint=_HINT)
-    if no_source:
-        summary.diagnostics.append(f"{no_source} scored record(s) have no source_file: their cited work may "
-                                   "be missing from the corpus")
     position: dict[str, int] = {}
-    # articles are read only inside the --corpus folders (without it, the working folder): a record naming an
-    # absolute path, or one with '..', is never opened
-    given = [] if corpus is None else [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
-    roots = list(dict.fromkeys(Path(folder).resolve() for folder in given)) or [Path.cwd().resolve()]
-    index = TitleIndex.streamed(_works(list(sources), roots, position, summary.diagnostics))
+    index = TitleIndex.streamed(_works(list(sources), _corpus_roots(corpus), position, summary.diagnostics))
     summary.articles, summary.works = len(sources), index.size
     counts = {name: {**{b: 0 for b, _, _ in RANK_BUCKETS}, "none": 0}
               for name in ("bm25_rank_bibliography", "bm25_rank_corpus")}
@@ -149,23 +132,12 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
             tmp = staged_file(output)
             staged.append((tmp, Path(output)))
             with open(tmp, "w", encoding="utf-8") as handle:
-                for path in inputs:
-                    for _, record in _records(path):
-                        rank = None
-                        key = work_key(record.get("target_doi"), record.get("target_pmid"),
-                                       record.get("target_title")) if record.get("target_title") else None
-                        if record.get("score") is not None and key is not None:
-                            target = position.get(key)
-                            if target is None:
-                                absent += 1
-                            else:
-                                rank = index.rank(record["excerpt"], target)
-                                summary.ranked += 1
-                        record["bm25_rank_corpus"] = rank
-                        if number == 0:
-                            for name in counts:
-                                counts[name][rank_bucket(record.get(name))] += 1
-                        handle.write(json_line(record))
+                for record in (record for path in inputs for _, record in _records(path)):
+                    absent += _set_corpus_rank(record, position, index, summary)
+                    if number == 0:
+                        for name in counts:
+                            counts[name][rank_bucket(record.get(name))] += 1
+                    handle.write(json_line(record))
         commit_renames(staged)
     except BaseException:
         for tmp, _ in staged:
@@ -176,3 +148,49 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
                                    "references (the article changed since the build?): not ranked")
     summary.questions_ranks = counts
     return summary
+
+
+def _source_files(inputs: Sequence[Sequence[PathLike]], summary: CorpusDifficulty) -> dict[str, None]:
+    """The source articles of the records of every file of ``inputs``, in order of first mention (the records
+    counted in ``summary``, with a diagnostic for scored records without one)."""
+    sources: dict[str, None] = {}
+    no_source = 0
+    for paths in inputs:
+        for path in paths:
+            for _, record in _records(path):
+                summary.records += 1
+                name = record.get("source_file")
+                if isinstance(name, str) and name:
+                    sources.setdefault(name)
+                elif record.get("score") is not None:
+                    no_source += 1
+    if no_source:
+        summary.diagnostics.append(f"{no_source} scored record(s) have no source_file: their cited work may "
+                                   "be missing from the corpus")
+    return sources
+
+
+def _corpus_roots(corpus: PathLike | Iterable[PathLike] | None) -> list[Path]:
+    """Where articles are read: only inside the --corpus folders (without it, the working folder), so that a
+    record naming an absolute path, or one with '..', is never opened."""
+    given = [] if corpus is None else [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    return list(dict.fromkeys(Path(folder).resolve() for folder in given)) or [Path.cwd().resolve()]
+
+
+def _set_corpus_rank(record: dict[str, Any], position: Mapping[str, int], index: Any,
+                     summary: CorpusDifficulty) -> int:
+    """Set the record's ``bm25_rank_corpus`` (None when it is unscored, has no cited title, or cites a work
+    absent from the corpus); 1 when its work is absent, else 0."""
+    rank = None
+    absent = 0
+    key = work_key(record.get("target_doi"), record.get("target_pmid"),
+                   record.get("target_title")) if record.get("target_title") else None
+    if record.get("score") is not None and key is not None:
+        target = position.get(key)
+        if target is None:
+            absent = 1
+        else:
+            rank = index.rank(record["excerpt"], target)
+            summary.ranked += 1
+    record["bm25_rank_corpus"] = rank
+    return absent

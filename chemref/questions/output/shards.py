@@ -13,10 +13,11 @@ spends the cores the workers need on unpickling and re-encoding rejected records
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator, Sequence
 
 from chemref.errors import InputError
 from chemref.jsonl import json_line
@@ -24,7 +25,7 @@ from chemref.questions.funnel.records import QUESTION_FIELDS, ArticleResult
 from chemref.questions.output.totals import BuildTotals
 
 __all__ = ["FORMATS", "KINDS", "shard_name", "EncodedArticle", "encode", "ShardWriter", "write_shard", "sha256",
-           "file_digest", "add_label"]
+           "file_digest", "add_label", "per_article_rows"]
 
 #: data formats of the question and rejection shards (per-article rows are always JSON Lines)
 FORMATS = ("jsonl", "parquet")
@@ -205,3 +206,15 @@ def write_shard(folder: str | os.PathLike[str], index: int, articles: Iterable[A
         writer.abort()
         raise
     return writer.close()
+
+
+def per_article_rows(staging: Path, shards: Sequence[int], fmt: str,
+                      placed: Path | None = None) -> Iterator[dict[str, Any]]:
+    """Every shard's per-article rows; ``placed``: where an interrupted finish already moved shards."""
+    for index in shards:
+        path = staging / shard_name("articles", index, fmt)
+        if placed is not None and not path.exists():
+            path = placed / path.name
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                yield json.loads(line)

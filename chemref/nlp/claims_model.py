@@ -1,0 +1,175 @@
+"""The trained claim-vs-passing model: a logistic regression over the words of a citing sentence and the rules'
+verdict (pure Python at use; no spaCy, no numpy).
+
+Every input is first put in one form, whatever the citation style: the citation that is classified becomes the
+token ``tcit``, any other citation marker the sentence holds (``[12]``, ``(20,31,34)``, ``(Smith et al., 2010)``)
+``ocit``; words are lower-cased and numbers become ``0``. The features are the word n-grams of that form, the words
+next to ``tcit``, and, when the model was trained with them, the decision of :class:`chemref.nlp.claims.ClaimRules`
+(its logit, the name of the rule that decided, every rule that fired). The weights are trained by ``training/claims/train.py`` (its
+settings in ``training/claims/config.cfg``) and ship as ``data/claims_model.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from chemref.errors import InputError
+
+__all__ = ["ClaimModel", "MODEL_FILE", "OTHER", "Settings", "TARGET", "features", "find_citation", "model_tokens"]
+
+MODEL_FILE = "claims_model.json"
+TARGET = "tcit"  # the citation that is classified
+OTHER = "ocit"  # any other citation marker of the sentence
+_LOGIT_CLIP = 8.0
+
+#: Citation markers as the model reads them: the placeholders of chemref's questions and of public sets, numbered
+#: brackets and parenthesised number lists, and any parenthesis holding a capital letter and a year. Looser than
+#: :mod:`chemref.nlp.citation_markers` (which finds markers to link them to references) on purpose: here a false
+#: marker costs one word, and the weights were trained on exactly this form.
+_MARKER = re.compile(
+    r"\[CITATION\]|\[CIT\]|#AUTHOR_TAG|<\|cit\|>"
+    r"|\[\s*\d{1,4}[a-z]?(?:\s*[-–—,;]\s*\d{1,4}[a-z]?)*\s*\]"
+    r"|\(\s*\d{1,4}(?:\s*[-–—,;]\s*\d{1,4})*\s*\)"
+    r"|\((?=[^()]{0,200}?\b(?:1[89]|20)\d\d[a-z]?\b)(?=[^()]{0,200}?[A-Z])[^()]{1,200}\)")
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:[.,]\d+)*")
+
+
+def find_citation(sentence: str) -> tuple[int, int] | None:
+    """The span of the first citation marker of ``sentence`` (None when it has none)."""
+    match = _MARKER.search(sentence)
+    return (match.start(), match.end()) if match else None
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words of ``text``, numbers as ``0``, citation markers as ``ocit``."""
+    return ["0" if word[0].isdigit() else word.lower()
+            for word in _TOKEN.findall(_MARKER.sub(" " + OTHER + " ", text))]
+
+
+def model_tokens(sentence: str, citation: tuple[int, int] | None) -> tuple[list[str], int]:
+    """The sentence in the model's form (see the module doc) and the index of ``tcit`` in it (-1 without one)."""
+    if citation is None:
+        return _words(sentence), -1
+    start, end = citation
+    before = _words(sentence[:start])
+    return [*before, TARGET, *_words(sentence[end:])], len(before)
+
+
+RULES_OFF, RULES_DECISION, RULES_EVIDENCE = "none", "decision", "evidence"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the featuriser computes: n-grams up to ``ngrams``, ``window`` words each side of the citation, the
+    n-grams of the citation's clause apart when ``clause``, and from the rules: nothing (``"none"``), their
+    decision (``"decision"``: its logit and the deciding rule) or that and every rule that fired (``"evidence"``)."""
+
+    ngrams: int = 2
+    window: int = 3
+    rules: str = RULES_EVIDENCE
+    clause: bool = False
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Settings":
+        rules = data.get("rules", RULES_EVIDENCE)
+        if rules not in (RULES_OFF, RULES_DECISION, RULES_EVIDENCE):
+            raise ValueError(f"rules setting {rules!r} is not one of none, decision, evidence")
+        return cls(int(data.get("ngrams", 2)), int(data.get("window", 3)), rules, bool(data.get("clause", False)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ngrams": self.ngrams, "window": self.window, "rules": self.rules, "clause": self.clause}
+
+
+def _grams(tokens: list[str], n_max: int, prefix: str, feats: dict[str, float]) -> None:
+    padded = ["<s>", *tokens, "</s>"]
+    for n in range(1, n_max + 1):
+        for i in range(len(padded) - n + 1):
+            gram = padded[i:i + n]
+            if n == 1 and gram[0] in ("<s>", "</s>"):
+                continue
+            feats[prefix + " ".join(gram)] = 1.0
+
+
+def features(sentence: str, citation: tuple[int, int] | None, settings: Settings, rule_decision: Any = None,
+             rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> dict[str, float]:
+    """The model's features of one citing sentence (name -> value; binary ones are 1.0). ``rule_decision`` and
+    ``rule_names`` are what :meth:`chemref.nlp.claims.ClaimRules.evidence` gives on the same input, ``clause``
+    the span of the citation's clause (:func:`chemref.nlp.claims.citation_clause`)."""
+    tokens, at = model_tokens(sentence, citation)
+    feats: dict[str, float] = {}
+    _grams(tokens, settings.ngrams, "g:", feats)
+    if at >= 0 and settings.window:
+        for word in tokens[max(0, at - settings.window):at]:
+            feats["l:" + word] = 1.0
+        for word in tokens[at + 1:at + 1 + settings.window]:
+            feats["r:" + word] = 1.0
+    if settings.clause and citation is not None and clause is not None:
+        c0, c1 = clause
+        inner = model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
+        _grams(inner, settings.ngrams, "c:", feats)
+    if settings.rules != RULES_OFF and rule_decision is not None:
+        p = min(max(rule_decision.score, 1e-6), 1 - 1e-6)
+        feats["rules:logit"] = max(-_LOGIT_CLIP, min(_LOGIT_CLIP, math.log(p / (1 - p)))) / 4.0
+        feats["rules:" + str(rule_decision.rule)] = 1.0
+        if settings.rules == RULES_EVIDENCE:
+            for name in rule_names:
+                feats["fired:" + name] = 1.0
+    return feats
+
+
+class ClaimModel:
+    """Weights of the logistic regression (log-odds of CLAIM), its bias, threshold and featuriser settings."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        try:
+            self.settings = Settings.from_json(data["settings"])
+            self.bias = float(data["bias"])
+            self.threshold = float(data.get("threshold", 0.5))
+            self.weights = {str(k): float(v) for k, v in dict(data["weights"]).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"invalid claim model ({type(exc).__name__}: {exc})",
+                             hint="expected {'settings': {...}, 'bias': ..., 'weights': {...}}") from None
+        if not 0.0 < self.threshold < 1.0:
+            raise InputError(f"invalid claim model: threshold {self.threshold} is not between 0 and 1")
+        self.meta = dict(data.get("meta", {}))
+
+    @classmethod
+    def default(cls) -> "ClaimModel":
+        """The shipped model (``chemref/nlp/data/claims_model.json``)."""
+        return cls.from_file(Path(str(resources.files("chemref.nlp") / "data" / MODEL_FILE)))
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "ClaimModel":
+        """A model written by :meth:`to_json` (InputError naming the file when it is not one)."""
+        try:
+            with Path(path).open(encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot read the claim model ({type(exc).__name__}: {exc})", path=str(path),
+                             hint="reinstall chemref, or retrain with training/claims/train.py") from None
+        if not isinstance(data, dict):
+            raise InputError("the claim model is not a JSON object", path=str(path))
+        return cls(data)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"settings": self.settings.to_json(), "bias": self.bias, "threshold": self.threshold,
+                "weights": self.weights, "meta": self.meta}
+
+    def logit(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
+              rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
+        """Log-odds of CLAIM (the arguments are those of :func:`features`)."""
+        weights = self.weights
+        feats = features(sentence, citation, self.settings, rule_decision, rule_names, clause)
+        return self.bias + sum(weights.get(name, 0.0) * value for name, value in feats.items())
+
+    def probability(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
+                    rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
+        """P(CLAIM)."""
+        z = self.logit(sentence, citation, rule_decision, rule_names, clause)
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
