@@ -1,0 +1,242 @@
+"""The walk over an article's block-level elements: sections, paragraphs, captions, table rows, and what the
+walk did not reach (named in diagnostics).
+
+Each ``<p>`` (and each title that cites, caption, attribution, table row and cell) becomes one
+:class:`Paragraph`; blocks nested in a paragraph (lists, figures, tables) become paragraphs of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lxml import etree
+
+from chemref.jats.citations import RangeBudget, resolve_anchors
+from chemref.jats.model import Diagnostic, FormatRange, Paragraph, Section
+from chemref.jats.paths import child_paths, prefixed_name
+from chemref.jats.references import ReferenceList
+from chemref.jats.sections import section_kind
+from chemref.jats.text import BLOCK_TAGS, TextBuilder, first_child, plain_text
+
+__all__ = ["BlockWalker", "SECTION_TAGS"]
+
+_CITATION_TYPES = frozenset({"bibr", "ref"})
+SECTION_TAGS = frozenset({"sec", "app", "ack", "notes", "bio"})
+# Container -> the context its paragraphs get (inside a figure or table the caption context wins).
+_CONTEXTS = {
+    "list": "list", "boxed-text": "boxed-text", "disp-quote": "disp-quote", "fn-group": "footnote",
+    "fn": "footnote", "statement": "statement", "def-list": "def-list", "table-wrap-foot": "table-foot",
+    "glossary": "def-list", "speech": "other", "verse-group": "other", "question-wrap": "other",
+}
+_FLOATS = frozenset({"fig", "fig-group", "table-wrap", "table-wrap-group", "chem-struct-wrap",
+                     "supplementary-material", "media", "table", "array"})
+# Block-level elements with nothing to read as paragraphs (a title is read as one only when it holds a citation).
+_IGNORED = frozenset({"label", "sec-meta", "object-id", "alt-text", "long-desc", "graphic",
+                      "ref-list", "permissions", "kwd-group", "subtitle"})
+_MATHML = "{http://www.w3.org/1998/Math/MathML}"
+# Foreign-namespace containers read as sections (TaxPub's treatment sections); other foreign elements that
+# hold JATS markup (TaxPub's taxon treatments, nomenclature) are read through.
+_FOREIGN_SECTIONS = frozenset({"{http://www.plazi.org/taxpub}treatment-sec"})
+
+
+def _no_path(element: Any) -> str:
+    """The placeholder of :attr:`BlockWalker.getpath` until an article's path function is set."""
+    raise RuntimeError("the article's path function is not set")
+
+
+class BlockWalker:
+    """The state of reading one article: its references, diagnostics and what was consumed."""
+
+    def __init__(self, refs: ReferenceList, diagnostics: list[Diagnostic]) -> None:
+        self.refs = refs
+        self.diagnostics = diagnostics
+        self.consumed: list = []        # citation xref elements placed in paragraphs
+        self.visited_p: list = []       # the <p> elements read as paragraphs
+        self.getpath: Callable[[Any], str] = _no_path
+        self.ranges = RangeBudget()     # what the article's citation ranges may still add
+
+    def is_citation(self, xref) -> bool:
+        kind = xref.get("ref-type")
+        if kind in _CITATION_TYPES:
+            return True
+        if kind:
+            return False
+        rids = (xref.get("rid") or "").split()
+        return bool(rids) and all(self.refs.resolve(r) is not None for r in rids)
+
+    def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph], path: str) -> list:
+        builder = TextBuilder(self.is_citation)
+        builder.walk(element)
+        if element.tag == "p":
+            self.visited_p.append(element)
+        return self._finish(builder, element, context, is_caption, out, path)
+
+    def _finish(self, builder: TextBuilder, element, context: str, is_caption: bool, out: list[Paragraph],
+                path: str) -> list:
+        text = builder.text()
+        if builder.xrefs:
+            self.consumed.extend(event.element for event in builder.xrefs)
+            anchors = resolve_anchors(text, builder.xrefs, self.refs, self.diagnostics, self.ranges)
+        else:
+            anchors = ()
+        if text or anchors:
+            formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
+            out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context, path))
+        return builder.blocks
+
+    def row(self, row, out: list[Paragraph], path: str) -> list:
+        """One table row as one paragraph: its non-empty cells joined by " | " (context ``table``)."""
+        builder = TextBuilder(self.is_citation)
+        for cell in row:
+            if cell.tag not in ("td", "th"):
+                continue
+            mark, pos, n_xrefs, space = len(builder.parts), builder.pos, len(builder.xrefs), builder.space
+            if pos:
+                builder.add(" | ")
+            builder.walk(cell)
+            if len(builder.xrefs) == n_xrefs and not "".join(builder.parts[mark + (1 if pos else 0):]).strip():
+                del builder.parts[mark:]   # an empty cell leaves no separator behind
+                builder.pos = pos
+                builder.space = space
+                builder.formatting = [f for f in builder.formatting if f[0] < pos]
+        return self._finish(builder, row, "table", True, out, path)
+
+    def has_citation(self, element) -> bool:
+        """True when a citation xref sits anywhere inside ``element``."""
+        return len(element) > 0 and any(self.is_citation(x) for x in element.iter("xref"))
+
+    def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
+              context: str, is_caption: bool, path: str) -> None:
+        tag = element.tag
+        if tag.__class__ is not str or tag in _IGNORED:
+            return
+        if tag[0] == "{":
+            self.foreign(element, kind, paragraphs, sections, context, is_caption, path)
+            return
+        if tag == "title":  # a title is text of its own only when it cites (section and appendix titles)
+            if self.has_citation(element):
+                for nested in self.paragraph(element, "title", is_caption, paragraphs, path):
+                    self.block(nested, kind, paragraphs, sections, "title", is_caption, self.getpath(nested))
+            return
+        if tag == "attrib":  # the source line of a quote, figure or table
+            for nested in self.paragraph(element, "attrib", is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "attrib", is_caption, self.getpath(nested))
+            return
+        if tag == "p":
+            for nested in self.paragraph(element, context, is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, _CONTEXTS.get(nested.tag, context), is_caption,
+                           self.getpath(nested))
+            return
+        if tag in SECTION_TAGS:
+            sections.append(self.section(element, kind, path))
+            return
+        if tag == "caption":
+            for child, child_path in child_paths(element, path):
+                if child.tag in ("title", "p"):
+                    for nested in self.paragraph(child, "caption", True, paragraphs, child_path):
+                        self.block(nested, kind, paragraphs, sections, "caption", True, self.getpath(nested))
+                else:
+                    self.block(child, kind, paragraphs, sections, "caption", True, child_path)
+            return
+        if tag == "tr":
+            for nested in self.row(element, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
+            return
+        if tag in ("td", "th"):  # a cell outside any row
+            for nested in self.paragraph(element, "table", True, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
+            return
+        if tag in _FLOATS:
+            is_caption = True
+            context = "table" if tag in ("table", "array") else context
+        elif tag in _CONTEXTS:
+            context = _CONTEXTS[tag] if not is_caption or tag == "table-wrap-foot" else context
+        for child, child_path in child_paths(element, path):
+            self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+
+    def foreign(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
+                context: str, is_caption: bool, path: str) -> None:
+        """A foreign-namespace element among blocks (TaxPub): a section, a container read through, or, when it
+        holds only inline content with a citation, a paragraph of its own (context ``other``)."""
+        tag = element.tag
+        if tag.startswith(_MATHML):
+            return
+        if tag in _FOREIGN_SECTIONS:
+            sections.append(self.section(element, kind, path))
+            return
+        children = [c for c in element if c.tag.__class__ is str]
+        if any(c.tag in BLOCK_TAGS or c.tag == "title" or (c.tag[0] == "{" and not c.tag.startswith(_MATHML))
+               for c in children):
+            for child, child_path in child_paths(element, path):
+                self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+        elif self.has_citation(element):
+            for nested in self.paragraph(element, "other", is_caption, paragraphs, path):
+                self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
+
+    def section(self, element, parent_kind: str | None, path: str) -> Section:
+        title_el = first_child(element, "title")
+        title = plain_text(title_el) if title_el is not None else ""
+        if parent_kind == "abstract":
+            kind = "abstract"
+        else:
+            kind = section_kind(title, element.get("sec-type"), parent_kind)
+        paragraphs: list[Paragraph] = []
+        sections: list[Section] = []
+        for child, child_path in child_paths(element, path):
+            self.block(child, kind, paragraphs, sections, "p", False, child_path)
+        return Section(title, kind, tuple(paragraphs), tuple(sections))
+
+    def body(self, body) -> tuple[Section, ...]:
+        out: list[Section] = []
+        loose: list[Paragraph] = []
+        loose_sections: list[Section] = []
+        seen_section = False
+
+        def flush(leading: bool) -> None:
+            if loose or loose_sections:
+                kind = "introduction" if leading else "other"
+                out.append(Section("", kind, tuple(loose), tuple(loose_sections)))
+                loose.clear()
+                loose_sections.clear()
+
+        for child, path in child_paths(body, self.getpath(body)):
+            if child.tag == "sec":
+                flush(leading=not seen_section)
+                seen_section = True
+                out.append(self.section(child, None, path))
+            else:
+                self.block(child, "other", loose, loose_sections, "p", False, path)
+        flush(leading=False)  # trailing (or the only) untitled text is not called an introduction
+        return tuple(out)
+
+    def check_body(self, body) -> int:
+        """Name in diagnostics every citation xref and <p> of the body that is not in a paragraph;
+        returns the number of citation xrefs in the body."""
+        xrefs = [x for x in body.iter("xref") if self.is_citation(x)]
+        if len(xrefs) != len(self.consumed):
+            consumed = set(self.consumed)
+            for xref in xrefs:
+                if xref not in consumed:
+                    parent = xref.getparent()
+                    self.diagnostics.append(Diagnostic(
+                        "citation-outside-paragraph",
+                        f"citation xref rid={xref.get('rid')!r} inside <{parent.tag}> is not in any paragraph",
+                        xref.sourceline))
+        n_p = int(_COUNT_P(body))
+        if n_p != len(self.visited_p):
+            visited = set(self.visited_p)
+            skipped = [p for p in body.iter("p") if p not in visited]
+            where: dict[str, int] = {}
+            for p in skipped:
+                parent = p.getparent()
+                name = prefixed_name(parent) if parent is not None else "?"
+                where[name] = where.get(name, 0) + 1
+            shown = ", ".join(f"<{name}> ({n})" for name, n in sorted(where.items(), key=lambda kv: -kv[1])[:4])
+            self.diagnostics.append(Diagnostic(
+                "paragraph-skipped", f"{len(skipped)} <p> element(s) of the body sit where no paragraph is read: "
+                f"inside {shown}", skipped[0].sourceline if skipped else body.sourceline))
+        return len(xrefs)
+
+
+_COUNT_P = etree.XPath("count(.//p)")
+
