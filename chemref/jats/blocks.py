@@ -173,9 +173,21 @@ class BlockWalker:
             for nested in self.paragraph(element, "other", is_caption, paragraphs, path):
                 self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
 
+    def title(self, title_el) -> tuple[str, TextBuilder | None]:
+        """A section's title as text and, when the title holds markup, the builder that walked it: one walk
+        gives the title and, when the title cites, its paragraph."""
+        if title_el is None:
+            return "", None
+        if not len(title_el):
+            return plain_text(title_el), None
+        builder = TextBuilder(self.is_citation)
+        builder.walk(title_el)
+        # blocks inside a title: plain_text keeps their words in the title (a paragraph defers them)
+        return (builder.text() if not builder.blocks else plain_text(title_el)), builder
+
     def section(self, element, parent_kind: str | None, path: str) -> Section:
         title_el = first_child(element, "title")
-        title = plain_text(title_el) if title_el is not None else ""
+        title, title_builder = self.title(title_el)
         if parent_kind == "abstract":
             kind = "abstract"
         else:
@@ -183,7 +195,12 @@ class BlockWalker:
         paragraphs: list[Paragraph] = []
         sections: list[Section] = []
         for child, child_path in child_paths(element, path):
-            self.block(child, kind, paragraphs, sections, "p", False, child_path)
+            if child is title_el and title_builder is not None:
+                if title_builder.xrefs or self.has_citation(child):
+                    for nested in self._finish(title_builder, child, "title", False, paragraphs, child_path):
+                        self.block(nested, kind, paragraphs, sections, "title", False, self.getpath(nested))
+            else:
+                self.block(child, kind, paragraphs, sections, "p", False, child_path)
         return Section(title, kind, tuple(paragraphs), tuple(sections))
 
     def body(self, body) -> tuple[Section, ...]:
