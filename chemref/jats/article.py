@@ -7,7 +7,7 @@ from html.entities import name2codepoint
 
 from lxml import etree
 
-from chemref.jats.blocks import SECTION_TAGS, BlockWalker
+from chemref.jats.blocks import SECTION_TAGS, BlockWalker, Place
 from chemref.jats.license import read_license
 from chemref.jats.metadata import read_meta, read_metadata
 from chemref.jats.model import Article, Diagnostic, Paragraph, Section
@@ -60,7 +60,7 @@ def _back(reader: BlockWalker, back, floats) -> tuple[Section, ...]:
                     out.append(section)
             else:
                 extra: list[Section] = []
-                reader.block(child, "other", loose, extra, "p", False, path)
+                reader.block(child, Place("other", loose, extra), path)
                 out.extend(extra)
         if loose:
             out.append(Section("Floating figures and tables" if container is floats else "", "other",

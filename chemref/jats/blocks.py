@@ -18,7 +18,7 @@ from chemref.jats.references import ReferenceList
 from chemref.jats.sections import section_kind
 from chemref.jats.text import BLOCK_TAGS, TextBuilder, first_child, plain_text
 
-__all__ = ["BlockWalker", "SECTION_TAGS"]
+__all__ = ["BlockWalker", "Place", "SECTION_TAGS"]
 
 _CITATION_TYPES = frozenset({"bibr", "ref"})
 SECTION_TAGS = frozenset({"sec", "app", "ack", "notes", "bio"})
@@ -44,6 +44,28 @@ def _no_path(element: Any) -> str:
     raise RuntimeError("the article's path function is not set")
 
 
+class Place:
+    """Where the blocks being read put their paragraphs: the section's kind, its lists of paragraphs and of
+    subsections, the context its paragraphs get (``p``, ``caption``, ``table``, ``list``...) and whether they
+    are captions (inside a figure or table)."""
+
+    __slots__ = ("kind", "paragraphs", "sections", "context", "is_caption")
+
+    def __init__(self, kind: str, paragraphs: list[Paragraph], sections: list[Section], context: str = "p",
+                 is_caption: bool = False) -> None:
+        self.kind = kind
+        self.paragraphs = paragraphs
+        self.sections = sections
+        self.context = context
+        self.is_caption = is_caption
+
+    def within(self, context: str, is_caption: bool) -> Place:
+        """The same section's place with another paragraph context (itself when nothing changes)."""
+        if context == self.context and is_caption == self.is_caption:
+            return self
+        return Place(self.kind, self.paragraphs, self.sections, context, is_caption)
+
+
 class BlockWalker:
     """The state of reading one article: its references, diagnostics and what was consumed."""
 
@@ -64,15 +86,15 @@ class BlockWalker:
         rids = (xref.get("rid") or "").split()
         return bool(rids) and all(self.refs.resolve(r) is not None for r in rids)
 
-    def paragraph(self, element, context: str, is_caption: bool, out: list[Paragraph], path: str) -> list:
+    def paragraph(self, element, place: Place, path: str) -> list:
+        """Read ``element`` as one paragraph of ``place``; returns the blocks nested in it."""
         builder = TextBuilder(self.is_citation)
         builder.walk(element)
         if element.tag == "p":
             self.visited_p.append(element)
-        return self._finish(builder, element, context, is_caption, out, path)
+        return self._finish(builder, element, place, path)
 
-    def _finish(self, builder: TextBuilder, element, context: str, is_caption: bool, out: list[Paragraph],
-                path: str) -> list:
+    def _finish(self, builder: TextBuilder, element, place: Place, path: str) -> list:
         text = builder.text()
         if builder.xrefs:
             self.consumed.extend(event.element for event in builder.xrefs)
@@ -81,11 +103,12 @@ class BlockWalker:
             anchors = ()
         if text or anchors:
             formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
-            out.append(Paragraph(text, anchors, formatting, is_caption, element.sourceline, context, path))
+            place.paragraphs.append(Paragraph(text, anchors, formatting, place.is_caption, element.sourceline,
+                                              place.context, path))
         return builder.blocks
 
-    def row(self, row, out: list[Paragraph], path: str) -> list:
-        """One table row as one paragraph: its non-empty cells joined by " | " (context ``table``)."""
+    def row(self, row, place: Place, path: str) -> list:
+        """One table row as one paragraph: its non-empty cells joined by " | " (``place``: a table caption)."""
         builder = TextBuilder(self.is_citation)
         for cell in row:
             if cell.tag not in ("td", "th"):
@@ -99,79 +122,94 @@ class BlockWalker:
                 builder.pos = pos
                 builder.space = space
                 builder.formatting = [f for f in builder.formatting if f[0] < pos]
-        return self._finish(builder, row, "table", True, out, path)
+        return self._finish(builder, row, place, path)
 
     def has_citation(self, element) -> bool:
         """True when a citation xref sits anywhere inside ``element``."""
         return len(element) > 0 and any(self.is_citation(x) for x in element.iter("xref"))
 
-    def block(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
-              context: str, is_caption: bool, path: str) -> None:
+    def block(self, element, place: Place, path: str) -> None:
+        """Read one block-level element into ``place``: by the handler of its tag, else as a container."""
         tag = element.tag
         if tag.__class__ is not str or tag in _IGNORED:
             return
         if tag[0] == "{":
-            self.foreign(element, kind, paragraphs, sections, context, is_caption, path)
+            self.foreign(element, place, path)
             return
-        if tag == "title":  # a title is text of its own only when it cites (section and appendix titles)
-            if self.has_citation(element):
-                for nested in self.paragraph(element, "title", is_caption, paragraphs, path):
-                    self.block(nested, kind, paragraphs, sections, "title", is_caption, self.getpath(nested))
-            return
-        if tag == "attrib":  # the source line of a quote, figure or table
-            for nested in self.paragraph(element, "attrib", is_caption, paragraphs, path):
-                self.block(nested, kind, paragraphs, sections, "attrib", is_caption, self.getpath(nested))
-            return
-        if tag == "p":
-            for nested in self.paragraph(element, context, is_caption, paragraphs, path):
-                self.block(nested, kind, paragraphs, sections, _CONTEXTS.get(nested.tag, context), is_caption,
-                           self.getpath(nested))
-            return
-        if tag in SECTION_TAGS:
-            sections.append(self.section(element, kind, path))
-            return
-        if tag == "caption":
-            for child, child_path in child_paths(element, path):
-                if child.tag in ("title", "p"):
-                    for nested in self.paragraph(child, "caption", True, paragraphs, child_path):
-                        self.block(nested, kind, paragraphs, sections, "caption", True, self.getpath(nested))
-                else:
-                    self.block(child, kind, paragraphs, sections, "caption", True, child_path)
-            return
-        if tag == "tr":
-            for nested in self.row(element, paragraphs, path):
-                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
-            return
-        if tag in ("td", "th"):  # a cell outside any row
-            for nested in self.paragraph(element, "table", True, paragraphs, path):
-                self.block(nested, kind, paragraphs, sections, "table", True, self.getpath(nested))
-            return
-        if tag in _FLOATS:
-            is_caption = True
-            context = "table" if tag in ("table", "array") else context
-        elif tag in _CONTEXTS:
-            context = _CONTEXTS[tag] if not is_caption or tag == "table-wrap-foot" else context
-        for child, child_path in child_paths(element, path):
-            self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+        handler = _BLOCK_HANDLERS.get(tag)
+        if handler is not None:
+            handler(self, element, place, path)
+        else:
+            self.container(element, place, path)
 
-    def foreign(self, element, kind: str, paragraphs: list[Paragraph], sections: list[Section],
-                context: str, is_caption: bool, path: str) -> None:
+    def text_block(self, element, place: Place, path: str) -> None:
+        """``element`` as one paragraph of ``place``, then the blocks nested in it, in the same place."""
+        for nested in self.paragraph(element, place, path):
+            self.block(nested, place, self.getpath(nested))
+
+    def _p(self, element, place: Place, path: str) -> None:
+        """A ``<p>``; a block nested in it (a list, a quote) gives its paragraphs its own context."""
+        for nested in self.paragraph(element, place, path):
+            self.block(nested, place.within(_CONTEXTS.get(nested.tag, place.context), place.is_caption),
+                       self.getpath(nested))
+
+    def _title(self, element, place: Place, path: str) -> None:
+        """A title outside a section's head: text of its own only when it cites (appendix titles)."""
+        if self.has_citation(element):
+            self.text_block(element, place.within("title", place.is_caption), path)
+
+    def _attrib(self, element, place: Place, path: str) -> None:
+        """The source line of a quote, figure or table."""
+        self.text_block(element, place.within("attrib", place.is_caption), path)
+
+    def _section(self, element, place: Place, path: str) -> None:
+        place.sections.append(self.section(element, place.kind, path))
+
+    def _caption(self, element, place: Place, path: str) -> None:
+        """A caption: its title and paragraphs are caption paragraphs, other blocks are read inside it."""
+        inside = place.within("caption", True)
+        for child, child_path in child_paths(element, path):
+            if child.tag in ("title", "p"):
+                self.text_block(child, inside, child_path)
+            else:
+                self.block(child, inside, child_path)
+
+    def _row(self, element, place: Place, path: str) -> None:
+        inside = place.within("table", True)
+        for nested in self.row(element, inside, path):
+            self.block(nested, inside, self.getpath(nested))
+
+    def _cell(self, element, place: Place, path: str) -> None:
+        """A cell outside any row."""
+        self.text_block(element, place.within("table", True), path)
+
+    def container(self, element, place: Place, path: str) -> None:
+        """Any other block: its children read in turn; a float makes them captions, a list, quote or footnote
+        gives them its context (inside a figure or table the caption context wins)."""
+        tag = element.tag
+        if tag in _FLOATS:
+            place = place.within("table" if tag in ("table", "array") else place.context, True)
+        elif tag in _CONTEXTS and (not place.is_caption or tag == "table-wrap-foot"):
+            place = place.within(_CONTEXTS[tag], place.is_caption)
+        for child, child_path in child_paths(element, path):
+            self.block(child, place, child_path)
+
+    def foreign(self, element, place: Place, path: str) -> None:
         """A foreign-namespace element among blocks (TaxPub): a section, a container read through, or, when it
         holds only inline content with a citation, a paragraph of its own (context ``other``)."""
         tag = element.tag
         if tag.startswith(_MATHML):
             return
         if tag in _FOREIGN_SECTIONS:
-            sections.append(self.section(element, kind, path))
+            place.sections.append(self.section(element, place.kind, path))
             return
         children = [c for c in element if c.tag.__class__ is str]
         if any(c.tag in BLOCK_TAGS or c.tag == "title" or (c.tag[0] == "{" and not c.tag.startswith(_MATHML))
                for c in children):
             for child, child_path in child_paths(element, path):
-                self.block(child, kind, paragraphs, sections, context, is_caption, child_path)
+                self.block(child, place, child_path)
         elif self.has_citation(element):
-            for nested in self.paragraph(element, "other", is_caption, paragraphs, path):
-                self.block(nested, kind, paragraphs, sections, "other", is_caption, self.getpath(nested))
+            self.text_block(element, place.within("other", place.is_caption), path)
 
     def title(self, title_el) -> tuple[str, TextBuilder | None]:
         """A section's title as text and, when the title holds markup, the builder that walked it: one walk
@@ -192,16 +230,16 @@ class BlockWalker:
             kind = "abstract"
         else:
             kind = section_kind(title, element.get("sec-type"), parent_kind)
-        paragraphs: list[Paragraph] = []
-        sections: list[Section] = []
+        place = Place(kind, [], [])
         for child, child_path in child_paths(element, path):
             if child is title_el and title_builder is not None:
                 if title_builder.xrefs or self.has_citation(child):
-                    for nested in self._finish(title_builder, child, "title", False, paragraphs, child_path):
-                        self.block(nested, kind, paragraphs, sections, "title", False, self.getpath(nested))
+                    heading = place.within("title", False)
+                    for nested in self._finish(title_builder, child, heading, path=child_path):
+                        self.block(nested, heading, self.getpath(nested))
             else:
-                self.block(child, kind, paragraphs, sections, "p", False, child_path)
-        return Section(title, kind, tuple(paragraphs), tuple(sections))
+                self.block(child, place, child_path)
+        return Section(title, kind, tuple(place.paragraphs), tuple(place.sections))
 
     def body(self, body) -> tuple[Section, ...]:
         out: list[Section] = []
@@ -216,13 +254,14 @@ class BlockWalker:
                 loose.clear()
                 loose_sections.clear()
 
+        place = Place("other", loose, loose_sections)
         for child, path in child_paths(body, self.getpath(body)):
             if child.tag == "sec":
                 flush(leading=not seen_section)
                 seen_section = True
                 out.append(self.section(child, None, path))
             else:
-                self.block(child, "other", loose, loose_sections, "p", False, path)
+                self.block(child, place, path)
         flush(leading=False)  # trailing (or the only) untitled text is not called an introduction
         return tuple(out)
 
@@ -257,3 +296,10 @@ class BlockWalker:
 
 _COUNT_P = etree.XPath("count(.//p)")
 
+
+#: The handler of each block tag :meth:`BlockWalker.block` does not read as a container.
+_BLOCK_HANDLERS: dict[str, Callable[[BlockWalker, Any, Place, str], None]] = {
+    "p": BlockWalker._p, "title": BlockWalker._title, "attrib": BlockWalker._attrib,
+    "caption": BlockWalker._caption, "tr": BlockWalker._row, "td": BlockWalker._cell, "th": BlockWalker._cell,
+    **{tag: BlockWalker._section for tag in SECTION_TAGS},
+}
