@@ -10,6 +10,7 @@ continues the previous work rather than starting a new one.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -52,6 +53,16 @@ class ReferenceList:
                     self._nested.setdefault(ident, ref_id)
         return self._nested.get(rid)
 
+    def add(self, element, reference: Reference, label: str | None) -> None:
+        """Append the reference read from ``element`` (its label, when printed, names it too)."""
+        ref_id = reference.id
+        self.position[ref_id] = len(self.order)
+        self.order.append(ref_id)
+        self._elements.append(element)
+        if label:
+            self.label_to_id.setdefault(label.strip("[]().: "), ref_id)
+        self.references.append(reference)
+
 
 _IDS = etree.XPath("descendant-or-self::*/@id")
 
@@ -80,11 +91,20 @@ def _by_author(element) -> bool:
     return True
 
 
+def _field_text(element) -> str:
+    """The text of a name part: its stripped text when plain, else read through its markup."""
+    text = element.text
+    if len(element) or not text or "\n" in text or "  " in text:
+        return plain_text(element)
+    return text.strip()
+
+
 class _Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
     __slots__ = ("elements", "doi", "source", "pmid", "names", "given", "titles", "book_source", "container",
-                 "year", "has_comment", "conflicts", "text_title", "notes")
+                 "year", "has_comment", "conflicts", "text_title", "notes",
+                 "_link", "_any_surname", "_group", "_by_author", "_book")
 
     def __init__(self, elements: list) -> None:
         self.elements = elements
@@ -100,99 +120,107 @@ class _Work:
         self.has_comment = False
         self.conflicts: list[str] = []
         self.notes: list[tuple[str, str]] = []     # (diagnostic code, message)
-        link_doi = link_source = None
-        any_surname = False
-        group = by_author = None  # the person-group of the last surname, and whether it names authors
         self.text_title: str | None = None
+        # while reading: the first linked DOI and where it sits, whether a marked-up surname was met, the
+        # person-group of the last surname and whether it names authors, whether the element is not a journal's
+        self._link: tuple[str | None, str | None] = (None, None)
+        self._any_surname = False
+        self._group: Any = None
+        self._by_author: bool | None = None
         for element in elements:
-            book = (element.get("publication-type") or "journal") != "journal"
+            self._book = (element.get("publication-type") or "journal") != "journal"
             for field in element.iter(*_FIELD_TAGS):
-                tag = field.tag
-                if tag == "pub-id":
-                    kind = (field.get("pub-id-type") or "").lower()
-                    if kind == "doi" and self.doi is None:
-                        raw = text_of(field).strip()
-                        if (" " in raw or not raw.isprintable()) and any(c.isspace() for c in raw):
-                            # a DOI never holds white space: a line break or space inside the element's value
-                            # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
-                            joined = "".join(raw.split())
-                            self.notes.append(("ref-doi-whitespace", f"DOI {' '.join(raw.split())!r} holds white "
-                                               f"space; read as {normalize_doi(joined)!r}"))
-                            raw = joined
-                        doi = normalize_doi(raw)
-                        if doi:
-                            self.doi, self.source = doi, "comment" if _in_comment(field) else "pub-id"
-                    elif kind == "pmid" and self.pmid is None:
-                        match = _DIGITS.search(text_of(field))
-                        if match:
-                            self.pmid = match.group(0)
-                elif tag == "surname":
-                    name = field.getparent()
-                    if name is None or (name.tag != "name" and name.tag != "string-name"):
-                        continue
-                    parent = name.getparent()
-                    if parent is not group:
-                        group, by_author = parent, _by_author(name)
-                    if by_author:
-                        text = field.text
-                        if len(field) or not text or "\n" in text or "  " in text:
-                            text = plain_text(field)
-                        else:
-                            text = text.strip()
-                        if text:
-                            self.names.append(text)
-                            given = field.getnext()
-                            if given is None or given.tag != "given-names":
-                                given = first_child(name, "given-names")
-                            if given is not None:
-                                text = given.text
-                                if len(given) or not text or "\n" in text or "  " in text:
-                                    text = plain_text(given)
-                                else:
-                                    text = text.strip()
-                            self.given.append(text or None if given is not None else None)
-                            any_surname = True
-                elif tag == "year":
-                    if self.year is None:
-                        self.year = field
-                elif tag == "ext-link" or tag == "uri":
-                    if link_doi is None:
-                        shown = text_of(field)
-                        href = field.get(_XLINK) or ""
-                        from_text = normalize_doi(shown) if "10." in shown else None
-                        from_href = normalize_doi(href) if "10." in href else None
-                        if from_text and from_href and from_text != from_href:
-                            self.conflicts.append(f"link text {from_text} vs href {from_href}")
-                        link_doi = from_text or from_href
-                        if link_doi:
-                            link_source = "comment" if _in_comment(field) else "ext-link"
-                elif tag in _TITLE_TAGS:
-                    self.titles.setdefault(tag, field)
-                elif tag == "collab":
-                    if _by_author(field):
-                        text = plain_text(field)
-                        if text:
-                            self.names.append(text)
-                            self.given.append(None)
-                elif tag == "string-name":
-                    if first_child(field, "surname") is None and _by_author(field):
-                        text = plain_text(field)
-                        if text:
-                            self.names.append(text)
-                            self.given.append(None)
-                elif tag == "source":
-                    if self.container is None:
-                        self.container = field
-                    if book and self.book_source is None:
-                        self.book_source = field
-                elif tag == "comment":
-                    self.has_comment = True
-        if not self.titles and (not self.names or not any_surname):
+                _FIELD_READERS[field.tag](self, field)
+        if not self.titles and (not self.names or not self._any_surname):
             self._unstructured()
-        if self.doi is None and link_doi:
-            self.doi, self.source = link_doi, link_source
+        if self.doi is None and self._link[0]:
+            self.doi, self.source = self._link
         if self.doi is None:
             self._text_doi()
+
+    def _pub_id(self, field) -> None:
+        """A ``<pub-id>``: the DOI (white space inside it joined, with a note) or the PMID."""
+        kind = (field.get("pub-id-type") or "").lower()
+        if kind == "doi" and self.doi is None:
+            raw = text_of(field).strip()
+            if (" " in raw or not raw.isprintable()) and any(c.isspace() for c in raw):
+                # a DOI never holds white space: a line break or space inside the element's value
+                # is a typesetting break ("10.1371/journal.pbio. 1001425"), joined rather than cut
+                joined = "".join(raw.split())
+                self.notes.append(("ref-doi-whitespace", f"DOI {' '.join(raw.split())!r} holds white "
+                                   f"space; read as {normalize_doi(joined)!r}"))
+                raw = joined
+            doi = normalize_doi(raw)
+            if doi:
+                self.doi, self.source = doi, "comment" if _in_comment(field) else "pub-id"
+        elif kind == "pmid" and self.pmid is None:
+            match = _DIGITS.search(text_of(field))
+            if match:
+                self.pmid = match.group(0)
+
+    def _surname(self, field) -> None:
+        """A ``<surname>`` of an author's ``<name>`` / ``<string-name>``, with the given names beside it."""
+        name = field.getparent()
+        if name is None or (name.tag != "name" and name.tag != "string-name"):
+            return
+        parent = name.getparent()
+        if parent is not self._group:
+            self._group, self._by_author = parent, _by_author(name)
+        if not self._by_author:
+            return
+        text = _field_text(field)
+        if text:
+            self.names.append(text)
+            given = field.getnext()
+            if given is None or given.tag != "given-names":
+                given = first_child(name, "given-names")
+            self.given.append((_field_text(given) or None) if given is not None else None)
+            self._any_surname = True
+
+    def _year(self, field) -> None:
+        if self.year is None:
+            self.year = field
+
+    def _ext_link(self, field) -> None:
+        """An ``<ext-link>`` / ``<uri>``: the first linked DOI (its text before its href; a disagreement noted)."""
+        if self._link[0] is not None:
+            return
+        shown = text_of(field)
+        href = field.get(_XLINK) or ""
+        from_text = normalize_doi(shown) if "10." in shown else None
+        from_href = normalize_doi(href) if "10." in href else None
+        if from_text and from_href and from_text != from_href:
+            self.conflicts.append(f"link text {from_text} vs href {from_href}")
+        link_doi = from_text or from_href
+        if link_doi:
+            self._link = (link_doi, "comment" if _in_comment(field) else "ext-link")
+
+    def _title(self, field) -> None:
+        self.titles.setdefault(field.tag, field)
+
+    def _collab(self, field) -> None:
+        if _by_author(field):
+            self._whole_name(field)
+
+    def _string_name(self, field) -> None:
+        """A ``<string-name>`` without a ``<surname>``: the whole name (with one, its surname is read)."""
+        if first_child(field, "surname") is None and _by_author(field):
+            self._whole_name(field)
+
+    def _whole_name(self, field) -> None:
+        text = plain_text(field)
+        if text:
+            self.names.append(text)
+            self.given.append(None)
+
+    def _source(self, field) -> None:
+        if self.container is None:
+            self.container = field
+        if self._book and self.book_source is None:
+            self.book_source = field
+
+    def _comment(self, field) -> None:
+        self.has_comment = True
 
     def _text_doi(self) -> None:
         if self.has_comment:
@@ -254,6 +282,15 @@ class _Work:
     def is_continuation(self) -> bool:
         """No person names and no title: another edition of the previous work (Angewandte's German one)."""
         return not self.names and not self.titles and not self.text_title
+
+
+#: The reader of each field tag met inside a citation element (every tag of ``_FIELD_TAGS``).
+_FIELD_READERS: dict[str, Callable[[_Work, Any], None]] = {
+    "pub-id": _Work._pub_id, "ext-link": _Work._ext_link, "uri": _Work._ext_link, "comment": _Work._comment,
+    "surname": _Work._surname, "collab": _Work._collab, "string-name": _Work._string_name,
+    "article-title": _Work._title, "chapter-title": _Work._title, "data-title": _Work._title,
+    "source": _Work._source, "year": _Work._year,
+}
 
 
 # Unstructured ``mixed-citation`` text: an author list, then (maybe) a bracketed year, then the title up to the
@@ -467,64 +504,86 @@ def read_references(containers, diagnostics: list[Diagnostic]) -> ReferenceList:
         containers = (containers,)
     refs = [ref for container in containers if container is not None for ref in container.iter("ref")]
     for ref in refs:
-        line = ref.sourceline
-        ref_id = (ref.get("id") or "").strip()
-        label_el = first_child(ref, "label")
-        label = plain_text(label_el) if label_el is not None else None
-        if not ref_id:
-            diagnostics.append(Diagnostic(
-                "ref-missing-id", f"reference {label or ''} has no id and cannot be cited: "
-                f"{plain_text(ref)[:80]!r}".replace("  ", " "), line))
-            continue
-        if ref_id in result.position:
-            diagnostics.append(Diagnostic("ref-duplicate-id",
-                                          f"reference id {ref_id!r} used twice; the first one is kept", line))
-            continue
-        groups = _works(ref)
+        ref_id, label = _identity(ref, result, diagnostics)
+        if ref_id is not None:
+            result.add(ref, _reference(ref, ref_id, label, diagnostics), label)
+    return result
+
+
+def _identity(ref, result: ReferenceList, diagnostics: list[Diagnostic]) -> tuple[str | None, str | None]:
+    """The id and printed label of a ``<ref>``; no id when it has none or repeats one (a diagnostic says so)."""
+    ref_id = (ref.get("id") or "").strip()
+    label_el = first_child(ref, "label")
+    label = plain_text(label_el) if label_el is not None else None
+    if not ref_id:
+        diagnostics.append(Diagnostic(
+            "ref-missing-id", f"reference {label or ''} has no id and cannot be cited: "
+            f"{plain_text(ref)[:80]!r}".replace("  ", " "), ref.sourceline))
+        return None, label
+    if ref_id in result.position:
+        diagnostics.append(Diagnostic("ref-duplicate-id",
+                                      f"reference id {ref_id!r} used twice; the first one is kept", ref.sourceline))
+        return None, label
+    return ref_id, label
+
+
+class _Cited:
+    """What the works of one ``<ref>`` say about its identity: its DOI (and where it was found), the distinct
+    DOIs of its works, its PMID and whether it bundles several works."""
+
+    __slots__ = ("doi", "source", "distinct", "pmid", "ambiguous")
+
+    def __init__(self, groups: list[list[_Work]], ref_id: str, line: int | None,
+                 diagnostics: list[Diagnostic]) -> None:
         if len(groups) == 1 and len(groups[0]) == 1:      # the common case: one citation element
             work = groups[0][0]
-            flat = groups[0]
-            doi, source, pmid = work.doi, work.source, work.pmid
-            distinct: tuple[str, ...] = (doi,) if doi else ()
-            ambiguous = False
-        else:
-            dois: list[tuple[str, str | None]] = []
-            pmid = None
-            for group in groups:
-                best = min((w for w in group if w.doi), key=lambda w: _RANK[str(w.source)], default=None)
-                if best is not None:
-                    dois.append((best.doi or "", best.source))
-                for work in group:
-                    pmid = pmid or work.pmid
-            ambiguous = len(groups) > 1
-            flat = [work for group in groups for work in group]
-            distinct = tuple(dict.fromkeys(d for d, _ in dois))
-            if ambiguous:
-                diagnostics.append(Diagnostic(
-                    "ref-ambiguous", f"reference {ref_id} bundles {len(groups)} works; no single DOI is given "
-                    f"(found: {', '.join(distinct) or 'none'})", line))
-            doi, source = (None, None) if ambiguous or not dois else dois[0]
-        if doi is None and not ambiguous and flat[0].elements[0] is not ref:
-            doi, source = _doi_beside(ref)
-            distinct = (doi,) if doi else ()
-        for work in flat:
-            for code, message in work.notes:
-                diagnostics.append(Diagnostic(code, f"reference {ref_id}: {message}", line))
-            for conflict in work.conflicts:
-                diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
-                                              "the link text is used", line))
-        if len(flat) == 1:
-            authors, given_names = tuple(flat[0].names), tuple(flat[0].given)
-        else:
-            richest = [_richest(group) for group in groups]
-            authors = tuple(n for work in richest for n in work.names)
-            given_names = tuple(g for work in richest for g in work.given)
-        reference = Reference(ref_id, doi, source, pmid, _title(flat), authors, _year(flat, ref_id, diagnostics),
-                              ambiguous, distinct, label or None, line, *_container(groups[0]), given_names)
-        result.position[ref_id] = len(result.order)
-        result.order.append(ref_id)
-        result._elements.append(ref)
-        if label:
-            result.label_to_id.setdefault(label.strip("[]().: "), ref_id)
-        result.references.append(reference)
-    return result
+            self.doi, self.source, self.pmid = work.doi, work.source, work.pmid
+            self.distinct: tuple[str, ...] = (work.doi,) if work.doi else ()
+            self.ambiguous = False
+            return
+        dois: list[tuple[str, str | None]] = []
+        self.pmid = None
+        for group in groups:
+            best = min((w for w in group if w.doi), key=lambda w: _RANK[str(w.source)], default=None)
+            if best is not None:
+                dois.append((best.doi or "", best.source))
+            for work in group:
+                self.pmid = self.pmid or work.pmid
+        self.ambiguous = len(groups) > 1
+        self.distinct = tuple(dict.fromkeys(d for d, _ in dois))
+        if self.ambiguous:
+            diagnostics.append(Diagnostic(
+                "ref-ambiguous", f"reference {ref_id} bundles {len(groups)} works; no single DOI is given "
+                f"(found: {', '.join(self.distinct) or 'none'})", line))
+        self.doi, self.source = (None, None) if self.ambiguous or not dois else dois[0]
+
+
+def _reference(ref, ref_id: str, label: str | None, diagnostics: list[Diagnostic]) -> Reference:
+    """The :class:`Reference` of one ``<ref>`` with an id."""
+    line = ref.sourceline
+    groups = _works(ref)
+    flat = groups[0] if len(groups) == 1 else [work for group in groups for work in group]
+    cited = _Cited(groups, ref_id, line, diagnostics)
+    if cited.doi is None and not cited.ambiguous and flat[0].elements[0] is not ref:
+        cited.doi, cited.source = _doi_beside(ref)
+        cited.distinct = (cited.doi,) if cited.doi else ()
+    _note(flat, ref_id, line, diagnostics)
+    if len(flat) == 1:
+        authors, given_names = tuple(flat[0].names), tuple(flat[0].given)
+    else:
+        richest = [_richest(group) for group in groups]
+        authors = tuple(n for work in richest for n in work.names)
+        given_names = tuple(g for work in richest for g in work.given)
+    return Reference(ref_id, cited.doi, cited.source, cited.pmid, _title(flat), authors,
+                     _year(flat, ref_id, diagnostics), cited.ambiguous, cited.distinct, label or None, line,
+                     *_container(groups[0]), given_names)
+
+
+def _note(works: list[_Work], ref_id: str, line: int | None, diagnostics: list[Diagnostic]) -> None:
+    """The notes and DOI conflicts met while reading ``works``, as diagnostics of reference ``ref_id``."""
+    for work in works:
+        for code, message in work.notes:
+            diagnostics.append(Diagnostic(code, f"reference {ref_id}: {message}", line))
+        for conflict in work.conflicts:
+            diagnostics.append(Diagnostic("ref-doi-conflict", f"reference {ref_id}: {conflict}; "
+                                          "the link text is used", line))
