@@ -155,24 +155,23 @@ class TextBuilder:
                     self.pos += len(text)
                     self.space = text[-1] == " "
 
-    def _content(self, element) -> None:
-        """Append the content of an inline element: walked when it has children, else its text."""
-        if len(element):
-            self.walk(element)
-        else:
-            self.add(element.text)
-
     def _styled(self, element) -> None:
         """``<sub>``, ``<sup>``, ``<italic>``, ``<bold>``: the content, recorded as a formatting range."""
         start = self.pos
-        self._content(element)
+        if len(element):
+            self.walk(element)
+        else:  # a leaf: its text
+            self.add(element.text)
         if self.pos > start:
             self.formatting.append([start, self.pos, _STYLES[element.tag]])
 
     def _xref(self, element) -> None:
         """An ``<xref>``: its content, recorded as a citation event when it cites."""
         start = self.pos
-        self._content(element)
+        if len(element):
+            self.walk(element)
+        else:
+            self.add(element.text)
         if self.is_citation(element):
             self.xrefs.append(XrefEvent(start, self.pos, tuple((element.get("rid") or "").split()),
                                         element.sourceline, element))
