@@ -133,9 +133,8 @@ class TextBuilder:
         for child in element:
             tag = child.tag
             if tag.__class__ is str:
-                handler = _HANDLERS.get(tag)
-                if handler is not None:
-                    handler(self, child)
+                if tag in _HANDLERS:
+                    _HANDLERS[tag](self, child)
                 elif tag[0] == "{":
                     self._foreign(child)
                 elif len(child):
@@ -160,8 +159,17 @@ class TextBuilder:
         start = self.pos
         if len(element):
             self.walk(element)
-        else:  # a leaf: its text
-            self.add(element.text)
+        else:  # a leaf (most are): its text appended inline, as add() does
+            text = element.text
+            if text:
+                if not text.isprintable() or "  " in text:
+                    text = _WS.sub(" ", text)
+                if text[0] == " " and self.space:
+                    text = text[1:]
+                if text:
+                    self.parts.append(text)
+                    self.pos += len(text)
+                    self.space = text[-1] == " "
         if self.pos > start:
             self.formatting.append([start, self.pos, _STYLES[element.tag]])
 
@@ -170,8 +178,17 @@ class TextBuilder:
         start = self.pos
         if len(element):
             self.walk(element)
-        else:
-            self.add(element.text)
+        else:  # a leaf (most are): its text appended inline, as add() does
+            text = element.text
+            if text:
+                if not text.isprintable() or "  " in text:
+                    text = _WS.sub(" ", text)
+                if text[0] == " " and self.space:
+                    text = text[1:]
+                if text:
+                    self.parts.append(text)
+                    self.pos += len(text)
+                    self.space = text[-1] == " "
         if self.is_citation(element):
             self.xrefs.append(XrefEvent(start, self.pos, tuple((element.get("rid") or "").split()),
                                         element.sourceline, element))

@@ -48,14 +48,6 @@ def _by_author(element) -> bool:
     return True
 
 
-def _field_text(element) -> str:
-    """The text of a name part: its stripped text when plain, else read through its markup."""
-    text = element.text
-    if len(element) or not text or "\n" in text or "  " in text:
-        return plain_text(element)
-    return text.strip()
-
-
 class Work:
     """The fields of one citation element (or of the elements of one ``citation-alternatives``)."""
 
@@ -125,13 +117,19 @@ class Work:
             self._group, self._by_author = parent, _by_author(name)
         if not self._by_author:
             return
-        text = _field_text(field)
+        text = field.text   # plain text stripped (most names), else read through its markup
+        text = plain_text(field) if len(field) or not text or "\n" in text or "  " in text else text.strip()
         if text:
             self.names.append(text)
             given = field.getnext()
             if given is None or given.tag != "given-names":
                 given = first_child(name, "given-names")
-            self.given.append((_field_text(given) or None) if given is not None else None)
+            if given is None:
+                self.given.append(None)
+            else:
+                text = given.text
+                text = plain_text(given) if len(given) or not text or "\n" in text or "  " in text else text.strip()
+                self.given.append(text or None)
             self._any_surname = True
 
     def _year(self, field) -> None:
