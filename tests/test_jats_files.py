@@ -92,14 +92,14 @@ def test_jats_records_an_unexpected_exception_per_article(tmp_path: Path, monkey
     bad = tmp_path / "bad.xml"
     good.write_bytes(SAMPLE.read_bytes())
     bad.write_bytes(SAMPLE.read_bytes().replace(b"<article ", b"<article data-boom='1' ", 1))
-    real = reader._read_tree
+    real = reader.articles_of
 
     def boom(article, file, **kwargs):
         if article.get("data-boom"):
             raise KeyError("boom")
         return real(article, file, **kwargs)
 
-    monkeypatch.setattr(reader, "_read_tree", boom)
+    monkeypatch.setattr(reader, "articles_of", boom)
     out = io.StringIO()
     errors = run([bad, good], as_json=True, stream=out)
     assert [json.loads(line)["file"] for line in out.getvalue().splitlines()] == [str(good)]

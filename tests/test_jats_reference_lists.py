@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chemref import read_jats
-from chemref.jats.references import parse_unstructured_citation
+from chemref.jats.unstructured import parse_unstructured_citation
 
 ARTICLE = Path(__file__).parent / "data" / "jats" / "refs_in_body_mixed.nxml"
 

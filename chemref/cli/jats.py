@@ -26,7 +26,7 @@ def jats_command(
                                             help="Progress bar on stderr (default: from 10 files on)."),
 ) -> None:
     """Read JATS articles: citations resolved to references and DOIs, sections, licence, diagnostics."""
-    from chemref.jats.report import run  # noqa: PLC0415 (the command's library, loaded when the command runs)
+    from chemref.jats.report import run  # noqa: PLC0415 (its json, tarfile and input layer stay out of the CLI start-up)
 
     if not files and files_from is None:
         error("no input given: name JATS files, folders or PMC packages, or --files-from LIST")

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from chemref.errors import printable
 from chemref.jats.model import Author, Diagnostic
@@ -196,64 +196,106 @@ def read_authors(meta, diagnostics: list[Diagnostic]) -> tuple[Author, ...]:
 
 
 def _author(contrib, front: _Front, diagnostics: list[Diagnostic]) -> Author | None:
-    surname = given = orcid = collab = None
-    eastern = False
-    affs: list[str] = []
-    corresponding = contrib.get("corresp") == "yes"
-    equal = contrib.get("equal-contrib") == "yes"
+    """The author of one ``<contrib>``, each child read by the reader of its tag; None without a name."""
+    fields = _Contributor(contrib, front, diagnostics)
     for child in contrib:
-        tag = child.tag
-        if tag == "name" or tag == "name-alternatives" or tag == "string-name":
-            if surname is not None or given is not None:
-                continue
-            if tag == "name-alternatives":
-                child = next((n for n in child if n.tag in ("name", "string-name")), None)
-                if child is None:
-                    continue
-            eastern = child.get("name-style") == "eastern"
-            surname_el = first_child(child, "surname")
-            given_el = first_child(child, "given-names")
-            if surname_el is not None or given_el is not None:
-                surname = plain_text(surname_el) or None if surname_el is not None else None
-                given = plain_text(given_el) or None if given_el is not None else None
-            elif child.tag == "string-name":
-                surname, given = split_string_name(plain_text(child))
-        elif tag == "collab" or tag == "collab-alternatives":
-            if tag == "collab-alternatives":
-                child = first_child(child, "collab")
-            if child is not None and collab is None:
-                collab = _collab_text(child) or None
-        elif tag == "xref":
-            kind = child.get("ref-type")
-            for rid in (child.get("rid") or "").split():
-                if kind == "aff":
-                    text = front.affs.get(rid)
-                    if text:
-                        affs.append(text)
-                    elif text is None:
-                        diagnostics.append(Diagnostic("aff-unknown-rid", f"author affiliation xref points to "
-                                                      f"{printable(rid[:40])!r}, which names no <aff>",
-                                                      child.sourceline))
-                elif kind == "corresp" or rid in front.corresp:
-                    corresponding = True
-                elif front.equal_note(rid):
-                    equal = True
-        elif tag == "aff":
-            text = affiliation_text(child)
-            if text:
-                affs.append(text)
-        elif tag == "contrib-id":
-            if orcid is None and ((child.get("contrib-id-type") or "").lower() == "orcid"
-                                  or "orcid" in (child.text or "")):
-                orcid = _orcid(plain_text(child), child, diagnostics)
-        elif tag == "ext-link" or tag == "uri":
-            href = child.get(_XLINK) or ""
-            kind = (child.get("ext-link-type") or child.get("content-type") or "").lower()
-            if orcid is None and (kind == "orcid" or "orcid.org" in href):
-                orcid = _orcid(href or plain_text(child), child, diagnostics)
-    if surname is None and given is None and collab is None:
-        return None
-    return Author(surname, given, orcid, tuple(dict.fromkeys(affs)), equal, corresponding, collab, eastern)
+        reader = _CONTRIB_READERS.get(child.tag)
+        if reader is not None:
+            reader(fields, child)
+    return fields.author()
+
+
+class _Contributor:
+    """The fields of one ``<contrib>`` while its children are read."""
+
+    __slots__ = ("front", "diagnostics", "surname", "given", "orcid", "collab", "eastern", "affs",
+                 "corresponding", "equal")
+
+    def __init__(self, contrib, front: _Front, diagnostics: list[Diagnostic]) -> None:
+        self.front = front
+        self.diagnostics = diagnostics
+        self.surname: str | None = None
+        self.given: str | None = None
+        self.orcid: str | None = None
+        self.collab: str | None = None
+        self.eastern = False
+        self.affs: list[str] = []
+        self.corresponding = contrib.get("corresp") == "yes"
+        self.equal = contrib.get("equal-contrib") == "yes"
+
+    def author(self) -> Author | None:
+        if self.surname is None and self.given is None and self.collab is None:
+            return None
+        return Author(self.surname, self.given, self.orcid, tuple(dict.fromkeys(self.affs)), self.equal,
+                      self.corresponding, self.collab, self.eastern)
+
+    def name(self, child) -> None:
+        """``<name>``, ``<string-name>`` or the first of ``<name-alternatives>`` (the first name given wins)."""
+        if self.surname is not None or self.given is not None:
+            return
+        if child.tag == "name-alternatives":
+            child = next((n for n in child if n.tag in ("name", "string-name")), None)
+            if child is None:
+                return
+        self.eastern = child.get("name-style") == "eastern"
+        surname_el = first_child(child, "surname")
+        given_el = first_child(child, "given-names")
+        if surname_el is not None or given_el is not None:
+            self.surname = plain_text(surname_el) or None if surname_el is not None else None
+            self.given = plain_text(given_el) or None if given_el is not None else None
+        elif child.tag == "string-name":
+            self.surname, self.given = split_string_name(plain_text(child))
+
+    def group_name(self, child) -> None:
+        """``<collab>`` or the first ``<collab>`` of ``<collab-alternatives>``."""
+        if child.tag == "collab-alternatives":
+            child = first_child(child, "collab")
+        if child is not None and self.collab is None:
+            self.collab = _collab_text(child) or None
+
+    def xref(self, child) -> None:
+        """An xref to an affiliation, a correspondence note or an equal-contribution footnote."""
+        kind = child.get("ref-type")
+        front = self.front
+        for rid in (child.get("rid") or "").split():
+            if kind == "aff":
+                text = front.affs.get(rid)
+                if text:
+                    self.affs.append(text)
+                elif text is None:
+                    self.diagnostics.append(Diagnostic("aff-unknown-rid", f"author affiliation xref points to "
+                                                       f"{printable(rid[:40])!r}, which names no <aff>",
+                                                       child.sourceline))
+            elif kind == "corresp" or rid in front.corresp:
+                self.corresponding = True
+            elif front.equal_note(rid):
+                self.equal = True
+
+    def aff(self, child) -> None:
+        text = affiliation_text(child)
+        if text:
+            self.affs.append(text)
+
+    def contrib_id(self, child) -> None:
+        if self.orcid is None and ((child.get("contrib-id-type") or "").lower() == "orcid"
+                                   or "orcid" in (child.text or "")):
+            self.orcid = _orcid(plain_text(child), child, self.diagnostics)
+
+    def link(self, child) -> None:
+        """An ``<ext-link>`` / ``<uri>`` to an ORCID iD."""
+        href = child.get(_XLINK) or ""
+        kind = (child.get("ext-link-type") or child.get("content-type") or "").lower()
+        if self.orcid is None and (kind == "orcid" or "orcid.org" in href):
+            self.orcid = _orcid(href or plain_text(child), child, self.diagnostics)
+
+
+#: The reader of each child tag of a ``<contrib>`` (other children say nothing about the author).
+_CONTRIB_READERS: dict[Any, Callable[[_Contributor, Any], None]] = {
+    "name": _Contributor.name, "name-alternatives": _Contributor.name, "string-name": _Contributor.name,
+    "collab": _Contributor.group_name, "collab-alternatives": _Contributor.group_name,
+    "xref": _Contributor.xref, "aff": _Contributor.aff, "contrib-id": _Contributor.contrib_id,
+    "ext-link": _Contributor.link, "uri": _Contributor.link,
+}
 
 
 def _orcid(value: str, element, diagnostics: list[Diagnostic]) -> str | None:

@@ -197,46 +197,86 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
     ``budget`` bounds the expansion of the whole article (a fresh one serves this paragraph alone)."""
     if not events:
         return ()
-    if budget is None:
-        budget = RangeBudget()
-    resolved = [_resolve(event, refs, diagnostics) for event in events]
-    # group xrefs joined by a range dash or a hidden empty xref
-    groups: list[list[int]] = [[0]]
-    links: list[list[str | None]] = [[]]
-    for i in range(1, len(events)):
-        join = _joins_range(text, events[i - 1], events[i])
-        if join:
-            groups[-1].append(i)
-            links[-1].append(join)
-        else:
-            groups.append([i])
-            links.append([])
+    paragraph = _Paragraph(text, events, refs, diagnostics, budget if budget is not None else RangeBudget())
     anchors: list[CitationAnchor] = []
     floor = 0
-    for group, joins in zip(groups, links):
-        ids = list(dict.fromkeys(r for i in group for r in resolved[i]))
-        line = events[group[0]].line
-        extra: list[str] = []
+    for group, joins in paragraph.groups():
+        ids = list(dict.fromkeys(r for i in group for r in paragraph.resolved[i]))
+        all_ids, expanded = paragraph.cited(ids, paragraph.added(group, joins, ids))
+        start, end = paragraph.span(group, floor)
+        anchors.append(CitationAnchor(start, end, text[start:end], all_ids, expanded))
+        floor = end
+    return tuple(anchors)
+
+
+class _Paragraph:
+    """One paragraph's text and citation xrefs while they become anchors: each xref's resolved reference ids,
+    the reference list, the diagnostics and the article's range budget."""
+
+    __slots__ = ("text", "events", "refs", "diagnostics", "budget", "resolved")
+
+    def __init__(self, text: str, events: list[XrefEvent], refs: ReferenceList, diagnostics: list[Diagnostic],
+                 budget: RangeBudget) -> None:
+        self.text = text
+        self.events = events
+        self.refs = refs
+        self.diagnostics = diagnostics
+        self.budget = budget
+        self.resolved = [_resolve(event, refs, diagnostics) for event in events]
+
+    def groups(self) -> list[tuple[list[int], list[str | None]]]:
+        """The xrefs (their indexes) grouped where a range dash or a hidden empty xref joins them, with the
+        join between each two."""
+        events = self.events
+        groups: list[list[int]] = [[0]]
+        links: list[list[str | None]] = [[]]
+        for i in range(1, len(events)):
+            join = _joins_range(self.text, events[i - 1], events[i])
+            if join:
+                groups[-1].append(i)
+                links[-1].append(join)
+            else:
+                groups.append([i])
+                links.append([])
+        return list(zip(groups, links))
+
+    def added(self, group: list[int], joins: list[str | None], ids: list[str]) -> list[str]:
+        """The references a group's ranges add between their ends: dash-joined xrefs, or one xref whose
+        text is a range."""
+        line = self.events[group[0]].line
+        resolved = self.resolved
         if any(j == "range" for j in joins):
+            extra: list[str] = []
             for k, join in enumerate(joins):
                 if join != "range":
                     continue
                 left = next((resolved[i][-1] for i in reversed(group[:k + 1]) if resolved[i]), None)
                 right = next((resolved[i][0] for i in group[k + 1:] if resolved[i]), None)
                 if left is not None and right is not None:
-                    extra.extend(_expand(left, right, refs, line, diagnostics, budget))
-        elif len(group) == 1:
-            event = events[group[0]]
-            extra = _text_range(text[event.start:event.end], ids, refs, line, diagnostics, budget)
+                    extra.extend(_expand(left, right, self.refs, line, self.diagnostics, self.budget))
+            return extra
+        if len(group) == 1:
+            event = self.events[group[0]]
+            return _text_range(self.text[event.start:event.end], ids, self.refs, line, self.diagnostics,
+                               self.budget)
+        return []
+
+    def cited(self, ids: list[str], extra: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Every reference id a group cites, in reference-list order, and those its ranges added."""
+        position = self.refs.position.__getitem__
         if extra:
             cited = set(ids)
             expanded = tuple(r for r in dict.fromkeys(extra) if r not in cited)
-            all_ids = tuple(sorted(set(ids) | set(expanded), key=refs.position.__getitem__))
-        else:
-            expanded = ()
-            all_ids = tuple(ids) if len(ids) < 2 else tuple(sorted(ids, key=refs.position.__getitem__))
-        start = events[group[0]].start
-        end = events[group[-1]].end
+            return tuple(sorted(set(ids) | set(expanded), key=position)), expanded
+        return (tuple(ids) if len(ids) < 2 else tuple(sorted(ids, key=position))), ()
+
+    def span(self, group: list[int], floor: int) -> tuple[int, int]:
+        """The anchor's span: its xrefs without surrounding space; a linked year alone takes in the author
+        names before it (and, in narrative form, the bracket closing after it). ``floor``: the previous
+        anchor's end."""
+        text = self.text
+        start = self.events[group[0]].start
+        end = self.events[group[-1]].end
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -250,6 +290,4 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
                     stripped = rest.lstrip()
                     if stripped[:1] in (")", "]"):
                         end += len(rest) - len(stripped) + 1
-        anchors.append(CitationAnchor(start, end, text[start:end], all_ids, expanded))
-        floor = end
-    return tuple(anchors)
+        return start, end

@@ -201,61 +201,86 @@ def read_metadata(front: etree._Element | None, diagnostics: list[Diagnostic]) -
 def read_meta(meta: etree._Element | None, journal_meta: etree._Element | None,
               diagnostics: list[Diagnostic]) -> Metadata:
     """Read an ``<article-meta>`` (or a sub-article's ``<front-stub>``) and a ``<journal-meta>`` (either None)."""
-    pmcid = pmid = doi = None
-    title = journal = None
+    lists = _MetaLists()
+    pmcid = pmid = doi = title = None
     year = None
     authors: tuple[Author, ...] = ()
-    keywords: list[str] = []
-    subjects: list[str] = []
-    dates: list[ArticleDate] = []
-    funding_groups: list = []
-    funding_notes: list = []
     if meta is not None:
-        for child in meta:
-            tag = child.tag
-            if tag == "pub-date":
-                _date(child, "publication", dates, diagnostics)
-            elif tag == "history" or tag == "pub-history":
-                for date in child.iter("date"):
-                    _date(date, "history", dates, diagnostics)
-            elif tag == "kwd-group":
-                keywords.extend(_keywords(child))
-            elif tag == "article-categories":
-                subjects.extend(plain_text(s) for s in child.iter("subject"))
-            elif tag == "funding-group":
-                funding_groups.append(child)
-            elif tag == "support-group":  # JATS 1.4 wraps funding-group in it
-                funding_groups.extend(child.iter("funding-group"))
-            elif tag == "author-notes":
-                funding_notes.extend(fn for fn in child.iter("fn") if fn.get("fn-type") in _FUNDING_NOTES)
+        lists.read(meta, diagnostics)
         authors = read_authors(meta, diagnostics)
-        for article_id in meta:
-            if article_id.tag != "article-id":
-                continue
-            kind = (article_id.get("pub-id-type") or "").lower()
-            value = text_of(article_id).strip()
-            if not value:
-                continue
-            if kind in ("pmc", "pmcid") and pmcid is None:
-                if _valid_id(value, _PMCID, "PMCID", "PMC followed by digits", article_id, diagnostics):
-                    pmcid = "PMC" + value[3:] if value.upper().startswith("PMC") else "PMC" + value
-            elif kind == "pmid" and pmid is None:
-                if _valid_id(value, _PMID, "PMID", "digits", article_id, diagnostics):
-                    pmid = value
-            elif kind == "doi" and doi is None:
-                doi = normalize_doi(value)
+        pmcid, pmid, doi = _article_ids(meta, diagnostics)
         group = first_child(meta, "title-group")
         title_el = first_child(group, "article-title") if group is not None else None
         title = plain_text(title_el) or None if title_el is not None else None
         year = _year(meta, diagnostics)
-    if journal_meta is not None:
-        title_el = next(journal_meta.iter("journal-title"), None)
-        if title_el is not None:
-            journal = plain_text(title_el) or None
-        if journal is None:
-            ids = [j for j in journal_meta if j.tag == "journal-id"]
-            preferred = [j for j in ids if j.get("journal-id-type") == "nlm-ta"] or ids
-            if preferred:
-                journal = plain_text(preferred[0]) or None
-    return Metadata(pmcid, pmid, doi, title, journal, year, authors, _unique(keywords), _unique(subjects),
-                    tuple(dates), _funding(funding_groups, funding_notes))
+    return Metadata(pmcid, pmid, doi, title, _journal(journal_meta), year, authors, _unique(lists.keywords),
+                    _unique(lists.subjects), tuple(lists.dates), _funding(lists.funding_groups, lists.funding_notes))
+
+
+class _MetaLists:
+    """What ``article-meta`` lists, gathered in one pass over its children: dates, keywords, subjects, funding."""
+
+    __slots__ = ("dates", "keywords", "subjects", "funding_groups", "funding_notes")
+
+    def __init__(self) -> None:
+        self.dates: list[ArticleDate] = []
+        self.keywords: list[str] = []
+        self.subjects: list[str] = []
+        self.funding_groups: list = []
+        self.funding_notes: list = []
+
+    def read(self, meta: etree._Element, diagnostics: list[Diagnostic]) -> None:
+        for child in meta:
+            tag = child.tag
+            if tag == "pub-date":
+                _date(child, "publication", self.dates, diagnostics)
+            elif tag == "history" or tag == "pub-history":
+                for date in child.iter("date"):
+                    _date(date, "history", self.dates, diagnostics)
+            elif tag == "kwd-group":
+                self.keywords.extend(_keywords(child))
+            elif tag == "article-categories":
+                self.subjects.extend(plain_text(s) for s in child.iter("subject"))
+            elif tag == "funding-group":
+                self.funding_groups.append(child)
+            elif tag == "support-group":  # JATS 1.4 wraps funding-group in it
+                self.funding_groups.extend(child.iter("funding-group"))
+            elif tag == "author-notes":
+                self.funding_notes.extend(fn for fn in child.iter("fn") if fn.get("fn-type") in _FUNDING_NOTES)
+
+
+def _article_ids(meta: etree._Element, diagnostics: list[Diagnostic]) -> tuple[str | None, str | None, str | None]:
+    """The PMCID, PMID and DOI of the ``<article-id>`` elements (the first well-formed one of each kind)."""
+    pmcid = pmid = doi = None
+    for article_id in meta:
+        if article_id.tag != "article-id":
+            continue
+        kind = (article_id.get("pub-id-type") or "").lower()
+        value = text_of(article_id).strip()
+        if not value:
+            continue
+        if kind in ("pmc", "pmcid") and pmcid is None:
+            if _valid_id(value, _PMCID, "PMCID", "PMC followed by digits", article_id, diagnostics):
+                pmcid = "PMC" + value[3:] if value.upper().startswith("PMC") else "PMC" + value
+        elif kind == "pmid" and pmid is None:
+            if _valid_id(value, _PMID, "PMID", "digits", article_id, diagnostics):
+                pmid = value
+        elif kind == "doi" and doi is None:
+            doi = normalize_doi(value)
+    return pmcid, pmid, doi
+
+
+def _journal(journal_meta: etree._Element | None) -> str | None:
+    """The journal's title, else its NLM title abbreviation, else its first ``<journal-id>``."""
+    if journal_meta is None:
+        return None
+    journal = None
+    title_el = next(journal_meta.iter("journal-title"), None)
+    if title_el is not None:
+        journal = plain_text(title_el) or None
+    if journal is None:
+        ids = [j for j in journal_meta if j.tag == "journal-id"]
+        preferred = [j for j in ids if j.get("journal-id-type") == "nlm-ta"] or ids
+        if preferred:
+            journal = plain_text(preferred[0]) or None
+    return journal

@@ -114,7 +114,11 @@ class TextBuilder:
                 self.space = text[-1] == " "
 
     def walk(self, element: etree._Element) -> None:
-        """Append the content of ``element`` (its text and children with their tails, not its own tail)."""
+        """Append the content of ``element`` (its text and children with their tails, not its own tail).
+
+        The text and tail of each node are appended inline (they are most of the calls); each child element is
+        read by the handler of its tag (:data:`_HANDLERS`), else walked, else (a leaf) its text appended.
+        """
         parts = self.parts
         text = element.text
         if text:
@@ -129,78 +133,16 @@ class TextBuilder:
         for child in element:
             tag = child.tag
             if tag.__class__ is str:
-                if tag in _STYLES:
-                    start = self.pos
-                    if len(child):
-                        self.walk(child)
-                    else:  # a leaf: no recursive call
-                        text = child.text
-                        if text:
-                            if not text.isprintable() or "  " in text:
-                                text = _WS.sub(" ", text)
-                            if text[0] == " " and self.space:
-                                text = text[1:]
-                            if text:
-                                parts.append(text)
-                                self.pos += len(text)
-                                self.space = text[-1] == " "
-                    if self.pos > start:
-                        self.formatting.append([start, self.pos, _STYLES[tag]])
-                elif tag == "xref":
-                    start = self.pos
-                    if len(child):
-                        self.walk(child)
-                    else:
-                        text = child.text
-                        if text:
-                            if not text.isprintable() or "  " in text:
-                                text = _WS.sub(" ", text)
-                            if text[0] == " " and self.space:
-                                text = text[1:]
-                            if text:
-                                parts.append(text)
-                                self.pos += len(text)
-                                self.space = text[-1] == " "
-                    if self.is_citation(child):
-                        self.xrefs.append(XrefEvent(start, self.pos, tuple((child.get("rid") or "").split()),
-                                                    child.sourceline, child))
-                elif tag in BLOCK_TAGS:
-                    self.blocks.append(child)
-                elif tag == "disp-formula":  # kept in the text, marked so sentences holding it can be told
-                    start = self.pos
-                    self.walk(child)
-                    if self.pos > start:
-                        self.formatting.append([start, self.pos, DISPLAY_FORMULA])
-                elif tag in SKIP_TAGS:
-                    pass
-                elif tag == "alternatives":
-                    self._alternatives(child)
-                elif tag == "tex-math":
-                    self.add(_tex_text(text_of(child)))
-                elif tag == "break":
-                    self.add(" ")
+                if tag in _HANDLERS:
+                    _HANDLERS[tag](self, child)
                 elif tag[0] == "{":
-                    if tag.startswith(_MATHML) or not len(child):  # MathML, foreign leaves: the text, read in C
-                        self.add(text_of(child))
-                    else:  # foreign markup holding JATS (TaxPub's taxon names, nomenclature): walked
-                        self.walk(child)
+                    self._foreign(child)
                 elif len(child):
                     self.walk(child)
                 else:
-                    text = child.text
-                    if text:
-                        if not text.isprintable() or "  " in text:
-                            text = _WS.sub(" ", text)
-                        if text[0] == " " and self.space:
-                            text = text[1:]
-                        if text:
-                            parts.append(text)
-                            self.pos += len(text)
-                            self.space = text[-1] == " "
+                    self.add(child.text)
             elif tag is _Entity:
-                name = child.name
-                code = name2codepoint.get(name) if name else None
-                self.add(chr(code) if code else child.text)
+                self._entity(child)
             text = child.tail
             if text:
                 if not text.isprintable() or "  " in text:
@@ -211,6 +153,79 @@ class TextBuilder:
                     parts.append(text)
                     self.pos += len(text)
                     self.space = text[-1] == " "
+
+    def _styled(self, element) -> None:
+        """``<sub>``, ``<sup>``, ``<italic>``, ``<bold>``: the content, recorded as a formatting range."""
+        start = self.pos
+        if len(element):
+            self.walk(element)
+        else:  # a leaf (most are): its text appended inline, as add() does
+            text = element.text
+            if text:
+                if not text.isprintable() or "  " in text:
+                    text = _WS.sub(" ", text)
+                if text[0] == " " and self.space:
+                    text = text[1:]
+                if text:
+                    self.parts.append(text)
+                    self.pos += len(text)
+                    self.space = text[-1] == " "
+        if self.pos > start:
+            self.formatting.append([start, self.pos, _STYLES[element.tag]])
+
+    def _xref(self, element) -> None:
+        """An ``<xref>``: its content, recorded as a citation event when it cites."""
+        start = self.pos
+        if len(element):
+            self.walk(element)
+        else:  # a leaf (most are): its text appended inline, as add() does
+            text = element.text
+            if text:
+                if not text.isprintable() or "  " in text:
+                    text = _WS.sub(" ", text)
+                if text[0] == " " and self.space:
+                    text = text[1:]
+                if text:
+                    self.parts.append(text)
+                    self.pos += len(text)
+                    self.space = text[-1] == " "
+        if self.is_citation(element):
+            self.xrefs.append(XrefEvent(start, self.pos, tuple((element.get("rid") or "").split()),
+                                        element.sourceline, element))
+
+    def _block(self, element) -> None:
+        """A block inside the paragraph: handed back to the caller (:attr:`blocks`)."""
+        self.blocks.append(element)
+
+    def _display_formula(self, element) -> None:
+        """A ``<disp-formula>``: kept in the text, marked so sentences holding it can be told."""
+        start = self.pos
+        self.walk(element)
+        if self.pos > start:
+            self.formatting.append([start, self.pos, DISPLAY_FORMULA])
+
+    def _skip(self, element) -> None:
+        """Inline content that is not running text (alt text, graphics, object ids)."""
+
+    def _tex(self, element) -> None:
+        self.add(_tex_text(text_of(element)))
+
+    def _break(self, element) -> None:
+        self.add(" ")
+
+    def _foreign(self, element) -> None:
+        """A foreign-namespace element: MathML and foreign leaves give their text (read in C); foreign markup
+        holding JATS (TaxPub's taxon names, nomenclature) is walked."""
+        if element.tag.startswith(_MATHML) or not len(element):
+            self.add(text_of(element))
+        else:
+            self.walk(element)
+
+    def _entity(self, element) -> None:
+        """An entity reference left unexpanded: an HTML name as its character, any other as written."""
+        name = element.name
+        code = name2codepoint.get(name) if name else None
+        self.add(chr(code) if code else element.text)
 
     def _alternatives(self, element) -> None:
         """Use one rendering of ``<alternatives>``: MathML, else TeX, else the first other child."""
@@ -252,6 +267,19 @@ class TextBuilder:
                 if event.start > end:
                     event.start = end
         return text
+
+
+#: The handler of each tag :meth:`TextBuilder.walk` reads otherwise than by walking it (first entry wins).
+_HANDLERS: dict[str, Callable[[TextBuilder, etree._Element], None]] = {}
+for _tags, _handler in (
+    (_STYLES, TextBuilder._styled), (("xref",), TextBuilder._xref), (BLOCK_TAGS, TextBuilder._block),
+    (("disp-formula",), TextBuilder._display_formula), (SKIP_TAGS, TextBuilder._skip),
+    (("alternatives",), TextBuilder._alternatives), (("tex-math",), TextBuilder._tex),
+    (("break",), TextBuilder._break),
+):
+    for _tag in _tags:
+        _HANDLERS.setdefault(_tag, _handler)
+del _tags, _handler, _tag
 
 
 def _never(_element) -> bool:
