@@ -102,15 +102,17 @@ def test_error_page_reuses_the_printed_report(brat_pair, tmp_path, monkeypatch, 
     assert 'data-type="overall"' in html
 
 
-def test_error_page_warns_about_texts_the_report_did_not_read(brat_pair, tmp_path, capsys):
-    """A .txt that only the FP/FN records read (bad bytes here) is warned about on the page, not in the report
-    printed without --errors."""
+def test_a_gold_text_only_the_page_reads_is_checked_when_the_page_is_made(brat_pair, tmp_path, capsys):
+    """A gold .txt that only the FP/FN records read (bad bytes here) does not stop the report printed without
+    --html; with --html it is one error naming the file, and no page is written (a gold file is UTF-8)."""
     gold, pred = brat_pair
     (gold / "doc1.txt").write_bytes(GOLD_TXT.encode("utf-8") + b"\xff")
+    assert main(["score", "brat", str(gold), str(pred)]) == 0
+    capsys.readouterr()
     page = tmp_path / "errors.html"
-    assert main(["score", "brat", str(gold), str(pred), "--html", str(page)]) == 0
-    assert "not UTF-8" not in capsys.readouterr().err
-    assert "not UTF-8" in page.read_text(encoding="utf-8")
+    assert main(["score", "brat", str(gold), str(pred), "--html", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert "doc1.txt" in err and "UTF-8" in err and not page.exists()
 
 
 def test_match_details_in_brateval_mode(brat_pair):
