@@ -73,51 +73,66 @@ class TitleIndex:
     The numbers are bm25s's (``bm25s.BM25()`` over ``bm25s.tokenize(..., stopwords="en")``), to the last bit: each
     title word's weight is computed in double precision and stored in single precision, and a query adds the
     weights of its words (a repeated word twice) in single precision, in the query's word order. A test checks
-    them against bm25s. Small queries are scored in plain Python, so an article's ranks need neither numpy nor
-    bm25s; :meth:`scores` and queries over large indexes use numpy.
+    them against bm25s. The index keeps, per word, the titles that hold it and how often; a word's weights are
+    computed the first time a query asks for it. Small queries are scored in plain Python, so an article's ranks
+    need neither numpy nor bm25s; :meth:`scores` and queries over large indexes use numpy.
 
-    ``queries`` given with the titles are split once with the index, then read with :meth:`query_scores` and
-    :meth:`query_rank`. :meth:`streamed` builds the same index from titles read one at a time, keeping only
-    their word ids (a corpus of millions of titles).
+    ``queries`` given with the titles are split once with the index, which then holds only their words: read
+    them with :meth:`query_scores` and :meth:`query_rank` (:meth:`scores` and :meth:`rank` of another excerpt need
+    an index built without queries). :meth:`streamed` builds the same index from titles read one at a time, keeping only
+    their word counts (a corpus of millions of titles).
     """
 
     @classmethod
     def streamed(cls, titles: Iterable[str]) -> "TitleIndex":
-        """The index of ``titles`` (any iterable, consumed once): each title is turned into word ids as it comes,
+        """The index of ``titles`` (any iterable, consumed once): each title is turned into word counts as it comes,
         and no title is kept."""
         return cls(titles)
 
     def __init__(self, titles: Iterable[str], queries: Sequence[str] = ()) -> None:
-        self._vocab: dict[str, int] = {}
-        words = array("i")  # every title's word ids, one title after the other
-        ends = array("q")  # where each title's ids end in ``words``
-        for title in titles:
-            words.extend(self._vocab.setdefault(word, len(self._vocab)) for word in _words(title))
-            ends.append(len(words))
-        self.size = len(ends)
         self._queries = [_words(query_text(query)) for query in queries]
-        self._indexed = bool(words)  # titles that hold no indexed word score 0 for every query
-        # per word id: the titles that hold it, in title order, and its weight in each
-        self._postings: list[tuple[array, array]] = [(array("i"), array("f")) for _ in self._vocab]
-        self._arrays: dict[int, tuple[Any, Any]] = {}  # numpy views of postings, for :meth:`_dense`
-        if self._indexed:
-            self._weigh(words, ends)
+        # with queries, only their words are indexed (a title's length still counts all of its words)
+        self._only = frozenset(chain.from_iterable(self._queries)) if queries else None
+        vocab: dict[str, int] = {}
+        postings: list[tuple[array, array]] = []  # per word id: the titles that hold it (in order), and how often
+        lengths = array("i")  # each title's number of indexed words
+        for number, title in enumerate(titles):
+            words = _words(title)
+            lengths.append(len(words))
+            if self._only is not None:
+                words = [word for word in words if word in self._only]
+            for word, tf in Counter(words).items():
+                at = vocab.get(word)
+                if at is None:
+                    at = vocab[word] = len(postings)
+                    postings.append((array("i"), array("i")))
+                holders, counts = postings[at]
+                holders.append(number)
+                counts.append(tf)
+        self.size = len(lengths)
+        self._vocab, self._postings, self._lengths = vocab, postings, lengths
+        self._avgdl = sum(lengths) / len(lengths) if lengths else 0.0
+        self._weights: dict[int, array] = {}  # per word id, in the order of its titles (float32)
+        self._arrays: dict[int, tuple[Any, Any]] = {}  # numpy views of a word's titles and weights
 
-    def _weigh(self, words: array, ends: array) -> None:
-        """Fill :attr:`_postings`: a word's weight in a title is ``idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))``,
-        with ``idf = log(1 + (n - df + 0.5) / (df + 0.5))`` stored in single precision, as bm25s computes them."""
-        n, avgdl = len(ends), len(words) / len(ends)
-        frequency = [0] * len(self._vocab)
-        for start, end in zip(chain((0,), ends), ends):
-            for word in set(words[start:end]):
-                frequency[word] += 1
-        idf = array("f", (math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in frequency))
-        for title, (start, end) in enumerate(zip(chain((0,), ends), ends)):
-            norm = K1 * ((1 - B) + B * (end - start) / avgdl)
-            for word, tf in Counter(words[start:end]).items():
-                titles, weights = self._postings[word]
-                titles.append(title)
-                weights.append(idf[word] * (tf / (norm + tf)))
+    def _weights_of(self, word: int) -> array:
+        """The weights of word id ``word`` in its titles: ``idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))``, with
+        ``idf = log(1 + (n - df + 0.5) / (df + 0.5))`` in single precision, each stored in single precision."""
+        weights = self._weights.get(word)
+        if weights is None:
+            holders, counts = self._postings[word]
+            n, df, lengths, avgdl = self.size, len(holders), self._lengths, self._avgdl
+            idf = _single(math.log(1 + (n - df + 0.5) / (df + 0.5)))
+            weights = self._weights[word] = array("f", [idf * (tf / (K1 * ((1 - B) + B * lengths[title] / avgdl) + tf))
+                                                        for title, tf in zip(holders, counts)])
+        return weights
+
+    def _excerpt_ids(self, excerpt: str) -> list[int]:
+        """The word ids of an excerpt not given to the constructor (an index built with queries holds only theirs)."""
+        if self._only is not None:
+            raise ValueError("this index holds only the words of the queries given with it: use query_scores or "
+                             "query_rank, or build it without queries")
+        return self._ids(_words(query_text(excerpt)))
 
     def _ids(self, words: Sequence[str]) -> list[int]:
         vocab = self._vocab
@@ -130,24 +145,22 @@ class TitleIndex:
         scores = np.zeros(self.size, dtype=np.float32)
         for word in ids:
             arrays = self._arrays.get(word)
-            if arrays is None:  # numpy views of the word's postings, made once
-                titles, weights = self._postings[word]
-                arrays = self._arrays[word] = (np.frombuffer(titles, dtype=np.intc),
-                                               np.frombuffer(weights, dtype=np.float32))
+            if arrays is None:  # numpy views of the word's titles and weights, made once
+                arrays = self._arrays[word] = (np.frombuffer(self._postings[word][0], dtype=np.intc),
+                                               np.frombuffer(self._weights_of(word), dtype=np.float32))
             np.add.at(scores, *arrays)
         return scores.astype(float)
 
-    def _rank(self, words: Sequence[str], target: int) -> int:
-        """:meth:`rank_in` of ``target`` for the query ``words``, adding only the weights of the titles that hold
-        one of its words."""
-        ids = self._ids(words)
+    def _rank_ids(self, ids: list[int], target: int) -> int:
+        """:meth:`rank_in` of ``target`` for the query of word ids ``ids``, adding only the weights of the titles
+        that hold one of its words."""
         if sum(len(self._postings[word][0]) for word in ids) > _SPARSE_MAX:
             return self.rank_in(self._dense(ids), target)
         scores: dict[int, float] = {}
         for word in ids:
-            titles, weights = self._postings[word]
-            for title, weight in zip(titles, weights):
-                scores[title] = _single(scores.get(title, 0.0) + weight)
+            for title, weight in zip(self._postings[word][0], self._weights_of(word)):
+                before = scores.get(title)
+                scores[title] = weight if before is None else _single(before + weight)
         value = scores.get(target)
         if value is None:  # it scores 0, as every title does at least
             return self.size
@@ -155,7 +168,7 @@ class TitleIndex:
 
     def scores(self, excerpt: str) -> Any:
         """The BM25 score of every title for ``excerpt`` (a numpy array in title order)."""
-        return self._dense(self._ids(_words(query_text(excerpt))))
+        return self._dense(self._excerpt_ids(excerpt))
 
     def query_scores(self, n: int) -> Any:
         """:meth:`scores` of the ``n``-th of the ``queries`` given to the constructor."""
@@ -163,7 +176,7 @@ class TitleIndex:
 
     def query_rank(self, n: int, target: int) -> int:
         """:meth:`rank` of title ``target`` for the ``n``-th of the ``queries`` given to the constructor."""
-        return self._rank(self._queries[n], target)
+        return self._rank_ids(self._ids(self._queries[n]), target)
 
     @staticmethod
     def rank_in(scores: Any, target: int) -> int:
@@ -176,7 +189,7 @@ class TitleIndex:
 
     def rank(self, excerpt: str, target: int) -> int:
         """The rank of title ``target`` for ``excerpt`` (see :meth:`rank_in`)."""
-        return self._rank(_words(query_text(excerpt)), target)
+        return self._rank_ids(self._excerpt_ids(excerpt), target)
 
 
 def read_pool(path: PathLike, diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
