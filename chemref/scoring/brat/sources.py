@@ -19,7 +19,7 @@ from chemref._io import megabytes as _mb
 from chemref._io import read_regular, regular_file
 from chemref.brat.decode import decode_ann
 from chemref.errors import ArchiveError, InputError, missing_path_hint
-from chemref.inputs.walk import walk_files
+from chemref.inputs.walk import walk_file_paths
 
 __all__ = ["AnnSource", "ZipLimits"]
 
@@ -95,15 +95,14 @@ class AnnSource:
     # -- folders
     def _scan_dir(self, root: Path, recursive: bool) -> dict[str, str]:
         """The ``.ann`` files under ``root`` by name (relative path without ``.ann``), through the one folder
-        walk (:func:`chemref.inputs.walk.walk_files`); what it leaves out becomes a note (a ``.txt`` linked
+        walk (:func:`chemref.inputs.walk.walk_file_paths`); what it leaves out becomes a note (a ``.txt`` linked
         out of the folder is never read), a subfolder that cannot be listed an :class:`InputError`."""
         names: dict[str, str] = {}
         prefix = os.fspath(root).rstrip(os.sep) + os.sep  # the walk builds every path on root as given
-        for path in walk_files(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
-            full = os.fspath(path)
-            rel = (full[len(prefix):] if full.startswith(prefix) else os.path.relpath(path, root)).replace(os.sep, "/")
-            if rel.endswith(".ann"):
-                names[rel[:-4]] = os.fspath(path)
+        for path in walk_file_paths(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
+            if path.endswith(".ann"):
+                rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, root)
+                names[rel[:-4].replace(os.sep, "/")] = path
         return names
 
     def _skipped_entry(self, kind: str, path: str, detail: str) -> None:
