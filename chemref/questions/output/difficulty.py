@@ -116,17 +116,7 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
 
     summary = CorpusDifficulty()
     _search_folders(None, corpus)  # every corpus folder given exists, before any work
-    sources: dict[str, None] = {}
-    no_source = 0
-    for inputs in [paths for paths, _ in pairs] + [list(also)]:
-        for path in inputs:
-            for _, record in _records(path):
-                summary.records += 1
-                name = record.get("source_file")
-                if isinstance(name, str) and name:
-                    sources.setdefault(name)
-                elif record.get("score") is not None:
-                    no_source += 1
+    sources, no_source = _sources([paths for paths, _ in pairs] + [list(also)], summary)
     if not summary.records:
         raise InputError("no records to rank", path=str(pairs[0][0][0]) if pairs and pairs[0][0] else None,
                          hint=_HINT)
@@ -151,17 +141,7 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
             with open(tmp, "w", encoding="utf-8") as handle:
                 for path in inputs:
                     for _, record in _records(path):
-                        rank = None
-                        key = work_key(record.get("target_doi"), record.get("target_pmid"),
-                                       record.get("target_title")) if record.get("target_title") else None
-                        if record.get("score") is not None and key is not None:
-                            target = position.get(key)
-                            if target is None:
-                                absent += 1
-                            else:
-                                rank = index.rank(record["excerpt"], target)
-                                summary.ranked += 1
-                        record["bm25_rank_corpus"] = rank
+                        absent += _rank_record(record, index, position, summary)
                         if number == 0:
                             for name in counts:
                                 counts[name][rank_bucket(record.get(name))] += 1
@@ -176,3 +156,38 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
                                    "references (the article changed since the build?): not ranked")
     summary.questions_ranks = counts
     return summary
+
+
+def _sources(inputs: list[Sequence[PathLike]], summary: CorpusDifficulty) -> tuple[list[str], int]:
+    """The source articles named by the records of ``inputs`` (each once, in order; the records counted in
+    ``summary``), and how many scored records name none."""
+    sources: dict[str, None] = {}
+    no_source = 0
+    for paths in inputs:
+        for path in paths:
+            for _, record in _records(path):
+                summary.records += 1
+                name = record.get("source_file")
+                if isinstance(name, str) and name:
+                    sources.setdefault(name)
+                elif record.get("score") is not None:
+                    no_source += 1
+    return list(sources), no_source
+
+
+def _rank_record(record: dict[str, Any], index: Any, position: dict[str, int], summary: CorpusDifficulty) -> int:
+    """Set ``bm25_rank_corpus`` on ``record`` (null unless the selector scored it and its cited work is known);
+    1 when its cited work is not in the corpus, else 0."""
+    rank = None
+    absent = 0
+    key = work_key(record.get("target_doi"), record.get("target_pmid"),
+                   record.get("target_title")) if record.get("target_title") else None
+    if record.get("score") is not None and key is not None:
+        target = position.get(key)
+        if target is None:
+            absent = 1
+        else:
+            rank = index.rank(record["excerpt"], target)
+            summary.ranked += 1
+    record["bm25_rank_corpus"] = rank
+    return absent

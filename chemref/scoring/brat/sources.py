@@ -138,17 +138,7 @@ class AnnSource:
         except ArchiveError:
             zf.close()
             raise
-        windows = [i.filename for i in infos if "\\" in i.filename and i.filename.endswith((".ann", ".txt"))]
-        if windows:
-            self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
-                              f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
-        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
-                  and i.filename.endswith((".ann", ".txt"))]
-        if rooted:
-            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
-            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
-                              f"{rooted[0]!r}; read relative to the archive"
-                              + (", as its other members are" if mixed else ""))
+        self._note_member_names(infos)
         self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
         for info in infos:
             m = info.filename
@@ -167,6 +157,20 @@ class AnnSource:
         prefix = posixpath.commonpath(list(dirs)) if dirs else ""
         self._zip_prefix = prefix + "/" if prefix else ""
         return self._zip_names()
+
+    def _note_member_names(self, infos: list[zipfile.ZipInfo]) -> None:
+        """A note for ``.ann``/``.txt`` member names written with backslashes, and one for absolute names."""
+        windows = [i.filename for i in infos if "\\" in i.filename and i.filename.endswith((".ann", ".txt"))]
+        if windows:
+            self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
+                              f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
+        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
+                  and i.filename.endswith((".ann", ".txt"))]
+        if rooted:
+            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
+            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
+                              f"{rooted[0]!r}; read relative to the archive"
+                              + (", as its other members are" if mixed else ""))
 
     def _zip_names(self) -> dict[str, str]:
         names: dict[str, str] = {}
