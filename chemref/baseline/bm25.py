@@ -101,6 +101,8 @@ class TitleIndex:
             lengths.append(len(words))
             if self._only is not None:
                 words = [word for word in words if word in self._only]
+                if not words:
+                    continue
             for word, tf in Counter(words).items():
                 at = vocab.get(word)
                 if at is None:
@@ -112,6 +114,7 @@ class TitleIndex:
         self.size = len(lengths)
         self._vocab, self._postings, self._lengths = vocab, postings, lengths
         self._avgdl = sum(lengths) / len(lengths) if lengths else 0.0
+        self._norms: array | None = None  # per title: k1 * (1 - b + b * dl / avgdl), made with the first weights
         self._weights: dict[int, array] = {}  # per word id, in the order of its titles (float32)
         self._arrays: dict[int, tuple[Any, Any]] = {}  # numpy views of a word's titles and weights
 
@@ -121,9 +124,13 @@ class TitleIndex:
         weights = self._weights.get(word)
         if weights is None:
             holders, counts = self._postings[word]
-            n, df, lengths, avgdl = self.size, len(holders), self._lengths, self._avgdl
+            norms = self._norms
+            if norms is None:
+                avgdl = self._avgdl
+                norms = self._norms = array("d", [K1 * ((1 - B) + B * length / avgdl) for length in self._lengths])
+            n, df = self.size, len(holders)
             idf = _single(math.log(1 + (n - df + 0.5) / (df + 0.5)))
-            weights = self._weights[word] = array("f", [idf * (tf / (K1 * ((1 - B) + B * lengths[title] / avgdl) + tf))
+            weights = self._weights[word] = array("f", [idf * (tf / (norms[title] + tf))
                                                         for title, tf in zip(holders, counts)])
         return weights
 
