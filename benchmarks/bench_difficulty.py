@@ -39,7 +39,7 @@ def _one(size: int) -> dict:
         for _ in range(size):
             yield " ".join(rng.choices(words, cum_weights=cumulative, k=12))
 
-    TitleIndex.streamed(iter(["warm up"]))  # bm25s and numpy imported: not counted
+    TitleIndex.streamed(iter(["warm up"]))  # modules imported: not counted
     start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     cpu = time.process_time()
     index = TitleIndex.streamed(titles())

@@ -4,13 +4,15 @@ through ``chemref baseline bm25`` and ``chemref score questions``."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from chemref.baseline.bm25 import bm25_predictions, query_text
+from chemref.baseline import bm25
+from chemref.baseline.bm25 import STOP_WORDS, TitleIndex, bm25_predictions, query_text
 from chemref.cli import main
 from chemref.errors import ChemrefError, InputError
 from chemref.scoring import score_questions
@@ -161,8 +163,6 @@ def test_imports_stay_light() -> None:
 
 
 def test_the_streamed_index_scores_as_the_listed_one() -> None:
-    from chemref.baseline.bm25 import TitleIndex
-
     titles = ["Copper single atoms on anatase", "The", "Laccase kinetics at low oxygen", "Copper–zinc alloys: a review",
               "NMR of 13C-labelled laccase"]
     listed, streamed = TitleIndex(titles), TitleIndex.streamed(iter(titles))
@@ -170,3 +170,41 @@ def test_the_streamed_index_scores_as_the_listed_one() -> None:
     for excerpt in ("Copper atoms [CITATION] on anatase.", "the [CITATION] of", "Laccase NMR [CITATION].", ""):
         assert list(streamed.scores(excerpt)) == pytest.approx(list(listed.scores(excerpt)))
     assert TitleIndex.streamed(iter(["The", "of a"])).rank("the [CITATION]", 0) == 2
+
+
+def _bm25s_scores(titles: list[str], query: str) -> list[float]:
+    """What ``bm25s`` gives for ``query`` over ``titles`` (its defaults, English stop words), as float64."""
+    import bm25s
+    import numpy as np
+
+    tokens = bm25s.tokenize([*titles, query_text(query)], return_ids=False, show_progress=False, stopwords="en")
+    if not any(tokens[:-1]) or not tokens[-1]:
+        return [0.0] * len(titles)
+    retriever = bm25s.BM25()
+    retriever.index(tokens[:-1], show_progress=False)
+    if not retriever.get_tokens_ids(tokens[-1]):
+        return [0.0] * len(titles)
+    return list(np.asarray(retriever.get_scores(tokens[-1]), dtype=float))
+
+
+def test_the_numbers_are_bm25s_to_the_last_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("bm25s")
+    from bm25s.stopwords import STOPWORDS_EN
+
+    assert STOP_WORDS == frozenset(STOPWORDS_EN)
+    rng = random.Random(7)
+    words = ["the", "of", "a", "Copper", "copper", "ZINC", "nmr", "x", "13C", "laccase", "é", "αβ", "İstanbul", "with",
+             "anatase", "—", "1,2-diol", "ab", "DNA", "rna", *(f"w{i}" for i in range(40))]
+    for _ in range(150):
+        titles = [" ".join(rng.choices(words, k=rng.randint(0, 14))) for _ in range(rng.randint(1, 30))]
+        queries = [" ".join(rng.choices(words, k=rng.randint(0, 20))) + " [CITATION]" for _ in range(3)]
+        index, streamed = TitleIndex(titles, queries), TitleIndex.streamed(iter(titles))
+        for n, query in enumerate(queries):
+            expected = _bm25s_scores(titles, query)
+            assert list(index.query_scores(n)) == expected == list(streamed.scores(query))
+            ranks = [1 + sum(other >= value for j, other in enumerate(expected) if j != t)
+                     for t, value in enumerate(expected)]
+            assert [index.query_rank(n, t) for t in range(len(titles))] == ranks
+            monkeypatch.setattr(bm25, "_SPARSE_MAX", -1)  # every query through numpy: the same ranks
+            assert [streamed.rank(query, t) for t in range(len(titles))] == ranks
+            monkeypatch.undo()

@@ -274,26 +274,12 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
             entities[tid] = Entity(tid, typ, tuple(Span(a, b) for a, b in parse_offsets(rest, path, lineno)),
                                    mention, lineno)
         elif kind == "R":
-            fields = line.split("\t", 2)
-            toks = fields[1].split() if len(fields) > 1 else []
-            if len(toks) != 3:
-                raise BratError("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'",
-                                path=path, line=lineno)
-            args = {}
-            for tok in toks[1:]:
-                role, sep, ref = tok.partition(":")
-                if not sep or not ref or role in args:
-                    raise BratError(f"cannot read the relation argument {tok!r}", path=path, line=lineno,
-                                    hint="expected Arg1:Tid and Arg2:Tid")
-                args[role] = ref
-            if "Arg1" not in args or "Arg2" not in args:
-                raise BratError(f"relation roles must be Arg1 and Arg2, got {' '.join(args)}",
-                                path=path, line=lineno)
-            if fields[0] in r_lines:
-                noted.add(f"{where}:{lineno}: duplicate id {fields[0]} (line {r_lines[fields[0]]}); both "
+            rel = _relation(line, path, lineno)
+            if rel.id in r_lines:
+                noted.add(f"{where}:{lineno}: duplicate id {rel.id} (line {r_lines[rel.id]}); both "
                           "relations are kept (ids must be unique)")
-            r_lines.setdefault(fields[0], lineno)
-            relations.append(Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno))
+            r_lines.setdefault(rel.id, lineno)
+            relations.append(rel)
         elif kind not in kinds:
             if kind not in ALL_KINDS:
                 unknown += 1
@@ -310,6 +296,24 @@ def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str 
     return Document(name=name, entities=tuple(entities.values()), relations=tuple(relations),
                     events=tuple(events), attributes=tuple(attributes), normalizations=tuple(norms),
                     notes=tuple(notes), equivs=tuple(equivs), diagnostics=tuple(diags), path=path)
+
+
+def _relation(line: str, path: str | None, lineno: int) -> Relation:
+    """An R line as a :class:`Relation` (its roles in either order); a malformed one is a BratError."""
+    fields = line.split("\t", 2)
+    toks = fields[1].split() if len(fields) > 1 else []
+    if len(toks) != 3:
+        raise BratError("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path=path, line=lineno)
+    args = {}
+    for tok in toks[1:]:
+        role, sep, ref = tok.partition(":")
+        if not sep or not ref or role in args:
+            raise BratError(f"cannot read the relation argument {tok!r}", path=path, line=lineno,
+                            hint="expected Arg1:Tid and Arg2:Tid")
+        args[role] = ref
+    if "Arg1" not in args or "Arg2" not in args:
+        raise BratError(f"relation roles must be Arg1 and Arg2, got {' '.join(args)}", path=path, line=lineno)
+    return Relation(fields[0], toks[0], args["Arg1"], args["Arg2"], lineno)
 
 
 def _parse_other(kind: str, line: str, lineno: int, path: str | None, events: list, attributes: list,

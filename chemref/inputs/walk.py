@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 from chemref.errors import InputError
 from chemref.inputs.kinds import JATS_SUFFIXES
 
-__all__ = ["walk_files", "walk_jats", "SKIP_KINDS", "OnSkip"]
+__all__ = ["walk_files", "walk_file_paths", "walk_jats", "SKIP_KINDS", "OnSkip"]
 
 #: What the walk reports (to ``on_skip``) about an entry it does not yield: a symbolic link to a folder; a
 #: symbolic link to a file outside the folder given; a broken or looping link; a FIFO, socket or device; a
@@ -43,10 +43,17 @@ def walk_files(folder: str | os.PathLike[str], suffixes: tuple[str, ...], *, rec
     socket or device named like a wanted file, a subfolder that cannot be listed, and with
     ``recursive=False`` each subfolder. ``folder`` itself that cannot be listed is an :class:`InputError`.
     """
+    return map(Path, walk_file_paths(folder, suffixes, recursive=recursive, on_skip=on_skip))
+
+
+def walk_file_paths(folder: str | os.PathLike[str], suffixes: tuple[str, ...], *, recursive: bool = True,
+                    on_skip: OnSkip | None = None) -> Iterator[str]:
+    """:func:`walk_files` as path strings (``folder`` as given, then the names joined with ``os.sep``), for
+    callers that index thousands of files by name."""
     root = os.path.realpath(folder)
     report = on_skip or _warn
     try:
-        yield from _walk(folder, tuple(s.lower() for s in suffixes), root, recursive, report)
+        yield from _walk(os.fspath(folder), tuple(s.lower() for s in suffixes), root, recursive, report)
     except _Unlistable as exc:
         raise InputError(f"cannot list the folder: {exc.detail}", path=str(folder)) from None
 
@@ -67,8 +74,13 @@ def _warn(kind: str, path: str, detail: str) -> None:
         warnings.warn(_WARNINGS[kind].format(path=path, detail=detail), UserWarning)
 
 
-def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, recursive: bool,
-          report: OnSkip, top: bool = True) -> Iterator[Path]:
+def _shown(path: str) -> str:
+    """``path`` as the reports name it: as :class:`pathlib.Path` spells it (no ``.`` part, no doubled ``/``)."""
+    return os.fspath(Path(path))
+
+
+def _walk(folder: str, suffixes: tuple[str, ...], root: str, recursive: bool, report: OnSkip,
+          top: bool = True) -> Iterator[str]:
     try:
         with os.scandir(folder) as it:
             # the entry's own type (d_type): a regular file that is no link needs no stat() of its own
@@ -77,16 +89,16 @@ def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, 
     except OSError as exc:
         if top:
             raise _Unlistable(str(exc.strerror or exc)) from None
-        report("unlistable", os.fspath(folder), str(exc.strerror or exc))
+        report("unlistable", _shown(folder), str(exc.strerror or exc))
         return
-    base = Path(folder)
+    base = folder if folder.endswith(os.sep) else folder + os.sep
     for name, is_dir, is_link, is_file in entries:
-        path = base / name
+        path = base + name
         if is_dir:
             if recursive:
                 yield from _walk(path, suffixes, root, recursive, report, top=False)
             else:
-                report("subfolder", os.fspath(path), "")
+                report("subfolder", _shown(path), "")
             continue
         wanted = name.lower().endswith(suffixes)
         if not is_link and not wanted:
@@ -98,15 +110,15 @@ def _walk(folder: str | os.PathLike[str], suffixes: tuple[str, ...], root: str, 
             info = os.stat(path)
         except OSError:
             if wanted:
-                report("broken-link", os.fspath(path), "")
+                report("broken-link", _shown(path), "")
             continue
         if stat.S_ISDIR(info.st_mode):
-            report("link-to-folder", os.fspath(path), "")
+            report("link-to-folder", _shown(path), "")
         elif not wanted:
             continue
         elif is_link and not os.path.realpath(path).startswith(root.rstrip(os.sep) + os.sep):
-            report("link-out", os.fspath(path), os.fspath(folder))
+            report("link-out", _shown(path), folder if top else _shown(folder))
         elif not stat.S_ISREG(info.st_mode):
-            report("not-regular", os.fspath(path), "")
+            report("not-regular", _shown(path), "")
         else:
             yield path

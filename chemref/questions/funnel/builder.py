@@ -326,7 +326,6 @@ def warm_up() -> None:
 
     default_components()
     default_selector()
-    import bm25s  # noqa: F401, PLC0415 (the difficulty profile's BM25: imported once, before the workers fork)
 
 
 _warm_up = warm_up

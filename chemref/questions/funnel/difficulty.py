@@ -92,7 +92,7 @@ def bibliography_ranks(references: Iterable[Any], records: Sequence[tuple[str | 
     index = TitleIndex(titles, [records[n][1] for n in asked])
     ranks: list[int | None] = [None] * len(records)
     for query, n in enumerate(asked):
-        ranks[n] = index.rank_in(index.query_scores(query), wanted[n])  # type: ignore[arg-type]
+        ranks[n] = index.query_rank(query, wanted[n])  # type: ignore[arg-type]
     return ranks
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
@@ -95,25 +95,8 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     Raises :class:`~chemref.errors.InputError` / ``BratError`` / ``ScoringError``; never calls ``sys.exit``.
     """
     resampling = Resampling(ci, resamples, seed) if ci is not None else None
-    if level is not None and level not in _LEVELS:
-        raise InputError(f"unknown level {level!r}", hint="use relations or entities")
-    if span is not None and span not in _SPANS:
-        raise InputError(f"unknown span match {span!r}", hint="use exact, overlap or approx")
-    if type_match is not None and type_match not in _TYPES:
-        raise InputError(f"unknown type match {type_match!r}", hint="use exact, inexact or hierarchical")
-    if similarity is not None and not 0.0 <= similarity <= 1.0:
-        raise InputError(f"similarity threshold must be between 0 and 1, got {similarity}")
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0):
-        raise InputError(f"jobs must be 0 (automatic) or a positive number of processes, got {jobs!r}")
-    if max_coref_links is not None and (isinstance(max_coref_links, bool) or not isinstance(max_coref_links, int)
-                                        or max_coref_links < 0):
-        raise InputError(f"max_coref_links must be a number of links (0 or more) or None, got {max_coref_links!r}")
-    if max_match_edges is not None and (isinstance(max_match_edges, bool) or not isinstance(max_match_edges, int)
-                                        or max_match_edges < 0):
-        raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
-    for name, value in (("max_coref_total", max_coref_total), ("max_error_records", max_error_records)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise InputError(f"{name} must be a number (0 or more) or None, got {value!r}")
+    _check_choices(level, span, type_match, similarity)
+    _check_counts(jobs, max_coref_links, max_match_edges, max_coref_total, max_error_records)
     if mode == "brateval":
         from chemref.scoring.brat.brateval import score_brateval  # noqa: PLC0415 (deferred: chemref.scoring.brat.brateval is loaded only on this path)
 
@@ -135,6 +118,38 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
                         resampling=resampling, doc_counts=doc_counts, gold_cache=gold_cache, details=details,
                         unreadable_as_empty=unreadable_as_empty, max_match_edges=max_match_edges,
                         max_coref_total=max_coref_total, max_error_records=max_error_records)
+
+
+def _check_choices(level: str | None, span: str | None, type_match: str | None, similarity: float | None) -> None:
+    """An :class:`InputError` for a level, span or type match :func:`score_brat` does not know, or a similarity
+    threshold outside 0..1."""
+    if level is not None and level not in _LEVELS:
+        raise InputError(f"unknown level {level!r}", hint="use relations or entities")
+    if span is not None and span not in _SPANS:
+        raise InputError(f"unknown span match {span!r}", hint="use exact, overlap or approx")
+    if type_match is not None and type_match not in _TYPES:
+        raise InputError(f"unknown type match {type_match!r}", hint="use exact, inexact or hierarchical")
+    if similarity is not None and not 0.0 <= similarity <= 1.0:
+        raise InputError(f"similarity threshold must be between 0 and 1, got {similarity}")
+
+
+def _not_a_count(value: Any) -> bool:
+    """True unless ``value`` is None or an int (not a bool) of 0 or more."""
+    return value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0)
+
+
+def _check_counts(jobs: int | None, max_coref_links: int | None, max_match_edges: int | None,
+                  max_coref_total: int | None, max_error_records: int | None) -> None:
+    """An :class:`InputError` naming the first of :func:`score_brat`'s counts that is not None or an int >= 0."""
+    if _not_a_count(jobs):
+        raise InputError(f"jobs must be 0 (automatic) or a positive number of processes, got {jobs!r}")
+    if _not_a_count(max_coref_links):
+        raise InputError(f"max_coref_links must be a number of links (0 or more) or None, got {max_coref_links!r}")
+    if _not_a_count(max_match_edges):
+        raise InputError(f"max_match_edges must be a number of edges (0 or more) or None, got {max_match_edges!r}")
+    for name, value in (("max_coref_total", max_coref_total), ("max_error_records", max_error_records)):
+        if _not_a_count(value):
+            raise InputError(f"{name} must be a number (0 or more) or None, got {value!r}")
 
 
 def read_prediction(src: Any, name: str, warnings: list[str], unreadable_as_empty: bool) -> tuple[set, set]:
@@ -188,24 +203,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
                  max_error_records: int | None = MAX_ERROR_RECORDS) -> ScoreReport:
     warnings: list[str] = []
     with AnnSource(gold, limits=zip_limits, is_gold=True) as gsrc, AnnSource(pred, limits=zip_limits) as psrc:
-        psrc.pair_with(gsrc)
-        warnings.extend(gsrc.notes + psrc.notes)
-        if not gsrc.names:
-            raise InputError("no .ann files found in the gold folder" + _left_out(gsrc), path=gsrc.path)
-        if not psrc.names:
-            raise InputError("no .ann files found in the prediction folder or zip" + _left_out(psrc),
-                             path=psrc.path, hint="a Codalab-style submission holds one .ann per gold document")
-        unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
-        if len(unpaired) == len(psrc.names):
-            raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
-                               f"{unpaired[0]!r}, while the gold has {sorted(gsrc.names)[0]!r}", path=psrc.path,
-                               hint="are gold and prediction from the same set? name each prediction file as its "
-                                    "gold .ann, relative to the folder or zip given")
-        for name in unpaired:
-            msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
-            if strict:
-                raise ScoringError(msg)
-            warnings.append(msg)
+        _pair_sources(gsrc, psrc, strict, warnings)
         names = sorted(gsrc.names)
 
         def run(chunk: Sequence[str]) -> tuple:
@@ -220,35 +218,89 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
             psrc.reopen()
 
         collect = resampling is not None or doc_counts
-        parts = map_chunks(run, names, _jobs(jobs, len(names)), reopen)
-        totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
-        docs: dict[str, dict[str, Any]] = {}
-        records: list[dict[str, Any]] = []
-        record_warnings: list[str] = []
-        rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
-        left_out: dict[str, dict[str, int]] = {}
-        coref_links = 0
-        for (part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings, part_left_out,
-             part_links) in parts:
-            left_out.update(part_left_out)
-            coref_links += part_links
-            for b, counts in part_totals.items():
-                add_counts(totals[b], counts)
-            docs.update(part_docs)
-            records.extend(part_records)
-            warnings.extend(part_warnings)
-            record_warnings.extend(part_record_warnings)
-            rows.extend(part_rows)
-        if max_coref_total is not None and coref_links > max_coref_total:  # the workers' parts together
-            raise ScoringError(f"the COREFERENCE chains of the prediction expand to {coref_links:,} links over its "
-                               f"documents, more than the limit of {max_coref_total:,} links per submission",
+        parts = _Parts(map_chunks(run, names, _jobs(jobs, len(names)), reopen), warnings)
+        if max_coref_total is not None and parts.coref_links > max_coref_total:  # the workers' parts together
+            raise ScoringError(f"the COREFERENCE chains of the prediction expand to {parts.coref_links:,} links over "
+                               f"its documents, more than the limit of {max_coref_total:,} links per submission",
                                path=psrc.path, hint="raise it with --max-coref-total (max_coref_total=) if the "
                                                     "files are genuine")
+    data = _chemu_data(gsrc, psrc, parts.totals, level, span, resampling)
+    if per_doc:
+        data["per_doc"] = parts.docs
+    if errors:
+        data["errors"] = parts.records
+        warnings.extend(_missing_text_warning(parts.records, gsrc.path))
+        if parts.left_out:
+            data["errors_left_out"] = parts.left_out
+            warnings.extend(_left_out_warnings(parts.left_out, max_error_records))
+    data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
+    kept_details = None
+    if details:
+        extra = parts.record_warnings + ([] if errors else _missing_text_warning(parts.records, gsrc.path)
+                                         + _left_out_warnings(parts.left_out, max_error_records))
+        kept_details = {"per_doc": parts.docs, "errors": parts.records, "errors_left_out": parts.left_out,
+                        "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
+    if resampling is not None:
+        add_intervals(data, parts.rows, resampling)
+    return ScoreReport.from_brat(data, doc_counts=parts.rows if doc_counts else None, details=kept_details)
+
+
+def _pair_sources(gsrc: AnnSource, psrc: AnnSource, strict: bool, warnings: list[str]) -> None:
+    """Pair the prediction's documents with the gold's (their notes and the unpaired predictions into
+    ``warnings``); an :class:`InputError` when either side holds no ``.ann``, a :class:`ScoringError` when no
+    prediction names a gold document (or, with ``strict``, when one does not)."""
+    psrc.pair_with(gsrc)
+    warnings.extend(gsrc.notes + psrc.notes)
+    if not gsrc.names:
+        raise InputError("no .ann files found in the gold folder" + _left_out(gsrc), path=gsrc.path)
+    if not psrc.names:
+        raise InputError("no .ann files found in the prediction folder or zip" + _left_out(psrc),
+                         path=psrc.path, hint="a Codalab-style submission holds one .ann per gold document")
+    unpaired = sorted(psrc.names.keys() - gsrc.names.keys())
+    if len(unpaired) == len(psrc.names):
+        raise ScoringError(f"none of the {len(unpaired):,} prediction files names a gold document: "
+                           f"{unpaired[0]!r}, while the gold has {sorted(gsrc.names)[0]!r}", path=psrc.path,
+                           hint="are gold and prediction from the same set? name each prediction file as its "
+                                "gold .ann, relative to the folder or zip given")
+    for name in unpaired:
+        msg = f"{psrc.display(name)}: prediction file has no gold file; it is ignored"
+        if strict:
+            raise ScoringError(msg)
+        warnings.append(msg)
+
+
+class _Parts:
+    """The workers' parts of :func:`_score_names` joined in order (their warnings added to ``warnings``)."""
+
+    def __init__(self, parts: Iterable[tuple], warnings: list[str]) -> None:
+        self.totals: dict[tuple, dict[str, Counts]] = {b: {} for b in BLOCKS}
+        self.docs: dict[str, dict[str, Any]] = {}
+        self.records: list[dict[str, Any]] = []
+        self.record_warnings: list[str] = []
+        self.rows: list[dict[tuple[str, str], tuple[int, int, int]]] = []
+        self.left_out: dict[str, dict[str, int]] = {}
+        self.coref_links = 0
+        for (part_totals, part_docs, part_records, part_warnings, part_rows, part_record_warnings, part_left_out,
+             part_links) in parts:
+            self.left_out.update(part_left_out)
+            self.coref_links += part_links
+            for b, counts in part_totals.items():
+                add_counts(self.totals[b], counts)
+            self.docs.update(part_docs)
+            self.records.extend(part_records)
+            warnings.extend(part_warnings)
+            self.record_warnings.extend(part_record_warnings)
+            self.rows.extend(part_rows)
+
+
+def _chemu_data(gsrc: AnnSource, psrc: AnnSource, totals: dict[tuple, dict[str, Counts]], level: str | None,
+                span: str | None, resampling: Resampling | None) -> dict[str, Any]:
+    """The ChEMU report's meta, title, sources and the P/R/F1 of the reports kept by ``level`` and ``span``."""
     kept = [_label(b) for b in BLOCKS if _keep(b, level, span)]
     primary = next(label for label in PRIMARY_ORDER if label in kept)
     meta = report_meta("chemu", f"{primary} f1", len(gsrc.names), CHEMU_MATCHING, resampling,
-                 "the ChEMU 2021 overview ranks systems by exact-match relation F1 with COREFERENCE expanded"
-                 if primary == PRIMARY_ORDER[0] else "the first report kept by --level/--span")
+                       "the ChEMU 2021 overview ranks systems by exact-match relation F1 with COREFERENCE expanded"
+                       if primary == PRIMARY_ORDER[0] else "the first report kept by --level/--span")
     data: dict[str, Any] = {"meta": meta, "mode": "chemu", "title": f"ChEMU 2021 scores: {len(gsrc.names)} documents "
                             f"(gold {gsrc.path}, prediction {psrc.path})",
                             "gold": gsrc.path, "pred": psrc.path, "documents": len(gsrc.names)}
@@ -260,24 +312,7 @@ def _score_chemu(gold: PathLike, pred: PathLike, *, level: str | None, span: str
         data["relations"] = rel
     if level in (None, "entities"):
         data["entities"] = {b[1]: prf_block(totals[b]) for b in BLOCKS[4:] if _keep(b, level, span)}
-    if per_doc:
-        data["per_doc"] = docs
-    if errors:
-        data["errors"] = records
-        warnings.extend(_missing_text_warning(records, gsrc.path))
-        if left_out:
-            data["errors_left_out"] = left_out
-            warnings.extend(_left_out_warnings(left_out, max_error_records))
-    data["warnings"] = list(dict.fromkeys(warnings))  # one line per distinct problem, first-seen order
-    kept_details = None
-    if details:
-        extra = record_warnings + ([] if errors else _missing_text_warning(records, gsrc.path)
-                                   + _left_out_warnings(left_out, max_error_records))
-        kept_details = {"per_doc": docs, "errors": records, "errors_left_out": left_out,
-                        "warnings": [w for w in dict.fromkeys(extra) if w not in data["warnings"]]}
-    if resampling is not None:
-        add_intervals(data, rows, resampling)
-    return ScoreReport.from_brat(data, doc_counts=rows if doc_counts else None, details=kept_details)
+    return data
 
 
 def _score_names(names: Sequence[str], gsrc: Any, psrc: Any, *, strict: bool, per_doc: bool, errors: bool,

@@ -19,7 +19,7 @@ from chemref._io import megabytes as _mb
 from chemref._io import read_regular, regular_file
 from chemref.brat.decode import decode_ann, gold_txt
 from chemref.errors import ArchiveError, InputError, missing_path_hint
-from chemref.inputs.walk import walk_files
+from chemref.inputs.walk import walk_file_paths
 
 __all__ = ["AnnSource", "ZipLimits"]
 
@@ -96,15 +96,14 @@ class AnnSource:
     # -- folders
     def _scan_dir(self, root: Path, recursive: bool) -> dict[str, str]:
         """The ``.ann`` files under ``root`` by name (relative path without ``.ann``), through the one folder
-        walk (:func:`chemref.inputs.walk.walk_files`); what it leaves out becomes a note (a ``.txt`` linked
+        walk (:func:`chemref.inputs.walk.walk_file_paths`); what it leaves out becomes a note (a ``.txt`` linked
         out of the folder is never read), a subfolder that cannot be listed an :class:`InputError`."""
         names: dict[str, str] = {}
         prefix = os.fspath(root).rstrip(os.sep) + os.sep  # the walk builds every path on root as given
-        for path in walk_files(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
-            full = os.fspath(path)
-            rel = (full[len(prefix):] if full.startswith(prefix) else os.path.relpath(path, root)).replace(os.sep, "/")
-            if rel.endswith(".ann"):
-                names[rel[:-4]] = os.fspath(path)
+        for path in walk_file_paths(root, (".ann", ".txt"), recursive=recursive, on_skip=self._skipped_entry):
+            if path.endswith(".ann"):
+                rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, root)
+                names[rel[:-4].replace(os.sep, "/")] = path
         return names
 
     def _skipped_entry(self, kind: str, path: str, detail: str) -> None:
@@ -140,17 +139,7 @@ class AnnSource:
         except ArchiveError:
             zf.close()
             raise
-        windows = [i.filename for i in infos if "\\" in i.filename and i.filename.endswith((".ann", ".txt"))]
-        if windows:
-            self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
-                              f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
-        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
-                  and i.filename.endswith((".ann", ".txt"))]
-        if rooted:
-            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
-            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
-                              f"{rooted[0]!r}; read relative to the archive"
-                              + (", as its other members are" if mixed else ""))
+        self._note_member_names(infos)
         self._members: list[tuple[str, str]] = []  # (name without a leading / or ./, member)
         for info in infos:
             m = info.filename
@@ -169,6 +158,20 @@ class AnnSource:
         prefix = posixpath.commonpath(list(dirs)) if dirs else ""
         self._zip_prefix = prefix + "/" if prefix else ""
         return self._zip_names()
+
+    def _note_member_names(self, infos: list[zipfile.ZipInfo]) -> None:
+        """A note for ``.ann``/``.txt`` member names written with backslashes, and one for absolute names."""
+        windows = [i.filename for i in infos if "\\" in i.filename and i.filename.endswith((".ann", ".txt"))]
+        if windows:
+            self.notes.append(f"{self.path}: {len(windows)} member name(s) use backslashes as folder separators "
+                              f"(as Windows zip tools write them), e.g. {windows[0]!r}; read as '/'")
+        rooted = [i.filename for i in infos if i.filename.replace("\\", "/").startswith("/")
+                  and i.filename.endswith((".ann", ".txt"))]
+        if rooted:
+            mixed = len(rooted) < sum(1 for i in infos if i.filename.endswith((".ann", ".txt")))
+            self.notes.append(f"{self.path}: {len(rooted)} member name(s) are absolute (begin with '/'), e.g. "
+                              f"{rooted[0]!r}; read relative to the archive"
+                              + (", as its other members are" if mixed else ""))
 
     def _zip_names(self) -> dict[str, str]:
         names: dict[str, str] = {}

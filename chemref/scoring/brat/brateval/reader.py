@@ -75,85 +75,11 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
         lines += 1
         c = line[0]
         if c == "T":
-            fields = line.split("\t")
-            if len(fields) == 3 and fields[2]:
-                # common shape "TYPE START END": Python and Java splitting agree, parse directly
-                ent = fields[1].split(" ")
-                if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
-                        and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
-                    start, end = int(ent[1]), int(ent[2])
-                    entities[fields[0]] = BEntity(fields[0], ent[0], [(start, end)], fields[2])
-                    if start == end:
-                        noted.add(_empty_fragment(path, lineno, start))
-                    continue
-            else:
-                fields = java_split(line, "\t")
-            if len(fields) != 3:
-                noted.add(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
-                          f"fields, not 3; an empty text field counts as missing)")
-                continue
-            ent = java_split(fields[1], " ")
-            if not ent:
-                raise _abort("cannot read the T line's type and offsets", path, lineno,
-                             "ArrayIndexOutOfBoundsException")
-            frags = []
-            for loc in java_split(java_trim(fields[1][len(ent[0]):]), ";"):
-                se = java_split(loc, " ")
-                bad = next((x for x in se[:2] if not x.isascii()), None)
-                if bad is not None:  # Java's parseInt reads any Unicode digits ("\u0664"); chemref refuses them
-                    raise BratError(f"offsets must be written with the digits 0-9, got {shortened(bad)!r}",
-                                    path=path, line=lineno, hint="BRATEval would read other Unicode digits as "
-                                    "numbers; write the offsets with ASCII digits")
-                try:
-                    frags.append((java_parse_int(se[0]), java_parse_int(se[1])))
-                except IndexError:
-                    raise _abort(f"fragment {shortened(loc)!r} has no end offset", path, lineno,
-                                 "ArrayIndexOutOfBoundsException") from None
-                except ValueError as exc:
-                    raise _abort(f"offset {shortened(str(exc.args[0]))!r} in fragment {shortened(loc)!r} is not "
-                                 f"an integer (write 'START END;START END' with single spaces)", path, lineno,
-                                 "NumberFormatException") from None
-            entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
-            empty = next((s for s, e in frags if s == e), None)
-            if empty is not None:
-                noted.add(_empty_fragment(path, lineno, empty))
+            _t_line(line, path, lineno, entities, noted)
         elif c == "R":
-            fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
-            if len(fields) != 3:
-                noted.add(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
-                          f"gives {len(fields)} parts, not 3)")
-                continue
-            sub = java_split(fields[0], "\t")
-            a1 = fields[1].split(":")
-            a2 = fields[2].split(":")
-            if len(sub) < 2 or len(a1) < 2 or len(a2) < 2 or not a1[1] or not a2[1]:
-                a1, a2 = java_split(fields[1], ":"), java_split(fields[2], ":")
-                if len(sub) < 2 or len(a1) < 2 or len(a2) < 2:
-                    raise _abort("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path,
-                                 lineno, "ArrayIndexOutOfBoundsException")
-            relations[sub[0]] = BRelation(sub[0], sub[1], a1[1], a2[1], lineno)
-        elif c == "E":
-            fields = java_split(java_trim(line), "\t")
-            if len(fields) > 1:
-                sub = java_split(fields[1], " ")
-                if not sub or len(java_split(sub[0], ":")) < 2:
-                    raise _abort("cannot read the event trigger TYPE:Tid", path, lineno,
-                                 "ArrayIndexOutOfBoundsException")
-        elif c == "*":
-            if len(line) < 2:
-                raise _abort("a '*' line needs '*<TAB>Equiv ID ID...'", path, lineno,
-                             "StringIndexOutOfBoundsException")
-        elif c in "AM":
-            fields = java_split(java_trim(line), "\t")
-            if len(fields) > 1 and len(fields[1].split()) < 2:
-                raise _abort("the attribute line has no target id ('An<TAB>NAME ID [VALUE]')", path, lineno,
-                             "NoSuchElementException")
-        elif c in "N#":
-            fields = java_split(java_trim(line), "\t")
-            need = 3 if c == "N" else 2
-            if len(fields) == 3 and len(java_split(fields[1], " ")) < need:
-                raise _abort(f"the {'normalization' if c == 'N' else 'note'} line has too few fields", path,
-                             lineno, "ArrayIndexOutOfBoundsException")
+            _r_line(line, path, lineno, relations, noted)
+        elif c in "E*AMN#":
+            _check_other(c, line, path, lineno)
         else:
             unknown += 1  # BRATEval ignores it without a word
     refuse_unknown_lines(unknown, lines, path)
@@ -162,6 +88,96 @@ def parse_brateval(text: str, path: str, warnings: list[str]) -> BDocument:
         rel.e1 = entities.get(rel.id1)
         rel.e2 = entities.get(rel.id2)
     return BDocument(entities, relations, path)
+
+
+def _t_line(line: str, path: str, lineno: int, entities: dict[str, BEntity], noted: LineWarnings) -> None:
+    """A T line into ``entities`` (a skipped one noted), or the error BRATEval aborts with."""
+    fields = line.split("\t")
+    if len(fields) == 3 and fields[2]:
+        # common shape "TYPE START END": Python and Java splitting agree, parse directly
+        ent = fields[1].split(" ")
+        if len(ent) == 3 and ent[0] and ent[1].isdigit() and ent[2].isdigit() and ent[1].isascii() \
+                and ent[2].isascii() and len(ent[1]) < 10 and len(ent[2]) < 10:
+            start, end = int(ent[1]), int(ent[2])
+            entities[fields[0]] = BEntity(fields[0], ent[0], [(start, end)], fields[2])
+            if start == end:
+                noted.add(_empty_fragment(path, lineno, start))
+            return
+    else:
+        fields = java_split(line, "\t")
+    if len(fields) != 3:
+        noted.add(f"{path}:{lineno}: BRATEval skips this T line ({len(fields)} tab-separated "
+                  f"fields, not 3; an empty text field counts as missing)")
+        return
+    ent = java_split(fields[1], " ")
+    if not ent:
+        raise _abort("cannot read the T line's type and offsets", path, lineno, "ArrayIndexOutOfBoundsException")
+    frags = [_fragment(loc, path, lineno) for loc in java_split(java_trim(fields[1][len(ent[0]):]), ";")]
+    entities[fields[0]] = BEntity(fields[0], ent[0], frags, fields[2])
+    empty = next((s for s, e in frags if s == e), None)
+    if empty is not None:
+        noted.add(_empty_fragment(path, lineno, empty))
+
+
+def _fragment(loc: str, path: str, lineno: int) -> tuple[int, int]:
+    """One ``START END`` fragment read with Java's ``parseInt``, or the error BRATEval aborts with."""
+    se = java_split(loc, " ")
+    bad = next((x for x in se[:2] if not x.isascii()), None)
+    if bad is not None:  # Java's parseInt reads any Unicode digits ("\u0664"); chemref refuses them
+        raise BratError(f"offsets must be written with the digits 0-9, got {shortened(bad)!r}",
+                        path=path, line=lineno, hint="BRATEval would read other Unicode digits as "
+                        "numbers; write the offsets with ASCII digits")
+    try:
+        return java_parse_int(se[0]), java_parse_int(se[1])
+    except IndexError:
+        raise _abort(f"fragment {shortened(loc)!r} has no end offset", path, lineno,
+                     "ArrayIndexOutOfBoundsException") from None
+    except ValueError as exc:
+        raise _abort(f"offset {shortened(str(exc.args[0]))!r} in fragment {shortened(loc)!r} is not "
+                     f"an integer (write 'START END;START END' with single spaces)", path, lineno,
+                     "NumberFormatException") from None
+
+
+def _r_line(line: str, path: str, lineno: int, relations: dict[str, BRelation], noted: LineWarnings) -> None:
+    """An R line into ``relations`` (a skipped one noted), or the error BRATEval aborts with."""
+    fields = line.split(" ") if line[-1] > " " else java_split(java_trim(line), " ")
+    if len(fields) != 3:
+        noted.add(f"{path}:{lineno}: BRATEval skips this R line (splitting on single spaces "
+                  f"gives {len(fields)} parts, not 3)")
+        return
+    sub = java_split(fields[0], "\t")
+    a1 = fields[1].split(":")
+    a2 = fields[2].split(":")
+    if len(sub) < 2 or len(a1) < 2 or len(a2) < 2 or not a1[1] or not a2[1]:
+        a1, a2 = java_split(fields[1], ":"), java_split(fields[2], ":")
+        if len(sub) < 2 or len(a1) < 2 or len(a2) < 2:
+            raise _abort("cannot read the relation: expected 'Rn<TAB>TYPE Arg1:Tid Arg2:Tid'", path,
+                         lineno, "ArrayIndexOutOfBoundsException")
+    relations[sub[0]] = BRelation(sub[0], sub[1], a1[1], a2[1], lineno)
+
+
+def _check_other(c: str, line: str, path: str, lineno: int) -> None:
+    """An E, ``*``, A/M, N or # line, which BRATEval reads but does not score: the error it aborts with, if any."""
+    if c == "E":
+        fields = java_split(java_trim(line), "\t")
+        if len(fields) > 1:
+            sub = java_split(fields[1], " ")
+            if not sub or len(java_split(sub[0], ":")) < 2:
+                raise _abort("cannot read the event trigger TYPE:Tid", path, lineno, "ArrayIndexOutOfBoundsException")
+    elif c == "*":
+        if len(line) < 2:
+            raise _abort("a '*' line needs '*<TAB>Equiv ID ID...'", path, lineno, "StringIndexOutOfBoundsException")
+    elif c in "AM":
+        fields = java_split(java_trim(line), "\t")
+        if len(fields) > 1 and len(fields[1].split()) < 2:
+            raise _abort("the attribute line has no target id ('An<TAB>NAME ID [VALUE]')", path, lineno,
+                         "NoSuchElementException")
+    else:  # N or #
+        fields = java_split(java_trim(line), "\t")
+        need = 3 if c == "N" else 2
+        if len(fields) == 3 and len(java_split(fields[1], " ")) < need:
+            raise _abort(f"the {'normalization' if c == 'N' else 'note'} line has too few fields", path,
+                         lineno, "ArrayIndexOutOfBoundsException")
 
 
 def read_document(src: Any, name: str, warnings: list[str], gold: bool = False) -> BDocument:

@@ -84,77 +84,66 @@ def _ent_adjacency(gl: list[Mention], pl: list[Mention]) -> list[list[int]]:
     return [sorted(index.query(g[1])) for g in gl]
 
 
-def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None = None) -> Iterator[list[int] | None]:
-    """Row ``i``: the indices of the predicted relations whose arguments have gold relation ``i``'s labels
-    and overlap its arguments, ascending. Mentions are matched once through an index, then relations
-    are found from the matching argument pairs, so the cost follows the edges, not ``len(gl) * len(pl)``.
-    Past ``work_limit`` steps, a None row ends the rows."""
-    by_label: dict[str, set[Mention]] = {}
-    for m in {r[1] for r in pl} | {r[2] for r in pl}:
-        by_label.setdefault(m[0], set()).add(m)
-    indexes = {label: OverlapIndex((m, m[1]) for m in ms) for label, ms in by_label.items()}
-    matches: dict[Mention, set[Mention]] = {}
+class _RelationFinder:
+    """The predicted relations ``pl`` (one type) found from gold arguments: each gold mention's overlapping
+    predicted mentions of its label (through one :class:`OverlapIndex` per label, each looked up once), and the
+    relations holding a predicted mention as Arg1 or Arg2."""
 
-    def partners(m: Mention) -> set[Mention]:
-        found = matches.get(m)
+    def __init__(self, pl: list[RelItem]) -> None:
+        self.pl = pl
+        by_label: dict[str, set[Mention]] = {}
+        for m in {r[1] for r in pl} | {r[2] for r in pl}:
+            by_label.setdefault(m[0], set()).add(m)
+        self.indexes = {label: OverlapIndex((m, m[1]) for m in ms) for label, ms in by_label.items()}
+        self.matches: dict[Mention, set[Mention]] = {}
+        self.rel_type = pl[0][0]
+        # one type per group, so (arg1, arg2) names one relation; a key with None (no partner) finds none
+        self.position: dict[tuple[str, Mention | None, Mention | None], int] = {p: j for j, p in enumerate(pl)}
+        self.by_arg: dict[int, dict[Mention, list[int]]] = {}
+
+    def partners(self, m: Mention) -> set[Mention]:
+        found = self.matches.get(m)
         if found is None:
-            index = indexes.get(m[0])
-            found = matches[m] = index.query(m[1]) if index is not None else set()
+            index = self.indexes.get(m[0])
+            found = self.matches[m] = index.query(m[1]) if index is not None else set()
         return found
 
-    rel_type = pl[0][0]
-    # one type per group, so (arg1, arg2) names one relation; a key with None (no partner) finds none
-    position: dict[tuple[str, Mention | None, Mention | None], int] = {p: j for j, p in enumerate(pl)}
-    by_arg: dict[int, dict[Mention, list[int]]] = {}
+    def single_partners(self, gl: list[RelItem]) -> dict[Mention, Mention] | None:
+        """Each gold argument's one overlapping predicted mention (those with none left out), or None when
+        one overlaps several."""
+        single: dict[Mention, Mention] = {}
+        for m in {r[1] for r in gl} | {r[2] for r in gl}:
+            found = self.partners(m)
+            if len(found) > 1:
+                return None
+            if found:
+                single[m] = next(iter(found))
+        return single
 
-    def relations_of(side: int) -> dict[Mention, list[int]]:
-        found = by_arg.get(side)
+    def relations_of(self, side: int) -> dict[Mention, list[int]]:
+        found = self.by_arg.get(side)
         if found is None:
-            found = by_arg[side] = {}
-            for j, m in enumerate([p[1] for p in pl] if side == 1 else [p[2] for p in pl]):
+            found = self.by_arg[side] = {}
+            for j, m in enumerate([p[1] for p in self.pl] if side == 1 else [p[2] for p in self.pl]):
                 found.setdefault(m, []).append(j)
         return found
 
-    empty: list[int] = []
-    single: dict[Mention, Mention] = {}
-    for m in {r[1] for r in gl} | {r[2] for r in gl}:
-        found = partners(m)
-        if len(found) > 1:
-            break
-        if found:
-            single[m] = next(iter(found))
-    else:  # every argument overlaps at most one predicted mention: one lookup per relation
-        get, pos = single.get, position.get
-        for _, a, b in gl:
-            j = pos((rel_type, get(a), get(b)))
-            yield empty if j is None else [j]
-        return
-    for _, a, b in gl:
-        ca = matches.get(a)
-        if ca is None:
-            ca = partners(a)
-        cb = matches.get(b)
-        if cb is None:
-            cb = partners(b)
+    def costs(self, ca: set[Mention], cb: set[Mention]) -> tuple[int, int, int]:
+        """The steps of the three ways to find the relations from Arg1 partners ``ca`` to Arg2 partners ``cb``:
+        every pair, the relations of each ``ca``, the relations of each ``cb``."""
         via_pairs = len(ca) * len(cb)
-        if via_pairs == 0:
-            yield empty
-            continue
-        if via_pairs == 1:
-            j = position.get((rel_type, next(iter(ca)), next(iter(cb))))
-            yield empty if j is None else [j]
-            continue
-        via_arg1 = via_arg2 = via_pairs
-        if via_pairs > 16:  # many overlapping mentions: walk the relations of the rarer side instead
-            via_arg1 = sum(len(relations_of(1).get(m, ())) for m in ca)
-            via_arg2 = sum(len(relations_of(2).get(m, ())) for m in cb)
-        if work_limit is not None:
-            work_limit -= min(via_pairs, via_arg1, via_arg2)
-            if work_limit < 0:
-                yield None  # more work than the caller allows
-                return
+        if via_pairs <= 16:
+            return via_pairs, via_pairs, via_pairs
+        # many overlapping mentions: walking the relations of the rarer side may be cheaper
+        return (via_pairs, sum(len(self.relations_of(1).get(m, ())) for m in ca),
+                sum(len(self.relations_of(2).get(m, ())) for m in cb))
+
+    def row(self, ca: set[Mention], cb: set[Mention], via_pairs: int, via_arg1: int, via_arg2: int) -> list[int]:
+        """The indices of the relations from ``ca`` to ``cb``, ascending, found the cheapest way."""
         row: list[int] = []
+        pl = self.pl
         if via_pairs <= via_arg1 and via_pairs <= via_arg2:
+            position, rel_type = self.position, self.rel_type
             for x in ca:
                 for y in cb:
                     j = position.get((rel_type, x, y))
@@ -162,12 +151,45 @@ def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None 
                         row.append(j)
         elif via_arg1 <= via_arg2:
             for x in ca:
-                row.extend(j for j in relations_of(1).get(x, ()) if pl[j][2] in cb)
+                row.extend(j for j in self.relations_of(1).get(x, ()) if pl[j][2] in cb)
         else:
             for y in cb:
-                row.extend(j for j in relations_of(2).get(y, ()) if pl[j][1] in ca)
+                row.extend(j for j in self.relations_of(2).get(y, ()) if pl[j][1] in ca)
         row.sort()
-        yield row
+        return row
+
+
+def _rel_adjacency(gl: list[RelItem], pl: list[RelItem], work_limit: int | None = None) -> Iterator[list[int] | None]:
+    """Row ``i``: the indices of the predicted relations whose arguments have gold relation ``i``'s labels
+    and overlap its arguments, ascending. Mentions are matched once through an index, then relations
+    are found from the matching argument pairs, so the cost follows the edges, not ``len(gl) * len(pl)``.
+    Past ``work_limit`` steps, a None row ends the rows."""
+    finder = _RelationFinder(pl)
+    empty: list[int] = []
+    single = finder.single_partners(gl)
+    if single is not None:  # every argument overlaps at most one predicted mention: one lookup per relation
+        get, pos, rel_type = single.get, finder.position.get, finder.rel_type
+        for _, a, b in gl:
+            j = pos((rel_type, get(a), get(b)))
+            yield empty if j is None else [j]
+        return
+    partners, position, rel_type = finder.partners, finder.position, finder.rel_type
+    for _, a, b in gl:
+        ca, cb = partners(a), partners(b)
+        if not ca or not cb:
+            yield empty
+            continue
+        if len(ca) == 1 and len(cb) == 1:
+            j = position.get((rel_type, next(iter(ca)), next(iter(cb))))
+            yield empty if j is None else [j]
+            continue
+        via_pairs, via_arg1, via_arg2 = finder.costs(ca, cb)
+        if work_limit is not None:
+            work_limit -= min(via_pairs, via_arg1, via_arg2)
+            if work_limit < 0:
+                yield None  # more work than the caller allows
+                return
+        yield finder.row(ca, cb, via_pairs, via_arg1, via_arg2)
 
 
 #: graphs of one document and type up to this many edges, or 8 per item, are matched as they are
