@@ -199,10 +199,10 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
             if not raw.strip():
                 continue
             try:
-                row = json.loads(raw)
+                row = finite_json(raw)
                 if not isinstance(row, dict):
                     raise ValueError
-            except ValueError:
+            except (ValueError, RecursionError):
                 if last:  # torn by a kill while it was written: its request is sent again
                     drop.add(number)
                     continue
