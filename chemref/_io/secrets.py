@@ -325,8 +325,9 @@ def excerpt(body: bytes | str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def check_api_key(key: str | None, *, source: str = "the API key") -> str | None:
-    """``key`` when it can be sent as a Bearer token: one line of printable ASCII (no newline, no space at its
-    ends), at most :data:`MAX_KEY_CHARS` characters. Registered as a secret either way; a bad key is an
+    """``key`` when it can be sent as a Bearer token and kept out of every output: one line of printable ASCII
+    (no newline, no space at its ends), at least 4 characters (a shorter one would be sent, but is too short
+    to look for in texts) and at most :data:`MAX_KEY_CHARS`. Registered as a secret either way; a bad key is an
     :class:`InputError` naming ``source`` and never showing the key. None or empty: no key."""
     if not key:
         return None
@@ -334,6 +335,9 @@ def check_api_key(key: str | None, *, source: str = "the API key") -> str | None
     problem = None
     if len(key) > MAX_KEY_CHARS:
         problem = f"is longer than {MAX_KEY_CHARS} characters"
+    elif len(key) < _MIN_SECRET:
+        problem = (f"is shorter than {_MIN_SECRET} characters (too short to be kept out of what a server sends "
+                   "back)")
     elif any(ch in "\r\n" for ch in key):
         problem = "holds a line break (as a key read from a file with its newline does)"
     elif not key.isascii():

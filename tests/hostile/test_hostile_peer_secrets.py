@@ -1,7 +1,8 @@
 """A hostile peer against the judge client, in process (fast): a reply nested hundreds of levels deep is one
 error line and the run goes on; the key it echoes split into pieces across JSON strings, or across keys, or in
 base32 in a header, is withheld; any JSON read (a file, a line, a server's body, a judge's answer) is refused
-when it nests deeper than the bound, before anything walks it."""
+when it nests deeper than the bound, before anything walks it. A key too short to look for, and a request url
+that cannot be sent, are refused before any request."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from chemref._io.limits import MAX_JSON_DEPTH, json_depth_problem
-from chemref._io.secrets import WITHHELD, finite_json, holds_secret, register_secret, scrub_json
+from chemref._io.secrets import WITHHELD, check_api_key, finite_json, holds_secret, register_secret, scrub_json
 from chemref.errors import InputError
 from chemref.jsonl import parse_json, read_jsonl
 from chemref.questions.judge.answers import json_object
-from chemref.questions.judge.client import run_requests
+from chemref.questions.judge.client import read_requests, run_requests
 
 pytest.importorskip("httpx")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -123,3 +124,24 @@ def test_a_key_in_pieces_or_in_a_header_never_reaches_the_responses(tmp_path: Pa
     rows = {row["custom_id"]: row for _, row in read_jsonl(tmp_path / "out.jsonl")}
     assert rows["header"]["response"]["request_id"] == WITHHELD
     assert rows["header"]["response"]["body"]["choices"]  # the answer itself is kept
+
+
+# -- what is sent: a key too short to look for, a url that cannot be sent
+def test_a_key_too_short_to_be_scrubbed_is_refused_before_any_request() -> None:
+    with pytest.raises(InputError, match="shorter than 4") as caught:
+        check_api_key("Zq7", source="OPENAI_API_KEY")
+    assert "Zq7" not in str(caught.value) and "OPENAI_API_KEY" in str(caught.value)
+    assert check_api_key("Zq7w") == "Zq7w"
+
+
+@pytest.mark.parametrize("url", ["/v1/chat/completions\r\nX-Injected: 1", "/v1/\x00x", "/v1/" + "a" * 100_000,
+                                 "/v1/chat completions", "/v1/chät"],
+                         ids=["CR LF", "NUL", "100 kB", "a space", "not ASCII"])
+def test_a_request_url_that_cannot_be_sent_is_one_error_naming_its_line(tmp_path: Path, url: str) -> None:
+    write_requests(tmp_path / "req.jsonl", ["a", "b"])
+    rows = (tmp_path / "req.jsonl").read_text(encoding="utf-8").splitlines()
+    rows[1] = json.dumps({**json.loads(rows[1]), "url": url})
+    (tmp_path / "req.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="url must be a path") as caught:
+        read_requests(tmp_path / "req.jsonl")
+    assert caught.value.line == 2 and "a" * 100 not in str(caught.value)  # a long url is cut in the message

@@ -118,6 +118,10 @@ def request_url(endpoint: str, path: str) -> str:
     return base + path
 
 
+#: the longest ``url`` of a request accepted (a path such as ``/v1/chat/completions``)
+MAX_REQUEST_URL = 2048
+
+
 def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
     def bad(message: str) -> InputError:
         return InputError(message, path=path, line=line, hint=_REQUEST_HINT)
@@ -130,8 +134,11 @@ def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
         raise bad(f"custom_id must be a non-empty string, got {ident!r}")
     if method != "POST":
         raise bad(f"method must be \"POST\", got {method!r}")
-    if not isinstance(url, str) or not url.startswith("/") or "://" in url:
-        raise bad(f"url must be a path such as \"/v1/chat/completions\", got {url!r}")
+    if (not isinstance(url, str) or not url.startswith("/") or "://" in url or len(url) > MAX_REQUEST_URL
+            or not url.isascii() or not url.isprintable() or " " in url):
+        shown = repr(url)
+        raise bad(f"url must be a path such as \"/v1/chat/completions\" (printable ASCII without spaces, at most "
+                  f"{MAX_REQUEST_URL} characters), got {shown[:80]}{'…' if len(shown) > 80 else ''}")
     if not isinstance(body, dict):
         raise bad(f"body must be a JSON object, got {type(body).__name__}")
     if "model" in body:
