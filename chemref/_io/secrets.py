@@ -6,7 +6,9 @@ as :func:`excerpt` makes it (scrubbed, one line, bounded). The secrets this proc
 (:func:`register_secret`, done by :func:`api_key_from_env` and :func:`check_api_key`) so that they are removed
 whatever surrounds them, in the forms they are commonly echoed in (as is, JSON- or ``repr``-escaped,
 percent-encoded, base64 in a Basic header); Bearer tokens, ``Authorization`` header values and the
-``user:password@`` of any URL are removed by their shape, registered or not.
+``user:password@`` of any URL are removed by their shape, registered or not. A text that still holds a
+registered secret in another form (:func:`holds_secret`: pieces of it, encoded, split by any separators) is
+withheld whole; the search is linear in the text.
 """
 
 from __future__ import annotations
