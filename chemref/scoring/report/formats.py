@@ -391,8 +391,8 @@ def _marker(p: float) -> str:
 
 
 def _md_name(text: str) -> str:
-    """A system name as a table cell: control characters escaped (a newline would end the row), ``|`` escaped."""
-    return printable(text).replace("|", "\\|")
+    """A system name as a table cell (:func:`md_cell`: no row break, HTML, link or code span)."""
+    return md_cell(text)
 
 
 def _leaderboard_markdown(report: Any) -> str:
