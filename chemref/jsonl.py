@@ -50,13 +50,23 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     return text
 
 
+#: what JSON allows raw in a string but a JSON line escapes (``\\u2028``): the line and paragraph separators
+#: (``str.splitlines()`` breaks there), the C1 controls (a terminal may read U+009B as a control sequence) and
+#: the bidirectional overrides and isolates (they reorder the line a terminal shows)
+_ESCAPED = re.compile("[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def json_line(row: Any) -> str:
-    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is, except the line and paragraph
-    separators U+2028 and U+2029, escaped so that ``str.splitlines()`` keeps one row per line; a lone
-    surrogate as :func:`json_text` writes it)."""
+    """One JSON Lines row, newline included (UTF-8 text, non-ASCII kept as is, except the characters of
+    :data:`_ESCAPED`, written as ``\\uXXXX`` escapes so that ``str.splitlines()`` keeps one row per line and
+    no line printed to a terminal can control it; a lone surrogate as :func:`json_text` writes it)."""
     text = json_text(row)
-    if "\u2028" in text or "\u2029" in text:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    if not text.isascii() and _ESCAPED.search(text):
+        text = _ESCAPED.sub(_escape, text)
     return text + "\n"
 
 
