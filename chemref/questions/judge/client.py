@@ -206,7 +206,7 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
             if not raw.strip():
                 continue
             try:
-                row = finite_json(raw)
+                row = json.loads(raw)
                 if not isinstance(row, dict):
                     raise ValueError
             except (ValueError, RecursionError):
