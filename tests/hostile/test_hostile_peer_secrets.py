@@ -19,7 +19,7 @@ from chemref._io.secrets import WITHHELD, check_api_key, finite_json, holds_secr
 from chemref.errors import InputError
 from chemref.jsonl import parse_json, read_jsonl
 from chemref.questions.judge.answers import json_object
-from chemref.questions.judge.client import read_requests, run_requests
+from chemref.questions.judge.client import answered_ids, read_requests, run_requests
 
 pytest.importorskip("httpx")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -145,3 +145,11 @@ def test_a_request_url_that_cannot_be_sent_is_one_error_naming_its_line(tmp_path
     with pytest.raises(InputError, match="url must be a path") as caught:
         read_requests(tmp_path / "req.jsonl")
     assert caught.value.line == 2 and "a" * 100 not in str(caught.value)  # a long url is cut in the message
+
+
+def test_a_resumed_output_holding_a_line_nested_too_deep_is_one_error(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("[" * 5000 + "]" * 5000 + "\n" + '{"custom_id": "a"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not a JSON object") as caught:
+        answered_ids(out, ["a"])
+    assert caught.value.line == 1
