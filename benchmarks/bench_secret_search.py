@@ -6,8 +6,10 @@ Every body a server sends is searched for the API key in its other forms before 
 articles' XML as published (../shared/corpora/jats/dev: prose, DOIs, URLs, formulae, numbers), as one text, and
 as a chat-completion-like JSON object of 1,000 strings of 1 kB. The base's ``chemref/_io/secrets.py`` is loaded
 from ``git show REV:...`` beside this tree's; the two take turns ``--repeat`` times and the best CPU time of
-each is kept. The ratio is base time / this tree's time: above 1, this tree is faster. Prints one table and
-writes benchmarks/results/secret_search.json.
+each is kept. The ratio is base time / this tree's time: above 1, this tree is faster. Then the false positives:
+with each of ``--keys`` random keys (``sk-`` and ``sk-proj-`` then 32 random letters and digits) registered
+alone, how many of the dev articles' XML texts this tree's search says hold it (none should). Prints one table
+and writes benchmarks/results/secret_search.json.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import random
+import string
 import subprocess
 import sys
 import tempfile
@@ -46,15 +50,26 @@ def _base_module(rev: str, folder: Path) -> Any:
     return module
 
 
-def _body() -> str:
-    texts, size = [], 0
-    for path in sorted(reference_path("corpora", "jats", "dev").glob("*.nxml")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        texts.append(text)
-        size += len(text)
-        if size >= BODY_CHARS:
-            break
-    return "\n".join(texts)[:BODY_CHARS]
+def _articles() -> list[str]:
+    return [path.read_text(encoding="utf-8", errors="replace")
+            for path in sorted(reference_path("corpora", "jats", "dev").glob("*.nxml"))]
+
+
+def _false_positives(articles: list[str], keys: int) -> dict[str, int]:
+    """How many (key, article) pairs this tree's search finds a random key in (each key registered alone)."""
+    rng = random.Random(7)
+    found = 0
+    for n in range(keys):
+        with this_tree._lock:  # the registry emptied: one key at a time
+            this_tree._secrets.clear()
+            this_tree._pattern = None
+            this_tree._index = None
+        prefix = "sk-proj-" if n % 2 else "sk-"
+        this_tree.register_secret(prefix + "".join(rng.choice(string.ascii_letters + string.digits)
+                                                    for _ in range(32)))
+        found += sum(this_tree.holds_secret(text) for text in articles)
+    return {"keys": keys, "articles": len(articles), "characters": sum(map(len, articles)),
+            "false_positives": found}
 
 
 def _cpu(call: Any, *args: Any) -> float:
@@ -67,8 +82,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="5eb3d2b")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--keys", type=int, default=20)
     args = parser.parse_args()
-    text = _body()
+    articles = _articles()
+    text = "\n".join(articles)[:BODY_CHARS]
     body = {"choices": [{"message": {"content": text[i:i + 1000]}} for i in range(0, len(text), 1000)]}
     with tempfile.TemporaryDirectory() as folder:
         base = _base_module(args.base, Path(folder))
@@ -89,8 +106,11 @@ def main() -> None:
         rows.append({"case": name, "base_s": round(best["base"], 4), "this_s": round(best["this tree"], 4),
                      "ratio": round(ratio, 2)})
         print(f"{name:28s} {best['base']:8.3f} {best['this tree']:8.3f} {ratio:6.2f}")
-    OUT.write_text(json.dumps({"base": args.base, "body_chars": len(text), "rows": rows}, indent=2) + "\n",
-                   encoding="utf-8")
+    false = _false_positives(articles, args.keys)
+    print(f"false positives: {false['false_positives']} in {false['articles']} articles "
+          f"({false['characters'] / 1e6:.1f} M characters) x {false['keys']} random keys")
+    OUT.write_text(json.dumps({"base": args.base, "body_chars": len(text), "rows": rows,
+                               "false_positives": false}, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
