@@ -73,10 +73,18 @@ class _Forms(NamedTuple):
         return self._replace(whole=tuple(dict.fromkeys((*self.whole, form))))
 
 
+class _Index(NamedTuple):
+    """What :func:`holds_secret` looks for in a text's letters and digits (:func:`_index_with`), and in the
+    text case-folded without white space (8 characters of the secrets that hold other characters too, and
+    the short secrets whole)."""
+    alnum: _Forms = _Forms()
+    folded: _Forms = _Forms()
+
+
 _lock = threading.Lock()
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
-_index: _Forms | None = None
+_index: _Index | None = None
 
 # a credential as a header value carries it: "Bearer" then token68 text; "Basic" then base64 (with a digit,
 # + / or =, so that "basic authentication" stays as it is)
@@ -117,25 +125,30 @@ def _stable(encode: Callable[[bytes], bytes], raw: bytes, group: int, chars: int
     return runs
 
 
-def _index_with(index: _Forms, secret: str) -> _Forms:
-    """``index`` that also finds ``secret`` in a text's ASCII letters and digits, case-folded: 8 characters of
+def _index_with(index: _Index, secret: str) -> _Index:
+    """``index`` that also finds ``secret``: in a text's ASCII letters and digits, case-folded, 8 characters of
     the letters and digits of the secret, of the secret reversed, of its rot13 and of its base64 and base32
-    at each alignment; 16 digits (8 bytes) of its hex. A secret with fewer than 8 letters and digits:
-    those three forms whole, in the case-folded text."""
+    at each alignment, and 16 digits (8 bytes) of its hex; in the text case-folded, 8 characters of the
+    secret, reversed and rot13, as they are (with their other characters). A secret shorter than 8 characters
+    or with fewer than 8 letters and digits: those three forms whole, in the case-folded text."""
     plain = (secret, secret[::-1], codecs.encode(secret, "rot13"))
     folded = [_utf8(form.casefold()) for form in plain]
     letters = [form.translate(None, _NOT_ALNUM) for form in folded]
-    if len(letters[0]) < _WINDOW:
+    alnum, folded_forms = index
+    if len(secret) < _WINDOW or len(letters[0]) < _WINDOW:
         for form in folded:
-            index = index.add_whole(form)
-        return index
+            folded_forms = folded_forms.add_whole(form)
+        return _Index(alnum, folded_forms)
+    if letters[0] != folded[0]:  # other characters too: their pieces as they are
+        for form in folded:
+            folded_forms = folded_forms.add(form, _WINDOW)
     raw = secret.encode("utf-8", "backslashreplace")
     sources = [*letters, *_stable(base64.b32encode, raw, 5, 8), *_stable(base64.b64encode, raw, 3, 4)]
     for source in sources:
         source = source.lower().translate(None, _NOT_ALNUM)
         if len(source) >= _WINDOW:
-            index = index.add(source, _WINDOW)
-    return index.add(raw.hex().encode("ascii"), 2 * _WINDOW)
+            alnum = alnum.add(source, _WINDOW)
+    return _Index(alnum.add(raw.hex().encode("ascii"), 2 * _WINDOW), folded_forms)
 
 
 _INVISIBLE = re.compile("[\u0085\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]+")
@@ -190,17 +203,18 @@ def holds_secret(text: str) -> bool:
     """Whether ``text`` holds a registered secret in some form: split by white space, zero-width characters or
     any other characters that are not letters or digits, upper-case, HTML entities, ``\\uXXXX`` escapes,
     percent-encoded, hex (with separators or not), base64 or base32 at any alignment, reversed, rot13, or a
-    piece of 8 letters and digits of it (a secret with fewer: whole only). Linear in the length of ``text``."""
+    piece of 8 characters, or of 8 letters and digits, of it (a shorter secret: whole only). Linear in the
+    length of ``text``."""
     index = _index
     if not text or index is None:
         return False
     normal = _normalised(text)
     folded = _utf8(normal.lower() if normal.isascii() else normal.casefold())
-    if index.whole:
+    if index.folded.whole or index.folded.grams:
         spaceless = folded.translate(None, _ASCII_SPACE)
-        if any(form in spaceless for form in index.whole):
+        if any(form in spaceless for form in index.folded.whole) or _holds(spaceless, index.folded):
             return True
-    return _holds(folded.translate(None, _NOT_ALNUM), index)
+    return _holds(folded.translate(None, _NOT_ALNUM), index.alnum)
 
 
 def register_secret(secret: str | None) -> None:
@@ -210,7 +224,7 @@ def register_secret(secret: str | None) -> None:
     if not secret or len(secret.strip()) < _MIN_SECRET:
         return
     with _lock:
-        _index = _index_with(_index or _Forms(), secret)
+        _index = _index_with(_index or _Index(), secret)
         new = _forms(secret) - _secrets
         if not new:
             return

@@ -92,3 +92,8 @@ def test_a_short_key_is_found_whole_only() -> None:
     assert scrub("the key Ab1x9Q is wrong") == "the key [redacted] is wrong"
     assert scrub("the key ab1X9q is wrong") == WITHHELD
     assert scrub("the key Ab1x9 is wrong") == "the key Ab1x9 is wrong"
+
+
+def test_eight_characters_of_the_key_with_its_punctuation_are_withheld() -> None:
+    piece = KEY[:9]  # "sk-Vb7xQ2": fewer than 8 letters and digits, but 8 characters of the key
+    assert scrub(f"bearer token {piece}%") == WITHHELD
