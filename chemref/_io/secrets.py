@@ -295,10 +295,15 @@ def _map_strings(value: Any, change: Callable[[str, bool], str]) -> Any:
     return root
 
 
-def _joined_holds_secret(value: Any, change: Callable[[str], str]) -> tuple[Any, bool]:
-    """``value`` with ``change`` applied to every string, and whether its strings joined hold a registered
-    secret: all of them in the order they are written, the values alone, the keys alone (so a secret split
-    into pieces across strings, or across keys, is found)."""
+#: a JSON value with more strings than this that holds a secret is withheld whole, without looking for the
+#: strings that hold it (bounded work on a body crafted to be slow to scrub)
+_MAX_STRINGS_SEARCHED = 10_000
+
+
+def _joined_holds_secret(value: Any, change: Callable[[str], str]) -> tuple[Any, bool, int]:
+    """``value`` with ``change`` applied to every string, whether its strings joined hold a registered
+    secret (all of them in the order they are written, the values alone, the keys alone: so a secret split
+    into pieces across strings, or across keys, is found), and how many strings it holds."""
     every: list[str] = []
     values: list[str] = []
     keys: list[str] = []
@@ -310,19 +315,21 @@ def _joined_holds_secret(value: Any, change: Callable[[str], str]) -> tuple[Any,
         return text
 
     value = _map_strings(value, collect)
-    return value, _index is not None and any(holds_secret("\n".join(part)) for part in (every, values, keys) if part)
+    found = _index is not None and any(holds_secret("\n".join(part)) for part in (every, values, keys) if part)
+    return value, found, len(every)
 
 
 def scrub_json(value: Any) -> Any:
     """``value`` (parsed JSON) with every string, keys included, scrubbed (as :func:`scrub` does). The search
     for a secret's other forms runs on the strings joined (:func:`_joined_holds_secret`), and only when that
     finds one, on each string: a string that holds one is withheld; when the strings that are left still
-    hold one joined (a secret split into pieces across strings), every string of ``value`` is withheld,
-    keys included."""
-    value, found = _joined_holds_secret(value, _scrub_shapes)
+    hold one joined (a secret split into pieces across strings), or when ``value`` holds more than
+    :data:`_MAX_STRINGS_SEARCHED` strings, every string of ``value`` is withheld, keys included."""
+    value, found, count = _joined_holds_secret(value, _scrub_shapes)
     if not found:
         return value
-    value, found = _joined_holds_secret(value, lambda text: WITHHELD if holds_secret(text) else text)
+    if count <= _MAX_STRINGS_SEARCHED:
+        value, found, _ = _joined_holds_secret(value, lambda text: WITHHELD if holds_secret(text) else text)
     return _map_strings(value, lambda text, is_key: WITHHELD) if found else value
 
 

@@ -10,6 +10,7 @@ import base64
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from chemref._io.limits import MAX_JSON_DEPTH, json_depth_problem
 from chemref._io.secrets import WITHHELD, check_api_key, finite_json, holds_secret, register_secret, scrub_json
 from chemref.errors import InputError
 from chemref.jsonl import parse_json, read_jsonl
+from chemref.questions.judge import client
 from chemref.questions.judge.answers import json_object
 from chemref.questions.judge.client import answered_ids, read_requests, run_requests
 
@@ -153,3 +155,30 @@ def test_a_resumed_output_holding_a_line_nested_too_deep_is_one_error(tmp_path: 
     with pytest.raises(InputError, match="not a JSON object") as caught:
         answered_ids(out, ["a"])
     assert caught.value.line == 1
+
+
+def test_a_body_slow_to_scrub_never_times_out_the_other_requests(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow_scrub(value: object) -> object:
+        if "stall-here" in json.dumps(value):
+            time.sleep(3.0)  # a body crafted to be slow to scrub (the GIL released, as a C-heavy scrub does)
+        return scrub_json(value)
+
+    monkeypatch.setattr(client, "scrub_json", slow_scrub)
+    write_requests(tmp_path / "req.jsonl", ["stall", "a", "b", "c"])
+    with JudgeServer(slow_seconds=0.5) as server:
+        server.plan = {"a": ["slow"], "b": ["slow"], "c": ["slow"]}
+        server.answers["stall"] = {"good_question": True, "author_named": False, "function": "CLAIM",
+                                   "sentence_ok": True, "note": "stall-here", "confidence": 0.9}
+        summary = run_requests(tmp_path / "req.jsonl", tmp_path / "out.jsonl", endpoint=server.url,
+                               concurrency=4, max_retries=0, timeout=2.0, progress=False)
+    assert summary.failures == 0 and summary.answered == 4
+
+
+def test_a_body_of_many_strings_holding_a_key_is_withheld_whole_at_once() -> None:
+    register_secret(KEY)
+    body = {"choices": [{"message": {"content": "fine"}}], "x": [f"bearer key {KEY[:9]}%"] * 50_000}
+    started = time.process_time()
+    stored = scrub_json(body)
+    assert time.process_time() - started < 5.0
+    assert _left(json.dumps(stored)) == [] and KEY[:9] not in json.dumps(stored)
