@@ -182,3 +182,4 @@ def test_a_body_of_many_strings_holding_a_key_is_withheld_whole_at_once() -> Non
     stored = scrub_json(body)
     assert time.process_time() - started < 5.0
     assert _left(json.dumps(stored)) == [] and KEY[:9] not in json.dumps(stored)
+    assert "fine" not in json.dumps(stored)  # withheld whole: no search for the strings that hold it
