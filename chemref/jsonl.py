@@ -19,7 +19,7 @@ import re
 from typing import IO, Any, Iterable, Iterator
 
 from chemref._io.atomic import atomic_write
-from chemref._io.limits import read_limited
+from chemref._io.limits import json_depth_problem, read_limited
 from chemref._io.text import iter_lines
 from chemref.errors import InputError
 
@@ -143,8 +143,9 @@ def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Any]) -> int:
 
 def read_jsonl(path: str | os.PathLike[str], *,
                unique: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object, or holds a
-    lone surrogate, is an error, and so, with ``unique``, is an object that names a key twice (what the scorers
+    """Yield ``(line_number, object)`` for each non-blank line; a line that is not a JSON object, holds a
+    lone surrogate or nests deeper than :data:`~chemref._io.limits.MAX_JSON_DEPTH` is an error, and so, with
+    ``unique``, is an object that names a key twice (what the scorers
     and the judge's files are read with: a prediction or an answer must say one thing).
 
     The file is read one line at a time (each at most :data:`chemref._io.MAX_LINE_BYTES` characters; only
@@ -154,6 +155,10 @@ def read_jsonl(path: str | os.PathLike[str], *,
     for number, line in iter_lines(path):
         if not line.strip():
             continue
+        problem = json_depth_problem(line)
+        if problem is not None:
+            raise InputError(f"JSON nested too deeply to read: {problem}", path=where, line=number,
+                             hint="expected one flat JSON object per line (JSON Lines)")
         try:
             value = json.loads(line, object_pairs_hook=hook, parse_float=_finite, parse_constant=_no_constant)
         except DuplicateKey as exc:
@@ -220,7 +225,8 @@ class _NotFinite(ValueError):
 
 def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None, line: int | None = None) -> Any:
     """One JSON document read strictly: a number that is not finite (``NaN``, ``Infinity``, ``1e999``), a key
-    given twice in one object, a lone surrogate, nesting too deep to read and bytes that are not UTF-8 (UTF-16
+    given twice in one object, a lone surrogate, nesting deeper than
+    :data:`~chemref._io.limits.MAX_JSON_DEPTH` and bytes that are not UTF-8 (UTF-16
     too, which Python's reader would take) are :class:`InputError`\\ s naming ``path`` and ``line``, like bad
     JSON."""
     where = None if path is None else os.fspath(path)
@@ -231,6 +237,9 @@ def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None,
             raise InputError("not UTF-8 text (UTF-16 or UTF-32, judging by its first bytes)", path=where,
                              line=line, hint="save the file as UTF-8")
         text = decode_utf8(bytes(text), where or "<json>")
+    problem = json_depth_problem(text)
+    if problem is not None:
+        raise InputError(f"JSON nested too deeply to read: {problem}", path=where, line=line)
     try:
         value = json.loads(text, parse_float=_finite, parse_constant=_no_constant, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:

@@ -25,7 +25,7 @@ def _forget_secrets() -> None:
     with secrets._lock:
         secrets._secrets.clear()
         secrets._pattern = None
-        secrets._all_needles = ()
+        secrets._index = None
 
 
 @pytest.fixture(scope="session")

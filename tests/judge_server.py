@@ -7,7 +7,10 @@ the first request for q3 with a 429 and the second normally. Kinds: ``ok``, ``42
 (a body shorter than its Content-Length, then the connection closed), ``refusal``, ``length``,
 ``content_filter``, ``not_json`` (an answer that is not JSON), ``400``, ``401``, ``403``, ``nan`` (a 200 whose
 body holds a bare ``NaN``), ``gzip2`` (a body gzipped twice, said by ``Content-Encoding: gzip, gzip``), ``bomb``
-and ``deflate_bomb`` (1 MB that inflates to 1 GB). ``hold_after=N`` answers N requests and holds the others
+and ``deflate_bomb`` (1 MB that inflates to 1 GB), ``deep`` and ``deep401`` (a 200, a 401, whose JSON body
+nests 500 deep), ``key_pieces`` (a good answer whose body also holds the ``Authorization`` key it received in
+pieces of 6 characters, as a list and as keys of an object), ``key_header`` (a good answer whose
+``x-request-id`` header is the key it received, in base32). ``hold_after=N`` answers N requests and holds the others
 until ``server.release`` is set. ``echo_auth=True``: every error body (400, 401, 403, 429, 5xx) echoes the
 ``Authorization`` header it received, raw and JSON-quoted, and so does its ``x-request-id`` header (a hostile or
 careless server). ``fallback``: the kinds given in turn to requests whose item has no plan.
@@ -15,6 +18,7 @@ careless server). ``fallback``: the kinds given in turn to requests whose item h
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import threading
@@ -192,6 +196,21 @@ class JudgeServer:
                     self._reply(200, data.replace(b'"created": 0', b'"created": NaN'))
                 elif kind in ("gzip2", "bomb", "deflate_bomb"):
                     self._reply(200, *_encoded(kind, json.dumps(server.completion(item, "ok")).encode()))
+                elif kind in ("deep", "deep401"):
+                    nested = '{"a": ' * 500 + "1" + "}" * 500
+                    self._reply(200 if kind == "deep" else 401,
+                                (nested if kind == "deep" else f'{{"error": {nested}}}').encode())
+                elif kind in ("key_pieces", "key_header"):
+                    key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                    data = server.completion(item, "ok", body)
+                    if kind == "key_pieces":
+                        pieces = [key[i:i + 6] for i in range(0, len(key), 6)]
+                        data["pieces"] = pieces
+                        data["ids"] = {piece: n for n, piece in enumerate(pieces)}
+                        self._reply(200, json.dumps(data).encode())
+                    else:
+                        self._reply(200, json.dumps(data).encode(),
+                                    {"x-request-id": base64.b32encode(key.encode()).decode()})
                 elif kind == "bad_json":
                     self._reply(200, b'{"id": "chatcmpl-x", "choices": [')
                 elif kind == "truncated":

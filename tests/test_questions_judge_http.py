@@ -90,7 +90,7 @@ def test_every_request_checked_and_answered(tmp_path, server):
 def test_api_key_sent_from_the_environment_variable_and_never_written(tmp_path, monkeypatch):
     requests, out = tmp_path / "requests.jsonl", tmp_path / "responses.jsonl"
     write_requests(requests, ["a", "b"])
-    secret = "sk-test-0123456789-secret"
+    secret = "sk-Hb3nY7qR2wK9mT5xV1cL8"  # random letters and digits, no word
     monkeypatch.setenv("MY_JUDGE_KEY", secret)
     with JudgeServer(api_key=secret) as srv:
         status = main(["questions", "judge", "run", str(requests), "--endpoint", srv.url, "-o", str(out),

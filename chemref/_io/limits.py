@@ -1,15 +1,19 @@
-"""Size limits of what chemref reads whole: one input file (``$CHEMREF_MAX_FILE_MB``) and one line."""
+"""Size limits of what chemref reads whole: one input file (``$CHEMREF_MAX_FILE_MB``), one line, and the
+nesting of a JSON value (read from a file or a server)."""
 
 from __future__ import annotations
 
 import math
 import os
+import re
 import stat
+from itertools import accumulate
 
 from chemref.errors import InputError, TooLargeError
 
 __all__ = ["MAX_FILE_ENV", "DEFAULT_MAX_FILE_BYTES", "MAX_LINE_BYTES", "max_file_bytes", "megabytes",
-           "regular_file", "read_limited", "read_regular", "input_problem", "file_kind", "NO_SUCH_PATH"]
+           "regular_file", "read_limited", "read_regular", "input_problem", "file_kind", "NO_SUCH_PATH",
+           "MAX_JSON_DEPTH", "json_depth_problem"]
 
 #: environment variable that raises (or lowers) the size limit of one input file, in MB
 MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
@@ -17,6 +21,28 @@ MAX_FILE_ENV = "CHEMREF_MAX_FILE_MB"
 DEFAULT_MAX_FILE_BYTES = 512 * 2**20
 #: largest line of a JSON Lines or column file, in characters
 MAX_LINE_BYTES = 64 * 2**20
+#: the deepest nesting of JSON arrays and objects read (from a file, a line or a server): a deeper value is
+#: refused before it is parsed, so nothing that walks a value read (Python's JSON reader and writer included)
+#: runs out of stack
+MAX_JSON_DEPTH = 100
+
+# a JSON string (escapes included) and any run of bytes that is no bracket
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def json_depth_problem(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """None when the JSON text ``text`` nests arrays and objects at most ``limit`` deep, else what is wrong.
+    Linear, and cheap when ``text`` holds at most ``limit`` opening brackets (nearly always)."""
+    open_count = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    if open_count <= limit:
+        return None
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", data))
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) <= limit:
+        return None
+    return f"arrays and objects nested more than {limit} deep"
 
 
 def max_file_bytes() -> int:

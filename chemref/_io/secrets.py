@@ -6,7 +6,9 @@ as :func:`excerpt` makes it (scrubbed, one line, bounded). The secrets this proc
 (:func:`register_secret`, done by :func:`api_key_from_env` and :func:`check_api_key`) so that they are removed
 whatever surrounds them, in the forms they are commonly echoed in (as is, JSON- or ``repr``-escaped,
 percent-encoded, base64 in a Basic header); Bearer tokens, ``Authorization`` header values and the
-``user:password@`` of any URL are removed by their shape, registered or not.
+``user:password@`` of any URL are removed by their shape, registered or not. A text that still holds a
+registered secret in another form (:func:`holds_secret`: pieces of it, encoded, split by any separators) is
+withheld whole; the search is linear in the text.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import json
 import math
 import os
 import re
+import sys
 import threading
 import unicodedata
 from typing import Any, Callable, NamedTuple
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
+from chemref._io.limits import json_depth_problem
 from chemref.errors import InputError
 
 __all__ = ["REDACTED", "WITHHELD", "holds_secret", "EXCERPT_CHARS", "MAX_KEY_CHARS", "register_secret", "scrub",
@@ -42,22 +46,45 @@ MAX_KEY_CHARS = 4096
 WITHHELD = "[text withheld: it holds a secret in some form]"
 #: the length of the pieces of a secret looked for by :func:`holds_secret` (a shorter secret: whole only)
 _WINDOW = 8
+#: a text is searched through its aligned runs of this many bytes (each piece of a secret holds one)
+_GRAM = 4
+#: every byte but an ASCII letter or digit (what the alphanumeric form of a text is without)
+_NOT_ALNUM = bytes(b for b in range(256) if not (48 <= b <= 57 or 97 <= b <= 122))
+#: ASCII white space, the information separators included (as ``str.isspace`` counts them)
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+class _Forms(NamedTuple):
+    """What :func:`holds_secret` looks for: the pieces of the secrets' forms (of each width), every run of
+    :data:`_GRAM` bytes of those pieces (as native integers: a text's aligned runs are compared to them as
+    one C array), and the case-folded forms of the secrets too short for pieces (looked for whole, in the
+    case-folded text without white space)."""
+    widths: tuple[int, ...] = ()
+    pieces: frozenset[bytes] = frozenset()
+    grams: frozenset[int] = frozenset()
+    whole: tuple[bytes, ...] = ()
+
+    def add(self, source: bytes, width: int) -> _Forms:
+        pieces = {source[i:i + width] for i in range(len(source) - width + 1)}
+        grams = {int.from_bytes(source[i:i + _GRAM], sys.byteorder) for i in range(len(source) - _GRAM + 1)}
+        return _Forms(tuple(sorted({*self.widths, width})), self.pieces | pieces, self.grams | grams, self.whole)
+
+    def add_whole(self, form: bytes) -> _Forms:
+        return self._replace(whole=tuple(dict.fromkeys((*self.whole, form))))
+
+
+class _Index(NamedTuple):
+    """What :func:`holds_secret` looks for in a text's letters and digits (:func:`_index_with`), and in the
+    text case-folded without white space (8 characters of the secrets that hold other characters too, and
+    the short secrets whole)."""
+    alnum: _Forms = _Forms()
+    folded: _Forms = _Forms()
+
 
 _lock = threading.Lock()
 _secrets: set[str] = set()
 _pattern: re.Pattern[str] | None = None
-
-
-class _Needle(NamedTuple):
-    """A short run of a secret's form, and the pieces of that form a text is searched for where it is found."""
-    block: str
-    width: int
-    pieces: frozenset[str]
-    folded: bool
-
-
-# what :func:`holds_secret` looks for
-_all_needles: tuple[_Needle, ...] = ()
+_index: _Index | None = None
 
 # a credential as a header value carries it: "Bearer" then token68 text; "Basic" then base64 (with a digit,
 # + / or =, so that "basic authentication" stays as it is)
@@ -84,84 +111,120 @@ def _forms(secret: str) -> set[str]:
     return {form for form in forms if len(form) >= _MIN_SECRET}
 
 
-def _sources(secret: str) -> list[tuple[str, int, bool]]:
-    """The texts :func:`holds_secret` looks for pieces of, each with the piece's length and whether it is looked
-    for case-folded: the secret, the secret reversed and its rot13 (8 characters), its hex (16 digits: 8 bytes);
-    as is, its base64 at each of the three alignments (the characters that depend on the secret's bytes alone,
-    8 at a time). A secret shorter than 8 characters: whole only."""
-    if len(secret) < _WINDOW:
-        return [(form.casefold(), len(form), True) for form in (secret, secret[::-1], codecs.encode(secret, "rot13"))]
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _stable(encode: Callable[[bytes], bytes], raw: bytes, group: int, chars: int) -> list[bytes]:
+    """The runs of ``encode(pad + raw)`` (base64: 3 bytes to 4 characters; base32: 5 to 8) that depend on
+    ``raw``'s bytes alone, for each padding ``pad`` of 0 to ``group - 1`` bytes: ``raw`` at any alignment."""
+    runs = []
+    for shift in range(group):
+        encoded = encode(b"\0" * shift + raw)
+        runs.append(encoded[chars if shift else 0: chars * ((shift + len(raw)) // group)])
+    return runs
+
+
+def _index_with(index: _Index, secret: str) -> _Index:
+    """``index`` that also finds ``secret``: in a text's ASCII letters and digits, case-folded, 8 characters of
+    the letters and digits of the secret, of the secret reversed, of its rot13 and of its base64 and base32
+    at each alignment, and 16 digits (8 bytes) of its hex; in the text case-folded, 8 characters of the
+    secret, reversed and rot13, as they are (with their other characters). A secret shorter than 8 characters
+    or with fewer than 8 letters and digits: those three forms whole, in the case-folded text."""
+    plain = (secret, secret[::-1], codecs.encode(secret, "rot13"))
+    folded = [_utf8(form.casefold()) for form in plain]
+    letters = [form.translate(None, _NOT_ALNUM) for form in folded]
+    alnum, folded_forms = index
+    if len(secret) < _WINDOW or len(letters[0]) < _WINDOW:
+        for form in folded:
+            folded_forms = folded_forms.add_whole(form)
+        return _Index(alnum, folded_forms)
+    if letters[0] != folded[0]:  # other characters too: their pieces as they are
+        for form in folded:
+            folded_forms = folded_forms.add(form, _WINDOW)
     raw = secret.encode("utf-8", "backslashreplace")
-    sources = [(form.casefold(), _WINDOW, True) for form in (secret, secret[::-1], codecs.encode(secret, "rot13"))]
-    sources.append((raw.hex(), 2 * _WINDOW, True))
-    for shift in (0, 1, 2):
-        encoded = base64.b64encode(b"\0" * shift + raw).decode("ascii")
-        stable = encoded[4 if shift else 0: 4 * ((shift + len(raw)) // 3)]
-        if len(stable) >= _WINDOW:
-            sources.append((stable, _WINDOW, False))
-    return sources
+    sources = [*letters, *_stable(base64.b32encode, raw, 5, 8), *_stable(base64.b64encode, raw, 3, 4)]
+    for source in sources:
+        source = source.lower().translate(None, _NOT_ALNUM)
+        if len(source) >= _WINDOW:
+            alnum = alnum.add(source, _WINDOW)
+    return _Index(alnum.add(raw.hex().encode("ascii"), 2 * _WINDOW), folded_forms)
 
 
-def _needles(source: str, width: int, folded: bool) -> list[_Needle]:
-    """What finds a piece of ``width`` characters of ``source``: every such piece holds one of the pieces of
-    ``width // 2`` characters that start at a multiple of ``width // 2`` (found by ``str.find``, then the
-    pieces around it are checked)."""
-    pieces = frozenset(source[i:i + width] for i in range(len(source) - width + 1))
-    step = max(1, width // 2)
-    blocks = {source[i:i + step] for i in range(0, len(source) - step + 1, step)}
-    return [_Needle(block, width, pieces, folded) for block in sorted(blocks)]
-
-
-_ZERO_WIDTH = re.compile("[\\s\u00ad\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]+")
+_INVISIBLE = re.compile("[\u0085\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]+")
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
+_PERCENT = re.compile("%[0-9A-Fa-f]{2}")
 
 
 def _normalised(text: str) -> str:
     """``text`` as a secret hidden in it would read: HTML entities, ``\\uXXXX`` escapes and percent-encoding
-    decoded, NFKC-normalised, without white space and zero-width characters (case kept)."""
+    decoded, NFKC-normalised, without white space and zero-width characters outside ASCII (case kept; ASCII
+    white space is dropped from the bytes)."""
     if "&" in text:
         text = html.unescape(text)
     if "\\" in text:
         text = _U_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
-    if "%" in text:
+    if "%" in text and _PERCENT.search(text):
         text = unquote(text)
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    return _ZERO_WIDTH.sub("", text)
+        text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    return text
 
 
-def _found(text: str, needle: _Needle) -> bool:
-    block, width, pieces = needle.block, needle.width, needle.pieces
-    at = text.find(block)
-    while at != -1:
-        for start in range(max(0, at - (width - len(block))), at + 1):
-            if text[start:start + width] in pieces:
-                return True
-        at = text.find(block, at + 1)
+def _holds(data: bytes, forms: _Forms) -> bool:
+    """Whether ``data`` holds one of the pieces of ``forms``. Every piece of ``w >= 7`` bytes
+    holds an aligned run of :data:`_GRAM` bytes of ``data``, so only the runs that are runs of some piece are
+    looked at, each once for each text around it."""
+    usable = len(data) - len(data) % _GRAM
+    if not forms.grams or not usable:
+        return False
+    hits = forms.grams.intersection(memoryview(data)[:usable].cast("I"))
+    if not hits:
+        return False
+    widest = forms.widths[-1]
+    seen: set[tuple[bytes, int]] = set()
+    for hit in hits:
+        gram = hit.to_bytes(_GRAM, sys.byteorder)
+        at = data.find(gram)
+        while at != -1:
+            low = max(0, at - widest + _GRAM)
+            around = (data[low: at + widest], at - low)
+            if around not in seen:
+                seen.add(around)
+                for width in forms.widths:
+                    for start in range(max(0, at - width + _GRAM), at + 1):
+                        if data[start:start + width] in forms.pieces:
+                            return True
+            at = data.find(gram, at + 1)
     return False
 
 
 def holds_secret(text: str) -> bool:
-    """Whether ``text`` holds a registered secret in some form: split by white space or zero-width characters,
-    upper-case, HTML entities, ``\\uXXXX`` escapes, percent-encoded, hex, base64 at any alignment, reversed,
-    rot13, or a piece of 8 characters of it (a secret shorter than that: whole only)."""
-    needles = _all_needles
-    if not text or not needles:
+    """Whether ``text`` holds a registered secret in some form: split by white space, zero-width characters or
+    any other characters that are not letters or digits, upper-case, HTML entities, ``\\uXXXX`` escapes,
+    percent-encoded, hex (with separators or not), base64 or base32 at any alignment, reversed, rot13, or a
+    piece of 8 characters, or of 8 letters and digits, of it (a shorter secret: whole only). Linear in the
+    length of ``text``."""
+    index = _index
+    if not text or index is None:
         return False
     normal = _normalised(text)
-    folded = normal.casefold()
-    return any(_found(folded if needle.folded else normal, needle) for needle in needles)
+    folded = _utf8(normal.lower() if normal.isascii() else normal.casefold())
+    if index.folded.whole or index.folded.grams:
+        spaceless = folded.translate(None, _ASCII_SPACE)
+        if any(form in spaceless for form in index.folded.whole) or _holds(spaceless, index.folded):
+            return True
+    return _holds(folded.translate(None, _NOT_ALNUM), index.alnum)
 
 
 def register_secret(secret: str | None) -> None:
     """Remove ``secret`` (and its common encodings) from every text :func:`scrub` sees from now on in this
     process. None, empty and very short values are ignored."""
-    global _pattern, _all_needles
+    global _pattern, _index
     if not secret or len(secret.strip()) < _MIN_SECRET:
         return
     with _lock:
-        needles = [needle for source in _sources(secret) for needle in _needles(*source)]
-        _all_needles = tuple(dict.fromkeys(_all_needles + tuple(needles)))
+        _index = _index_with(_index or _Index(), secret)
         new = _forms(secret) - _secrets
         if not new:
             return
@@ -203,29 +266,71 @@ def scrub(text: str) -> str:
     return WITHHELD if holds_secret(text) else text
 
 
-def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return change(value)
-    if isinstance(value, dict):
-        return {change(k) if isinstance(k, str) else k: _map_strings(v, change) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_map_strings(v, change) for v in value]
-    return value
+def _map_strings(value: Any, change: Callable[[str, bool], str]) -> Any:
+    """``value`` (parsed JSON) with ``change(text, is_key)`` applied to every string, keys included, in the
+    order they are written; without recursion, so any depth is fine."""
+    if not isinstance(value, (dict, list)):
+        return change(value, False) if isinstance(value, str) else value
+    root: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(iter(value.items()) if isinstance(value, dict) else iter(value), root)]
+    while stack:
+        items, target = stack[-1]
+        for item in items:
+            if isinstance(target, dict):
+                key, item = item
+                key = change(key, True) if isinstance(key, str) else key
+            if isinstance(item, str):
+                item = change(item, False)
+            elif isinstance(item, (dict, list)):
+                child: Any = {} if isinstance(item, dict) else []
+                stack.append((iter(item.items()) if isinstance(item, dict) else iter(item), child))
+            if isinstance(target, dict):
+                target[key] = child if isinstance(item, (dict, list)) else item
+            else:
+                target.append(child if isinstance(item, (dict, list)) else item)
+            if isinstance(item, (dict, list)):
+                break
+        else:
+            stack.pop()
+    return root
+
+
+#: a JSON value with more strings than this that holds a secret is withheld whole, without looking for the
+#: strings that hold it (bounded work on a body crafted to be slow to scrub)
+_MAX_STRINGS_SEARCHED = 10_000
+
+
+def _joined_holds_secret(value: Any, change: Callable[[str], str]) -> tuple[Any, bool, int]:
+    """``value`` with ``change`` applied to every string, whether its strings joined hold a registered
+    secret (all of them in the order they are written, the values alone, the keys alone: so a secret split
+    into pieces across strings, or across keys, is found), and how many strings it holds."""
+    every: list[str] = []
+    values: list[str] = []
+    keys: list[str] = []
+
+    def collect(text: str, is_key: bool) -> str:
+        text = change(text)
+        every.append(text)
+        (keys if is_key else values).append(text)
+        return text
+
+    value = _map_strings(value, collect)
+    found = _index is not None and any(holds_secret("\n".join(part)) for part in (every, values, keys) if part)
+    return value, found, len(every)
 
 
 def scrub_json(value: Any) -> Any:
-    """``value`` (parsed JSON) with every string, keys included, scrubbed (as :func:`scrub` does; the search
-    for a secret's other forms runs once on the whole, then on each string only when the whole holds one)."""
-    strings: list[str] = []
-
-    def shapes(text: str) -> str:
-        strings.append(text := _scrub_shapes(text))
-        return text
-
-    value = _map_strings(value, shapes)
-    if _all_needles and holds_secret("\n".join(strings)):
-        value = _map_strings(value, lambda text: WITHHELD if holds_secret(text) else text)
-    return value
+    """``value`` (parsed JSON) with every string, keys included, scrubbed (as :func:`scrub` does). The search
+    for a secret's other forms runs on the strings joined (:func:`_joined_holds_secret`), and only when that
+    finds one, on each string: a string that holds one is withheld; when the strings that are left still
+    hold one joined (a secret split into pieces across strings), or when ``value`` holds more than
+    :data:`_MAX_STRINGS_SEARCHED` strings, every string of ``value`` is withheld, keys included."""
+    value, found, count = _joined_holds_secret(value, _scrub_shapes)
+    if not found:
+        return value
+    if count <= _MAX_STRINGS_SEARCHED:
+        value, found, _ = _joined_holds_secret(value, lambda text: WITHHELD if holds_secret(text) else text)
+    return _map_strings(value, lambda text, is_key: WITHHELD) if found else value
 
 
 def excerpt(body: bytes | str, limit: int = EXCERPT_CHARS) -> str:
@@ -243,8 +348,9 @@ def excerpt(body: bytes | str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def check_api_key(key: str | None, *, source: str = "the API key") -> str | None:
-    """``key`` when it can be sent as a Bearer token: one line of printable ASCII (no newline, no space at its
-    ends), at most :data:`MAX_KEY_CHARS` characters. Registered as a secret either way; a bad key is an
+    """``key`` when it can be sent as a Bearer token and kept out of every output: one line of printable ASCII
+    (no newline, no space at its ends), at least 4 characters (a shorter one would be sent, but is too short
+    to look for in texts) and at most :data:`MAX_KEY_CHARS`. Registered as a secret either way; a bad key is an
     :class:`InputError` naming ``source`` and never showing the key. None or empty: no key."""
     if not key:
         return None
@@ -252,6 +358,9 @@ def check_api_key(key: str | None, *, source: str = "the API key") -> str | None
     problem = None
     if len(key) > MAX_KEY_CHARS:
         problem = f"is longer than {MAX_KEY_CHARS} characters"
+    elif len(key) < _MIN_SECRET:
+        problem = (f"is shorter than {_MIN_SECRET} characters (too short to be kept out of what a server sends "
+                   "back)")
     elif any(ch in "\r\n" for ch in key):
         problem = "holds a line break (as a key read from a file with its newline does)"
     elif not key.isascii():
@@ -319,8 +428,10 @@ def safe_url(url: str, *, what: str = "the endpoint", schemes: tuple[str, ...] =
 
 
 def finite_json(raw: bytes | str) -> Any:
-    """``raw`` parsed as JSON with finite numbers only: ``NaN``, ``Infinity`` and ``1e999`` are a
-    ``ValueError``, as any other text that is not JSON (so what is stored stays valid JSON)."""
+    """``raw`` parsed as JSON with finite numbers only and arrays and objects nested at most
+    :data:`~chemref._io.limits.MAX_JSON_DEPTH` deep: ``NaN``, ``Infinity``, ``1e999`` and a deeper value are
+    a ``ValueError``, as any other text that is not JSON (so what is stored stays valid JSON, and can be
+    walked)."""
 
     def constant(name: str) -> Any:
         raise ValueError(f"{name} is not a JSON number")
@@ -331,4 +442,7 @@ def finite_json(raw: bytes | str) -> Any:
             raise ValueError(f"{text[:20]} is not a finite number")
         return value
 
+    problem = json_depth_problem(raw)
+    if problem is not None:
+        raise ValueError(problem)
     return json.loads(raw, parse_constant=constant, parse_float=number)

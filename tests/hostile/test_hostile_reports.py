@@ -177,6 +177,18 @@ def test_no_terminal_escape_reaches_a_report(tmp_path: Path, form: list[str]) ->
     assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
 
 
+def test_a_leaderboard_in_markdown_escapes_html_and_links_in_run_names(tmp_path: Path) -> None:
+    names = ["<img src=x onerror=alert(1)>", "**bold**[l](javascript:alert(1))"]
+    for name in names:
+        (tmp_path / f"{name}.run").write_text("q1 Q0 d1 1 9 x\n", encoding="utf-8")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n", encoding="utf-8")
+    proc = chemref("score", "ranking", "--format", "trec", "qrels.txt", *[f"{name}.run" for name in names],
+                   "--markdown", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "<img" not in proc.stdout and "&lt;img src=x onerror=alert(1)&gt;" in proc.stdout
+    assert "[l](javascript" not in proc.stdout and "\\[l\\](javascript" in proc.stdout  # no link: brackets escaped
+
+
 # -- the review page reads articles only inside the corpus folders it is given
 PLANTED = "PLANTED-TITLE-FROM-OUTSIDE"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,21 +24,26 @@ pytest.importorskip("httpx")
 sys.path.insert(0, str(ROOT / "tests"))
 from judge_server import JudgeServer, item_of, write_requests
 
-KEY = "sk-hostile-FAKE-0123456789abcdefXYZ"
+#: a fake key: random letters and digits, no word (its pieces must never match ordinary text)
+KEY = "sk-Mr4kW8zTq2Nv6Bx9Lp3Jd7Hc5Gy1Fs"
 PASSWORD = "pw-SECRET-4242"
 #: every kind of answer the test server gives, errors echoing the key first
 KINDS = ["401", "403", "429", "500", "503", "400", "nan", "bad_json", "truncated", "refusal", "length",
-         "content_filter", "not_json", "gzip2", "ok"]
+         "content_filter", "not_json", "gzip2", "deep", "deep401", "key_pieces", "key_header", "ok"]
+#: the key's letters and digits after its "sk": 12 of them in a row, whatever separates them, is a leak
+_LETTERS = re.sub(r"[^a-z0-9]", "", KEY.lower())[2:]
 
 
 def _leaks(texts: dict[str, str]) -> list[str]:
-    """Where a secret shows: the key (or its first 20 characters), a Bearer token that is not the redaction
-    mark, or the URL's password."""
+    """Where a secret shows: the key (or its first 20 characters, or 12 of its letters and digits in a row,
+    whatever separates them), a Bearer token that is not the redaction mark, or the URL's password."""
     found = []
     for where, text in texts.items():
         for needle in (KEY[:20], PASSWORD, "Bearer sk", "Bearer%20sk", "Bearer+sk"):
             if needle in text:
                 found.append(f"{where}: {needle!r}")
+        letters = re.sub(r"[^a-z0-9]", "", text.lower())
+        found += [f"{where}: {_LETTERS[i:i + 12]!r}" for i in range(len(_LETTERS) - 11) if _LETTERS[i:i + 12] in letters]
     return found
 
 
@@ -165,18 +171,18 @@ def test_scrub_removes_every_form_of_a_registered_key() -> None:
 
     from chemref._io.secrets import excerpt, register_secret, scrub
 
-    key = "sk-other-FAKE-a+b/c=d\n"
+    key = "sk-Xw5Pq8-Kt3+Zm7/Rb2=Hn4\n"
     register_secret(key)
     forms = [key, key.strip(), json.dumps(key)[1:-1], repr(key.encode())[2:-1], quote(key, safe=""),
              base64.b64encode(b":" + key.encode()).decode()]
     for form in forms:
-        assert "sk-other" not in scrub(f"before {form} after") and "a+b/c" not in scrub(f"x{form}x")
+        assert "Xw5Pq8" not in scrub(f"before {form} after") and "Kt3+Zm7" not in scrub(f"x{form}x")
     assert scrub("Authorization: Token abc123") == "Authorization: [redacted]"
     assert scrub("see tcp://me:hunter2@host:8786 now") == "see tcp://[redacted]@host:8786 now"
     assert scrub("the token count is 20; basic authentication") == "the token count is 20; basic authentication"
     long = "x" * 1990 + key + "y" * 5000
     cut = excerpt(long.encode())
-    assert len(cut) <= 2000 and "sk-other" not in cut and "\n" not in cut
+    assert len(cut) <= 2000 and "Xw5Pq8" not in cut and "\n" not in cut
 
 
 def test_a_judge_note_from_a_responses_file_is_scrubbed(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from chemref._io.limits import json_depth_problem
 from chemref._io.secrets import scrub
 from chemref.errors import InputError, printable
 from chemref.jsonl import DuplicateKey, lone_surrogate, read_jsonl, unique_keys
@@ -73,13 +74,16 @@ def _bad(kind: str, detail: str, model: str | None = None) -> Answer:
 
 def json_object(content: Any, keys: Sequence[str]) -> dict[str, Any] | tuple[str, str]:
     """The JSON object in an assistant message's ``content`` with exactly ``keys``, or ``(kind, detail)``:
-    ``not_json`` (empty, not one object, a lone surrogate) or ``schema`` (a key twice, missing or extra)."""
+    ``not_json`` (empty, not one object, nested too deep, a lone surrogate) or ``schema`` (a key twice, missing or extra)."""
     if not isinstance(content, str) or not content.strip():
         return "not_json", "the answer is empty"
     text = content.strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()
+    problem = json_depth_problem(text)
+    if problem is not None:
+        return "not_json", f"the answer is not one JSON object ({problem})"
     try:
         value = json.loads(text, object_pairs_hook=unique_keys)
     except DuplicateKey as exc:

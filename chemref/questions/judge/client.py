@@ -124,6 +124,7 @@ def request_url(endpoint: str, path: str) -> str:
     return base + path
 
 
+
 def _check_request(row: Mapping[str, Any], path: str, line: int) -> Request:
     def bad(message: str) -> InputError:
         return InputError(message, path=path, line=line, hint=_REQUEST_HINT)
@@ -212,7 +213,7 @@ def answered_ids(output: str | os.PathLike[str], requested: Iterable[str]) -> se
                 row = json.loads(raw)
                 if not isinstance(row, dict):
                     raise ValueError
-            except ValueError:
+            except (ValueError, RecursionError):
                 if last:  # torn by a kill while it was written: its request is sent again
                     drop.add(number)
                     continue
@@ -301,6 +302,17 @@ def _error_body(response: _Reply) -> dict[str, Any]:
     return {"error": {"message": excerpt(response.content)}}
 
 
+def _answer_body(content: bytes) -> tuple[dict[str, Any] | None, str]:
+    """The body of an answer as it is stored (:func:`scrub_json`), or None and why it cannot be read."""
+    try:
+        body = finite_json(content)
+        if not isinstance(body, dict):
+            raise ValueError("not a JSON object")
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        return None, excerpt(str(exc), 200)
+    return scrub_json(body), ""
+
+
 @dataclass
 class _Counters:
     answered: int = 0
@@ -385,23 +397,21 @@ class _Sender:
                 status = response.status_code
                 request_id = excerpt(response.headers.get("x-request-id") or "", 200) or f"req_{uuid.uuid4().hex}"
                 if status == 200:
-                    try:
-                        body = finite_json(response.content)
-                        if not isinstance(body, dict):
-                            raise ValueError("not a JSON object")
-                    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-                        kind, message = "invalid_json", (f"HTTP 200 with a body that is not a JSON object "
-                                                         f"({excerpt(str(exc), 200)}): {excerpt(response.content, 300)}")
-                    else:
+                    # parsed and scrubbed in a worker thread: a large body never stalls the other exchanges
+                    body, problem = await asyncio.to_thread(_answer_body, response.content)
+                    if body is not None:
                         return _line(request.custom_id, response={"status_code": 200, "request_id": request_id,
-                                                                   "body": scrub_json(body)}), None
+                                                                   "body": body}), None
+                    kind, message = "invalid_json", (f"HTTP 200 with a body that is not a JSON object "
+                                                     f"({problem}): {excerpt(response.content, 300)}")
                 elif status == 429 or status >= 500:
                     kind = "http_429" if status == 429 else "http_5xx"
                     message = f"HTTP {status}: {excerpt(response.content, 300)}".rstrip(": ")
                     retry_after = _retry_after(response.headers.get("retry-after"))
                 else:  # the request itself is refused (400, 401, 404, ...): trying again gives the same
+                    refused = await asyncio.to_thread(_error_body, response)
                     return _line(request.custom_id, response={"status_code": status, "request_id": request_id,
-                                                               "body": _error_body(response)}), "http_4xx"
+                                                               "body": refused}), "http_4xx"
             if attempt + 1 < tries:
                 self.counters.retries += 1
                 await asyncio.sleep(backoff(attempt, self.first_wait, retry_after))
