@@ -244,96 +244,53 @@ class ClaimRules:
                  ) -> tuple[ClaimDecision, tuple[str, ...]]:
         """The decision of :meth:`classify` and the rules behind it: ``p:<name>`` for each passing rule that
         counts (``n:<name>`` too when it fired next to the citation), ``c:<name>`` for each claim rule that fired."""
-        if citation is not None:
-            start, end = citation
-            if not (0 <= start <= end <= len(sentence)):
-                raise ValueError(f"citation offsets {citation} outside the sentence (length {len(sentence)})")
-            b0 = max(0, start - _BEFORE)
-            before = sentence[b0:start]
-            after = sentence[end:end + _AFTER]
-            near = sentence[max(0, start - _NEAR_BEFORE):start] + " " + sentence[end:end + _NEAR_AFTER]
-            c0, c1 = citation_clause(sentence, start, end)
-        else:
-            b0, end = 0, len(sentence)
-            before, after, near = sentence, "", sentence
-            c0, c1 = 0, len(sentence)
-        lowered = sentence.lower()
-        clause = sentence[c0:c1]
-        # The windows as given and lower-cased, indexed by 2 * scope slot + lowered (see _lower_pattern);
-        # ``bases`` are their offsets in the sentence (the "near" window is not one slice: never tried by place).
-        texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower(), clause,
-                 lowered[c0:c1])
-        bases = (0, b0, end, 0, c0)
+        view = _Windows(sentence, citation)
         # Lower-casing keeps matches the same unless it changes the length ("İ") or the text holds a letter a
         # case-insensitive pattern letter matches beyond lower-casing ("ſ"): then every rule runs case-insensitively.
-        fast = len(lowered) == len(sentence) and self._unsafe.isdisjoint(sentence)
-        places = self._places(lowered) if fast else None
+        fast = len(view.lowered) == len(sentence) and self._unsafe.isdisjoint(sentence)
+        places = self._places(view.lowered) if fast else None
         lexicon_hits: dict[int, set[str]] = {}
-
-        fired: dict[str, float] = {}  # rule name -> its strongest firing pattern (names count once)
-        local: dict[str, float] = {}  # the same, for patterns next to the citation (never cancelled)
-        cancelled: set[str] = set()  # by rules that override evidence next to the citation too
-        cancelled_away: set[str] = set()  # by rules that override only evidence away from it
-        claim_total = 0.0
-        claims_fired: set[str] = set()
-        best_claim: tuple[float, str] | None = None
+        tally = _Tally()
         for index, (rule, slot, passing) in enumerate(self._plan):
             near_citation = slot in (1, 2, 3)
-            if passing and rule.weight <= (local if near_citation else fired).get(rule.name, 0.0):
+            if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
                 continue
-            tried = rule.starts and places is not None and slot != 3
-            if tried and index not in places:  # type: ignore[operator]  # no word starts like a match of this rule
-                continue
-            # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
-            # places, or on a short window next to the citation, is cheaper to match first.
-            gate_first = rule.gate and not tried and slot in (0, _CLAUSE)
-            if gate_first and not any(map(lowered.__contains__, rule.gate)):
-                continue
-            if rule.regex is None:
-                hits = lexicon_hits.get(slot)
-                if hits is None:
-                    hits = lexicon_hits[slot] = self._lexicons.hits(texts[2 * slot])
-                hit = rule.lexicon in hits
-            elif not fast and rule.plain is not None:
-                hit = _ci(rule.plain).search(texts[2 * slot]) is not None
+            if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
+                tally.add(rule, passing, near_citation)
+        return tally.decision(self), tally.names()
+
+    def _fires(self, rule: _Rule, index: int, slot: int, view: "_Windows", fast: bool,
+               places: dict[int, list[int]] | None, lexicon_hits: dict[int, set[str]]) -> bool:
+        """Whether ``rule`` matches its window (``slot``) of the sentence."""
+        lowered = view.lowered
+        tried = rule.starts and places is not None and slot != 3
+        if tried and index not in places:  # type: ignore[operator]  # no word starts like a match of this rule
+            return False
+        # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
+        # places, or on a short window next to the citation, is cheaper to match first.
+        gate_first = rule.gate and not tried and slot in (0, _CLAUSE)
+        if gate_first and not any(map(lowered.__contains__, rule.gate)):
+            return False
+        texts = view.texts
+        if rule.regex is None:
+            hits = lexicon_hits.get(slot)
+            if hits is None:
+                hits = lexicon_hits[slot] = self._lexicons.hits(texts[2 * slot])
+            hit = rule.lexicon in hits
+        elif not fast and rule.plain is not None:
+            hit = _ci(rule.plain).search(texts[2 * slot]) is not None
+        else:
+            text = texts[2 * slot + rule.lowered]
+            if tried:
+                base = view.bases[slot]
+                match = rule.regex.match
+                hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
+                          for p in places[index])  # type: ignore[index]
             else:
-                text = texts[2 * slot + rule.lowered]
-                if tried:
-                    base = bases[slot]
-                    match = rule.regex.match
-                    hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
-                              for p in places[index])  # type: ignore[index]
-                else:
-                    hit = _search(rule.regex, text, rule.lowered)
-            if hit and rule.gate and not gate_first:
-                hit = any(map(lowered.__contains__, rule.gate))
-            if not hit:
-                continue
-            if passing:
-                fired[rule.name] = max(rule.weight, fired.get(rule.name, 0.0))
-                if near_citation:
-                    local[rule.name] = max(rule.weight, local.get(rule.name, 0.0))
-            else:
-                claim_total += rule.weight
-                claims_fired.add(rule.name)
-                if best_claim is None or rule.weight > best_claim[0]:
-                    best_claim = (rule.weight, rule.name)
-                (cancelled if rule.cancels_near else cancelled_away).update(rule.cancels)
-        # "A previous study showed ... was used": the usage words describe the cited work, not ours.
-        for name in cancelled:
-            fired.pop(name, None)
-        if not local:
-            for name in cancelled_away:
-                fired.pop(name, None)
-        passing_total = sum(fired.values())
-        best_passing = max(((w, n) for n, w in fired.items()), default=None)
-        logit = self.bias + min(claim_total, self.claim_cap) - passing_total
-        score = 1.0 / (1.0 + math.exp(-logit))
-        names = tuple(sorted([f"p:{n}" for n in fired] + [f"n:{n}" for n in local if n in fired]
-                             + [f"c:{n}" for n in claims_fired]))
-        if score >= self.threshold:
-            return ClaimDecision("CLAIM", score, best_claim[1] if best_claim else "default_claim"), names
-        return ClaimDecision("PASSING", score, best_passing[1] if best_passing else None), names
+                hit = _search(rule.regex, text, rule.lowered)
+        if hit and rule.gate and not gate_first:
+            hit = any(map(lowered.__contains__, rule.gate))
+        return bool(hit)
 
     def _places(self, lowered: str) -> dict[int, list[int]]:
         """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""
@@ -372,6 +329,80 @@ class ClaimRules:
             self._word_rules.clear()
         self._word_rules[word] = result
         return result
+
+
+class _Windows:
+    """The texts the rules look at: the sentence, the window before and after the citation, the words next to it
+    and its clause, each as given and lower-cased (indexed by 2 * scope slot + lowered, see _lower_pattern), and
+    ``bases``, their offsets in the sentence (the "near" window is not one slice: never tried by place)."""
+
+    __slots__ = ("lowered", "texts", "bases")
+
+    def __init__(self, sentence: str, citation: tuple[int, int] | None) -> None:
+        if citation is not None:
+            start, end = citation
+            if not (0 <= start <= end <= len(sentence)):
+                raise ValueError(f"citation offsets {citation} outside the sentence (length {len(sentence)})")
+            b0 = max(0, start - _BEFORE)
+            before = sentence[b0:start]
+            after = sentence[end:end + _AFTER]
+            near = sentence[max(0, start - _NEAR_BEFORE):start] + " " + sentence[end:end + _NEAR_AFTER]
+            c0, c1 = citation_clause(sentence, start, end)
+        else:
+            b0, end = 0, len(sentence)
+            before, after, near = sentence, "", sentence
+            c0, c1 = 0, len(sentence)
+        self.lowered = lowered = sentence.lower()
+        clause = sentence[c0:c1]
+        self.texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower(), clause,
+                      lowered[c0:c1])
+        self.bases = (0, b0, end, 0, c0)
+
+
+class _Tally:
+    """What the rules that fired add up to: the passing rules (each name once, at its strongest pattern; those
+    next to the citation never cancelled), the claim rules and what they cancel."""
+
+    __slots__ = ("fired", "local", "cancelled", "cancelled_away", "claim_total", "claims_fired", "best_claim")
+
+    def __init__(self) -> None:
+        self.fired: dict[str, float] = {}  # rule name -> its strongest firing pattern (names count once)
+        self.local: dict[str, float] = {}  # the same, for patterns next to the citation (never cancelled)
+        self.cancelled: set[str] = set()  # by rules that override evidence next to the citation too
+        self.cancelled_away: set[str] = set()  # by rules that override only evidence away from it
+        self.claim_total = 0.0
+        self.claims_fired: set[str] = set()
+        self.best_claim: tuple[float, str] | None = None
+
+    def add(self, rule: _Rule, passing: bool, near_citation: bool) -> None:
+        if passing:
+            self.fired[rule.name] = max(rule.weight, self.fired.get(rule.name, 0.0))
+            if near_citation:
+                self.local[rule.name] = max(rule.weight, self.local.get(rule.name, 0.0))
+            return
+        self.claim_total += rule.weight
+        self.claims_fired.add(rule.name)
+        if self.best_claim is None or rule.weight > self.best_claim[0]:
+            self.best_claim = (rule.weight, rule.name)
+        (self.cancelled if rule.cancels_near else self.cancelled_away).update(rule.cancels)
+
+    def decision(self, rules: "ClaimRules") -> ClaimDecision:
+        # "A previous study showed ... was used": the usage words describe the cited work, not ours.
+        for name in self.cancelled:
+            self.fired.pop(name, None)
+        if not self.local:
+            for name in self.cancelled_away:
+                self.fired.pop(name, None)
+        logit = rules.bias + min(self.claim_total, rules.claim_cap) - sum(self.fired.values())
+        score = 1.0 / (1.0 + math.exp(-logit))
+        if score >= rules.threshold:
+            return ClaimDecision("CLAIM", score, self.best_claim[1] if self.best_claim else "default_claim")
+        best_passing = max(((w, n) for n, w in self.fired.items()), default=None)
+        return ClaimDecision("PASSING", score, best_passing[1] if best_passing else None)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(sorted([f"p:{n}" for n in self.fired] + [f"n:{n}" for n in self.local if n in self.fired]
+                            + [f"c:{n}" for n in self.claims_fired]))
 
 
 def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
