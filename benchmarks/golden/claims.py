@@ -13,7 +13,7 @@ C, P = "CLAIM", "PASSING"
 
 
 def _xfail(sentence: str, label: str, reason: str) -> Hard:
-    return Hard((sentence, label), reason, strict=False)
+    return Hard((sentence, label), reason)
 
 
 CASES = [
@@ -220,10 +220,8 @@ CASES = [
            "reporting-guideline citation: no supplier, software, protocol or usage cue"),
     _xfail("We previously showed that this strain lacks the operon [CIT], so it was used as a negative control.", C,
            "a self-citation claim followed by a usage clause in the same sentence"),
-    _xfail("Ethical approval was granted by the institutional review board [CIT].", P,
-           "administrative citation with no supplier, software or protocol cue"),
-    _xfail("The DFT functional B3LYP [CIT] was chosen.", P,
-           "bare method-name citation; needs a lexicon of functionals and basis sets"),
+    ("Ethical approval was granted by the institutional review board [CIT].", P),
+    ("The DFT functional B3LYP [CIT] was chosen.", P),
     # --- the citation's own clause decides (usage words in another clause do not reject a claim) --------
     ("The pellets were washed twice with PBS, whereas deletion of sodA abolished growth on succinate at 42 °C [CIT].", C),
     ("Cells were grown according to the standard protocol; loss of the pilus fully abolished adhesion to glass [CIT].", C),
