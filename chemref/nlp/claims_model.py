@@ -87,13 +87,18 @@ class Settings:
 
 
 def _grams(tokens: list[str], n_max: int, prefix: str, feats: dict[str, float]) -> None:
+    """The 1- to ``n_max``-grams of ``tokens`` (with sentence-boundary marks from bigrams on) into ``feats``, in
+    the order of n, then of position (the order the weights are summed in)."""
+    for word in tokens:  # a token is letters or digits, never a boundary mark
+        feats[prefix + word] = 1.0
+    if n_max < 2:
+        return
     padded = ["<s>", *tokens, "</s>"]
-    for n in range(1, n_max + 1):
+    for first, second in zip(padded, padded[1:]):
+        feats[f"{prefix}{first} {second}"] = 1.0
+    for n in range(3, n_max + 1):
         for i in range(len(padded) - n + 1):
-            gram = padded[i:i + n]
-            if n == 1 and gram[0] in ("<s>", "</s>"):
-                continue
-            feats[prefix + " ".join(gram)] = 1.0
+            feats[prefix + " ".join(padded[i:i + n])] = 1.0
 
 
 def features(sentence: str, citation: tuple[int, int] | None, settings: Settings, rule_decision: Any = None,
@@ -166,7 +171,8 @@ class ClaimModel:
         """Log-odds of CLAIM (the arguments are those of :func:`features`)."""
         weights = self.weights
         feats = features(sentence, citation, self.settings, rule_decision, rule_names, clause)
-        return self.bias + sum(weights.get(name, 0.0) * value for name, value in feats.items())
+        get = weights.get
+        return self.bias + sum([get(name, 0.0) * value for name, value in feats.items()])
 
     def probability(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
                     rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
