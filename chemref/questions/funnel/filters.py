@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
+from chemref.doi import DOI_PATTERN
 from chemref.questions.funnel.candidates import Candidate
 from chemref.questions.funnel.engines import Components
 from chemref.questions.funnel.settings import BuildSettings
@@ -183,14 +184,15 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
     return "no_author_named" if ctx.components.mentions(excerpt, ref.authors) else None
 
 
-# a DOI (bare or as a doi.org link), a web address, or a PubMed id written out
-_IDENTIFIER = re.compile(r"\b10\.\d{4,9}/\S|https?://|\bwww\.|\bdoi:|\bPMID:?\s*\d|\bPMC\d{5,}", re.IGNORECASE)
+# a web address, a "doi:" prefix or a PubMed id written out (a bare DOI: chemref.doi.DOI_PATTERN)
+_IDENTIFIER = re.compile(r"https?://|\bwww\.|\bdoi:|\bPMID:?\s*\d|\bPMC\d{5,}", re.IGNORECASE)
 
 
 def no_identifier(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     """The excerpt shows no DOI, web address or PubMed id: one there names or links to the answer (a data
     availability line such as "Dataset for ... https://doi.org/10.x/y [CITATION]" gives it away whole)."""
-    return "no_identifier" if _IDENTIFIER.search(excerpt) else None
+    found = _IDENTIFIER.search(excerpt) or ("10." in excerpt and DOI_PATTERN.search(excerpt))
+    return "no_identifier" if found else None
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
