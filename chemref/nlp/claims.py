@@ -257,6 +257,7 @@ class ClaimRules:
                 continue
             if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
                 tally.add(rule, passing, near_citation)
+        tally.settle()
         return tally.decision(self), tally.names()
 
     def _fires(self, rule: _Rule, index: int, slot: int, view: "_Windows", fast: bool,
@@ -386,13 +387,16 @@ class _Tally:
             self.best_claim = (rule.weight, rule.name)
         (self.cancelled if rule.cancels_near else self.cancelled_away).update(rule.cancels)
 
-    def decision(self, rules: "ClaimRules") -> ClaimDecision:
-        # "A previous study showed ... was used": the usage words describe the cited work, not ours.
+    def settle(self) -> None:
+        """Drop the passing evidence the claim rules that fired cancel ("A previous study showed ... was used":
+        the usage words describe the cited work, not ours); before :meth:`decision` and :meth:`names`."""
         for name in self.cancelled:
             self.fired.pop(name, None)
         if not self.local:
             for name in self.cancelled_away:
                 self.fired.pop(name, None)
+
+    def decision(self, rules: "ClaimRules") -> ClaimDecision:
         logit = rules.bias + min(self.claim_total, rules.claim_cap) - sum(self.fired.values())
         score = 1.0 / (1.0 + math.exp(-logit))
         if score >= rules.threshold:
