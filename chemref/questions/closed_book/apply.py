@@ -39,7 +39,7 @@ from chemref.questions.closed_book.prepare import (
     reaches_closed_book,
     split_sample_id,
 )
-from chemref.questions.closed_book.recall import names_cited_work
+from chemref.questions.closed_book.recall import MATCH_KINDS, names_cited_work
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.apply import JUDGE_DESCRIPTIONS, JUDGE_FIELD_DOCS, JUDGE_REASONS
@@ -208,7 +208,7 @@ class _Decisions:
     unanswered: int = 0
     dropped: int = 0
     held: int = 0
-    matches: dict[str, int] = field(default_factory=lambda: {"doi": 0, "pmid": 0, "title": 0, "author_year": 0})
+    matches: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MATCH_KINDS, 0))
 
 
 def _checked_threshold(title_threshold: float | None, unanswered: str) -> float:

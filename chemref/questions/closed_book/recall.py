@@ -23,7 +23,10 @@ from chemref.questions.closed_book.prepare import TITLE_THRESHOLD, split_sample_
 from chemref.scoring.benchmarks.citation_prediction import GoldQuestion, answer_hit, gold_question
 from chemref.scoring.benchmarks.titles import normalize_title
 
-__all__ = ["names_cited_work", "recalled_records", "read_recalled"]
+__all__ = ["MATCH_KINDS", "names_cited_work", "recalled_records", "read_recalled"]
+
+#: how an answer can name the cited work (what :func:`names_cited_work` returns), in the order reports list them
+MATCH_KINDS = ("doi", "pmid", "title", "author_year")
 
 
 def _surname(name: str) -> str:
