@@ -97,6 +97,11 @@ CASES = [
     ("Climate variables were extracted from WorldClim [CIT].", P),
     ("The raw sequencing data are available under accession number GSE12345 [CIT].", P),
     ("Mortality data were retrieved from the national registry [CIT].", P),
+    ("The data sets analysed here are the public leaf transcriptomes of the three cultivars [CIT].", P),
+    ("The samples used in this study were those collected during the 2012 field season [CIT].", P),
+    ("The images examined were obtained from the hospital's archive [CIT].", P),
+    # the same frame with a superlative states a finding about the data
+    ("The data sets studied are the largest collections of marine viromes sequenced so far [CIT].", C),
     ("For a review, see [CIT].", P),
     ("For details of the synthesis, see [CIT].", P),
     _xfail("This topic has been reviewed in [CIT].", P,
