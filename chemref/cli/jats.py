@@ -7,11 +7,11 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option
+from chemref.cli.app import EXIT_INPUT, error, guarded, output_option
 from chemref.errors import printable
+from chemref.jats.report import run
 
 
-@app.command("jats")
 def jats_command(
     files: Optional[List[Path]] = typer.Argument(
         None, metavar="INPUT",
@@ -26,8 +26,6 @@ def jats_command(
                                             help="Progress bar on stderr (default: from 10 files on)."),
 ) -> None:
     """Read JATS articles: citations resolved to references and DOIs, sections, licence, diagnostics."""
-    from chemref.jats.report import run  # noqa: PLC0415 (its json, tarfile and input layer stay out of the CLI start-up)
-
     if not files and files_from is None:
         error("no input given: name JATS files, folders or PMC packages, or --files-from LIST")
         raise typer.Exit(EXIT_INPUT)

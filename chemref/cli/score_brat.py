@@ -16,7 +16,6 @@ from chemref.cli.app import (
     output_option,
     refuse_overwriting_inputs,
     refuse_shared_outputs,
-    score_app,
     warn,
 )
 from chemref.cli.pages import checked_page, error_page, page_written
@@ -33,6 +32,9 @@ from chemref.cli.statistics_options import (
 )
 from chemref.errors import encodable, printable
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
+from chemref.scoring.brat.score import score_brat
+from chemref.scoring.brat.sources import ZipLimits
+from chemref.scoring.leaderboard import compare_brat
 
 #: the limits that bound the work on hostile input (ChEMU mode, and the zip reader of both modes)
 _MAX_COREF_LINKS = typer.Option(1_000_000, "--max-coref-links", min=0,
@@ -59,7 +61,6 @@ _MAX_ZIP_RATIO = typer.Option(100.0, "--max-zip-ratio", min=1.0,
                                    "times.")
 
 
-@score_app.command("brat")
 def score_brat_command(
     gold: str = typer.Argument(..., metavar="GOLD", help="Gold folder of .ann files (or a .zip)."),
     preds: List[str] = typer.Argument(..., metavar="PRED...",
@@ -139,8 +140,6 @@ def _scorer_options(brateval: bool, *, level: str | None, span: str | None, simi
                     zip_mb: tuple[float, float, float]) -> dict[str, Any]:
     """The keyword arguments of :func:`~chemref.scoring.brat.score.score_brat` the options give (the ChEMU-only
     ones in ChEMU mode only; ``zip_mb``: the member and archive limits in MB, and the expansion ratio)."""
-    from chemref.scoring.brat.sources import ZipLimits  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     max_member_mb, max_archive_mb, max_zip_ratio = zip_mb
     limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
                                        ratio=max_zip_ratio))
@@ -162,8 +161,6 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
                  names: str | None, test: str, trials: int | None, formats: tuple[bool, bool, bool],
                  output: Path | None) -> None:
     """Several predictions: the leaderboard, with intervals (95% unless ``--ci``) and paired tests."""
-    from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     ci = statistics["ci"]
     board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
                                          ci=0.95 if ci is None else ci, resamples=statistics["resamples"],
@@ -176,8 +173,6 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
 def _one_system(gold: str, pred: str, options: dict[str, Any], statistics: dict[str, Any], *, per_doc: bool,
                 errors: bool, formats: tuple[bool, bool, bool], output: Path | None, html: Path | None) -> None:
     """One prediction: its report, and the error page when ``--html`` asks for it."""
-    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     report = guarded(lambda: score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
                                         **statistics, **options))
     for message in report.get("warnings", ()):
