@@ -31,8 +31,8 @@ from chemref.cli.statistics_options import (
     trials_option,
 )
 from chemref.errors import encodable, printable
+from chemref.scoring.brat import score as brat_score  # score_brat looked up when called (tests count the calls)
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
-from chemref.scoring.brat.score import score_brat
 from chemref.scoring.brat.sources import ZipLimits
 from chemref.scoring.leaderboard import compare_brat
 
@@ -173,7 +173,7 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
 def _one_system(gold: str, pred: str, options: dict[str, Any], statistics: dict[str, Any], *, per_doc: bool,
                 errors: bool, formats: tuple[bool, bool, bool], output: Path | None, html: Path | None) -> None:
     """One prediction: its report, and the error page when ``--html`` asks for it."""
-    report = guarded(lambda: score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
+    report = guarded(lambda: brat_score.score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
                                         **statistics, **options))
     for message in report.get("warnings", ()):
         warn(message)
