@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from chemref.cli.app import EXIT_INPUT, error, guarded, output_option
+from chemref.cli.lazy import lazy_module
 from chemref.errors import printable
-from chemref.jats.report import run
+
+if TYPE_CHECKING:
+    from chemref.jats import report
+else:  # the JATS reader (lxml) runs when articles are read: `jats --help` costs its options only
+    report = lazy_module("chemref.jats.report")
 
 
 def jats_command(
@@ -29,9 +34,9 @@ def jats_command(
     if not files and files_from is None:
         error("no input given: name JATS files, folders or PMC packages, or --files-from LIST")
         raise typer.Exit(EXIT_INPUT)
-    errors = guarded(lambda: run(files or [], as_json=as_json, output=str(output) if output else None,
-                                 workers=workers, progress=progress, files_from=files_from,
-                                 sub_articles=sub_articles))
+    errors = guarded(lambda: report.run(files or [], as_json=as_json, output=str(output) if output else None,
+                                        workers=workers, progress=progress, files_from=files_from,
+                                        sub_articles=sub_articles))
     for exc in errors:
         error(str(exc))
     if output is not None and str(output) != "-" and errors.written:  # none read: the previous output stays

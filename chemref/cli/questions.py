@@ -5,21 +5,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
 from chemref._io.secrets import api_key_from_env, safe_url
 from chemref.cli import build_options
 from chemref.cli.app import fail, guarded, warn
-from chemref.cli.closed_book import closed_book_build, closed_book_paths
 from chemref.cli.defaults import sample_corpus
-from chemref.cli.judge import judge_build, judge_paths
+from chemref.cli.lazy import lazy_module
 from chemref.errors import printable
-from chemref.questions.judge.answers import check_model_name
-from chemref.questions.output.cluster import check_address
-from chemref.questions.output.report import funnel_table
-from chemref.questions.output.writer import build_to_files
+
+if TYPE_CHECKING:
+    from chemref.cli import closed_book as closed_book_cli
+    from chemref.cli import judge as judge_cli
+    from chemref.questions.judge import answers
+    from chemref.questions.output import cluster, writer
+    from chemref.questions.output import report as funnel_report
+else:  # the build's library runs when a build runs: `questions build --help` costs its options only
+    closed_book_cli = lazy_module("chemref.cli.closed_book")
+    judge_cli = lazy_module("chemref.cli.judge")
+    answers = lazy_module("chemref.questions.judge.answers")
+    cluster = lazy_module("chemref.questions.output.cluster")
+    writer = lazy_module("chemref.questions.output.writer")
+    funnel_report = lazy_module("chemref.questions.output.report")
 
 
 def build_command(
@@ -63,7 +72,7 @@ def build_command(
                                min_score=judge_min_score, selector=selector, progress=progress)
         output, report, rejected = stages.judged["questions"], stages.judged["report"], stages.judged["rejected"]
     default_input = guarded(sample_corpus) if not inputs and files_from is None else None
-    outputs = guarded(lambda: build_to_files(
+    outputs = guarded(lambda: writer.build_to_files(
         [str(p) for p in inputs or []], output, report=report, rejected=rejected, workers=workers,
         progress=progress, on_error=_unreadable_warnings(), default_input=default_input,
         files_from=files_from, resume=resume, format=fmt, shard_articles=shard_articles, dask=dask,
@@ -72,7 +81,7 @@ def build_command(
         selector=None if selector is None else str(selector)))
     totals = outputs.totals
     if stages is None:
-        typer.echo(funnel_table(totals, outputs.settings))
+        typer.echo(funnel_report.funnel_table(totals, outputs.settings))
     else:  # the funnel printed is the judged one, at the end; here only what reaches the judge's stage
         typer.echo(f"selector stage: {totals.questions} questions at the selector's threshold, of "
                    f"{totals.candidates} candidates (the judge decides next; its funnel follows)")
@@ -98,7 +107,7 @@ def _check_build_options(fmt: str, min_chars: int, max_chars: int, dask: Optiona
              "without a judge, run 'questions closed-book prepare', 'run' and 'apply' on its files)")
     if dask is not None:
 
-        guarded(lambda: check_address(dask))  # before any work
+        guarded(lambda: cluster.check_address(dask))  # before any work
 
 
 @dataclass(frozen=True)
@@ -127,13 +136,14 @@ class _ModelStages:
         assert self.samples is not None  # tested is set only with --closed-book-samples
         tested = self.tested
         self._judge(tested["judged"], tested["judged_report"], tested["judged_rejected"])
-        closed_book_build(tested, *self.final, endpoint=self.endpoint, model=self.closed_book_model or self.model,
-                          samples=self.samples, concurrency=self.concurrency, progress=self.progress)
+        closed_book_cli.closed_book_build(tested, *self.final, endpoint=self.endpoint,
+                                          model=self.closed_book_model or self.model, samples=self.samples,
+                                          concurrency=self.concurrency, progress=self.progress)
 
     def _judge(self, output: Path, report: Optional[Path], rejected: Optional[Path]) -> None:
-        judge_build(self.judged, output, report, rejected, endpoint=self.endpoint, model=self.model,
-                    concurrency=self.concurrency, progress=self.progress, selector=self.selector,
-                    min_score=self.min_score)
+        judge_cli.judge_build(self.judged, output, report, rejected, endpoint=self.endpoint, model=self.model,
+                              concurrency=self.concurrency, progress=self.progress, selector=self.selector,
+                              min_score=self.min_score)
 
 
 def _model_stages(endpoint: str, model: str, closed_book_model: Optional[str], samples: Optional[int], *,
@@ -141,15 +151,15 @@ def _model_stages(endpoint: str, model: str, closed_book_model: Optional[str], s
                   min_score: Optional[float], selector: Optional[Path], progress: bool) -> _ModelStages:
     """The model stages of ``questions build --judge-endpoint``, their options checked before any work."""
 
-    guarded(lambda: check_model_name(model, what="--judge-model"))
+    guarded(lambda: answers.check_model_name(model, what="--judge-model"))
     if closed_book_model is not None:
-        guarded(lambda: check_model_name(closed_book_model, what="--closed-book-model"))
+        guarded(lambda: answers.check_model_name(closed_book_model, what="--closed-book-model"))
     guarded(lambda: api_key_from_env("OPENAI_API_KEY"))
     guarded(lambda: safe_url(endpoint, what="--judge-endpoint"))
-    judged = judge_paths(final[0], fmt, final[1], final[2])
+    judged = judge_cli.judge_paths(final[0], fmt, final[1], final[2])
     tested = None
     if samples is not None:
-        tested = closed_book_paths(final[0])
+        tested = closed_book_cli.closed_book_paths(final[0])
     return _ModelStages(endpoint, model, closed_book_model, samples, concurrency, min_score, selector, progress,
                         judged, tested, final)
 

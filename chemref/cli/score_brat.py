@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -18,6 +18,7 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
+from chemref.cli.lazy import lazy_module
 from chemref.cli.pages import checked_page, error_page, page_written
 from chemref.cli.statistics_options import (
     ci_option,
@@ -31,10 +32,16 @@ from chemref.cli.statistics_options import (
     trials_option,
 )
 from chemref.errors import encodable, printable
-from chemref.scoring.brat import score as brat_score  # score_brat looked up when called (tests count the calls)
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
-from chemref.scoring.brat.sources import ZipLimits
-from chemref.scoring.leaderboard import compare_brat
+
+if TYPE_CHECKING:
+    from chemref.scoring import leaderboard
+    from chemref.scoring.brat import score as brat_score
+    from chemref.scoring.brat import sources as brat_sources
+else:  # the scorers run when a command scores: `score brat --help` costs its options only
+    brat_score = lazy_module("chemref.scoring.brat.score")
+    brat_sources = lazy_module("chemref.scoring.brat.sources")
+    leaderboard = lazy_module("chemref.scoring.leaderboard")
 
 #: the limits that bound the work on hostile input (ChEMU mode, and the zip reader of both modes)
 _MAX_COREF_LINKS = typer.Option(1_000_000, "--max-coref-links", min=0,
@@ -141,8 +148,8 @@ def _scorer_options(brateval: bool, *, level: str | None, span: str | None, simi
     """The keyword arguments of :func:`~chemref.scoring.brat.score.score_brat` the options give (the ChEMU-only
     ones in ChEMU mode only; ``zip_mb``: the member and archive limits in MB, and the expansion ratio)."""
     max_member_mb, max_archive_mb, max_zip_ratio = zip_mb
-    limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
-                                       ratio=max_zip_ratio))
+    limits = guarded(lambda: brat_sources.ZipLimits(member=int(max_member_mb * 2**20),
+                                                    total=int(max_archive_mb * 2**20), ratio=max_zip_ratio))
     options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
@@ -162,7 +169,7 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
                  output: Path | None) -> None:
     """Several predictions: the leaderboard, with intervals (95% unless ``--ci``) and paired tests."""
     ci = statistics["ci"]
-    board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
+    board = guarded(lambda: leaderboard.compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
                                          ci=0.95 if ci is None else ci, resamples=statistics["resamples"],
                                          seed=statistics["seed"], **options))
     for message in board.diagnostics:
