@@ -5,12 +5,15 @@ Ctrl-C while the CLI is still being imported ends as it does later: one error li
 
 import sys
 
+try:
+    from chemref.cli import main
+except KeyboardInterrupt:  # reported by run(), which the script calls once this module is imported
+    main = None  # type: ignore[assignment]
+
 
 def run() -> int:
     """The ``chemref`` script's entry point."""
-    try:
-        from chemref.cli import main  # noqa: PLC0415 (the CLI, with Ctrl-C handled while it loads)
-    except KeyboardInterrupt:
+    if main is None:
         sys.stderr.write("chemref: error: interrupted\n")
         return 130
     return main()

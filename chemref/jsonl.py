@@ -18,9 +18,11 @@ import os
 import re
 from typing import IO, Any, Iterable, Iterator
 
+import fastjsonschema
+
 from chemref._io.atomic import atomic_write
 from chemref._io.limits import json_depth_problem, read_limited
-from chemref._io.text import iter_lines
+from chemref._io.text import decode_utf8, iter_lines
 from chemref.errors import InputError
 
 __all__ = ["json_line", "json_text", "escape_controls", "read_jsonl", "write_jsonl", "write_rows", "write_json_streaming",
@@ -231,8 +233,6 @@ def parse_json(text: str | bytes, *, path: str | os.PathLike[str] | None = None,
     JSON."""
     where = None if path is None else os.fspath(path)
     if isinstance(text, (bytes, bytearray)):  # UTF-8 only (a BOM dropped): json.loads would also take UTF-16/32
-        from chemref._io.text import decode_utf8  # noqa: PLC0415 (deferred: loaded only on this path)
-
         if b"\0" in text[:4] or text[:2] in (b"\xff\xfe", b"\xfe\xff"):
             raise InputError("not UTF-8 text (UTF-16 or UTF-32, judging by its first bytes)", path=where,
                              line=line, hint="save the file as UTF-8")
@@ -269,7 +269,6 @@ def check_schema(value: Any, schema: dict[str, Any], *, what: str, path: str | o
     """``value`` when it matches the JSON Schema ``schema`` (draft 7, compiled once by fastjsonschema), else an
     :class:`InputError` ``"<what>: <where and what is wrong>"`` (``what``: "invalid manifest"; the place as
     ``$.shards[0].files``)."""
-    import fastjsonschema  # noqa: PLC0415 (fastjsonschema, loaded only when a schema is checked)
 
     validator = _VALIDATORS.get(id(schema))
     if validator is None:

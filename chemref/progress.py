@@ -34,7 +34,7 @@ class Progress:
         self.start_done = done
         self.bar = None
         if enabled and self._tty():
-            from tqdm import tqdm  # noqa: PLC0415 (tqdm, loaded only when a progress bar shows)
+            from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=done, unit=unit, file=self.stream, desc=desc,
                             dynamic_ncols=True, smoothing=0.05)

@@ -1,11 +1,13 @@
 """The imports inside functions (and methods) of a package, by module and by imported package.
 
-Run from the project root:  python tools/function_imports.py [PACKAGE_DIR] [--list] [--json]
+Run from the project root:  python tools/function_imports.py [PACKAGE_DIR] [--list] [--json] [--check]
 (default package: chemref). An import is function-level when it sits anywhere inside a ``def`` (a class body
 at module level is module level). Each is counted once per imported module (``from a import b, c`` is one
 import of ``a``); the "package" is the imported module's top-level name, or ``chemref.<subpackage>`` for the
 package's own modules. ``--list`` prints every import with its file, line and ``noqa`` reason; ``--json``
-prints the counts as JSON.
+prints the counts as JSON; ``--check`` exits 1, naming each, when an import inside a function is not of one of
+the heavy packages (``banned-module-level-imports`` in ``pyproject.toml``'s ruff settings), which are the only
+ones imported inside functions.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 from typing import Iterator, NamedTuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
 
 
 class FunctionImport(NamedTuple):
@@ -78,14 +85,33 @@ def package_of(imported: str, own: str) -> str:
     return parts[0]
 
 
+def heavy_packages(pyproject: Path) -> set[str]:
+    """The heavy packages: ruff's ``banned-module-level-imports`` in ``pyproject``."""
+    settings = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    return set(settings["tool"]["ruff"]["lint"]["flake8-tidy-imports"]["banned-module-level-imports"])
+
+
+def not_heavy(found: list[FunctionImport], heavy: set[str]) -> list[FunctionImport]:
+    """The imports of ``found`` whose module is not one of ``heavy`` (nor inside one)."""
+    return [f for f in found if not any(f.imported == h or f.imported.startswith(h + ".") for h in heavy)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("package", nargs="?", default="chemref", help="the package folder (default: chemref)")
     parser.add_argument("--list", action="store_true", help="print every import with its place and reason")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--check", action="store_true", help="exit 1 if an import inside a function is not of a "
+                        "heavy package (pyproject.toml's banned-module-level-imports)")
     args = parser.parse_args(argv)
     root = Path(args.package).resolve()
     found = function_imports(root)
+    if args.check:
+        wrong = not_heavy(found, heavy_packages(root.parent / "pyproject.toml"))
+        for f in wrong:
+            print(f"{f.path}:{f.line}: {f.imported} is imported inside a function but is not a heavy package")
+        print(f"{len(found) - len(wrong)} function-level imports of heavy packages; {len(wrong)} of others")
+        return 1 if wrong else 0
     by_module = Counter(f.module for f in found)
     by_package = Counter(package_of(f.imported, root.name) for f in found)
     if args.json:

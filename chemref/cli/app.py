@@ -1,39 +1,43 @@
 """The typer command groups and the one place where library errors become exit codes.
 
-Command modules (``chemref/cli/*.py``) only parse arguments and call one library function;
-heavy imports happen inside the command bodies so ``chemref --help`` stays fast.
+Command modules (``chemref/cli/*.py``) only parse arguments and call one library function, which they import at
+the top: the groups import a command's module only when it runs (:mod:`chemref.cli.groups`, the commands'
+table in :mod:`chemref.cli.registry`), so ``chemref --help`` stays fast.
 """
 
 from __future__ import annotations
 
-import errno
-import functools
-import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
 
 import typer
 
-from chemref.errors import ChemrefError, OutOfMemoryError, OutputClosedError, encodable, printable
+from chemref._io import check_distinct_outputs, check_not_input, check_output, is_stdout, write_text
+from chemref._io.secrets import scrub
+from chemref.cli.groups import lazy_group
+from chemref.cli.registry import GROUPS
+from chemref.errors import ChemrefError, encodable, printable
 
 T = TypeVar("T")
 
-app = typer.Typer(
-    name="chemref",
-    help="Chemistry-aware NLP for literature benchmarks.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-score_app = typer.Typer(help="Score predictions against gold (gold first, then predictions).",
-                        no_args_is_help=True, pretty_exceptions_enable=False)
-questions_app = typer.Typer(help="Build citation-prediction questions from JATS articles.",
-                            no_args_is_help=True, pretty_exceptions_enable=False)
-baseline_app = typer.Typer(help="Baseline systems for chemref question sets.",
-                           no_args_is_help=True, pretty_exceptions_enable=False)
+
+def _group(*path: str, **options: Any) -> typer.Typer:
+    """The typer app of the group at ``path``: its help from the registry, its commands listed from it."""
+    return typer.Typer(cls=lazy_group(path), help=GROUPS[path], no_args_is_help=True, pretty_exceptions_enable=False,
+                       **options)
+
+
+app = _group(name="chemref", add_completion=False)
+score_app = _group("score")
+questions_app = _group("questions")
+judge_app = _group("questions", "judge")
+closed_book_app = _group("questions", "closed-book")
+baseline_app = _group("baseline")
 app.add_typer(score_app, name="score")
 app.add_typer(questions_app, name="questions")
+questions_app.add_typer(judge_app, name="judge")
+questions_app.add_typer(closed_book_app, name="closed-book")
 app.add_typer(baseline_app, name="baseline")
 
 #: Exit status for bad input or settings (BRATEval-compatible mode uses it where BRATEval aborts).
@@ -46,8 +50,6 @@ EXIT_TERMINATED = 143
 
 def _shown(message: str) -> str:
     """A message as the terminal gets it: without secrets (:func:`chemref._io.secrets.scrub`), on one line."""
-    from chemref._io.secrets import scrub  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     return printable(scrub(message))
 
 
@@ -80,61 +82,9 @@ def guarded(call: Callable[[], T]) -> T:
         fail(str(exc))
 
 
-def _out_of_memory(inputs: list[str]) -> OutOfMemoryError:
-    hint = ("it is larger, or more complex, than the memory available: split it, or run on a machine "
-            "with more memory")
-    if len(inputs) == 1:
-        return OutOfMemoryError("ran out of memory on this input", path=inputs[0], hint=hint)
-    named = ", ".join(repr(name) for name in inputs) if inputs else "the input"
-    return OutOfMemoryError(f"ran out of memory on {named}", hint=hint)
-
-
-def stdout_closed(exc: OSError) -> bool:
-    """True for the error of writing to a standard output that is closed, or whose reader has gone."""
-    return exc.errno in (errno.EPIPE, errno.EBADF) and exc.filename is None
-
-
-def typed_command_errors(command: Any) -> Any:
-    """Wrap the callback of ``command`` (a click command or group, recursively) so that the failures no
-    command handles itself become typed errors, printed by the CLI as one line with exit status 2: a
-    ``MemoryError`` anywhere becomes an :class:`OutOfMemoryError` naming the command's inputs (its
-    positional arguments); writing to a closed standard output becomes an :class:`OutputClosedError`
-    (click would otherwise exit 1 without a word). Returns ``command``."""
-    for sub in getattr(command, "commands", {}).values():
-        typed_command_errors(sub)
-    callback = getattr(command, "callback", None)
-    if callback is None or getattr(callback, "_names_inputs", False):
-        return command
-    arguments = [p.name for p in command.params if p.param_type_name == "argument"]
-
-    @functools.wraps(callback)
-    def run(*args: Any, **params: Any) -> Any:
-        try:
-            return callback(*args, **params)
-        except MemoryError:
-            pass  # leave the except block first: the failed work's frames (and memory) are released
-        except OSError as exc:
-            if not stdout_closed(exc):
-                raise
-            raise OutputClosedError() from None
-        inputs: list[str] = []
-        for name in arguments:
-            value = params.get(name)
-            for item in value if isinstance(value, (list, tuple)) else (value,):
-                if item is not None:
-                    inputs.append(os.fspath(item) if isinstance(item, os.PathLike) else str(item))
-        raise _out_of_memory(inputs)
-
-    run._names_inputs = True  # type: ignore[attr-defined]
-    command.callback = run
-    return command
-
-
 def emit(text: str, output: Path | None) -> None:
     """Print ``text`` on stdout, or write it whole to ``output`` (atomically: all of it or nothing) and say so
     on stderr."""
-    from chemref._io import is_stdout, write_text  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     text = encodable(text)  # a document named by a file name that is not UTF-8
     if output is None or is_stdout(output):
         typer.echo(text, nl=not text.endswith("\n"))
@@ -148,8 +98,6 @@ def checked_output(value: Path | None) -> Path | None:
     """Option callback: stop before any work when the output path can never be written (a regular file only:
     a device, FIFO or socket is refused)."""
     if value is not None:
-        from chemref._io import check_output  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         guarded(lambda: check_output(value))
     return value
 
@@ -157,24 +105,18 @@ def checked_output(value: Path | None) -> Path | None:
 def checked_report_output(value: Path | None) -> Path | None:
     """Option callback of ``-o`` for a report: a file as :func:`checked_output` has it, or ``-`` (stdout)."""
     if value is not None:
-        from chemref._io import check_output  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         guarded(lambda: check_output(value, stdout=True))
     return value
 
 
 def refuse_shared_outputs(outputs: dict[str, Path | None]) -> None:
     """Stop (exit 2) before any work when two of a command's outputs (``{option: path}``) are one file."""
-    from chemref._io import check_distinct_outputs  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     guarded(lambda: check_distinct_outputs(outputs))
 
 
 def refuse_overwriting_inputs(output: Path | None, *inputs: Any) -> None:
     """Stop (exit 2) before any work when ``output`` would replace one of ``inputs`` (files or folders)."""
     if output is not None:
-        from chemref._io import check_not_input  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         guarded(lambda: check_not_input(output, [i for i in inputs if i is not None]))
 
 

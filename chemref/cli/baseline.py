@@ -7,13 +7,13 @@ from typing import List, Optional
 
 import typer
 
-from chemref.cli.app import baseline_app, checked_output, guarded, refuse_overwriting_inputs, warn
+from chemref.baseline.bm25 import bm25_predictions
+from chemref.cli.app import checked_output, guarded, refuse_overwriting_inputs, warn
 from chemref.cli.defaults import SAMPLE_CORPUS
 from chemref.errors import printable
 from chemref.jsonl import write_jsonl
 
 
-@baseline_app.command("bm25")
 def bm25_command(
     questions: Path = typer.Argument(..., help="chemref question JSONL (from chemref questions build)."),
     output: Path = typer.Option(..., "-o", "--output", callback=checked_output,
@@ -27,7 +27,6 @@ def bm25_command(
 ) -> None:
     """Rank candidate papers by BM25 between the excerpt and their titles."""
     refuse_overwriting_inputs(output, questions, None if pool == "references" else pool, *(corpus or ()))
-    from chemref.baseline.bm25 import bm25_predictions  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     diagnostics: list[str] = []
     predictions = guarded(lambda: bm25_predictions(questions, pool=pool, k=k, corpus=corpus or None,

@@ -9,8 +9,7 @@ from typing import Optional
 
 import typer
 
-from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
-from chemref.cli.judge import run_command
+from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs
 from chemref.cli.model_stages import (
     per_article_option,
     per_target_option,
@@ -23,15 +22,17 @@ from chemref.cli.model_stages import (
     stage_records,
     written_list,
 )
+from chemref.questions.closed_book.apply import UNANSWERED_POLICIES, apply_to_files
 from chemref.questions.closed_book.defaults import AUTHOR_YEAR, TITLE_THRESHOLD
+from chemref.questions.closed_book.prepare import (
+    DEFAULT_SAMPLES,
+    DEFAULT_TEMPERATURE,
+    closed_book_candidates,
+    write_requests,
+)
+from chemref.questions.judge.answers import check_model_name
 
-closed_book_app = typer.Typer(help="Closed-book test: drop questions a model answers from memory (OpenAI Batch "
-                              "format files, the judge's runner).", no_args_is_help=True,
-                              pretty_exceptions_enable=False)
-questions_app.add_typer(closed_book_app, name="closed-book")
 
-
-@closed_book_app.command("prepare")
 def prepare_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of a build (or of 'judge "
                                      "apply')."),
@@ -48,13 +49,6 @@ def prepare_command(
                                 "Batch input format)."),
 ) -> None:
     """Write K chat-completions requests per question that show only its excerpt; nothing is sent."""
-    from chemref.questions.closed_book.prepare import (  # noqa: PLC0415 (the command's library, loaded when the command runs)
-        DEFAULT_SAMPLES,
-        DEFAULT_TEMPERATURE,
-        closed_book_candidates,
-        write_requests,
-    )
-    from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -77,20 +71,13 @@ def prepare_command(
                f"from {counts['read']} records)")
 
 
-#: the judge's runner, the same command
-closed_book_app.command("run", help="The judge's runner ('questions judge run', the same command): send the "
-                        "requests, write the answers.")(run_command)
-
-
 def _unanswered(value: str) -> str:
-    from chemref.questions.closed_book.apply import UNANSWERED_POLICIES  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     if value not in UNANSWERED_POLICIES:
         raise typer.BadParameter(f"use {' or '.join(UNANSWERED_POLICIES)}")
     return value
 
 
-@closed_book_app.command("apply")
 def apply_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl the requests were prepared "
                                      "from."),
@@ -123,7 +110,6 @@ def apply_command(
     seed: Optional[int] = seed_option(),
 ) -> None:
     """Parse every answer strictly, drop the questions a sample recalls, apply the caps again."""
-    from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     for out in (output, rejected_out, report):
         refuse_overwriting_inputs(out, questions, responses, rejected, requests)
@@ -159,8 +145,6 @@ def closed_book_build(paths: dict[str, Path], output: Path, report: Optional[Pat
                       endpoint: str, model: str, samples: int, concurrency: int, progress: bool) -> None:
     """The closed-book test after the judge in one build (prepare, run, apply): the questions the judge kept,
     and the candidates it kept that a cap then rejected, are asked about; the kept questions go to ``output``."""
-    from chemref.questions.closed_book.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.closed_book.prepare import closed_book_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     records = stage_records(paths["judged"], paths["judged_rejected"])
     sent = guarded(lambda: write_requests(paths["requests"], closed_book_candidates(records), model=model,

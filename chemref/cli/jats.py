@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from chemref.cli.app import EXIT_INPUT, app, error, guarded, output_option
+from chemref.cli.app import EXIT_INPUT, error, guarded, output_option
+from chemref.cli.lazy import lazy_module
 from chemref.errors import printable
 
+if TYPE_CHECKING:
+    from chemref.jats import report
+else:  # the JATS reader (lxml) runs when articles are read: `jats --help` costs its options only
+    report = lazy_module("chemref.jats.report")
 
-@app.command("jats")
+
 def jats_command(
     files: Optional[List[Path]] = typer.Argument(
         None, metavar="INPUT",
@@ -26,14 +31,12 @@ def jats_command(
                                             help="Progress bar on stderr (default: from 10 files on)."),
 ) -> None:
     """Read JATS articles: citations resolved to references and DOIs, sections, licence, diagnostics."""
-    from chemref.jats.report import run  # noqa: PLC0415 (its json, tarfile and input layer stay out of the CLI start-up)
-
     if not files and files_from is None:
         error("no input given: name JATS files, folders or PMC packages, or --files-from LIST")
         raise typer.Exit(EXIT_INPUT)
-    errors = guarded(lambda: run(files or [], as_json=as_json, output=str(output) if output else None,
-                                 workers=workers, progress=progress, files_from=files_from,
-                                 sub_articles=sub_articles))
+    errors = guarded(lambda: report.run(files or [], as_json=as_json, output=str(output) if output else None,
+                                        workers=workers, progress=progress, files_from=files_from,
+                                        sub_articles=sub_articles))
     for exc in errors:
         error(str(exc))
     if output is not None and str(output) != "-" and errors.written:  # none read: the previous output stays

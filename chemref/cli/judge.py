@@ -10,7 +10,8 @@ from typing import Optional
 
 import typer
 
-from chemref.cli.app import checked_output, fail, guarded, questions_app, refuse_overwriting_inputs
+from chemref._io.secrets import api_key_from_env, register_secret, safe_url
+from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs
 from chemref.cli.model_stages import (
     EXIT_FAILED_REQUESTS,
     per_article_option,
@@ -24,22 +25,22 @@ from chemref.cli.model_stages import (
     stage_records,
     written_list,
 )
+from chemref.questions.funnel.selector import default_selector, load_selector
+from chemref.questions.judge.answers import check_model_name
+from chemref.questions.judge.apply import apply_to_files
+from chemref.questions.judge.client import run_requests
+from chemref.questions.judge.prepare import judge_candidates, reaches_judge, write_requests
 
-judge_app = typer.Typer(help="Judge candidate questions with a language model (OpenAI Batch format files).",
-                        no_args_is_help=True, pretty_exceptions_enable=False)
-questions_app.add_typer(judge_app, name="judge")
 
 def cascade_start(selector: Optional[Path]) -> Optional[float]:
     """The selector score from which candidates go to the judge by default: the selector file's
     ``judge_threshold`` (None, every candidate, when the file records none)."""
-    from chemref.questions.funnel.selector import default_selector, load_selector  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     chosen = default_selector() if selector is None else load_selector(selector)
     value = chosen.meta.get("judge_threshold")
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-@judge_app.command("prepare")
 def prepare_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of a build."),
     rejected: Optional[Path] = typer.Option(None, "--rejected", help="rejected.jsonl of the same build: its "
@@ -57,8 +58,6 @@ def prepare_command(
                                 "Batch input format)."),
 ) -> None:
     """Write one chat-completions request per candidate (OpenAI Batch input format); nothing is sent."""
-    from chemref.questions.judge.answers import check_model_name  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import judge_candidates, reaches_judge, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     refuse_overwriting_inputs(output, questions, rejected)
     if not model.strip():
@@ -89,7 +88,6 @@ def prepare_command(
                + (f"; left out: {', '.join(left)}" if left else "") + ")")
 
 
-@judge_app.command("run")
 def run_command(
     requests: Path = typer.Argument(..., metavar="REQUESTS", help="requests.jsonl from 'judge prepare' or "
                                     "'closed-book prepare' (OpenAI Batch input format)."),
@@ -110,8 +108,6 @@ def run_command(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Send the requests to a server, N at a time, with retries; write the answers (resumable)."""
-    from chemref._io.secrets import api_key_from_env, safe_url  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     key = guarded(lambda: api_key_from_env(api_key_env))  # checked, and kept out of every message, first
     guarded(lambda: safe_url(endpoint, what="--endpoint"))
@@ -126,7 +122,6 @@ def run_command(
              f"{shown(output)}: run the same command again to retry them", EXIT_FAILED_REQUESTS)
 
 
-@judge_app.command("apply")
 def apply_command(
     questions: Path = typer.Argument(..., metavar="QUESTIONS", help="questions.jsonl of the build."),
     responses: Path = typer.Argument(..., metavar="RESPONSES", help="responses.jsonl (OpenAI Batch output "
@@ -146,8 +141,6 @@ def apply_command(
     seed: Optional[int] = seed_option(),
 ) -> None:
     """Parse every answer strictly, keep what the judge calls good, apply the caps again, write the questions."""
-    from chemref._io.secrets import register_secret  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     register_secret(os.environ.get("OPENAI_API_KEY"))  # a responses file from elsewhere may echo it
     for out in (output, rejected_out, report):
@@ -198,8 +191,6 @@ def judge_build(paths: dict[str, Path], output: Path, report: Optional[Path], re
                 selector: Optional[Path] = None, min_score: Optional[float] = None) -> None:
     """The judge after a build (prepare, run, apply): the candidates from the selector's cascade start (its
     ``judge_threshold``) go to the judge, and the judged questions to ``output``."""
-    from chemref.questions.judge.apply import apply_to_files  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.prepare import judge_candidates, write_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     start = min_score if min_score is not None else guarded(lambda: cascade_start(selector))
     records = stage_records(paths["questions"], paths["rejected"])

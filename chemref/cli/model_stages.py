@@ -9,8 +9,11 @@ from typing import Any, Iterator, Optional
 
 import typer
 
+from chemref._io.secrets import api_key_from_env
 from chemref.cli.app import checked_output, fail, guarded
 from chemref.errors import printable
+from chemref.questions.judge.client import run_requests
+from chemref.questions.judge.prepare import read_records
 
 __all__ = ["EXIT_FAILED_REQUESTS", "shown", "requests_option", "rejected_out_option", "report_option",
            "per_target_option", "per_article_option", "seed_option", "stage_records", "send_requests",
@@ -56,7 +59,6 @@ def stage_records(questions: Path, rejected: Optional[Path], counts: Optional[di
                   ) -> Iterator[dict[str, Any]]:
     """The records of a build's questions (their ``reason`` dropped) and rejected file, in file order;
     ``counts["read"]`` counts them."""
-    from chemref.questions.judge.prepare import read_records  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     for path, row in read_records((questions, rejected)):
         if counts is not None:
@@ -70,8 +72,6 @@ def send_requests(requests: Path, responses: Path, *, endpoint: str, concurrency
                   what: str) -> None:
     """Send the requests of a model stage run after a build (the API key from OPENAI_API_KEY) and print the
     summary; failed requests end the command (run it again to retry them)."""
-    from chemref._io.secrets import api_key_from_env  # noqa: PLC0415 (the command's library, loaded when the command runs)
-    from chemref.questions.judge.client import run_requests  # noqa: PLC0415 (the command's library, loaded when the command runs)
 
     summary = guarded(lambda: run_requests(requests, responses, endpoint=endpoint,
                                            api_key=guarded(lambda: api_key_from_env("OPENAI_API_KEY")),

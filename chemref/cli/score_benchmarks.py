@@ -8,7 +8,7 @@ from typing import Any, List, Optional
 
 import typer
 
-from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, score_app, warn
+from chemref.cli.app import fail, guarded, output_option, refuse_overwriting_inputs, warn
 from chemref.cli.statistics_options import (
     ci_option,
     names_option,
@@ -19,6 +19,10 @@ from chemref.cli.statistics_options import (
     test_option,
     trials_option,
 )
+from chemref.scoring.benchmarks.citation_prediction import score_questions
+from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa
+from chemref.scoring.benchmarks.ranking import score_ranking
+from chemref.scoring.leaderboard import compare_questions, compare_ranking
 
 _PRIMARY = typer.Option(None, "--primary", metavar="METRIC",
                         help="Leaderboard: the metric systems are ranked and tested on (default: the first one "
@@ -41,7 +45,6 @@ def _leaderboard_only(preds: list[Path], names: Optional[str], trials: Optional[
         fail("--names, --trials and --primary need two or more predictions (a leaderboard)")
 
 
-@score_app.command("questions")
 def score_questions_command(
     questions: Path = typer.Argument(..., metavar="GOLD",
                                      help="Gold: chemref question JSONL, or the CiteME TSV with --format citeme."),
@@ -77,22 +80,17 @@ def score_questions_command(
     ks = tuple(k) if k else (1, 5, 10)
     options: dict[str, Any] = dict(format=format, k=ks, threshold=threshold, strict=strict)
     if len(predictions) > 1:
-        from chemref.scoring.leaderboard import compare_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         board = guarded(lambda: compare_questions(questions, predictions, names=split_names(names), primary=primary,
                                                   test=test,
                                                   trials=trials, ci=0.95 if ci is None else ci,
                                                   resamples=resamples, seed=seed, **options))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     report = guarded(lambda: score_questions(questions, predictions[0], ci=ci, resamples=resamples, seed=seed,
                                              **options))
     _emit(report, as_json, as_csv, as_markdown, output)
 
 
-@score_app.command("ranking")
 def score_ranking_command(
     gold: Path = typer.Argument(..., metavar="GOLD",
                                 help='Gold JSONL {"id", "relevant": [...]} (or TREC qrels with --format trec).'),
@@ -132,8 +130,6 @@ def score_ranking_command(
     _leaderboard_only(preds, names, trials, primary)
     ks = tuple(k) if k else (10,)
     if len(preds) > 1:
-        from chemref.scoring.leaderboard import compare_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
         board = guarded(lambda: compare_ranking(gold, preds, names=split_names(names), primary=primary, test=test,
                                                 trials=trials,
                                                 ci=0.95 if ci is None else ci, resamples=resamples, seed=seed,
@@ -141,15 +137,12 @@ def score_ranking_command(
                                                 min_rel=min_rel))
         _emit(board, as_json, as_csv, as_markdown, output)
         return
-    from chemref.scoring.benchmarks.ranking import score_ranking  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     report = guarded(lambda: score_ranking(gold, preds[0], k=ks, format=format, per_query=per_query,
                                            empty_queries=empty_queries, min_rel=min_rel, ci=ci,
                                            resamples=resamples, seed=seed))
     _emit(report, as_json, as_csv, as_markdown, output)
 
 
-@score_app.command("pubmedqa")
 def score_pubmedqa_command(
     gold: Path = typer.Argument(..., metavar="GOLD",
                                 help="Gold answers JSON {pmid: yes|no|maybe} (e.g. test_ground_truth.json)."),
@@ -165,7 +158,5 @@ def score_pubmedqa_command(
 ) -> None:
     """PubMedQA (reasoning-required): accuracy and macro-F1 over yes / no / maybe."""
     refuse_overwriting_inputs(output, gold, pred)
-    from chemref.scoring.benchmarks.pubmedqa import score_pubmedqa  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     report = guarded(lambda: score_pubmedqa(gold, pred, ci=ci, resamples=resamples, seed=seed))
     _emit(report, as_json, as_csv, as_markdown, output)

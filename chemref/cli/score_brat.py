@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -16,9 +16,9 @@ from chemref.cli.app import (
     output_option,
     refuse_overwriting_inputs,
     refuse_shared_outputs,
-    score_app,
     warn,
 )
+from chemref.cli.lazy import lazy_module
 from chemref.cli.pages import checked_page, error_page, page_written
 from chemref.cli.statistics_options import (
     ci_option,
@@ -33,6 +33,15 @@ from chemref.cli.statistics_options import (
 )
 from chemref.errors import encodable, printable
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
+
+if TYPE_CHECKING:
+    from chemref.scoring import leaderboard
+    from chemref.scoring.brat import score as brat_score
+    from chemref.scoring.brat import sources as brat_sources
+else:  # the scorers run when a command scores: `score brat --help` costs its options only
+    brat_score = lazy_module("chemref.scoring.brat.score")
+    brat_sources = lazy_module("chemref.scoring.brat.sources")
+    leaderboard = lazy_module("chemref.scoring.leaderboard")
 
 #: the limits that bound the work on hostile input (ChEMU mode, and the zip reader of both modes)
 _MAX_COREF_LINKS = typer.Option(1_000_000, "--max-coref-links", min=0,
@@ -59,7 +68,6 @@ _MAX_ZIP_RATIO = typer.Option(100.0, "--max-zip-ratio", min=1.0,
                                    "times.")
 
 
-@score_app.command("brat")
 def score_brat_command(
     gold: str = typer.Argument(..., metavar="GOLD", help="Gold folder of .ann files (or a .zip)."),
     preds: List[str] = typer.Argument(..., metavar="PRED...",
@@ -139,11 +147,9 @@ def _scorer_options(brateval: bool, *, level: str | None, span: str | None, simi
                     zip_mb: tuple[float, float, float]) -> dict[str, Any]:
     """The keyword arguments of :func:`~chemref.scoring.brat.score.score_brat` the options give (the ChEMU-only
     ones in ChEMU mode only; ``zip_mb``: the member and archive limits in MB, and the expansion ratio)."""
-    from chemref.scoring.brat.sources import ZipLimits  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     max_member_mb, max_archive_mb, max_zip_ratio = zip_mb
-    limits = guarded(lambda: ZipLimits(member=int(max_member_mb * 2**20), total=int(max_archive_mb * 2**20),
-                                       ratio=max_zip_ratio))
+    limits = guarded(lambda: brat_sources.ZipLimits(member=int(max_member_mb * 2**20),
+                                                    total=int(max_archive_mb * 2**20), ratio=max_zip_ratio))
     options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)
@@ -162,10 +168,8 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
                  names: str | None, test: str, trials: int | None, formats: tuple[bool, bool, bool],
                  output: Path | None) -> None:
     """Several predictions: the leaderboard, with intervals (95% unless ``--ci``) and paired tests."""
-    from chemref.scoring.leaderboard import compare_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
     ci = statistics["ci"]
-    board = guarded(lambda: compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
+    board = guarded(lambda: leaderboard.compare_brat(gold, preds, names=split_names(names), test=test, trials=trials,
                                          ci=0.95 if ci is None else ci, resamples=statistics["resamples"],
                                          seed=statistics["seed"], **options))
     for message in board.diagnostics:
@@ -176,9 +180,7 @@ def _leaderboard(gold: str, preds: list[str], options: dict[str, Any], statistic
 def _one_system(gold: str, pred: str, options: dict[str, Any], statistics: dict[str, Any], *, per_doc: bool,
                 errors: bool, formats: tuple[bool, bool, bool], output: Path | None, html: Path | None) -> None:
     """One prediction: its report, and the error page when ``--html`` asks for it."""
-    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (the command's library, loaded when the command runs)
-
-    report = guarded(lambda: score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
+    report = guarded(lambda: brat_score.score_brat(gold, pred, per_doc=per_doc, errors=errors, details=html is not None,
                                         **statistics, **options))
     for message in report.get("warnings", ()):
         warn(message)

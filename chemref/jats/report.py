@@ -12,6 +12,7 @@ from chemref.errors import JatsError, printable
 from chemref.inputs.file_lists import read_file_list
 from chemref.inputs.sources import check_inputs, count_sources
 from chemref.jats.model import Article
+from chemref.jats.reader import map_articles
 from chemref.jsonl import json_line as _json_line
 
 __all__ = ["summarize", "format_table", "json_line", "run", "RunErrors"]
@@ -85,7 +86,6 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     run failed and ``output`` is left as it was. What a folder leaves out (links out of it, looping links)
     is a :class:`UserWarning` each.
     """
-    from chemref.jats.reader import map_articles  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     inputs = [os.fspath(p) for p in inputs]
     check_inputs(inputs)
@@ -103,7 +103,7 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
     if auto:
         progress = total is None or total >= 10
     if progress:
-        from tqdm import tqdm  # noqa: PLC0415 (tqdm, loaded only when a progress bar shows)
+        from tqdm import tqdm
 
         # automatic: only on a terminal (disable=None); an explicit --progress shows it on any stderr
         results = tqdm(results, total=total, unit="article", file=sys.stderr, disable=None if auto else False,

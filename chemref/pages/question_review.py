@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from chemref.errors import ChemrefError, InputError, printable
 from chemref.inputs.contained import corpus_article
+from chemref.jats.reader import read
 from chemref.jsonl import read_jsonl
 from chemref.pages.render import check_page_path, write_page
 from chemref.questions.labels.label import GUIDE, excerpt_sha1
@@ -156,7 +157,6 @@ def _cited_references(records: Iterable[dict[str, Any]], corpora: Sequence[PathL
     """For the candidates citing several references, their source articles' references (title, DOI) by id,
     read only from articles inside the folders ``corpora`` (:func:`corpus_article`); the others are left
     out, with a line in ``notes`` saying how many and why, and the page names those references by id only."""
-    from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     wanted = {str(r.get("source_file")) for r in records
               if isinstance(r.get("ref_id"), str) and len(r["ref_id"].split()) > 1 and not r.get("target_title")}

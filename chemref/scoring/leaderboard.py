@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from chemref._version import __version__
 from chemref.errors import InputError, printable
+from chemref.scoring.benchmarks.citation_prediction import score_questions
 from chemref.scoring.benchmarks.ranking import score_ranking
+from chemref.scoring.brat.score import score_brat
 from chemref.scoring.report.model import ScoreReport
 from chemref.scoring.stats.bootstrap import (
     DEFAULT_LEVEL,
@@ -39,6 +39,9 @@ from chemref.scoring.stats.bootstrap import (
     recall_of,
 )
 from chemref.scoring.stats.resampling import plural
+
+if TYPE_CHECKING:  # numpy is imported by the functions that use it: importing the CLI's scorers stays light
+    import numpy as np
 
 __all__ = ["SystemRow", "build_leaderboard", "compare_brat", "compare_ranking",
            "compare_questions", "system_names"]
@@ -92,6 +95,8 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
     """Rank systems whose per-``unit`` ``rows`` (one array per system, same items in the same order) give the
     metrics ``statistics`` (``{name: function of summed rows}``); test every system against the best on
     ``primary``. ``trials`` defaults to 10,000 for randomization and to the bootstrap resamples otherwise."""
+    import numpy as np
+
     if test not in TESTS:
         raise InputError(f"unknown test {test!r}", hint="use randomization or bootstrap")
     resampling = resampling or Resampling()
@@ -151,7 +156,7 @@ def compare_brat(gold: PathLike, preds: Sequence[PathLike], *, names: Sequence[s
 
     ``options`` are :func:`~chemref.scoring.score_brat`'s (``mode``, ``level``, ``span``, ``jobs`` ...).
     """
-    from chemref.scoring.brat.score import score_brat  # noqa: PLC0415 (deferred: loaded only on this path)
+    import numpy as np
 
     labels = system_names(preds, names)
     resampling = Resampling(ci, resamples, seed)
@@ -185,6 +190,8 @@ def _compare_means(gold: PathLike, preds: Sequence[PathLike], score: Callable[[P
     """Leaderboard of systems whose metrics are means over ``unit`` items (queries, questions): ``score(pred)``
     is a benchmark report with every item's values in ``details["per_<unit>"]``; the items are paired.
     ``averaging`` describes the mean (None: the reports' own description); ``primary`` defaults to the first metric."""
+    import numpy as np
+
     labels = system_names(preds, names)
     per_item: list[dict[str, dict[str, float]]] = []
     diagnostics: list[str] = []
@@ -229,8 +236,6 @@ def compare_questions(questions: PathLike, preds: Sequence[PathLike], *, names: 
                       ci: float = DEFAULT_LEVEL, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                       **options: Any) -> ScoreReport:
     """Leaderboard of citation predictions (accuracy@1, Recall@K, MRR@K); the paired unit is the question."""
-    from chemref.scoring.benchmarks.citation_prediction import score_questions  # noqa: PLC0415 (deferred: loaded only on this path)
-
     return _compare_means(questions, preds, lambda pred: score_questions(questions, pred, per_question=True, **options),
                           unit="question", task="citation prediction", meta_task="citation prediction",
                           averaging="mean over all questions (a question without a prediction counts 0)",

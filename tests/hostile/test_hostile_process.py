@@ -177,11 +177,12 @@ def test_ctrl_c_with_workers_exits_at_once(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_the_command_modules_are_imported_is_one_line(monkeypatch, capsys) -> None:
     import chemref.cli
+    import chemref.cli.groups
 
-    def interrupted() -> None:
+    def interrupted(name: str) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(chemref.cli, "_register", interrupted)
+    monkeypatch.setattr(chemref.cli.groups, "import_module", interrupted)
     assert chemref.cli.main(["questions", "build", "--help"]) == 130
     assert capsys.readouterr().err == "chemref: error: interrupted\n"
 

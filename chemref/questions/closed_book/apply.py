@@ -43,6 +43,7 @@ from chemref.questions.closed_book.recall import MATCH_KINDS, names_cited_work
 from chemref.questions.funnel.filters import DESCRIPTIONS, REASONS
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.judge.apply import JUDGE_DESCRIPTIONS, JUDGE_FIELD_DOCS, JUDGE_REASONS
+from chemref.questions.judge.client import read_requests
 from chemref.questions.judge.prompt import CLOSED_BOOK_PROMPT_VERSION, prompt_version, render_messages
 from chemref.questions.judge.stage import (
     AnswerTally,
@@ -435,7 +436,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     it is elsewhere), its caps and seed are the defaults, the report after the test is written to ``report``
     (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``supersedes``: the kept
     questions take the place of ``questions``, whose card beside them they may replace)."""
-    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
     given = build_report
     if given is None:

@@ -26,7 +26,7 @@ def article_of(record_id: str) -> str:
 
 def _fit(x: Any, y: Any, l2: float, iterations: int = 50) -> tuple[Any, float]:
     """L2-regularised logistic regression by Newton's method (the bias is not penalised)."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     n, d = x.shape
     design = np.hstack([np.ones((n, 1)), x])
@@ -121,7 +121,7 @@ def cascade_threshold(scores: Sequence[float], good: Sequence[bool], share: floa
 def _blended_targets(ids: Sequence[str], y: Any, soft: Mapping[str, float], label_weight: float) -> tuple[Any, int]:
     """What :func:`train_selector` fits: the labels, blended with the soft targets where a record has one;
     and how many records have one."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     if label_weight >= 1.0:
         return y, 0
@@ -171,7 +171,7 @@ def train_selector(records: Iterable[Mapping[str, Any]], labels: Mapping[str, bo
     recalled). The threshold is still chosen against the labels alone, by the same rule, so that the kept set
     keeps the same share of the good candidates."""
     _check_options(version, label_weight, soft_targets, fallback_good_kept, seed)
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     rows = [r for r in records if labels.get(str(r.get("id"))) is not None and r.get("reason") in TRAINED_ON]
     if len(rows) < 20:
@@ -242,7 +242,7 @@ def _checked_features(features: Sequence[str]) -> tuple[str, ...]:
 def _recall_factors(ids: Sequence[str], recalled: Mapping[str, bool | None], recalled_target: float) -> Any:
     """What each record's target is multiplied by when fitting "good and not recalled": ``recalled_target`` for a
     recalled record, 1 for another; every record must have a known recall."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     unknown_recall = [i for i in ids if recalled.get(i) is None]
     if unknown_recall:
@@ -270,7 +270,7 @@ def _fold_count(folds: int, articles: int) -> int:
 
 def _fold_of(ids: Sequence[str], articles: Sequence[str], folds: int, seed: int) -> Any:
     """Each record's fold: the articles shuffled with ``seed`` and dealt round the folds."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(articles))
@@ -281,7 +281,7 @@ def _fold_of(ids: Sequence[str], articles: Sequence[str], folds: int, seed: int)
 def _cross_validated(x: Any, targets: Any, fold: Any, folds: int, l2: float,
                      progress: Callable[[str], None] | None) -> Any:
     """Each record's score by the model fitted on the other folds."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     cv = np.zeros(len(x))
     for k in range(folds):

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from chemref.errors import InputError
+from chemref.questions.funnel.selector import default_selector, load_selector_cached
 
 if TYPE_CHECKING:
     from chemref.questions.funnel.selector import Selector
@@ -56,8 +57,6 @@ class BuildSettings:
 
     def load_selector(self) -> "Selector":
         """The selector these settings name (loaded once per process and path)."""
-        from chemref.questions.funnel.selector import default_selector, load_selector_cached  # noqa: PLC0415 (the selector loads on first use)
-
         return load_selector_cached(self.selector) if self.selector else default_selector()
 
     def to_dict(self) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from chemref.questions.funnel.filters import (
 )
 from chemref.questions.funnel.settings import BuildSettings, build_default
 from chemref.questions.judge.answers import Answer, read_responses
+from chemref.questions.judge.client import read_requests
 from chemref.questions.judge.prepare import reaches_judge
 from chemref.questions.judge.prompt import PROMPT_VERSION, render_messages
 from chemref.questions.judge.stage import (
@@ -311,7 +312,6 @@ def apply_to_files(questions: str, responses: str, output: str, *, rejected: str
     ``report`` (default ``<output stem>.report.json``) and a dataset card beside ``output`` (``build_report``
     names the build's report when it is elsewhere; ``supersedes``: the judged questions take the place of
     ``questions``, whose card beside them they may replace)."""
-    from chemref.questions.judge.client import read_requests  # noqa: PLC0415 (deferred: loaded only on this path)
 
     base_path, base = read_build_report(questions, build_report)
     settings = (base or {}).get("settings") or {}

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
+import yaml  # type: ignore[import-untyped]
+
 from chemref._io import atomic_write
 from chemref._version import __version__
 from chemref.inputs import path_text
@@ -86,7 +88,6 @@ def card_path(output: str | os.PathLike[str], *, also: str | os.PathLike[str] | 
 def _card_data(head: str) -> str | None:
     """The data files a card's YAML header names (its one ``path:``), or None when it names none (or the header
     is not YAML that chemref writes)."""
-    import yaml  # type: ignore[import-untyped]  # noqa: PLC0415 (PyYAML, loaded only when a card is read or written)
 
     front, marker, _ = head.partition(CARD_MARKER)
     parts = front.split("---\n")
@@ -111,7 +112,6 @@ def _license(totals: BuildTotals) -> dict[str, str]:
 def _yaml_header(totals: BuildTotals, size: str, data: str) -> list[str]:
     """The Hugging Face YAML header, written by PyYAML: a data file name holding ``#``, ``: `` or line breaks
     is quoted as YAML quotes it, so it can neither end the header nor add keys or splits."""
-    import yaml  # type: ignore[import-untyped]  # noqa: PLC0415 (PyYAML, loaded only when a card is read or written)
 
     header = {**_license(totals), "language": ["en"], "pretty_name": "chemref citation-prediction questions",
               "task_categories": ["text-retrieval"],

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from chemref._io.staging import commit_renames, discard_staged, staged_file
+from chemref.baseline.bm25 import TitleIndex, _search_folders, _source_articles
 from chemref.errors import InputError
+from chemref.jats.reader import read
 from chemref.jsonl import json_line, read_jsonl
 from chemref.questions.funnel.difficulty import RANK_BUCKETS, rank_bucket, work_key
 
@@ -85,8 +87,6 @@ def _works(sources: Sequence[str], roots: list[Path], position: dict[str, int],
            diagnostics: list[str]) -> Iterator[str]:
     """The title of every cited work of the articles ``sources``, each work once, as the articles are read one at a
     time; ``position`` gets each work key's place among them."""
-    from chemref.baseline.bm25 import _source_articles  # noqa: PLC0415 (the BM25 index, loaded only when ranking runs)
-    from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
 
     untitled = 0
     try:
@@ -112,7 +112,6 @@ def corpus_difficulty(pairs: Sequence[tuple[Sequence[PathLike], PathLike]], *, a
     to ``output`` with ``bm25_rank_corpus`` set; the corpus is the cited works of every record's source article
     (those of ``also`` too, whose records are not written). The first pair holds the questions (their counts
     per bucket are returned)."""
-    from chemref.baseline.bm25 import TitleIndex, _search_folders  # noqa: PLC0415 (the BM25 index, loaded only when ranking runs)
 
     summary = CorpusDifficulty()
     _search_folders(None, corpus)  # every corpus folder given exists, before any work

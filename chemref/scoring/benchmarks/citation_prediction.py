@@ -29,6 +29,7 @@ from chemref.scoring.benchmarks.breakdowns import breakdown
 from chemref.scoring.benchmarks.readers import read_text, record_id, string_list
 from chemref.scoring.benchmarks.titles import DEFAULT_THRESHOLD, normalize_title, titles_match
 from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.bootstrap import mean_intervals
 from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = [
@@ -466,8 +467,6 @@ def _report(scored: _QuestionValues, gold: list[GoldQuestion], ks: tuple[int, ..
         details["per_question"] = {q.id: values for q, values in rows}
     intervals = None
     if resampling is not None:
-        from chemref.scoring.stats.bootstrap import mean_intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
-
         intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     missing = len(scored.missing)
     return ScoreReport.from_metrics(

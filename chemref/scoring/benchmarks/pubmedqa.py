@@ -16,6 +16,7 @@ from typing import Any
 from chemref.errors import ScoringError
 from chemref.jsonl import read_json
 from chemref.scoring.report.model import ScoreReport
+from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays
 from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = ["score_pubmedqa", "LABELS", "read_labels"]
@@ -105,10 +106,7 @@ def score_pubmedqa(gold: PathLike | Mapping[str, Any], pred: PathLike | Mapping[
 
 def _intervals(gold: dict[str, str], pred: dict[str, str], resampling: Resampling) -> dict[str, list[float]]:
     """Bootstrap intervals of accuracy and macro-F1: items resampled, the confusion matrix recomputed."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
-
-    from chemref.scoring.stats.bootstrap import bootstrap_totals, percentile_interval, prf_arrays  # noqa: PLC0415 (numpy, loaded only for intervals)
-
+    import numpy as np
 
     index = {label: i for i, label in enumerate(LABELS)}
     cells = np.zeros((len(gold), 3, 3))

@@ -37,7 +37,8 @@ from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.breakdowns import breakdown
 from chemref.scoring.benchmarks.readers import number, read_columns, record_id, string_list
 from chemref.scoring.report.model import ScoreReport
-from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED
+from chemref.scoring.stats.bootstrap import mean_intervals
+from chemref.scoring.stats.resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, Resampling
 
 __all__ = [
     "score_ranking", "recall_at_k", "reciprocal_rank_at_k", "trec_order", "read_ranking_gold",
@@ -414,8 +415,6 @@ def _report(scored: _QueryValues, ks: tuple[int, ...], *, queries: list[GoldQuer
     metrics = {name: _mean([values[name] for _, values in rows]) for name in names}
     intervals = resampling = None
     if ci is not None:
-        from chemref.scoring.stats.bootstrap import Resampling, mean_intervals  # numpy: only with intervals  # noqa: PLC0415 (numpy, loaded only when this path runs)
-
         resampling = Resampling(ci, resamples, seed)
         intervals = mean_intervals([[v[name] for name in names] for _, v in rows], names, resampling)  # type: ignore[arg-type]
     return ScoreReport.from_metrics(

@@ -15,6 +15,7 @@ from collections.abc import Collection
 from typing import Any
 
 from chemref.brat.decode import decode_ann
+from chemref.scoring.brat import score as brat_score  # its functions looked up when called (tests replace them)
 from chemref.scoring.brat.chemu import COREF, MAX_COREF_LINKS, MAX_ERROR_RECORDS, document_items, expand_coref
 from chemref.scoring.brat.closure import ClosureTooLarge, closure_size
 from chemref.scoring.brat.sources import AnnSource
@@ -56,11 +57,10 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
     ``warnings`` are the report's and those of reading the FP/FN records' texts.
     Raises what ``score_brat`` raises.
     """
-    from chemref.scoring.brat.score import read_prediction, score_brat  # noqa: PLC0415 (deferred: loaded only on this path)
 
     options = {k: v for k, v in options.items() if k not in ("errors", "per_doc", "details")}
     if report is None or report.details is None:
-        report = score_brat(gold, pred, details=True, **options)
+        report = brat_score.score_brat(gold, pred, details=True, **options)
     details = report.details
     mode = report.get("mode", "chemu")
     labels = [label for label, _, _ in report.sections()]
@@ -87,7 +87,7 @@ def match_details(gold: PathLike, pred: PathLike, *, report: Any = None, **optio
             elif mode == "brateval":
                 p_ent, p_rel = _items(psrc, name)
             else:
-                p_ent, p_rel = read_prediction(psrc, name, [], unreadable)
+                p_ent, p_rel = brat_score.read_prediction(psrc, name, [], unreadable)
             text = gsrc.read_text(name) or (psrc.read_text(name) if name in psrc.names else None)
             documents.append(_document(name, text, (g_ent, g_rel), (p_ent, p_rel), views,
                                        unmatched.get(name, {}), details["per_doc"].get(name, {}),

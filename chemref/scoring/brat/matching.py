@@ -156,7 +156,7 @@ def _single_span_clusters(items: Sequence[tuple[Hashable, Sequence[tuple[int, in
     """:func:`overlap_clusters` of items of one span each, with numpy: the spans of each label shifted past the
     previous label's, sorted once, and a cluster started wherever a span starts after every earlier one ended.
     None when offsets are too large for 64-bit arrays."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     labels: dict = {}
     lab = np.fromiter((labels.setdefault(m[0], len(labels)) for m in items), np.int64, len(items))

@@ -7,6 +7,7 @@ from typing import Any
 
 from chemref._version import __version__
 from chemref.scoring.report.model import brat_sections
+from chemref.scoring.stats.bootstrap import micro_intervals
 from chemref.scoring.stats.resampling import Resampling
 
 __all__ = ["add_intervals", "report_meta"]
@@ -17,8 +18,6 @@ def add_intervals(data: dict[str, Any], rows: list[dict[tuple[str, str], tuple[i
     """Put a bootstrap interval (``"ci": {"precision": [lo, hi], ...}``) into every P/R/F1 of a report's
     document, from per-document counts ``rows`` (one ``{(report label, type or "all"): (tp, fp, fn)}`` per
     document)."""
-    from chemref.scoring.stats.bootstrap import micro_intervals  # noqa: PLC0415 (numpy, loaded only for intervals)
-
     intervals = micro_intervals(rows, resampling)
     zero = {m: [0.0, 0.0] for m in ("precision", "recall", "f1")}
     for label, per_type, overall in brat_sections(data):

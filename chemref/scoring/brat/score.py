@@ -16,6 +16,7 @@ from chemref.brat.decode import GOLD_HINT, PREDICTION_HINT, decode_ann, not_text
 from chemref.errors import InputError, ScoringError
 from chemref.pool import map_chunks
 from chemref.pool import resolve_jobs as _jobs
+from chemref.scoring.brat.brateval import score_brateval
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 from chemref.scoring.brat.chemu import (
     BLOCKS,
@@ -98,8 +99,6 @@ def score_brat(gold: PathLike, pred: PathLike, *, mode: Literal["chemu", "bratev
     _check_choices(level, span, type_match, similarity)
     _check_counts(jobs, max_coref_links, max_match_edges, max_coref_total, max_error_records)
     if mode == "brateval":
-        from chemref.scoring.brat.brateval import score_brateval  # noqa: PLC0415 (deferred: chemref.scoring.brat.brateval is loaded only on this path)
-
         if span == "approx" and similarity is None:
             similarity = DEFAULT_SIMILARITY
         if similarity is not None and span != "approx":

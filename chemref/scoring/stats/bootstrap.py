@@ -20,8 +20,7 @@ Both tests are two-sided. A system compared with itself gets ``p = 1``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from chemref.errors import InputError
 from chemref.scoring.stats.resampling import (
@@ -32,6 +31,9 @@ from chemref.scoring.stats.resampling import (
     TESTS,
     Resampling,
 )
+
+if TYPE_CHECKING:  # numpy is imported by the functions that use it: importing the scorers stays light
+    import numpy as np
 
 __all__ = [
     "DEFAULT_LEVEL", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TRIALS", "TESTS", "Resampling",
@@ -45,7 +47,7 @@ _CELLS = 1 << 22
 #: absolute tolerance when a resampled difference is compared with the observed one (sums in another order)
 _EPS = 1e-12
 
-Statistic = Callable[[np.ndarray], np.ndarray]
+Statistic = Callable[["np.ndarray"], "np.ndarray"]
 
 
 def _block(n: int) -> int:
@@ -69,6 +71,8 @@ def bootstrap_totals(values: np.ndarray, resamples: int, seed: int) -> np.ndarra
 
     Each resample's sum is ``multiplicity @ values`` (how often each row was drawn), exact for integer counts.
     """
+    import numpy as np
+
     values = np.asarray(values, dtype=np.float64)
     n = values.shape[0]
     flat = values.reshape(n, -1)
@@ -89,11 +93,15 @@ def bootstrap_totals(values: np.ndarray, resamples: int, seed: int) -> np.ndarra
 
 def percentile_interval(samples: np.ndarray, level: float) -> np.ndarray:
     """``[low, high]`` along axis 0: the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear)."""
+    import numpy as np
+
     alpha = (1.0 - level) / 2.0
     return np.quantile(np.asarray(samples, dtype=np.float64), [alpha, 1.0 - alpha], axis=0)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
     return out
@@ -124,12 +132,16 @@ def f1_of(totals: np.ndarray) -> np.ndarray:
 
 def mean_of(column: int, n: int) -> Statistic:
     """The statistic "mean of per-item value ``column``" over ``n`` items, from summed rows."""
+    import numpy as np
+
     def statistic(totals: np.ndarray) -> np.ndarray:
         return totals[..., column] / n if n else np.zeros(totals.shape[:-1])
     return statistic
 
 
 def _count_extreme(diffs: np.ndarray, observed: float) -> int:
+    import numpy as np
+
     return int(np.count_nonzero(np.abs(diffs) >= abs(observed) - _EPS))
 
 
@@ -141,6 +153,8 @@ def randomization_test(a: np.ndarray, b: np.ndarray, statistic: Statistic, trial
     score. In each trial every document's two rows are swapped with probability 1/2 (one shared swap matrix
     per seed, eight coin flips per random byte); ``c`` counts trials whose ``|difference|`` reaches the observed one; ``p = (c + 1) / (trials + 1)``.
     """
+    import numpy as np
+
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -173,6 +187,8 @@ def paired_bootstrap_test(a: np.ndarray, b: np.ndarray, statistic: Statistic, re
     resampled indices, and so the p-value, are sacreBLEU's. One case differs: two systems with the same
     per-document rows get ``p = 1`` (sacreBLEU's count finds no resample above 0 and gives ``1 / (n + 1)``).
     """
+    import numpy as np
+
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -199,6 +215,8 @@ def paired_test(test: str, a: np.ndarray, b: np.ndarray, statistic: Statistic, *
 def micro_intervals(rows: list[dict], resampling: Resampling) -> dict:
     """Percentile intervals of micro P/R/F1 for every key of per-document ``rows`` (``{key: (tp, fp, fn)}``,
     one dict per document, a key missing from a document counting 0): ``{key: {"precision": [lo, hi], ...}}``."""
+    import numpy as np
+
     keys = list(dict.fromkeys(k for row in rows for k in row))
     if not keys:
         return {}
@@ -222,6 +240,8 @@ def micro_intervals(rows: list[dict], resampling: Resampling) -> dict:
 
 def mean_intervals(values: np.ndarray, names: list[str], resampling: Resampling) -> dict[str, list[float]]:
     """Percentile intervals of the mean of each column of per-item ``values`` (``n`` x ``len(names)``)."""
+    import numpy as np
+
     values = np.asarray(values, dtype=np.float64).reshape(-1, len(names))
     n = values.shape[0]
     if n == 0:

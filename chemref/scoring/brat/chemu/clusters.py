@@ -16,7 +16,7 @@ def _vector_unmatched(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int], Any
     """:func:`_relaxed_groups` with ``unmatched``, on numpy arrays of keys: ``(matches, the keys of the other
     groups, positions of the gold items left, positions of the predicted items left)``; in a group the first
     items (by position) are the matched ones, as there."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     def left(keys, other_keys):
         uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
@@ -42,7 +42,7 @@ def _vector_unmatched(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int], Any
 
 def _vector_groups(gkeys, pkeys, mixed: set[int]) -> tuple[int, set[int]]:
     """:func:`_relaxed_groups` without ``unmatched``, on numpy arrays of keys."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     gu, gn = np.unique(gkeys, return_counts=True)
     pu, pn = np.unique(pkeys, return_counts=True)
@@ -77,7 +77,7 @@ class _Clusters:
     def arrays(self) -> tuple:
         """:meth:`get`'s two lists as numpy arrays."""
         if self._arrays is None:
-            import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+            import numpy as np
 
             gcomp, pcomp, _ = self.get()
             self._arrays = np.array(gcomp, np.int64), np.array(pcomp, np.int64)

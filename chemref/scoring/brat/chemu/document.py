@@ -68,7 +68,7 @@ class Unmatched:
         on the codes (numpy), so the others are never built."""
         cap = self.cap
         if cap is not None and isinstance(codes, (set, frozenset, list)) and len(codes) > cap:
-            import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+            import numpy as np
 
             order = sorted(range(len(names)), key=names.__getitem__)
             rank = np.empty(len(names), np.int64)
@@ -156,7 +156,7 @@ def _relaxed_relations(t: str, gold: set[int] | frozenset[int], pred: set[int] |
     equal: by the pairs of clusters of their arguments, then a matching for the mixed pairs."""
     gcomp, pcomp, mixed = comps.get()
     if len(gold) + len(pred) >= _VECTOR:
-        import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+        import numpy as np
 
         ga, pa = comps.arrays()
         garr = np.fromiter(gold, np.int64, len(gold))
@@ -227,7 +227,7 @@ def _relaxed_entities(gl: list[int], pl: list[int], gnames: list[Mention], pname
     by clusters, then a matching for the mixed clusters."""
     gcomp, pcomp, mixed = comps.get()
     if unmatched_relaxed is None and len(gl) + len(pl) >= _VECTOR:
-        import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+        import numpy as np
 
         ga, pa = comps.arrays()
         gk, pk = ga[np.array(gl, np.int64)] * _BOTH, pa[np.array(pl, np.int64)] * _BOTH

@@ -309,7 +309,7 @@ _VECTOR = 20_000
 def _chain_codes(succ: dict[int, int]):
     """The codes of the closure of links where each node has one successor and no cycle: every node paired
     with each node along its path, one step further for all nodes at once (numpy)."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np
 
     a = np.fromiter(succ.keys(), np.int64, len(succ))
     b = np.fromiter(succ.values(), np.int64, len(succ))
