@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from chemref._lazy import lazy_module
 from chemref.cli.app import guarded
-from chemref.cli.lazy import lazy_module
 from chemref.errors import printable
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional
 import typer
 
 from chemref._io.secrets import api_key_from_env, safe_url
+from chemref._lazy import lazy_module
 from chemref.cli import build_options
 from chemref.cli.app import fail, guarded, warn
 from chemref.cli.defaults import sample_corpus
-from chemref.cli.lazy import lazy_module
 from chemref.errors import printable
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from chemref._io import is_stdout, write_together
+from chemref._lazy import lazy_module
 from chemref.cli.app import (
     emit,
     fail,
@@ -18,7 +19,6 @@ from chemref.cli.app import (
     refuse_shared_outputs,
     warn,
 )
-from chemref.cli.lazy import lazy_module
 from chemref.cli.pages import checked_page, error_page, page_written
 from chemref.cli.statistics_options import (
     ci_option,
