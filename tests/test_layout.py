@@ -41,6 +41,14 @@ def test_import_contracts_hold() -> None:
     assert "0 broken" in result.stdout and "ignored" not in result.stdout.lower()
 
 
+def test_only_heavy_packages_are_imported_inside_functions() -> None:
+    """Every import sits at a module's top except those of the heavy optional packages (the list in pyproject's
+    ``banned-module-level-imports``); ``tools/function_imports.py --check`` names any other."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "function_imports.py"), "--check"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("module, line, contract", [
     # a scorer importing the question build, inside a function
     ("chemref/scoring/stats/wrong.py", "def f():\n    from chemref.questions import build\n",
