@@ -222,9 +222,14 @@ class ClaimRules:
         slots = {"sentence": 0, "before": 1, "after": 2, "near": 3}
         # A passing rule of scope "sentence" looks only at the citation's own clause (slot 4): usage or protocol
         # words in another clause of the sentence describe something else than the cited work.
-        self._plan = tuple((rule, _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0),
-                            passing)
-                           for i, rule in enumerate(rules) for passing in (i < len(self.passing),))
+        # Per rule: its window's slot, whether it is a passing rule, whether that window is next to the citation,
+        # and whether it is tried only at the places where a word starts like it (see _fires).
+        plan = []
+        for i, rule in enumerate(rules):
+            passing = i < len(self.passing)
+            slot = _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0)
+            plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3))
+        self._plan = tuple(plan)
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -251,10 +256,11 @@ class ClaimRules:
         places = self._places(view.lowered) if fast else None
         lexicon_hits: dict[int, set[str]] = {}
         tally = _Tally()
-        for index, (rule, slot, passing) in enumerate(self._plan):
-            near_citation = slot in (1, 2, 3)
+        for index, (rule, slot, passing, near_citation, by_place) in enumerate(self._plan):
             if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
                 continue
+            if by_place and places is not None and index not in places:
+                continue  # no word starts like a match of this rule (what _fires would find first)
             if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
                 tally.add(rule, passing, near_citation)
         tally.settle()
