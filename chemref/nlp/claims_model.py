@@ -116,7 +116,10 @@ def features(sentence: str, citation: tuple[int, int] | None, settings: Settings
             feats["r:" + word] = 1.0
     if settings.clause and citation is not None and clause is not None:
         c0, c1 = clause
-        inner = model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
+        if c0 == 0 and c1 >= len(sentence):  # the clause is the sentence: the same words
+            inner = tokens
+        else:
+            inner = model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
         _grams(inner, settings.ngrams, "c:", feats)
     if settings.rules != RULES_OFF and rule_decision is not None:
         p = min(max(rule_decision.score, 1e-6), 1 - 1e-6)
