@@ -19,9 +19,10 @@ from typing import Any, Iterator
 
 from chemref.baseline.titles_bm25 import STOP_WORDS, TitleIndex, query_text
 from chemref.doi import normalize_doi
-from chemref.errors import ChemrefError, InputError, printable
+from chemref.errors import InputError, printable
 from chemref.inputs.contained import corpus_article, corpus_bases
 from chemref.inputs.sources import iter_sources
+from chemref.jats.reader import read
 from chemref.jsonl import read_jsonl
 from chemref.scoring.benchmarks.readers import record_id
 
@@ -127,12 +128,6 @@ def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (
 
     Relative file names are looked up under each of ``bases`` in turn.
     """
-    try:
-        from chemref.jats.reader import read  # noqa: PLC0415 (lxml, loaded only when reading JATS)
-    except ImportError as exc:  # only while the JATS reader is missing from an install
-        raise ChemrefError(f"the JATS reader is not available ({exc})",
-                           hint="give a candidate pool with --pool FILE") from None
-
     base_paths = [Path(b) for b in bases]
     pool: dict[str, str] = {}
     untitled = 0

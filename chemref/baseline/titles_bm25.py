@@ -87,10 +87,10 @@ class TitleIndex:
                 words = [word for word in words if word in self._only]
                 if not words:
                     continue
-            counts: dict[str, int] = {}  # (how often each word occurs, in the order of first occurrence)
+            tally: dict[str, int] = {}  # (how often each word occurs, in the order of first occurrence)
             for word in words:
-                counts[word] = counts.get(word, 0) + 1
-            for word, tf in counts.items():
+                tally[word] = tally.get(word, 0) + 1
+            for word, tf in tally.items():
                 at = vocab.get(word)
                 if at is None:
                     at = vocab[word] = len(postings)

@@ -19,6 +19,7 @@ from chemref._io import read_limited
 from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
+from chemref.jats.reader import read_articles
 from chemref.pool import ordered_map
 from chemref.questions.funnel.candidates import (
     Candidate,
@@ -189,8 +190,6 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     An unexpected exception inside one article is that article's error row too (the message says it is
     a chemref bug), so one article never takes down a run of millions.
     """
-    from chemref.jats.reader import read_articles  # noqa: PLC0415 (lxml, loaded only when reading JATS)
-
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
     if source.skip is not None:
@@ -321,9 +320,7 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 
 def warm_up() -> None:
-    """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    import chemref.jats.reader  # noqa: F401, PLC0415 (imported for its import cost, paid once here)
-
+    """Make the NLP components and the selector once, before a pool forks or in a fresh worker."""
     default_components()
     default_selector()
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.nlp.claims import classify_citation
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 from chemref.questions.funnel import selector_cues
@@ -224,8 +225,6 @@ def claim_input(decision: Any) -> float:
 
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
-    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
-
     try:
         return claim_feature(claim_input(classify_citation(sentence, citation=(start, end))))
     except ValueError:
