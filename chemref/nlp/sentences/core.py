@@ -303,7 +303,9 @@ def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run
                 return _STOP, sent_start  # a citation number closes the text and belongs to the last sentence
     else:  # ! ? … and runs such as "..." or "?!"
         split = nxt in _SPLIT_AFTER_WORD
-    if not split or _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut) or end <= last_cut:
+    # (before a sentence opener, a capitalised word, no veto applies: _split_vetoed's tests need a bracket there)
+    if not split or (nxt != _STARTER and _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut)) \
+            or end <= last_cut:
         return None, sent_start
     # (when the next non-space character was looked up from this very end, it opens the next sentence)
     return end, j if looked_from == end else -1
