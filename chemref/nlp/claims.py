@@ -249,6 +249,13 @@ class ClaimRules:
                  ) -> tuple[ClaimDecision, tuple[str, ...]]:
         """The decision of :meth:`classify` and the rules behind it: ``p:<name>`` for each passing rule that
         counts (``n:<name>`` too when it fired next to the citation), ``c:<name>`` for each claim rule that fired."""
+        decision, names, _ = self._evidence(sentence, citation)
+        return decision, names
+
+    def _evidence(self, sentence: str, citation: tuple[int, int] | None
+                  ) -> tuple[ClaimDecision, tuple[str, ...], tuple[int, int] | None]:
+        """:meth:`evidence` and the span of the citation's clause (:func:`citation_clause`; None without a
+        citation)."""
         view = _Windows(sentence, citation)
         # Lower-casing keeps matches the same unless it changes the length ("İ") or the text holds a letter a
         # case-insensitive pattern letter matches beyond lower-casing ("ſ"): then every rule runs case-insensitively.
@@ -264,7 +271,7 @@ class ClaimRules:
             if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
                 tally.add(rule, passing, near_citation)
         tally.settle()
-        return tally.decision(self), tally.names()
+        return tally.decision(self), tally.names(), view.clause
 
     def _fires(self, rule: _Rule, index: int, slot: int, view: "_Windows", fast: bool,
                places: dict[int, list[int]] | None, lexicon_hits: dict[int, set[str]]) -> bool:
@@ -340,10 +347,11 @@ class ClaimRules:
 
 class _Windows:
     """The texts the rules look at: the sentence, the window before and after the citation, the words next to it
-    and its clause, each as given and lower-cased (indexed by 2 * scope slot + lowered, see _lower_pattern), and
-    ``bases``, their offsets in the sentence (the "near" window is not one slice: never tried by place)."""
+    and its clause, each as given and lower-cased (indexed by 2 * scope slot + lowered, see _lower_pattern),
+    ``bases``, their offsets in the sentence (the "near" window is not one slice: never tried by place), and
+    ``clause``, the span of the citation's clause (None without a citation)."""
 
-    __slots__ = ("lowered", "texts", "bases")
+    __slots__ = ("lowered", "texts", "bases", "clause")
 
     def __init__(self, sentence: str, citation: tuple[int, int] | None) -> None:
         if citation is not None:
@@ -364,6 +372,7 @@ class _Windows:
         self.texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower(), clause,
                       lowered[c0:c1])
         self.bases = (0, b0, end, 0, c0)
+        self.clause = (c0, c1) if citation is not None else None
 
 
 class _Tally:
@@ -449,10 +458,9 @@ class ClaimClassifier:
         are outside the sentence)."""
         if citation is None:
             citation = find_citation(sentence)
-        decision, names = self.rules.evidence(sentence, citation)
+        decision, names, clause = self.rules._evidence(sentence, citation)
         if self.model is None:
             return decision
-        clause = citation_clause(sentence, *citation) if citation is not None else None
         p = self.model.probability(sentence, citation, decision, names, clause)
         label = "CLAIM" if p >= self.model.threshold else "PASSING"
         return ClaimDecision(label, p, decision.rule if label == decision.label else "model", decision.score)
