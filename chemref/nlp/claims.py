@@ -223,12 +223,14 @@ class ClaimRules:
         # A passing rule of scope "sentence" looks only at the citation's own clause (slot 4): usage or protocol
         # words in another clause of the sentence describe something else than the cited work.
         # Per rule: its window's slot, whether it is a passing rule, whether that window is next to the citation,
-        # and whether it is tried only at the places where a word starts like it (see _fires).
+        # whether it is tried only at the places where a word starts like it, and whether its gate is tested
+        # first when it is not (see _fires).
         plan = []
         for i, rule in enumerate(rules):
             passing = i < len(self.passing)
             slot = _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0)
-            plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3))
+            plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3,
+                         bool(rule.gate) and slot in (0, _CLAUSE)))
         self._plan = tuple(plan)
 
     @classmethod
@@ -263,11 +265,16 @@ class ClaimRules:
         places = self._places(view.lowered) if fast else None
         lexicon_hits: dict[int, set[str]] = {}
         tally = _Tally()
-        for index, (rule, slot, passing, near_citation, by_place) in enumerate(self._plan):
+        lowered = view.lowered
+        for index, (rule, slot, passing, near_citation, by_place, gated) in enumerate(self._plan):
             if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
                 continue
-            if by_place and places is not None and index not in places:
-                continue  # no word starts like a match of this rule (what _fires would find first)
+            # (the two tests _fires makes first, here without a call: by place, or the gate)
+            if by_place and places is not None:
+                if index not in places:
+                    continue  # no word starts like a match of this rule
+            elif gated and not any(map(lowered.__contains__, rule.gate)):
+                continue
             if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
                 tally.add(rule, passing, near_citation)
         tally.settle()
