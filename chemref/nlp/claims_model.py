@@ -233,7 +233,7 @@ class ClaimModel:
               rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
         """Log-odds of CLAIM (the arguments are those of :func:`features`): the bias plus weight * value of each
         feature, in the order :func:`features` gives them (the n-grams' weights read through a
-        :class:`_GramWeights` of ``weights``, made at the first call; up to 2-grams)."""
+        :class:`_GramWeights` of ``weights``, made at the first call: new weights go in as a new dict)."""
         settings = self.settings
         get = self.weights.get
         if settings.ngrams > 2:
