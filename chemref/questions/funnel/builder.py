@@ -54,7 +54,7 @@ __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "ite
 ARTICLES_PER_TASK = 4
 
 
-def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
+def _record(cand: Candidate, excerpt: str, reason: str | None, findability_score: float | None = None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
     ref_id: str | None
@@ -75,7 +75,7 @@ def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
         target_type=ref.publication_type if ref is not None else None,
         source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
         source_license=info.source_license, ref_id=ref_id, section=cand.section,
-        findability=None, score=None, reason=reason,
+        findability=findability_score, score=None, reason=reason,
     )
 
 
@@ -126,16 +126,16 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             counts[reason] += 1
             rejected.append((n, _record(cand, excerpt, reason)))
             continue
-        record = _record(cand, excerpt, None)
-        record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
+        record = _record(cand, excerpt, None, findability(excerpt))  # the selector reads it from the record
         anchor = cand.anchor
         claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
-        record = replace(record, score=selector.score_record(record.to_dict(), claim=claim_input(claim)))
+        score = selector.score_record(record.to_dict(), claim=claim_input(claim))
         reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
-                  or min_score(record.score, settings))  # type: ignore[arg-type]
+                  or min_score(score, settings))
+        record = replace(record, score=score, reason=reason)  # (one copy: score and reason together)
         if reason is not None:
             counts[reason] += 1
-            rejected.append((n, replace(record, reason=reason)))
+            rejected.append((n, record))
             continue
         survivors.append((n, record))
 
