@@ -287,6 +287,11 @@ class _Views:
         """The text near the citation (60 characters before the marker, 70 from it)."""
         return self.excerpt[max(0, self.mark - 60):self.mark + 70] if self.mark >= 0 else self.excerpt
 
+    def around_lower(self) -> str | None:
+        """The lower view of :meth:`around` (:func:`_lower_view`; a view of its own: lower-casing a slice may
+        differ from slicing the lower-cased excerpt)."""
+        return self._once("around_lower", lambda: _lower_view(self.around()))
+
 
 # ----------------------------------------------------------------------------- the features, one step each
 def _findability_step(v: _Views) -> float:
@@ -359,7 +364,7 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "routine_assignment": _cue_step(ROUTINE),
     "comparison": _cue_step(COMPARISON),
     "own_result": _cue_step(OWN),
-    "passing_cue": lambda v: _count(PASSING, v.around()),
+    "passing_cue": lambda v: _count(PASSING, v.around(), _CAP, v.around_lower()),
     "see_pointer": _cue_step(SEE, 1.0),
     "list_items": _cue_step(LIST, 6.0, scale=2.0),
     "dangling_opening": lambda v: 1.0 if DANGLING.match(v.excerpt) else 0.0,
