@@ -303,10 +303,7 @@ class ClaimRules:
         else:
             text = texts[2 * slot + rule.lowered]
             if tried:
-                base = view.bases[slot]
-                match = rule.regex.match
-                hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
-                          for p in places[index])  # type: ignore[index]
+                hit = _matches_at(rule.regex, text, view.bases[slot], places[index])  # type: ignore[index]
             else:
                 hit = _search(rule.regex, text, rule.lowered)
         if hit and rule.gate and not gate_first:
@@ -429,6 +426,18 @@ class _Tally:
     def names(self) -> tuple[str, ...]:
         return tuple(sorted([f"p:{n}" for n in self.fired] + [f"n:{n}" for n in self.local if n in self.fired]
                             + [f"c:{n}" for n in self.claims_fired]))
+
+
+def _matches_at(regex: "re.Pattern[str]", text: str, base: int, places: list[int]) -> bool:
+    """``regex`` matches ``text`` (a window of the sentence that starts at ``base``) at one of ``places``
+    (offsets in the sentence)."""
+    match = regex.match
+    size = len(text)
+    for place in places:
+        at = place - base
+        if 0 <= at < size and match(text, at) is not None:
+            return True
+    return False
 
 
 def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
