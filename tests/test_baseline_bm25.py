@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chemref.baseline import bm25
+from chemref.baseline import titles_bm25
 from chemref.baseline.bm25 import STOP_WORDS, TitleIndex, bm25_predictions, query_text
 from chemref.cli import main
 from chemref.errors import ChemrefError, InputError
@@ -162,6 +162,22 @@ def test_imports_stay_light() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_the_title_index_imports_no_other_chemref_module() -> None:
+    code = ("import sys, chemref.baseline.titles_bm25; "
+            "loaded = sorted(m for m in sys.modules if m.startswith('chemref') and m not in "
+            "('chemref', 'chemref.baseline', 'chemref.baseline.titles_bm25', 'chemref._version', 'chemref._lazy', 'chemref.errors')); "
+            "heavy = [m for m in ('numpy', 'bm25s', 'lxml') if m in sys.modules]; "
+            "assert not loaded and not heavy, (loaded, heavy)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_rank_counts_the_titles_scoring_at_least_as_high() -> None:
+    index = TitleIndex(["copper atoms", "copper", "zinc oxide", "copper atoms"], ["copper atoms [CITATION]", "tin"])
+    assert [index.query_rank(0, t) for t in range(4)] == [2, 3, 4, 2]  # a tie counts against the target
+    assert [index.query_rank(1, t) for t in range(4)] == [4, 4, 4, 4]  # no word in common: every title last
+    assert index.query_rank(0, 7) == 4 and index.query_rank(0, -1) == 4  # no such title: last
+
+
 def test_the_streamed_index_scores_as_the_listed_one() -> None:
     titles = ["Copper single atoms on anatase", "The", "Laccase kinetics at low oxygen", "Copper–zinc alloys: a review",
               "NMR of 13C-labelled laccase"]
@@ -205,6 +221,6 @@ def test_the_numbers_are_bm25s_to_the_last_bit(monkeypatch: pytest.MonkeyPatch) 
             ranks = [1 + sum(other >= value for j, other in enumerate(expected) if j != t)
                      for t, value in enumerate(expected)]
             assert [index.query_rank(n, t) for t in range(len(titles))] == ranks
-            monkeypatch.setattr(bm25, "_SPARSE_MAX", -1)  # every query through numpy: the same ranks
+            monkeypatch.setattr(titles_bm25, "_SPARSE_MAX", -1)  # every query through numpy: the same ranks
             assert [streamed.rank(query, t) for t in range(len(titles))] == ranks
             monkeypatch.undo()

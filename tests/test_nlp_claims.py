@@ -13,8 +13,15 @@ from hypothesis import strategies as st
 
 from benchmarks.golden.claims import CASES
 from chemref.errors import InputError
-from chemref.nlp.claims import DEFAULT_RULES, ClaimClassifier, ClaimDecision, classify_citation, default_classifier
-from chemref.nlp.claims_model import ClaimModel, find_citation, model_tokens
+from chemref.nlp.claims import (
+    DEFAULT_RULES,
+    ClaimClassifier,
+    ClaimDecision,
+    citation_clause,
+    classify_citation,
+    default_classifier,
+)
+from chemref.nlp.claims_model import ClaimModel, features, find_citation, model_tokens
 from tests.helpers import golden_params
 from tests.nlp_helpers import blank_with, doc_with_citations
 
@@ -166,6 +173,26 @@ def test_model_json_round_trip() -> None:
         span = find_citation(sentence)
         rules = DEFAULT_RULES.classify(sentence, span)
         assert again.probability(sentence, span, rules) == model.probability(sentence, span, rules)
+
+
+@pytest.mark.parametrize("settings", [{"ngrams": 1, "window": 0, "rules": "none", "clause": False},
+                                      {"ngrams": 2, "window": 3, "rules": "decision", "clause": True},
+                                      {"ngrams": 2, "window": 2, "rules": "evidence", "clause": True},
+                                      {"ngrams": 3, "window": 3, "rules": "evidence", "clause": True}])
+def test_logit_is_the_sum_of_the_features_weights(settings: dict) -> None:
+    shipped = default_classifier().model.to_json()
+    weights = {**shipped["weights"], "fired:c:finding": 0.8, "fired:p:kit": -1.1, "l:we": 0.25, "g:we used the": 0.5,
+               "rules:logit": 0.7, "c:as described": -0.3, "c:<s> the": 0.2}
+    model = ClaimModel({**shipped, "settings": settings, "weights": weights})
+    sentences = [*_ONE_CITATION, "We used the kit [12] as described; the yield [13] rose, whereas the kit [12] did not."]
+    for sentence in sentences:
+        span = find_citation(sentence)
+        decision, names = DEFAULT_RULES.evidence(sentence, span)
+        clause = citation_clause(sentence, *span) if span is not None else None
+        for args in ((span, decision, names, clause), (span, None, (), None), (None, decision, names, None)):
+            feats = features(sentence, args[0], model.settings, *args[1:])
+            expected = model.bias + sum([weights.get(name, 0.0) * value for name, value in feats.items()])
+            assert model.logit(sentence, *args) == expected  # the same terms in the same order: the same float
 
 
 @pytest.mark.parametrize("data", [{}, {"settings": {}, "bias": "x", "weights": {}},

@@ -222,9 +222,16 @@ class ClaimRules:
         slots = {"sentence": 0, "before": 1, "after": 2, "near": 3}
         # A passing rule of scope "sentence" looks only at the citation's own clause (slot 4): usage or protocol
         # words in another clause of the sentence describe something else than the cited work.
-        self._plan = tuple((rule, _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0),
-                            passing)
-                           for i, rule in enumerate(rules) for passing in (i < len(self.passing),))
+        # Per rule: its window's slot, whether it is a passing rule, whether that window is next to the citation,
+        # whether it is tried only at the places where a word starts like it, and whether its gate is tested
+        # first when it is not (see _fires).
+        plan = []
+        for i, rule in enumerate(rules):
+            passing = i < len(self.passing)
+            slot = _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0)
+            plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3,
+                         bool(rule.gate) and slot in (0, _CLAUSE)))
+        self._plan = tuple(plan)
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -244,6 +251,13 @@ class ClaimRules:
                  ) -> tuple[ClaimDecision, tuple[str, ...]]:
         """The decision of :meth:`classify` and the rules behind it: ``p:<name>`` for each passing rule that
         counts (``n:<name>`` too when it fired next to the citation), ``c:<name>`` for each claim rule that fired."""
+        decision, names, _ = self._evidence(sentence, citation)
+        return decision, names
+
+    def _evidence(self, sentence: str, citation: tuple[int, int] | None
+                  ) -> tuple[ClaimDecision, tuple[str, ...], tuple[int, int] | None]:
+        """:meth:`evidence` and the span of the citation's clause (:func:`citation_clause`; None without a
+        citation)."""
         view = _Windows(sentence, citation)
         # Lower-casing keeps matches the same unless it changes the length ("İ") or the text holds a letter a
         # case-insensitive pattern letter matches beyond lower-casing ("ſ"): then every rule runs case-insensitively.
@@ -251,14 +265,20 @@ class ClaimRules:
         places = self._places(view.lowered) if fast else None
         lexicon_hits: dict[int, set[str]] = {}
         tally = _Tally()
-        for index, (rule, slot, passing) in enumerate(self._plan):
-            near_citation = slot in (1, 2, 3)
+        lowered = view.lowered
+        for index, (rule, slot, passing, near_citation, by_place, gated) in enumerate(self._plan):
             if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
+                continue
+            # (the two tests _fires makes first, here without a call: by place, or the gate)
+            if by_place and places is not None:
+                if index not in places:
+                    continue  # no word starts like a match of this rule
+            elif gated and not any(map(lowered.__contains__, rule.gate)):
                 continue
             if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
                 tally.add(rule, passing, near_citation)
         tally.settle()
-        return tally.decision(self), tally.names()
+        return tally.decision(self), tally.names(), view.clause
 
     def _fires(self, rule: _Rule, index: int, slot: int, view: "_Windows", fast: bool,
                places: dict[int, list[int]] | None, lexicon_hits: dict[int, set[str]]) -> bool:
@@ -283,10 +303,7 @@ class ClaimRules:
         else:
             text = texts[2 * slot + rule.lowered]
             if tried:
-                base = view.bases[slot]
-                match = rule.regex.match
-                hit = any(0 <= p - base < len(text) and match(text, p - base) is not None
-                          for p in places[index])  # type: ignore[index]
+                hit = _matches_at(rule.regex, text, view.bases[slot], places[index])  # type: ignore[index]
             else:
                 hit = _search(rule.regex, text, rule.lowered)
         if hit and rule.gate and not gate_first:
@@ -334,10 +351,11 @@ class ClaimRules:
 
 class _Windows:
     """The texts the rules look at: the sentence, the window before and after the citation, the words next to it
-    and its clause, each as given and lower-cased (indexed by 2 * scope slot + lowered, see _lower_pattern), and
-    ``bases``, their offsets in the sentence (the "near" window is not one slice: never tried by place)."""
+    and its clause, each as given and lower-cased (indexed by 2 * scope slot + lowered, see _lower_pattern),
+    ``bases``, their offsets in the sentence (the "near" window is not one slice: never tried by place), and
+    ``clause``, the span of the citation's clause (None without a citation)."""
 
-    __slots__ = ("lowered", "texts", "bases")
+    __slots__ = ("lowered", "texts", "bases", "clause")
 
     def __init__(self, sentence: str, citation: tuple[int, int] | None) -> None:
         if citation is not None:
@@ -358,6 +376,7 @@ class _Windows:
         self.texts = (sentence, lowered, before, before.lower(), after, after.lower(), near, near.lower(), clause,
                       lowered[c0:c1])
         self.bases = (0, b0, end, 0, c0)
+        self.clause = (c0, c1) if citation is not None else None
 
 
 class _Tally:
@@ -409,6 +428,18 @@ class _Tally:
                             + [f"c:{n}" for n in self.claims_fired]))
 
 
+def _matches_at(regex: "re.Pattern[str]", text: str, base: int, places: list[int]) -> bool:
+    """``regex`` matches ``text`` (a window of the sentence that starts at ``base``) at one of ``places``
+    (offsets in the sentence)."""
+    match = regex.match
+    size = len(text)
+    for place in places:
+        at = place - base
+        if 0 <= at < size and match(text, at) is not None:
+            return True
+    return False
+
+
 def _search(regex: "re.Pattern[str]", text: str, lowered: bool) -> bool:
     """``regex`` matches somewhere in ``text`` (a long text behind its pre-filter: prefilters.prefilter)."""
     if len(text) >= _LONG_SENTENCE:
@@ -443,10 +474,9 @@ class ClaimClassifier:
         are outside the sentence)."""
         if citation is None:
             citation = find_citation(sentence)
-        decision, names = self.rules.evidence(sentence, citation)
+        decision, names, clause = self.rules._evidence(sentence, citation)
         if self.model is None:
             return decision
-        clause = citation_clause(sentence, *citation) if citation is not None else None
         p = self.model.probability(sentence, citation, decision, names, clause)
         label = "CLAIM" if p >= self.model.threshold else "PASSING"
         return ClaimDecision(label, p, decision.rule if label == decision.label else "model", decision.score)

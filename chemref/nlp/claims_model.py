@@ -114,10 +114,28 @@ def features(sentence: str, citation: tuple[int, int] | None, settings: Settings
             feats["l:" + word] = 1.0
         for word in tokens[at + 1:at + 1 + settings.window]:
             feats["r:" + word] = 1.0
-    if settings.clause and citation is not None and clause is not None:
-        c0, c1 = clause
-        inner = model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
+    inner = _clause_tokens(sentence, citation, settings, clause, tokens)
+    if inner is not None:
         _grams(inner, settings.ngrams, "c:", feats)
+    feats.update(_rule_features(settings, rule_decision, rule_names))
+    return feats
+
+
+def _clause_tokens(sentence: str, citation: tuple[int, int] | None, settings: Settings,
+                   clause: tuple[int, int] | None, tokens: list[str]) -> list[str] | None:
+    """The words of the citation's clause in the model's form (``tokens``, the sentence's, when the clause is
+    the whole sentence); None when the clause's n-grams are not features."""
+    if not settings.clause or citation is None or clause is None:
+        return None
+    c0, c1 = clause
+    if c0 == 0 and c1 >= len(sentence):  # the clause is the sentence: the same words
+        return tokens
+    return model_tokens(sentence[c0:c1], (citation[0] - c0, citation[1] - c0))[0]
+
+
+def _rule_features(settings: Settings, rule_decision: Any, rule_names: tuple[str, ...]) -> dict[str, float]:
+    """The features from the rules' decision (``rules:logit``, ``rules:<rule>``, ``fired:<name>``), in order."""
+    feats: dict[str, float] = {}
     if settings.rules != RULES_OFF and rule_decision is not None:
         p = min(max(rule_decision.score, 1e-6), 1 - 1e-6)
         feats["rules:logit"] = max(-_LOGIT_CLIP, min(_LOGIT_CLIP, math.log(p / (1 - p)))) / 4.0
@@ -126,6 +144,50 @@ def features(sentence: str, citation: tuple[int, int] | None, settings: Settings
             for name in rule_names:
                 feats["fired:" + name] = 1.0
     return feats
+
+
+class _GramWeights:
+    """A model's weights of the sentence's and the clause's n-grams (up to 2) found with one look-up per n-gram:
+    ``pairs[gram]`` is ``(weight of "g:" + gram, weight of "c:" + gram)``, None for a feature without one, for
+    each word and word pair (``"first second"``) with a weight (the same word's two features are read
+    together: fewer places of memory to visit)."""
+
+    __slots__ = ("weights", "pairs")
+
+    def __init__(self, weights: dict[str, float]) -> None:
+        self.weights = weights  # (the dict the table was made from: a model given another one makes a new one)
+        sentence = {name[2:]: weight for name, weight in weights.items() if name.startswith("g:")}
+        clause = {name[2:]: weight for name, weight in weights.items() if name.startswith("c:")}
+        self.pairs = {gram: (sentence.get(gram), clause.get(gram)) for gram in (*sentence, *clause)}
+
+    def _found(self, tokens: list[str], n_max: int) -> tuple[list[Any], list[Any]]:
+        """The ``pairs`` entries (None without one) of the distinct words of ``tokens`` and, when ``n_max`` >= 2,
+        of their distinct word pairs (with the sentence-boundary marks), each in the order first seen."""
+        get = self.pairs.get
+        unigrams = list(map(get, dict.fromkeys(tokens)))
+        if n_max < 2:
+            return unigrams, []
+        padded = ["<s>", *tokens, "</s>"]
+        return unigrams, list(map(get, dict.fromkeys(map(" ".join, zip(padded, padded[1:])))))
+
+    def terms(self, tokens: list[str], at: int, inner: list[str] | None, settings: Settings) -> list[float]:
+        """weight * value of the n-gram and window features of :func:`features` that have a weight, in its order
+        (those without one would add zeros): the sentence's n-grams, the window, the clause's n-grams."""
+        unigrams, bigrams = self._found(tokens, settings.ngrams)
+        terms = [found[0] for found in unigrams if found is not None and found[0] is not None]
+        terms += [found[0] for found in bigrams if found is not None and found[0] is not None]
+        if at >= 0 and settings.window:
+            get = self.weights.get
+            for prefix, words in (("l:", tokens[max(0, at - settings.window):at]),
+                                  ("r:", tokens[at + 1:at + 1 + settings.window])):
+                terms += [weight for weight in map(get, [prefix + word for word in dict.fromkeys(words)])
+                          if weight is not None]
+        if inner is not None:
+            if inner is not tokens:
+                unigrams, bigrams = self._found(inner, settings.ngrams)
+            terms += [found[1] for found in unigrams if found is not None and found[1] is not None]
+            terms += [found[1] for found in bigrams if found is not None and found[1] is not None]
+        return terms
 
 
 class ClaimModel:
@@ -143,6 +205,7 @@ class ClaimModel:
         if not 0.0 < self.threshold < 1.0:
             raise InputError(f"invalid claim model: threshold {self.threshold} is not between 0 and 1")
         self.meta = dict(data.get("meta", {}))
+        self._grams: _GramWeights | None = None  # made from ``weights`` at the first logit
 
     @classmethod
     def default(cls) -> "ClaimModel":
@@ -168,11 +231,22 @@ class ClaimModel:
 
     def logit(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
               rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:
-        """Log-odds of CLAIM (the arguments are those of :func:`features`)."""
-        weights = self.weights
-        feats = features(sentence, citation, self.settings, rule_decision, rule_names, clause)
-        get = weights.get
-        return self.bias + sum([get(name, 0.0) * value for name, value in feats.items()])
+        """Log-odds of CLAIM (the arguments are those of :func:`features`): the bias plus weight * value of each
+        feature, in the order :func:`features` gives them (the n-grams' weights read through a
+        :class:`_GramWeights` of ``weights``, made at the first call: new weights go in as a new dict)."""
+        settings = self.settings
+        get = self.weights.get
+        if settings.ngrams > 2:
+            feats = features(sentence, citation, settings, rule_decision, rule_names, clause)
+            return self.bias + sum([get(name, 0.0) * value for name, value in feats.items()])
+        table = self._grams
+        if table is None or table.weights is not self.weights:
+            table = self._grams = _GramWeights(self.weights)
+        tokens, at = model_tokens(sentence, citation)
+        terms = table.terms(tokens, at, _clause_tokens(sentence, citation, settings, clause, tokens), settings)
+        terms += [get(name, 0.0) * value
+                  for name, value in _rule_features(settings, rule_decision, rule_names).items()]
+        return self.bias + sum(terms)
 
     def probability(self, sentence: str, citation: tuple[int, int] | None, rule_decision: Any = None,
                     rule_names: tuple[str, ...] = (), clause: tuple[int, int] | None = None) -> float:

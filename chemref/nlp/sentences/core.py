@@ -22,6 +22,8 @@ from chemref.nlp.sentences.patterns import (
     _SPLIT_AFTER_WORD,
     _STARTER,
     _SUP,
+    _UPPER,
+    _WORD,
     _YEAR_IN_BRACKETS,
     DEFAULT_RULES,
 )
@@ -126,7 +128,7 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
             end = m.end()
             if run_end - i > 1 and _omission(text, i, run_end):
                 continue
-            j = m.start("next")  # (_CANDIDATE's look-ahead went over the spaces after the punctuation already)
+            j = m.start(_NEXT_GROUP)  # (_CANDIDATE's look-ahead went over the spaces after the punctuation already)
             if j < 0:
                 j = _first_non_space(text, end)
             if j == n:
@@ -152,6 +154,8 @@ def _cut_points(text: str, candidates, prot: list[tuple[int, int]], quiet: list[
 
 #: the groups of :data:`_CANDIDATE` that match terminal punctuation
 _TERMINAL_GROUPS = frozenset({"term", "next"})
+#: the number of the group ``next`` of :data:`_CANDIDATE` (read by number: no look-up of its name per match)
+_NEXT_GROUP = _CANDIDATE.groupindex["next"]
 
 
 def _starts_of(spans: list[tuple[int, int]]) -> list[int]:
@@ -274,8 +278,14 @@ def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run
     ``raw_j``, right after the punctuation) decides a single period through :func:`_period_ends`, other
     punctuation directly; then the vetoes (:func:`_split_vetoed`)."""
     c = text[j]
-    # (ASCII digits and lower-case letters: _next_kind's answer without its tests of the other classes)
-    if "0" <= c <= "9":
+    # (ASCII capitals, digits and lower-case letters: _next_kind's answer without its tests of the other classes)
+    if "A" <= c <= "Z":
+        if text.startswith(".", j + 1):
+            nxt = _UPPER  # an initial
+        else:
+            w = _WORD.match(text, j)
+            nxt = _STARTER if (w.group() if w else c) in idx.starters else _UPPER
+    elif "0" <= c <= "9":
         nxt = _DIGIT
     elif "a" <= c <= "z":
         nxt = _lower_kind(text, j, idx)
@@ -303,7 +313,9 @@ def _ends_at(text: str, i: int, raw_j: int, j: int, group: str, glued: bool, run
                 return _STOP, sent_start  # a citation number closes the text and belongs to the last sentence
     else:  # ! ? … and runs such as "..." or "?!"
         split = nxt in _SPLIT_AFTER_WORD
-    if not split or _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut) or end <= last_cut:
+    # (before a sentence opener, a capitalised word, no veto applies: _split_vetoed's tests need a bracket there)
+    if not split or (nxt != _STARTER and _split_vetoed(text, i, run_end, punct_end, end, text[j], j, nxt, last_cut)) \
+            or end <= last_cut:
         return None, sent_start
     # (when the next non-space character was looked up from this very end, it opens the next sentence)
     return end, j if looked_from == end else -1

@@ -198,7 +198,14 @@ def _after_period(text: str, p: int, nxt: int, raw_nxt: int, sent_start: int, id
     (:func:`_unlisted_kind`)."""
     if nxt == _END:
         return True
-    ws, word_start = _word_bounds(text, p)
+    # (:func:`_word_bounds` inline, its commonest case first: a token after a plain space, no bracket in it)
+    lo = p - _TOKEN_BACK_LIMIT if p > _TOKEN_BACK_LIMIT else 0
+    ws = text.rfind(" ", lo, p) + 1 or lo
+    token = text[ws:p]
+    if token.isprintable() and token[:1] not in _OPENERS and "(" not in token and "[" not in token:
+        word_start = ws
+    else:
+        ws, word_start = _word_bounds(text, p)
     word = text[word_start:p]
     key = word + "."
     multi = idx.multiword.get(key)

@@ -19,6 +19,7 @@ from chemref._io import read_limited
 from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
 from chemref.inputs import JATS_SUFFIXES, Source, expand_inputs, iter_sources
 from chemref.jats.model import Article
+from chemref.jats.reader import read_articles
 from chemref.pool import ordered_map
 from chemref.questions.funnel.candidates import (
     Candidate,
@@ -53,7 +54,7 @@ __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "ite
 ARTICLES_PER_TASK = 4
 
 
-def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
+def _record(cand: Candidate, excerpt: str, reason: str | None, findability_score: float | None = None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
     ref_id: str | None
@@ -74,7 +75,7 @@ def _record(cand: Candidate, excerpt: str, reason: str | None) -> Record:
         target_type=ref.publication_type if ref is not None else None,
         source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
         source_license=info.source_license, ref_id=ref_id, section=cand.section,
-        findability=None, score=None, reason=reason,
+        findability=findability_score, score=None, reason=reason,
     )
 
 
@@ -125,16 +126,16 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             counts[reason] += 1
             rejected.append((n, _record(cand, excerpt, reason)))
             continue
-        record = _record(cand, excerpt, None)
-        record = replace(record, findability=findability(excerpt))  # the selector reads it from the record
+        record = _record(cand, excerpt, None, findability(excerpt))  # the selector reads it from the record
         anchor = cand.anchor
         claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
-        record = replace(record, score=selector.score_record(record.to_dict(), claim=claim_input(claim)))
+        score = selector.score_record(record.to_dict(), claim=claim_input(claim))
         reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
-                  or min_score(record.score, settings))  # type: ignore[arg-type]
+                  or min_score(score, settings))
+        record = replace(record, score=score, reason=reason)  # (one copy: score and reason together)
         if reason is not None:
             counts[reason] += 1
-            rejected.append((n, replace(record, reason=reason)))
+            rejected.append((n, record))
             continue
         survivors.append((n, record))
 
@@ -189,8 +190,6 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
     An unexpected exception inside one article is that article's error row too (the message says it is
     a chemref bug), so one article never takes down a run of millions.
     """
-    from chemref.jats.reader import read_articles  # noqa: PLC0415 (lxml, loaded only when reading JATS)
-
     if not isinstance(source, Source):
         source = expand_inputs([source])[0]
     if source.skip is not None:
@@ -321,9 +320,7 @@ def duplicate_message(result: ArticleResult) -> str | None:
 
 
 def warm_up() -> None:
-    """Import the reader and the NLP components once, before a pool forks or in a fresh worker."""
-    import chemref.jats.reader  # noqa: F401, PLC0415 (imported for its import cost, paid once here)
-
+    """Make the NLP components and the selector once, before a pool forks or in a fresh worker."""
     default_components()
     default_selector()
 

@@ -1,7 +1,7 @@
 """The difficulty profile of a question: how hard its cited work is to find by the excerpt's words, offline.
 
 ``bm25_rank_bibliography`` is the cited work's rank among the citing article's own references when BM25
-(:class:`chemref.baseline.bm25.TitleIndex`, the baseline's one BM25) ranks their titles by the excerpt:
+(:class:`chemref.baseline.titles_bm25.TitleIndex`, chemref's one BM25) ranks their titles by the excerpt:
 1 is the easiest (the excerpt's words point at the title), the number of titled references the hardest.
 The pool is the article's references that have a title, one entry per cited work (the same DOI, PMID or
 title listed twice counts once); references without a title cannot be ranked and are left out of it, and the
@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterable, Mapping, Sequence
+
+from chemref.baseline.titles_bm25 import TitleIndex
 
 __all__ = ["DIFFICULTY_FIELDS", "DIFFICULTY_FIELD_DOCS", "RANK_BUCKETS", "rank_bucket", "work_key",
            "bibliography_ranks", "rank_counts"]
@@ -86,8 +88,6 @@ def bibliography_ranks(references: Iterable[Any], records: Sequence[tuple[str | 
     wanted = [by_ref.get(ref_id) if ref_id else None for ref_id, _ in records]
     if not titles or all(target is None for target in wanted):
         return [None] * len(records)
-    from chemref.baseline.bm25 import TitleIndex  # noqa: PLC0415 (the BM25 index, loaded only when ranking runs)
-
     asked = [n for n, target in enumerate(wanted) if target is not None]
     index = TitleIndex(titles, [records[n][1] for n in asked])
     ranks: list[int | None] = [None] * len(records)

@@ -1,7 +1,7 @@
 """The NLP pieces the builder calls, bundled so tests can swap in stand-ins.
 
-The default bundle imports the real modules (sentence splitter, author-mention detector, claim
-classifier) only when first needed; none of them imports spaCy on this fast path.
+The default bundle is the real modules (sentence splitter, author-mention detector, claim classifier);
+none of them imports spaCy.
 """
 
 from __future__ import annotations
@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Sequence
+
+from chemref.nlp.authors import mask_author_mentions, named_author_mentions
+from chemref.nlp.claims import classify_citation
+from chemref.nlp.sentences import split_sentences
 
 __all__ = ["Components", "default_components"]
 
@@ -26,10 +30,6 @@ class Components:
 
 @lru_cache(maxsize=1)
 def default_components() -> Components:
-    """The real components (imported once per process)."""
-    from chemref.nlp.authors import mask_author_mentions, named_author_mentions  # noqa: PLC0415 (the rule tables compile on first use)
-    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
-    from chemref.nlp.sentences import split_sentences  # noqa: PLC0415 (the rule tables compile on first use)
-
+    """The real components (one bundle per process)."""
     return Components(split=split_sentences, mentions=named_author_mentions,
                       mask=mask_author_mentions, classify=classify_citation)

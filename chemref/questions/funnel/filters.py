@@ -186,13 +186,25 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
 
 # a web address, a "doi:" prefix or a PubMed id written out (a bare DOI: chemref.doi.DOI_PATTERN)
 _IDENTIFIER = re.compile(r"https?://|\bwww\.|\bdoi:|\bPMID:?\s*\d|\bPMC\d{5,}", re.IGNORECASE)
+#: what every match of _IDENTIFIER holds, lower-cased (in an ASCII text, lower-casing matches as re.IGNORECASE does)
+_IDENTIFIER_PARTS = ("http", "www.", "doi:", "pmid", "pmc")
 
 
 def no_identifier(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
     """The excerpt shows no DOI, web address or PubMed id: one there names or links to the answer (a data
     availability line such as "Dataset for ... https://doi.org/10.x/y [CITATION]" gives it away whole)."""
-    found = _IDENTIFIER.search(excerpt) or ("10." in excerpt and DOI_PATTERN.search(excerpt))
+    found = _may_hold_identifier(excerpt) and _IDENTIFIER.search(excerpt) or (
+        "10." in excerpt and DOI_PATTERN.search(excerpt))
     return "no_identifier" if found else None
+
+
+def _may_hold_identifier(excerpt: str) -> bool:
+    """False when ``excerpt`` is ASCII and holds none of :data:`_IDENTIFIER_PARTS` (then _IDENTIFIER cannot
+    match it); True otherwise."""
+    if not excerpt.isascii():
+        return True
+    lower = excerpt.lower()
+    return any(part in lower for part in _IDENTIFIER_PARTS)
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:

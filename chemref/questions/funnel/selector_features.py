@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from chemref.errors import InputError
+from chemref.nlp.claims import classify_citation
 from chemref.nlp.prefilters import LONG_TEXT as _LONG_TEXT
 from chemref.nlp.prefilters import Words, case_partners, distinct_words, lower_pattern, lower_view, prefilter
 from chemref.questions.funnel import selector_cues
@@ -224,8 +225,6 @@ def claim_input(decision: Any) -> float:
 
 @lru_cache(maxsize=256)
 def _claim_score(sentence: str, start: int, end: int) -> float:
-    from chemref.nlp.claims import classify_citation  # noqa: PLC0415 (the rule tables compile on first use)
-
     try:
         return claim_feature(claim_input(classify_citation(sentence, citation=(start, end))))
     except ValueError:
@@ -272,6 +271,14 @@ class _Views:
         """Findability's matchers on the excerpt (:func:`chemref.questions.findability.findability_features`)."""
         return self._once("entities", lambda: findability_features(self.excerpt))
 
+    def in_title(self, pattern: "re.Pattern[str]") -> float:
+        """1.0 when the case-insensitive ``pattern`` matches the cited title (its case-free form on the title's
+        lower view when there is one, as :func:`_count` does), else 0.0."""
+        fast = _case_free(pattern)
+        lower = self._once("title_lower", lambda: _lower_view(self.title)) if fast is not None else None
+        found = fast.search(lower) if fast is not None and lower is not None else pattern.search(self.title)
+        return 1.0 if found else 0.0
+
     def count(self, pattern: "re.Pattern[str]", cap: float = _CAP) -> float:
         """:func:`_count` of ``pattern`` on the excerpt."""
         return _count(pattern, self.excerpt, cap, self.lower, self.words(self.lower))
@@ -279,6 +286,11 @@ class _Views:
     def around(self) -> str:
         """The text near the citation (60 characters before the marker, 70 from it)."""
         return self.excerpt[max(0, self.mark - 60):self.mark + 70] if self.mark >= 0 else self.excerpt
+
+    def around_lower(self) -> str | None:
+        """The lower view of :meth:`around` (:func:`_lower_view`; a view of its own: lower-casing a slice may
+        differ from slicing the lower-cased excerpt)."""
+        return self._once("around_lower", lambda: _lower_view(self.around()))
 
 
 # ----------------------------------------------------------------------------- the features, one step each
@@ -352,7 +364,7 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "routine_assignment": _cue_step(ROUTINE),
     "comparison": _cue_step(COMPARISON),
     "own_result": _cue_step(OWN),
-    "passing_cue": lambda v: _count(PASSING, v.around()),
+    "passing_cue": lambda v: _count(PASSING, v.around(), _CAP, v.around_lower()),
     "see_pointer": _cue_step(SEE, 1.0),
     "list_items": _cue_step(LIST, 6.0, scale=2.0),
     "dangling_opening": lambda v: 1.0 if DANGLING.match(v.excerpt) else 0.0,
@@ -363,8 +375,8 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "hedge": _cue_step(HEDGE),
     "citation_final": _citation_final_step,
     "log_chars": lambda v: math.log(max(len(v.excerpt), 1)),
-    "title_review": lambda v: 1.0 if TITLE_REVIEW.search(v.title) else 0.0,
-    "title_resource": lambda v: 1.0 if TITLE_RESOURCE.search(v.title) else 0.0,
+    "title_review": lambda v: v.in_title(TITLE_REVIEW),
+    "title_resource": lambda v: v.in_title(TITLE_RESOURCE),
     "title_missing": lambda v: 0.0 if v.title.strip() else 1.0,
     "venue_review": lambda v: 1.0 if REVIEW_VENUE.search(v.record.get("target_container") or "") else 0.0,
     "not_journal": lambda v: 1.0 if (v.record.get("target_type") or "journal") != "journal" else 0.0,
@@ -375,7 +387,7 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "study_subject": _cue_step(STUDY_SUBJECT, 2.0),
     "past_tense": _cue_step(PAST),
     "target_authors": lambda v: math.log1p(min(len(v.record.get("target_authors") or ()), 6)),
-    "title_finding": lambda v: 1.0 if TITLE_FINDING.search(v.title) else 0.0,
+    "title_finding": lambda v: v.in_title(TITLE_FINDING),
     "title_colon": lambda v: 1.0 if ":" in v.title else 0.0,
     "title_words": lambda v: math.log1p(len(v.title.split())),
     "title_overlap": _title_overlap_step,
