@@ -32,7 +32,7 @@ GOLDEN = [
     ("PMC0000101-p1-s1", "has_doi"),  # Nitrogen doping of the carbon layer further lowe
     ("PMC0000101-p2-s0", "kept"),  # Rietveld refinement of the X-ray diffraction pat (comparison with reported values)
     ("PMC0000101-p2-s1", "kept"),  # The Raman D/G band intensity ratio of 0.92 indic
-    ("PMC0000101-p3-s0", "is_claim"),  # Electrochemical impedance spectra were fitted wi
+    ("PMC0000101-p3-s0", "length"),  # Electrochemical impedance spectra were fitted wi
     ("PMC0000101-p3-s1", "kept"),  # The coated electrodes retained 96% of their init
     ("PMC0000101-p4-s0", "kept"),  # Thin, partially graphitic carbon shells are thou
     ("PMC0000101-p4-s1", "kept"),  # Lithium-ion batteries are one of the most import
@@ -46,7 +46,7 @@ GOLDEN = [
     ("PMC0000102-p1-s1", "length"),  # Enzymes are widely used in industry because they
     ("PMC0000102-p2-s0", "kept"),  # Initial rates followed Michaelis–Menten kinetics
     ("PMC0000102-p2-s1", "no_author_named"),  # Protein concentrations were measured with the Ha
-    ("PMC0000102-p3-s0", "is_claim"),  # ABTS and syringaldazine were obtained from Merck
+    ("PMC0000102-p3-s0", "length"),  # ABTS and syringaldazine were obtained from Merck
     ("PMC0000102-p3-s1", "kept"),  # Activity measured after purging the buffer with 
     ("PMC0000102-p4-s0", "is_claim"),  # Docking poses of ABTS in the substrate pocket we
     ("PMC0000102-p5-s0", "kept"),  # The 2.4-fold increase in kcat of the L386W varia

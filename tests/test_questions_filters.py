@@ -164,8 +164,8 @@ def test_filter(check, candidate, ctx, expected):
 def test_filters_are_in_funnel_order():
     assert [name for name, _ in FILTERS] == ["cc_by", "no_table_row", "no_caption_fragment", "no_glued_sentences",
                                              "section", "no_display_formula", "one_citation", "has_doi",
-                                             "has_title", "no_author_named", "no_identifier", "is_claim", "length",
-                                             "no_dangling_opening"]
+                                             "has_title", "length", "no_dangling_opening", "no_identifier",
+                                             "no_author_named", "is_claim"]
     assert REASONS[-4:] == ("min_findability", "min_score", "per_target_cap", "per_article_cap")
     for name, check in FILTERS:  # each filter is named after the reason it returns
         assert check.__name__ == name

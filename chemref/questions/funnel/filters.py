@@ -2,6 +2,9 @@
 
 Each filter takes the candidate, its current excerpt and the build context and returns the reason
 (its own name) when the candidate fails, else None. A candidate's reason is its first failing filter.
+The per-sentence filters run cheapest first: the reference checks and the excerpt's length and opening
+before the author-mention and claim classifiers, which are the costly ones; a candidate's question is the same
+in any order, only the reason of one failing several filters depends on it.
 The steps that follow them are named functions here too: :func:`min_findability` (the older score,
 optional), :func:`min_score` (the question selector's score), :func:`per_target_cap` (one question per
 cited work and article) and :func:`per_article_cap` (over all survivors of one article).
@@ -329,13 +332,13 @@ STEPS: tuple[Step, ...] = (
     Step("one_citation", "sentence", one_citation, "exactly one citation, resolving to exactly one reference"),
     Step("has_doi", "sentence", has_doi, "the cited reference has a DOI (or a PMID with --answer-key doi-or-pmid)"),
     Step("has_title", "sentence", has_title, "the cited reference has a title"),
-    Step("no_author_named", "sentence", no_author_named,
-         'no cited author (nor "X et al.", "the X group") named in the excerpt'),
-    Step("no_identifier", "sentence", no_identifier, "the excerpt shows no DOI, web address or PubMed id"),
-    Step("is_claim", "sentence", is_claim, "the sentence makes a claim (not a supplier/kit/software/method mention)"),
     Step("length", "sentence", length, "excerpt length within the bounds"),
     Step("no_dangling_opening", "sentence", no_dangling_opening,
          'the excerpt does not open by pointing back ("This", "These", "Such" ...)'),
+    Step("no_identifier", "sentence", no_identifier, "the excerpt shows no DOI, web address or PubMed id"),
+    Step("no_author_named", "sentence", no_author_named,
+         'no cited author (nor "X et al.", "the X group") named in the excerpt'),
+    Step("is_claim", "sentence", is_claim, "the sentence makes a claim (not a supplier/kit/software/method mention)"),
     Step("min_findability", "findability", min_findability,
          "findability at least --min-findability"),
     Step("min_score", "selector", min_score,
