@@ -173,7 +173,9 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
 
     Same rules and errors as :func:`parse_ann` with ``kinds="TR"``, without building objects (what the
     ChEMU scorer reads thousands of files with): the common line shapes take a short path, anything
-    else goes through :func:`read_t_line` / :func:`read_r_line`.
+    else goes through :func:`read_t_line` / :func:`read_r_line`. A line identical to an earlier one (id
+    included) is read once: the same mention (the later line still wins) or the same relation (scored once,
+    as sets are); its reused id is warned about as any other.
     """
     if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -181,39 +183,25 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     rels: list[tuple[str, str, str, int]] = []
     diags: list[str] = []
     unknown = LineWarnings(diags, path)
-    n_t = 0
+    t_ids, r_ids = _Ids(path, "the later line wins"), _Ids(path, "both relations are scored (ids must be unique)")
+    t_lines: dict[str, tuple[str, MentionKey]] = {}  # a T line read -> (its id, its mention)
+    r_lines: dict[str, str] = {}  # an R line read -> its id
     n_unknown = blank = 0
-    r_ids: list[str] = []
     lineno = 0
     for line in text.split("\n"):
         lineno += 1
         c = line[:1]
         if c == "T":
-            n_t += 1
-            parts = line.split("\t", 2)
-            if len(parts) > 1:
-                sp = parts[1].split()
-                if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit() \
-                        and len(sp[1]) <= OFFSET_DIGITS and len(sp[2]) <= OFFSET_DIGITS:
-                    start, end = int(sp[1]), int(sp[2])
-                    if start < end:
-                        ments[parts[0]] = (sp[0], ((start, end),))
-                        continue
-            tid, typ, frags = read_t_line(line, path, lineno)
-            ments[tid] = (typ, frags)
+            known = t_lines.get(line)
+            if known is None:
+                known = t_lines[line] = _scan_t_line(line, path, lineno)
+            ments[known[0]] = known[1]
+            t_ids.see(known[0], lineno)
         elif c == "R":
-            parts = line.split("\t", 2)
-            if len(parts) > 1:
-                sp = parts[1].split()
-                if len(sp) == 3:
-                    typ, x, y = sp
-                    if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
-                        rels.append((typ, x[5:], y[5:], lineno))
-                        r_ids.append(parts[0])
-                        continue
-            typ, a, b = read_r_line(line, path, lineno)
-            rels.append((typ, a, b, lineno))
-            r_ids.append(line.split("\t", 1)[0])
+            rid = r_lines.get(line)
+            if rid is None:
+                rid = r_lines[line] = _scan_r_line(line, path, lineno, rels)
+            r_ids.see(rid, lineno)
         elif not c or line.isspace():
             blank += 1
         elif c not in "EAMN#*":
@@ -221,26 +209,66 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
             unknown.add(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
     refuse_unknown_lines(n_unknown, lineno - blank, path)
     unknown.close()
-    if len(ments) != n_t:
-        _duplicates(text, path, "T", diags)
-    if len(set(r_ids)) != len(r_ids):
-        _duplicates(text, path, "R", diags)
+    t_ids.close(diags)
+    r_ids.close(diags)
     return ments, rels, diags
 
 
-def _duplicates(text: str, path: str | None, kind: str, out: list[str]) -> None:
-    """One line per reused ``kind`` (T or R) id, up to :data:`LINE_WARNINGS`, then a count: a T line replaces
-    the earlier one, both R lines are kept."""
-    first: dict[str, int] = {}
-    warnings = LineWarnings(out, path)
-    outcome = "the later line wins" if kind == "T" else "both relations are scored (ids must be unique)"
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if line[:1] == kind:
-            xid = line.split("\t", 1)[0]
-            if xid in first:
-                warnings.add(f"{path}:{lineno}: duplicate id {xid} (line {first[xid]}); {outcome}")
-            first[xid] = lineno
-    warnings.close()
+def _scan_t_line(line: str, path: str | None, lineno: int) -> tuple[str, MentionKey]:
+    """One T line as ``(id, mention key)`` (the common shape on a short path)."""
+    parts = line.split("\t", 2)
+    if len(parts) > 1:
+        sp = parts[1].split()
+        if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit() \
+                and len(sp[1]) <= OFFSET_DIGITS and len(sp[2]) <= OFFSET_DIGITS:
+            start, end = int(sp[1]), int(sp[2])
+            if start < end:
+                return parts[0], (sp[0], ((start, end),))
+    tid, typ, frags = read_t_line(line, path, lineno)
+    return tid, (typ, frags)
+
+
+def _scan_r_line(line: str, path: str | None, lineno: int, rels: list[tuple[str, str, str, int]]) -> str:
+    """Read one R line into ``rels`` (the common shape on a short path); its id."""
+    parts = line.split("\t", 2)
+    if len(parts) > 1:
+        sp = parts[1].split()
+        if len(sp) == 3:
+            typ, x, y = sp
+            if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
+                rels.append((typ, x[5:], y[5:], lineno))
+                return parts[0]
+    typ, a, b = read_r_line(line, path, lineno)
+    rels.append((typ, a, b, lineno))
+    return line.split("\t", 1)[0]
+
+
+class _Ids:
+    """The T or R ids of one file as they come: a reused one is warned about (naming the line it was last on and
+    ``outcome``), the first :data:`LINE_WARNINGS` one by one, then counted; a message is made only when listed."""
+
+    __slots__ = ("last", "warnings", "path", "outcome")
+
+    def __init__(self, path: str | None, outcome: str) -> None:
+        self.last: dict[str, int] = {}
+        self.warnings = LineWarnings([], path)
+        self.path = path
+        self.outcome = outcome
+
+    def see(self, xid: str, lineno: int) -> None:
+        previous = self.last.get(xid)
+        if previous is not None:
+            warnings = self.warnings
+            if warnings.listed < LINE_WARNINGS:
+                warnings.add(f"{self.path}:{lineno}: duplicate id {xid} (line {previous}); {self.outcome}")
+            else:
+                warnings.more += 1
+        self.last[xid] = lineno
+
+    def close(self, out: list[str]) -> None:
+        """Append the warnings to ``out``."""
+        self.warnings.close()
+        out.extend(self.warnings.out)
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:
