@@ -167,18 +167,80 @@ def read_r_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str
     raise BratError(f"relation roles must be Arg1 and Arg2, got {r1} and {r2}", path=path, line=lineno)
 
 
+#: repeated lines in one file past which :func:`scan_ann` reads each distinct line once
+REPEATED_LINES = 1000
+
+
 def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey], list[tuple[str, str, str, int]],
                                                          list[str]]:
     """Lean T/R reading for scoring: ``({Tid: Entity.key}, [(type, arg1_id, arg2_id, line)], diagnostics)``.
 
     Same rules and errors as :func:`parse_ann` with ``kinds="TR"``, without building objects (what the
     ChEMU scorer reads thousands of files with): the common line shapes take a short path, anything
-    else goes through :func:`read_t_line` / :func:`read_r_line`. A line identical to an earlier one (id
-    included) is read once: the same mention (the later line still wins) or the same relation (scored once,
-    as sets are); its reused id is warned about as any other.
+    else goes through :func:`read_t_line` / :func:`read_r_line`. In a file holding more than
+    :data:`REPEATED_LINES` repeated lines, a line identical to an earlier one (id included) is read once: the
+    same mention (the later line still wins) or the same relation (scored once, as sets are); its reused id is
+    warned about as any other.
     """
     if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if len(lines) > REPEATED_LINES and len(lines) - len(set(lines)) > REPEATED_LINES:
+        return _scan_repeated(lines, path)
+    ments: dict[str, MentionKey] = {}
+    rels: list[tuple[str, str, str, int]] = []
+    diags: list[str] = []
+    unknown = LineWarnings(diags, path)
+    n_t = 0
+    n_unknown = blank = 0
+    r_ids: list[str] = []
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        c = line[:1]
+        if c == "T":
+            n_t += 1
+            parts = line.split("\t", 2)
+            if len(parts) > 1:
+                sp = parts[1].split()
+                if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit() \
+                        and len(sp[1]) <= OFFSET_DIGITS and len(sp[2]) <= OFFSET_DIGITS:
+                    start, end = int(sp[1]), int(sp[2])
+                    if start < end:
+                        ments[parts[0]] = (sp[0], ((start, end),))
+                        continue
+            tid, typ, frags = read_t_line(line, path, lineno)
+            ments[tid] = (typ, frags)
+        elif c == "R":
+            parts = line.split("\t", 2)
+            if len(parts) > 1:
+                sp = parts[1].split()
+                if len(sp) == 3:
+                    typ, x, y = sp
+                    if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
+                        rels.append((typ, x[5:], y[5:], lineno))
+                        r_ids.append(parts[0])
+                        continue
+            typ, a, b = read_r_line(line, path, lineno)
+            rels.append((typ, a, b, lineno))
+            r_ids.append(line.split("\t", 1)[0])
+        elif not c or line.isspace():
+            blank += 1
+        elif c not in "EAMN#*":
+            n_unknown += 1
+            unknown.add(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+    refuse_unknown_lines(n_unknown, lineno - blank, path)
+    unknown.close()
+    if len(ments) != n_t:
+        _duplicates(lines, path, "T", diags)
+    if len(set(r_ids)) != len(r_ids):
+        _duplicates(lines, path, "R", diags)
+    return ments, rels, diags
+
+
+def _scan_repeated(lines: list[str], path: str | None) -> tuple[dict[str, MentionKey],
+                                                                 list[tuple[str, str, str, int]], list[str]]:
+    """:func:`scan_ann` of a file of many repeated lines: each distinct T or R line is read once."""
     ments: dict[str, MentionKey] = {}
     rels: list[tuple[str, str, str, int]] = []
     diags: list[str] = []
@@ -188,7 +250,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     r_lines: dict[str, str] = {}  # an R line read -> its id
     n_unknown = blank = 0
     lineno = 0
-    for line in text.split("\n"):
+    for line in lines:
         lineno += 1
         c = line[:1]
         if c == "T":
@@ -269,6 +331,21 @@ class _Ids:
         """Append the warnings to ``out``."""
         self.warnings.close()
         out.extend(self.warnings.out)
+
+
+def _duplicates(lines: list[str], path: str | None, kind: str, out: list[str]) -> None:
+    """One line per reused ``kind`` (T or R) id, up to :data:`LINE_WARNINGS`, then a count: a T line replaces
+    the earlier one, both R lines are kept."""
+    first: dict[str, int] = {}
+    warnings = LineWarnings(out, path)
+    outcome = "the later line wins" if kind == "T" else "both relations are scored (ids must be unique)"
+    for lineno, line in enumerate(lines, 1):
+        if line[:1] == kind:
+            xid = line.split("\t", 1)[0]
+            if xid in first:
+                warnings.add(f"{path}:{lineno}: duplicate id {xid} (line {first[xid]}); {outcome}")
+            first[xid] = lineno
+    warnings.close()
 
 
 def parse_ann(text: str, *, name: str = "", path: str | None = None, kinds: str = ALL_KINDS) -> Document:

@@ -8,7 +8,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from chemref.brat.reader import LINE_WARNINGS, scan_ann
+import pytest
+
+from chemref.brat.reader import LINE_WARNINGS, REPEATED_LINES, scan_ann
 from chemref.scoring.brat import score_brat
 from tests.hostile.cli_runner import CORPORA, chemref
 
@@ -17,19 +19,41 @@ LINE = "R1\tREACTION_ASSOCIATED Arg1:T5 Arg2:T1"
 
 
 def test_an_identical_relation_line_is_read_once_and_warned_about_each_time() -> None:
-    text = "T1\tA 0 3\tabc\nT5\tB 4 6\tde\n" + f"{LINE}\n" * 1000 + "R1\tOTHER Arg1:T1 Arg2:T5\n" + f"{LINE}\n"
+    n = REPEATED_LINES + 10
+    text = "T1\tA 0 3\tabc\nT5\tB 4 6\tde\n" + f"{LINE}\n" * n + "R1\tOTHER Arg1:T1 Arg2:T5\n" + f"{LINE}\n"
     ments, rels, diags = scan_ann(text, "p.ann")
     assert ments == {"T1": ("A", ((0, 3),)), "T5": ("B", ((4, 6),))}
-    assert rels == [("REACTION_ASSOCIATED", "T5", "T1", 3), ("OTHER", "T1", "T5", 1003)]
+    assert rels == [("REACTION_ASSOCIATED", "T5", "T1", 3), ("OTHER", "T1", "T5", n + 3)]
     assert diags[:2] == ["p.ann:4: duplicate id R1 (line 3); both relations are scored (ids must be unique)",
                          "p.ann:5: duplicate id R1 (line 4); both relations are scored (ids must be unique)"]
     assert len(diags) == LINE_WARNINGS + 1
-    assert diags[-1] == f"p.ann: {1001 - LINE_WARNINGS:,} more lines with warnings; only the first 5 are listed"
+    assert diags[-1] == f"p.ann: {n + 1 - LINE_WARNINGS:,} more lines with warnings; only the first 5 are listed"
 
 
-def test_an_identical_mention_line_still_loses_to_a_later_different_one_and_wins_after_it() -> None:
-    text = "T1\tA 0 3\tabc\nT1\tB 0 3\tabc\nT1\tA 0 3\tabc\nT2\tC 4 6\n"
-    ments, _, diags = scan_ann(text, "p.ann")
+TEXTS = [
+    "T1\tA 0 3\tabc\nT1\tB 0 3\tabc\nT1\tA 0 3\tabc\nT2\tC 4 6\n",
+    "T1\tA 0 3;5 7\tabc\n\nR1\tX Arg2:T1 Arg1:T2\nR1\tX Arg2:T1 Arg1:T2\r\nT2\tC 4 6\n#1\tNote T1\tx\nR2\tY Arg1:T1 Arg2:T2\n",
+    "T1\tA 0 3\nR1\tX Arg1:T1 Arg2:T1\n" * 30 + "Q junk\n",
+    *[path.read_text(encoding="utf-8") * 3 for path in sorted(GOLD.glob("*.ann"))],
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_reading_each_distinct_line_once_gives_what_reading_every_line_does(text: str, monkeypatch) -> None:
+    from chemref.brat import reader
+
+    ments, rels, diags = scan_ann(text, "p.ann")
+    monkeypatch.setattr(reader, "REPEATED_LINES", -1)
+    once = scan_ann(text, "p.ann")
+    assert (once[0], once[2]) == (ments, diags) and list(ments) == list(once[0])
+    assert once[1] == list({rel[:3]: rel for rel in reversed(rels)}.values())[::-1]
+
+
+def test_an_identical_mention_line_still_loses_to_a_later_different_one_and_wins_after_it(monkeypatch) -> None:
+    from chemref.brat import reader
+
+    monkeypatch.setattr(reader, "REPEATED_LINES", -1)
+    ments, _, diags = scan_ann(TEXTS[0], "p.ann")
     assert ments == {"T1": ("A", ((0, 3),)), "T2": ("C", ((4, 6),))}
     assert diags == ["p.ann:2: duplicate id T1 (line 1); the later line wins",
                      "p.ann:3: duplicate id T1 (line 2); the later line wins"]
