@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from chemref.brat import reader
 from chemref.brat.reader import LINE_WARNINGS, REPEATED_LINES, scan_ann
 from chemref.scoring.brat import score_brat
 from tests.hostile.cli_runner import CORPORA, chemref
@@ -40,8 +41,6 @@ TEXTS = [
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_reading_each_distinct_line_once_gives_what_reading_every_line_does(text: str, monkeypatch) -> None:
-    from chemref.brat import reader
-
     ments, rels, diags = scan_ann(text, "p.ann")
     monkeypatch.setattr(reader, "REPEATED_LINES", -1)
     once = scan_ann(text, "p.ann")
@@ -50,8 +49,6 @@ def test_reading_each_distinct_line_once_gives_what_reading_every_line_does(text
 
 
 def test_an_identical_mention_line_still_loses_to_a_later_different_one_and_wins_after_it(monkeypatch) -> None:
-    from chemref.brat import reader
-
     monkeypatch.setattr(reader, "REPEATED_LINES", -1)
     ments, _, diags = scan_ann(TEXTS[0], "p.ann")
     assert ments == {"T1": ("A", ((0, 3),)), "T2": ("C", ((4, 6),))}

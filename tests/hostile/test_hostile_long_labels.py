@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.jats_helpers import article, numbered_refs, x
 
 from chemref import read_jats
 from chemref.jats.citations import MAX_EXPANDED, MAX_RANGE
+from tests.jats_helpers import article, numbered_refs, x
 
 
 def B(*numbers: int) -> tuple[str, ...]:

@@ -5,7 +5,6 @@ names, pax headers, chains of them, GNU sparse maps; and member names too long t
 from __future__ import annotations
 
 import gzip
-import io
 import tarfile
 from pathlib import Path
 
