@@ -70,8 +70,8 @@ CASES = [
     pytest.param("".join(["x"] + [f"<xref ref-type=\"bibr\" rid=\"B{i}\">{i}</xref>" for i in (1,)]) +
                  f" and [{x('B10', '1010')}&#x02013;{x('B12', '1012')}]",
                  [("1", B(1)), ("1010–1012", B(10, 11, 12))], id="range-with-four-digit-numbers",
-                 marks=pytest.mark.xfail(reason="range ends are 1-3 digit numbers so that '2010–2012' years are "
-                                                "never expanded")),
+                 marks=pytest.mark.xfail(reason="a range end of 4 digits or more must be its reference's label "
+                                                "or place (B10 is labelled 10): '2010–2012' years are never expanded")),
 ]
 
 

@@ -167,16 +167,26 @@ def read_r_line(line: str, path: str | None, lineno: int) -> tuple[str, str, str
     raise BratError(f"relation roles must be Arg1 and Arg2, got {r1} and {r2}", path=path, line=lineno)
 
 
+#: repeated lines in one file past which :func:`scan_ann` reads each distinct line once
+REPEATED_LINES = 1000
+
+
 def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey], list[tuple[str, str, str, int]],
                                                          list[str]]:
     """Lean T/R reading for scoring: ``({Tid: Entity.key}, [(type, arg1_id, arg2_id, line)], diagnostics)``.
 
     Same rules and errors as :func:`parse_ann` with ``kinds="TR"``, without building objects (what the
     ChEMU scorer reads thousands of files with): the common line shapes take a short path, anything
-    else goes through :func:`read_t_line` / :func:`read_r_line`.
+    else goes through :func:`read_t_line` / :func:`read_r_line`. In a file holding more than
+    :data:`REPEATED_LINES` repeated lines, a line identical to an earlier one (id included) is read once: the
+    same mention (the later line still wins) or the same relation (scored once, as sets are); its reused id is
+    warned about as any other.
     """
     if "\r" in text:  # CR, LF and CRLF end a line, as in BRATEval mode (offsets point into the .txt, not here)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if len(lines) > REPEATED_LINES and len(lines) - len(set(lines)) > REPEATED_LINES:
+        return _scan_repeated(lines, path)
     ments: dict[str, MentionKey] = {}
     rels: list[tuple[str, str, str, int]] = []
     diags: list[str] = []
@@ -185,7 +195,7 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     n_unknown = blank = 0
     r_ids: list[str] = []
     lineno = 0
-    for line in text.split("\n"):
+    for line in lines:
         lineno += 1
         c = line[:1]
         if c == "T":
@@ -222,19 +232,114 @@ def scan_ann(text: str, path: str | None = None) -> tuple[dict[str, MentionKey],
     refuse_unknown_lines(n_unknown, lineno - blank, path)
     unknown.close()
     if len(ments) != n_t:
-        _duplicates(text, path, "T", diags)
+        _duplicates(lines, path, "T", diags)
     if len(set(r_ids)) != len(r_ids):
-        _duplicates(text, path, "R", diags)
+        _duplicates(lines, path, "R", diags)
     return ments, rels, diags
 
 
-def _duplicates(text: str, path: str | None, kind: str, out: list[str]) -> None:
+def _scan_repeated(lines: list[str], path: str | None) -> tuple[dict[str, MentionKey],
+                                                                 list[tuple[str, str, str, int]], list[str]]:
+    """:func:`scan_ann` of a file of many repeated lines: each distinct T or R line is read once."""
+    ments: dict[str, MentionKey] = {}
+    rels: list[tuple[str, str, str, int]] = []
+    diags: list[str] = []
+    unknown = LineWarnings(diags, path)
+    t_ids, r_ids = _Ids(path, "the later line wins"), _Ids(path, "both relations are scored (ids must be unique)")
+    t_lines: dict[str, tuple[str, MentionKey]] = {}  # a T line read -> (its id, its mention)
+    r_lines: dict[str, str] = {}  # an R line read -> its id
+    n_unknown = blank = 0
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        c = line[:1]
+        if c == "T":
+            known = t_lines.get(line)
+            if known is None:
+                known = t_lines[line] = _scan_t_line(line, path, lineno)
+            ments[known[0]] = known[1]
+            t_ids.see(known[0], lineno)
+        elif c == "R":
+            rid = r_lines.get(line)
+            if rid is None:
+                rid = r_lines[line] = _scan_r_line(line, path, lineno, rels)
+            r_ids.see(rid, lineno)
+        elif not c or line.isspace():
+            blank += 1
+        elif c not in "EAMN#*":
+            n_unknown += 1
+            unknown.add(f"{path}:{lineno}: ignored a line of unknown kind {c!r}")
+    refuse_unknown_lines(n_unknown, lineno - blank, path)
+    unknown.close()
+    t_ids.close(diags)
+    r_ids.close(diags)
+    return ments, rels, diags
+
+
+def _scan_t_line(line: str, path: str | None, lineno: int) -> tuple[str, MentionKey]:
+    """One T line as ``(id, mention key)`` (the common shape on a short path)."""
+    parts = line.split("\t", 2)
+    if len(parts) > 1:
+        sp = parts[1].split()
+        if len(sp) == 3 and sp[1].isascii() and sp[1].isdigit() and sp[2].isascii() and sp[2].isdigit() \
+                and len(sp[1]) <= OFFSET_DIGITS and len(sp[2]) <= OFFSET_DIGITS:
+            start, end = int(sp[1]), int(sp[2])
+            if start < end:
+                return parts[0], (sp[0], ((start, end),))
+    tid, typ, frags = read_t_line(line, path, lineno)
+    return tid, (typ, frags)
+
+
+def _scan_r_line(line: str, path: str | None, lineno: int, rels: list[tuple[str, str, str, int]]) -> str:
+    """Read one R line into ``rels`` (the common shape on a short path); its id."""
+    parts = line.split("\t", 2)
+    if len(parts) > 1:
+        sp = parts[1].split()
+        if len(sp) == 3:
+            typ, x, y = sp
+            if x[:5] == "Arg1:" and y[:5] == "Arg2:" and x[5:] and y[5:]:
+                rels.append((typ, x[5:], y[5:], lineno))
+                return parts[0]
+    typ, a, b = read_r_line(line, path, lineno)
+    rels.append((typ, a, b, lineno))
+    return line.split("\t", 1)[0]
+
+
+class _Ids:
+    """The T or R ids of one file as they come: a reused one is warned about (naming the line it was last on and
+    ``outcome``), the first :data:`LINE_WARNINGS` one by one, then counted; a message is made only when listed."""
+
+    __slots__ = ("last", "warnings", "path", "outcome")
+
+    def __init__(self, path: str | None, outcome: str) -> None:
+        self.last: dict[str, int] = {}
+        self.warnings = LineWarnings([], path)
+        self.path = path
+        self.outcome = outcome
+
+    def see(self, xid: str, lineno: int) -> None:
+        previous = self.last.get(xid)
+        if previous is not None:
+            warnings = self.warnings
+            if warnings.listed < LINE_WARNINGS:
+                warnings.add(f"{self.path}:{lineno}: duplicate id {xid} (line {previous}); {self.outcome}")
+            else:
+                warnings.more += 1
+        self.last[xid] = lineno
+
+    def close(self, out: list[str]) -> None:
+        """Append the warnings to ``out``."""
+        self.warnings.close()
+        out.extend(self.warnings.out)
+
+
+def _duplicates(lines: list[str], path: str | None, kind: str, out: list[str]) -> None:
     """One line per reused ``kind`` (T or R) id, up to :data:`LINE_WARNINGS`, then a count: a T line replaces
     the earlier one, both R lines are kept."""
     first: dict[str, int] = {}
     warnings = LineWarnings(out, path)
     outcome = "the later line wins" if kind == "T" else "both relations are scored (ids must be unique)"
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(lines, 1):
         if line[:1] == kind:
             xid = line.split("\t", 1)[0]
             if xid in first:

@@ -31,7 +31,7 @@ from chemref.cli.statistics_options import (
     test_option,
     trials_option,
 )
-from chemref.errors import encodable, printable
+from chemref.errors import InputError, encodable, printable
 from chemref.scoring.brat.brateval.java import DEFAULT_SIMILARITY
 
 if TYPE_CHECKING:
@@ -141,6 +141,15 @@ def score_brat_command(
                 output=output, html=html)
 
 
+def _bytes(megabytes: float, option: str) -> int:
+    """A limit given in MB as bytes; an InputError when it is too large to count in bytes (``1e308``)."""
+    size = megabytes * 2**20
+    if size == float("inf"):
+        raise InputError(f"{option} {megabytes:g} is too large: the limit in bytes is infinite",
+                         hint="a limit cannot be infinite: give a large number instead")
+    return int(size)
+
+
 def _scorer_options(brateval: bool, *, level: str | None, span: str | None, similarity: float | None,
                     type_match: str | None, strict: bool, jobs: int | None, max_coref_links: int,
                     max_coref_total: int, max_error_records: int, max_match_edges: int, unreadable_as_empty: bool,
@@ -148,8 +157,9 @@ def _scorer_options(brateval: bool, *, level: str | None, span: str | None, simi
     """The keyword arguments of :func:`~chemref.scoring.brat.score.score_brat` the options give (the ChEMU-only
     ones in ChEMU mode only; ``zip_mb``: the member and archive limits in MB, and the expansion ratio)."""
     max_member_mb, max_archive_mb, max_zip_ratio = zip_mb
-    limits = guarded(lambda: brat_sources.ZipLimits(member=int(max_member_mb * 2**20),
-                                                    total=int(max_archive_mb * 2**20), ratio=max_zip_ratio))
+    limits = guarded(lambda: brat_sources.ZipLimits(member=_bytes(max_member_mb, "--max-member-mb"),
+                                                    total=_bytes(max_archive_mb, "--max-archive-mb"),
+                                                    ratio=max_zip_ratio))
     options: dict[str, Any] = dict(mode="brateval" if brateval else "chemu", level=level, span=span, similarity=similarity,
                    type_match=type_match, strict=strict, jobs=jobs, max_coref_links=max_coref_links,
                    zip_limits=limits)

@@ -26,6 +26,7 @@ from typing import Iterator
 from chemref.inputs.kinds import JATS_SUFFIXES
 from chemref.inputs.package_lists import package_licences
 from chemref.inputs.source import Source, path_text
+from chemref.inputs.tar_headers import MAX_NAME_CHARS, BoundedTarInfo, TarHeaderError, shown_name
 from chemref.licence import is_cc_by_name
 
 __all__ = ["MAX_INFLATION", "MAX_MEMBER_BYTES", "MIN_INFLATED_BYTES", "READ_AHEAD", "package_sources"]
@@ -107,7 +108,7 @@ def _not_a_file(member_label: str, member: tarfile.TarInfo) -> str:
     another member that holds no file (a device, a FIFO, a type tar does not know)."""
     if member.islnk() or member.issym():
         kind = "hard link" if member.islnk() else "symbolic link"
-        return (f"{member_label}: a {kind} to {path_text(member.linkname)!r} in the package; not read (its "
+        return (f"{member_label}: a {kind} to {path_text(shown_name(member.linkname))!r} in the package; not read (its "
                 "target is read under its own name)")
     kind = _MEMBER_KINDS.get(member.type) or f"member of type {member.type!r}"
     return f"{member_label}: a {kind} in the package, not a file; not read"
@@ -136,26 +137,40 @@ def _package_members(package: Path, label: str, use_licences: bool = True) -> It
             bound = max(MIN_INFLATED_BYTES, MAX_INFLATION * os.fstat(raw.fileno()).st_size)
             # "r:" over the decompressed file, not tarfile's stream mode: its buffer copies up to ``bufsize`` bytes
             # per member header and skips a member's data 10 kB at a time; seeks here only go forward
-            with tarfile.open(fileobj=_decompressed(raw), mode="r:") as archive:  # type: ignore[call-overload]
+            with tarfile.open(fileobj=_decompressed(raw), mode="r:",  # type: ignore[call-overload]
+                              tarinfo=BoundedTarInfo) as archive:
                 for member in archive:
                     archive.members.clear()  # every member seen stays listed otherwise: memory per member
                     if member.offset_data + member.size > bound:
-                        yield Source(None, path_text(f"{label}:{member.name}"), error=_bomb(
-                            path_text(f"{label}:{member.name}"), member, bound, done, last))
+                        member_label = _member_label(label, member)
+                        yield Source(None, member_label, error=_bomb(member_label, member, bound, done, last))
                         return
                     for source in _member(archive, member, label, licences, seen):
                         if source.error is None:
                             last = member.name
                             done += 1
                         yield source
+    except TarHeaderError as exc:
+        yield Source(None, label, error=f"{label}: {exc}; stopped {_where(done, last)}, the rest of the package is "
+                     "not read")
     except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as exc:
-        where = f"after {done} complete article(s), the last {last}" if last else "before its first article"
+        where = _where(done, last)
         reason = str(exc) or type(exc).__name__
         yield Source(None, label, error=f"{label}: damaged or truncated package, stopped {where} ({reason})")
 
 
+def _where(done: int, last: str | None) -> str:
+    """Where a package stopped: after how many articles, the last one named."""
+    return f"after {done} complete article(s), the last {shown_name(last)}" if last else "before its first article"
+
+
+def _member_label(label: str, member: tarfile.TarInfo) -> str:
+    """The label of a package member (its name cut short in a message when it is too long to be read)."""
+    return path_text(f"{label}:{shown_name(member.name) if len(member.name) > MAX_NAME_CHARS else member.name}")
+
+
 def _bomb(member_label: str, member: tarfile.TarInfo, bound: int, done: int, last: str | None) -> str:
-    where = f"after {done} complete article(s), the last {last}" if last else "before its first article"
+    where = _where(done, last)
     return (f"{member_label}: a member of {member.size:,} bytes would inflate the package past {bound:,} bytes "
             f"({MAX_INFLATION} times its size on disk): a decompression bomb; stopped {where}, the rest of the "
             "package is not read")
@@ -166,9 +181,13 @@ def _member(archive: tarfile.TarFile, member: tarfile.TarInfo, label: str, licen
     """The Source of one package member named like an article (nothing for other members)."""
     if not member.name.lower().endswith(JATS_SUFFIXES):
         return
-    member_label = path_text(f"{label}:{member.name}")
+    member_label = _member_label(label, member)
     if member.isdir():
         return  # structure only: the folder's files are members of their own
+    if len(member.name) > MAX_NAME_CHARS:
+        yield Source(None, member_label, error=f"{member_label}: a member name of {len(member.name):,} characters, "
+                     f"longer than the limit of {MAX_NAME_CHARS:,}; not read", stops=False)
+        return
     if not (member.isfile() or member.islnk() or member.issym()):
         # named like an article but holds no file: said, never dropped quietly, and no article given
         warnings.warn(_not_a_file(member_label, member), UserWarning, stacklevel=2)

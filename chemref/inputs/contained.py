@@ -13,7 +13,9 @@ def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str
     """The file a record's ``source_file`` names, when it lies inside one of the (resolved) corpus folders
     ``roots``: tried relative to the current folder and to each corpus folder and its parent (the build names
     an article by the path it was given, or from its input folder's name on). ``(None, why)`` otherwise: an
-    absolute path or one with ``..`` is refused, as is one that leads (through a link too) out of the folders."""
+    absolute path, one with ``..`` or a NUL character is refused, as is one that leads (through a link too) out of the folders."""
+    if "\0" in source:
+        return None, "it holds a NUL character, which no file name holds"
     name = Path(source)
     if name.is_absolute() or ".." in name.parts or not source.strip():
         return None, "absolute or '..' paths are refused"

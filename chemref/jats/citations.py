@@ -32,7 +32,9 @@ _NAMED_TOO_LONG = 20
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _DASH_SET = frozenset(_DASHES)
 _BRACKETS = str.maketrans("", "", " \t()[]")
-_NUMERIC = re.compile(r"^[\s\[\(]*\d{1,3}[a-z]?[\s\]\),;]*$")
+_NUMERIC = re.compile(r"^[\s\[\(]*\d{1,9}[a-z]?[\s\]\),;]*$")
+# a number of 4 digits or more, which may be a year (author-year citations) rather than a label
+_LONG_NUMBER = re.compile(r"^[\s\[\(]*((\d{4,9})[a-z]?)[\s\]\),;]*$")
 _RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d{{1,9}}[a-z]?)\s*[{_DASHES}]\s*(\d{{1,9}}[a-z]?)[\s\]\)]*$")
 _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
 
@@ -232,6 +234,8 @@ class _Paragraph:
         links: list[list[str | None]] = [[]]
         for i in range(1, len(events)):
             join = _joins_range(self.text, events[i - 1], events[i])
+            if join == "range" and not (self._labelled(i - 1) and self._labelled(i)):
+                join = None
             if join:
                 groups[-1].append(i)
                 links[-1].append(join)
@@ -239,6 +243,19 @@ class _Paragraph:
                 groups.append([i])
                 links.append([])
         return list(zip(groups, links))
+
+    def _labelled(self, i: int) -> bool:
+        """Whether xref ``i`` may end a range: a number of up to 3 digits (or no text) always; a longer one only
+        when it is the label of the reference cited or that reference's place in the list, so that years joined
+        by a dash ("2010–2012") are never a range."""
+        event = self.events[i]
+        match = _LONG_NUMBER.match(self.text[event.start:event.end])
+        if match is None:
+            return True
+        ids = self.resolved[i]
+        if not ids:
+            return False
+        return self.refs.label_to_id.get(match.group(1)) in ids or self.refs.position[ids[0]] == int(match.group(2)) - 1
 
     def added(self, group: list[int], joins: list[str | None], ids: list[str]) -> list[str]:
         """The references a group's ranges add between their ends: dash-joined xrefs, or one xref whose

@@ -262,12 +262,16 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+#: doublings of the first wait counted (``2.0 ** 1024`` overflows; any wait is capped at :data:`MAX_WAIT` anyway)
+_MAX_DOUBLINGS = 1000
+
+
 def backoff(attempt: int, first_wait: float, retry_after: float | None = None,
             rand: Callable[[float, float], float] = random.uniform) -> float:
     """The wait before try ``attempt + 1``: exponential (``first_wait * 2**attempt``) with full jitter, at least
     ``Retry-After`` when the server gave one of at most :data:`MAX_RETRY_AFTER` (a longer one is not obeyed),
     never more than :data:`MAX_WAIT`."""
-    wait = rand(0.5, 1.0) * first_wait * (2.0 ** attempt)
+    wait = rand(0.5, 1.0) * first_wait * (2.0 ** min(attempt, _MAX_DOUBLINGS))
     if retry_after is not None and retry_after <= MAX_RETRY_AFTER:
         wait = max(wait, retry_after)
     return min(wait, MAX_WAIT)

@@ -49,6 +49,8 @@ def run_build(layout: BuildLayout, identity: dict[str, Any], sources: Callable[[
             raise InputError("nothing to resume: no interrupted build here", path=str(staging),
                              hint="run without --resume to start the build")
     else:
+        if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
+            check_build_state(staging, staging / CHECKPOINT)  # an error naming it: never removed through a link
         if (staging / CHECKPOINT).exists():
             raise InputError("an interrupted build is in the way", path=str(staging),
                              hint="add --resume to finish it, or remove that folder to start again")
