@@ -181,10 +181,12 @@ def _bundle_keys(articles: Sequence[Article], label: str, key: str | None) -> li
     if key is not None:
         return [f"{key}-a{i}" for i in range(1, len(articles) + 1)]
     keys: list[str | None] = []
+    taken: set[str] = set()
     for n, article in enumerate(articles, start=1):
         own = _natural_key(article, label, article_info(article).key)
-        while own in keys:
+        while own in taken:
             own = f"{own}-a{n}"
+        taken.add(own)
         keys.append(own)
     return keys
 
@@ -192,8 +194,12 @@ def _bundle_keys(articles: Sequence[Article], label: str, key: str | None) -> li
 def bundle_repeats(key: str | None) -> list[str]:
     """The id prefixes of the articles of an ``<articles>`` file (``key``: its row's prefixes, joined by
     spaces) that were renamed by :func:`_bundle_keys` because an earlier article has their PMCID."""
-    keys = (key or "").split(" ")
-    return [k for n, k in enumerate(keys) if re.sub(r"-a\d+$", "", k) in keys[:n]]
+    renamed, seen = [], set()
+    for one in (key or "").split(" "):
+        if re.sub(r"-a\d+$", "", one) in seen:
+            renamed.append(one)
+        seen.add(one)
+    return renamed
 
 
 def _with_difficulty(article: Article, questions: list[Record],
@@ -360,12 +366,13 @@ def duplicate_message(result: ArticleResult) -> str | None:
         return None
     if result.skipped == "duplicate":
         return f"{result.source}: the same article as {result.duplicate_of} (given twice); skipped"
-    ids = ", ".join(f"{key}-..." for key in (result.key or "").split(" "))
+    keys = (result.key or "").split(" ")
+    ids = ", ".join(f"{key}-..." for key in keys[:5]) + (", ..." if len(keys) > 5 else "")
     if result.duplicate_of == result.source:
         renamed = bundle_repeats(result.key)
+        shown = ", ".join(f"{key}-..." for key in renamed[:5]) + (", ..." if len(renamed) > 5 else "")
         return (f"{result.source}: {len(renamed)} article(s) of this file have the PMCID of an earlier one: each "
-                f"is named by its place in the file, their questions have the ids "
-                + ", ".join(f"{key}-..." for key in renamed))
+                f"is named by its place in the file, their questions have the ids {shown}")
     return f"{result.source}: shares its id with {result.duplicate_of}, a different article; its questions have the ids {ids}"
 
 
