@@ -161,12 +161,11 @@ def _one_error_line(capsys) -> str:
     return err[0]
 
 
-def test_html_into_a_missing_folder_is_an_error(brat_pair, tmp_path, capsys):
+def test_html_into_a_missing_folder_creates_it(brat_pair, tmp_path):
     gold, pred = brat_pair
-    target = tmp_path / "no_such_folder" / "errors.html"
-    assert main(["score", "brat", str(gold), str(pred), "--html", str(target)]) == 2
-    assert "does not exist" in _one_error_line(capsys)
-    assert not target.parent.exists()
+    target = tmp_path / "no_such_folder" / "deeper" / "errors.html"
+    assert main(["score", "brat", str(gold), str(pred), "--html", str(target)]) == 0
+    assert target.is_file()
 
 
 def test_html_under_a_file_is_an_error(brat_pair, tmp_path, capsys):
@@ -209,11 +208,11 @@ def test_review_with_a_questions_file_as_rejected_is_an_error(tmp_path, capsys):
     assert "no 'reason' field" in _one_error_line(capsys)
 
 
-def test_review_into_a_missing_folder_is_an_error(tmp_path, capsys):
+def test_review_into_a_missing_folder_creates_it(tmp_path):
     q = tmp_path / "q.jsonl"
     q.write_text(json.dumps({"id": "q1", "excerpt": "A [CITATION]."}) + "\n")
-    assert main(["questions", "review", str(q), "-o", str(tmp_path / "missing" / "r.html")]) == 2
-    assert "does not exist" in _one_error_line(capsys)
+    assert main(["questions", "review", str(q), "-o", str(tmp_path / "missing" / "r.html")]) == 0
+    assert (tmp_path / "missing" / "r.html").is_file()
 
 
 def test_match_details_expands_coreference_with_the_limits_given(tmp_path, monkeypatch):

@@ -266,11 +266,41 @@ def scrub(text: str) -> str:
     return WITHHELD if holds_secret(text) else text
 
 
+def _number_text(value: Any) -> str | None:
+    """The JSON text of ``value`` when it is a number (``True``/``False`` are not), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return repr(value)
+    except ValueError:  # an int too long to show (json.loads refuses those first)
+        return ""
+
+
+def _on_number(change: Callable[[str, bool], str]) -> Callable[[Any, bool], Any]:
+    """``change`` applied to a string, and to a number's JSON text: the number stays as it is when its text
+    is unchanged, else it becomes the changed text (a number holding a secret is scrubbed as its digits)."""
+
+    def apply(value: Any, is_key: bool) -> Any:
+        if isinstance(value, str):
+            return change(value, is_key)
+        text = _number_text(value)
+        changed = change(text, is_key) if text else text
+        return value if changed == text else changed
+
+    return apply
+
+
+def _is_leaf(value: Any) -> bool:
+    return isinstance(value, str) or _number_text(value) is not None
+
+
 def _map_strings(value: Any, change: Callable[[str, bool], str]) -> Any:
-    """``value`` (parsed JSON) with ``change(text, is_key)`` applied to every string, keys included, in the
-    order they are written; without recursion, so any depth is fine."""
+    """``value`` (parsed JSON) with ``change(text, is_key)`` applied to every string, keys included, and to the
+    text of every number (:func:`_on_number`), in the order they are written; without recursion, so any depth
+    is fine."""
+    change = _on_number(change)
     if not isinstance(value, (dict, list)):
-        return change(value, False) if isinstance(value, str) else value
+        return change(value, False) if _is_leaf(value) else value
     root: Any = {} if isinstance(value, dict) else []
     stack: list[tuple[Any, Any]] = [(iter(value.items()) if isinstance(value, dict) else iter(value), root)]
     while stack:
@@ -279,7 +309,7 @@ def _map_strings(value: Any, change: Callable[[str, bool], str]) -> Any:
             if isinstance(target, dict):
                 key, item = item
                 key = change(key, True) if isinstance(key, str) else key
-            if isinstance(item, str):
+            if _is_leaf(item):
                 item = change(item, False)
             elif isinstance(item, (dict, list)):
                 child: Any = {} if isinstance(item, dict) else []
@@ -320,7 +350,9 @@ def _joined_holds_secret(value: Any, change: Callable[[str], str]) -> tuple[Any,
 
 
 def scrub_json(value: Any) -> Any:
-    """``value`` (parsed JSON) with every string, keys included, scrubbed (as :func:`scrub` does). The search
+    """``value`` (parsed JSON) with every string, keys included, scrubbed (as :func:`scrub` does), and every
+    number as its JSON text (a number whose digits hold a secret, or a piece of one, becomes the scrubbed or
+    withheld text; any other stays a number). The search
     for a secret's other forms runs on the strings joined (:func:`_joined_holds_secret`), and only when that
     finds one, on each string: a string that holds one is withheld; when the strings that are left still
     hold one joined (a secret split into pieces across strings), or when ``value`` holds more than

@@ -54,42 +54,27 @@ def read_pool(path: PathLike, diagnostics: list[str] | None = None) -> list[tupl
     return list(pool.items())
 
 
-def _resolve(source_file: str, bases: Iterable[Path]) -> Path | None:
-    candidate = Path(source_file)
-    if candidate.is_absolute():
-        return candidate if candidate.is_file() else None
-    for base in bases:
-        path = base / candidate
-        if path.is_file():
-            return path
-    return None
-
-
 #: ``package.tar.gz:member/path.xml``, the ``source_file`` of an article read from a package
 _PACKAGE_MEMBER = re.compile(r"(?P<package>.+?\.(?:tar\.gz|tgz|tar)):(?P<member>.+)", re.IGNORECASE)
 
 
-def _not_found(name: str, bases: list[Path]) -> InputError:
+def _not_found(name: str, bases: Sequence[Path]) -> InputError:
     return InputError(f"source article {printable(name[:300])!r} not found (looked in {', '.join(map(str, bases))})",
                       hint="give --corpus with the folder the questions were built from (a build given it by an "
                       "absolute path names its articles from that folder's name on), run from the folder the "
                       "questions were built in, or give --pool FILE")
 
 
-def _source_articles(names: Iterable[str], bases: list[Path], read: Any,
-                     roots: Sequence[Path] | None = None) -> Iterator[Any]:
+def _source_articles(names: Iterable[str], roots: Sequence[Path], read: Any) -> Iterator[Any]:
     """The articles named by ``source_file`` values: files, and members of packages (each package streamed once,
-    reading only the members named). With ``roots`` (resolved folders), only files inside them are read
-    (:func:`~chemref.inputs.contained.corpus_article`; ``bases`` is not used): any other is an error that names
-    ``roots`` only."""
+    reading only the members named). Only files inside the (resolved) folders ``roots`` are read
+    (:func:`~chemref.inputs.contained.corpus_article`): an absolute path, ``..`` or a link leading out is an
+    error that names ``roots`` only."""
 
     def located(name: str) -> Path:
-        if roots is None:
-            path = _resolve(name, bases)
-            if path is None:
-                raise _not_found(name, bases)
-            return path
         path, why = corpus_article(name, roots)
+        if path is None and why.startswith("not found"):
+            raise _not_found(name, roots)
         if path is None:
             raise InputError(f"source article {printable(name[:300])!r} is not read ({why}; the folders: "
                              f"{', '.join(map(str, roots))})",
@@ -119,19 +104,22 @@ def _source_articles(names: Iterable[str], bases: list[Path], read: Any,
                 if not left:
                     break
         if left:
-            raise _not_found(f"{package}:{min(left)}", bases)
+            raise _not_found(f"{package}:{min(left)}", roots)
 
 
 def reference_pool(source_files: Iterable[str], *, bases: Iterable[PathLike] = (".",),
                    diagnostics: list[str] | None = None) -> list[tuple[str, str]]:
     """Every reference with a DOI and a title in the given JATS files, as ``(doi, title)``, deduplicated by DOI.
 
-    Relative file names are looked up under each of ``bases`` in turn.
+    A file is read only when it lies inside one of the folders ``bases``: relative names are looked up in the
+    working folder and under each of ``bases`` and its parent; an absolute name, one with ``..`` or one leading
+    out through a link is an :class:`InputError`
+    (:func:`~chemref.inputs.contained.corpus_article`).
     """
-    base_paths = [Path(b) for b in bases]
+    roots = list(dict.fromkeys(Path(b).resolve() for b in bases))
     pool: dict[str, str] = {}
     untitled = 0
-    for article in _source_articles(dict.fromkeys(source_files), base_paths, read):
+    for article in _source_articles(dict.fromkeys(source_files), roots, read):
         for reference in article.references:
             if not reference.doi:
                 continue
@@ -186,6 +174,19 @@ def _search_folders(questions: Any, corpus: PathLike | Iterable[PathLike] | None
     return list(dict.fromkeys(p.resolve() for p in folders))
 
 
+def _source_roots(questions: Any, corpus: PathLike | Iterable[PathLike] | None,
+                  fallback: Sequence[PathLike] = ()) -> list[Path]:
+    """The folders source articles are read inside (resolved, duplicates removed): the ``corpus`` folders;
+    without them, the question file's folder, the working folder and the ``fallback`` folders."""
+    given = [] if corpus is None else [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    folders = [Path(folder) for folder in given]
+    if not folders:
+        if isinstance(questions, (str, os.PathLike)):
+            folders.append(Path(questions).parent)
+        folders += [Path.cwd(), *(Path(folder) for folder in fallback)]
+    return list(dict.fromkeys(folder.resolve() for folder in folders))
+
+
 def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool: str | PathLike = "references",
                      k: int = 100, corpus: PathLike | Iterable[PathLike] | None = None,
                      diagnostics: list[str] | None = None, fallback: Sequence[PathLike] = ()) -> list[dict[str, Any]]:
@@ -195,9 +196,11 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     ``chemref score questions`` reads. ``pool`` is ``"references"`` (the source articles' reference
     lists) or a JSONL path of ``{"doi", "title"}``. ``chemref questions build`` writes ``source_file``
     as the path it was given when relative, else from the input folder's name on, so relative names are looked
-    up in each ``corpus`` folder and its parent, then beside the question file, in the working folder and in the
-    ``fallback`` folders (the command line gives its sample articles, the builder's default input). Oddities are
-    appended to ``diagnostics``.
+    up in the working folder and in each ``corpus`` folder and its parent; an article is read only inside the
+    ``corpus`` folders (without them: beside the question file, in the working folder and in the ``fallback``
+    folders: the command line gives its sample articles, the builder's default input), so an absolute
+    ``source_file``, one with ``..`` or one leading out through a link is an error (as for ``questions
+    difficulty``). Oddities are appended to ``diagnostics``.
     """
     if k < 1:
         raise InputError(f"k must be a positive integer, got {k}")
@@ -207,7 +210,7 @@ def bm25_predictions(questions: PathLike | Iterable[Mapping[str, Any]], *, pool:
     if not records:
         raise InputError("no questions to rank", path=str(questions) if isinstance(questions, (str, os.PathLike)) else None)
     if str(pool) == "references":
-        candidates = _references_of(records, _search_folders(questions, corpus, fallback), notes)
+        candidates = _references_of(records, _source_roots(questions, corpus, fallback), notes)
     else:
         if corpus is not None:
             notes.append("the --corpus folders are not read with a candidate pool file (they only locate the "

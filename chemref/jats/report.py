@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any, Iterable
+from typing import IO, Any, Iterable, Sequence
 
 from chemref._io.atomic import atomic_write
 from chemref._io.outputs import check_not_input, is_stdout
@@ -119,21 +119,32 @@ def run(inputs: Iterable[str | os.PathLike[str]], *, as_json: bool = False, outp
         else:
             rows = list(results)
             outcome.articles = len(rows)
-            handle.write(format_table(rows))
+            if rows or errors:  # no article and no error: the error below is all that is said
+                handle.write(format_table(rows))
 
     if output is not None:
         try:
             with atomic_write(output) as handle:
                 emit(handle)
-                if errors and not outcome.articles:  # nothing read: the previous output stays as it was
+                if not outcome.articles:  # nothing read: the previous output stays as it was
                     raise _Abandon
             outcome.written = True
         except _Abandon:
             pass
     else:
         emit(stream or sys.stdout)
-    outcome.extend(errors)
+    outcome.extend(errors or _no_article(inputs, outcome.articles))
     return outcome
+
+
+def _no_article(inputs: Sequence[str | os.PathLike[str]], articles: int) -> list[JatsError]:
+    """The error of a run that found no article and no unreadable input (a PMC package holding none): as an
+    empty folder given, an error."""
+    if articles:
+        return []
+    where = os.fspath(inputs[0]) if len(inputs) == 1 else None
+    return [JatsError("holds no article (no .nxml or .xml member)" if where else "the inputs hold no article",
+                      path=where, hint="give JATS files, folders that hold them, or PMC .tar.gz packages")]
 
 
 def json_line(article: Article) -> str:

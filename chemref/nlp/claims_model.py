@@ -11,7 +11,6 @@ settings in ``training/claims/config.cfg``) and ship as ``data/claims_model.json
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from chemref.errors import InputError
+from chemref.jsonl import parse_json
 
 __all__ = ["ClaimModel", "MODEL_FILE", "OTHER", "Settings", "TARGET", "features", "find_citation", "model_tokens"]
 
@@ -204,6 +204,11 @@ class ClaimModel:
                              hint="expected {'settings': {...}, 'bias': ..., 'weights': {...}}") from None
         if not 0.0 < self.threshold < 1.0:
             raise InputError(f"invalid claim model: threshold {self.threshold} is not between 0 and 1")
+        odd = next((name for name, value in (("bias", self.bias), *self.weights.items())
+                    if not math.isfinite(value)), None)
+        if odd is not None:
+            raise InputError(f"invalid claim model: the {'bias' if odd == 'bias' else 'weight of ' + repr(odd[:80])} "
+                             "is not a finite number", hint="retrain with training/claims/train.py")
         self.meta = dict(data.get("meta", {}))
         self._grams: _GramWeights | None = None  # made from ``weights`` at the first logit
 
@@ -216,11 +221,11 @@ class ClaimModel:
     def from_file(cls, path: str | Path) -> "ClaimModel":
         """A model written by :meth:`to_json` (InputError naming the file when it is not one)."""
         try:
-            with Path(path).open(encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError) as exc:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
             raise InputError(f"cannot read the claim model ({type(exc).__name__}: {exc})", path=str(path),
                              hint="reinstall chemref, or retrain with training/claims/train.py") from None
+        data = parse_json(raw, path=path)  # strict: finite numbers, bounded nesting
         if not isinstance(data, dict):
             raise InputError("the claim model is not a JSON object", path=str(path))
         return cls(data)

@@ -8,6 +8,7 @@ later table overrides an earlier one for the same word.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -163,6 +164,58 @@ def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> Ru
     )
 
 
+#: the longest no-split pattern accepted (characters)
+MAX_NO_SPLIT_CHARS = 1000
+_REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
+_parser: Any = importlib.import_module("re._parser")  # Python's own parse of a pattern (as re.compile reads it)
+
+
+def _check_no_split(pattern: str) -> None:
+    """Refuse a no-split pattern that is not a regular expression, is longer than :data:`MAX_NO_SPLIT_CHARS`,
+    or can backtrack exponentially: a repeat (``*``, ``+``, ``{m,n}`` with n > 1) holding another quantifier
+    (``?`` too) or an alternation (``(a+)+``, ``(?:a?a?)+``, ``(x|xy)*``). A pattern comes from a saved pipeline too, which may be tampered."""
+    shown = repr(pattern[:80]) + ("..." if len(pattern) > 80 else "")
+    if len(pattern) > MAX_NO_SPLIT_CHARS:
+        raise InputError(f"no-split pattern {shown} is longer than {MAX_NO_SPLIT_CHARS} characters")
+    try:
+        re.compile(pattern)
+        nested = _nested_repeat(_parser.parse(pattern))
+    except (re.error, RecursionError) as exc:
+        raise InputError(f"no-split pattern {shown} is not a valid regular expression: {exc}",
+                         hint="patterns use Python's re syntax") from None
+    if nested:
+        raise InputError(f"no-split pattern {shown} repeats a group that holds a quantifier or an alternation "
+                         "(it could take exponential time on some texts)",
+                         hint="repeat single characters or classes only, e.g. 'Ex\\. \\d+' or '[A-Z]\\w*'")
+
+
+def _nested_repeat(parsed: Any) -> bool:
+    """Whether the parsed pattern ``parsed`` has a repeat of more than once that holds a quantifier or an
+    alternation of several branches (without recursion)."""
+    stack: list[tuple[Any, bool]] = [(parsed, False)]
+    while stack:
+        items, inside = stack.pop()
+        for op, value in items:
+            name = str(op)
+            if name in _REPEATS:
+                if inside:  # even an optional part: "(?:a?a?)+" backtracks exponentially
+                    return True
+                stack.append((value[2], value[1] > 1))
+            elif name == "BRANCH":
+                if inside and len(value[1]) > 1:
+                    return True
+                stack.extend((branch, inside) for branch in value[1])
+            elif name == "SUBPATTERN":
+                stack.append((value[3], inside))
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                stack.append((value[1], inside))
+            elif name == "ATOMIC_GROUP":
+                stack.append((value, inside))
+            elif name == "GROUPREF_EXISTS":
+                stack.extend((part, inside) for part in value[1:] if part is not None)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class SentenceRules:
     """The rule tables and user no-split patterns of one splitter configuration (immutable, comparable)."""
@@ -173,11 +226,7 @@ class SentenceRules:
 
     def __post_init__(self) -> None:
         for pattern in self.no_split:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise InputError(f"no-split pattern {pattern!r} is not a valid regular expression: {exc}",
-                                 hint="patterns use Python's re syntax") from exc
+            _check_no_split(pattern)
         names = [t.name for t in self.tables]
         if len(set(names)) != len(names):
             raise InputError(f"rule table names must be unique, got {names}")

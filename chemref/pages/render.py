@@ -58,14 +58,13 @@ def render_page(template: str, **context: Any) -> str:
 
 
 def check_page_path(path: str | os.PathLike[str]) -> None:
-    """Raise :class:`InputError` unless ``path`` can be written as a page: its folder must exist and be writable
-    (a page is a report of a run: a typo in the folder name should not create a new folder tree)."""
+    """Raise :class:`InputError` unless ``path`` can be written as a page: its folder, when it exists, or else
+    its nearest existing parent, must be a folder (a missing folder is created when the page is written, as
+    every writer does)."""
     target = Path(path)
-    folder = target.parent
-    if not folder.exists():
-        raise InputError(f"cannot write the page: the folder {folder} does not exist", path=str(target),
-                         hint="create the folder first or choose another path")
-    if not folder.is_dir():
+    folder = next((p for p in (target.parent, *target.parent.parents) if p.exists() or p.is_symlink()),
+                  target.parent)
+    if folder.exists() and not folder.is_dir():
         raise InputError(f"cannot write the page: {folder} is not a folder", path=str(target),
                          hint="choose another path")
     check_output(target)

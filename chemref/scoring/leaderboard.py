@@ -38,7 +38,7 @@ from chemref.scoring.stats.bootstrap import (
     precision_of,
     recall_of,
 )
-from chemref.scoring.stats.resampling import plural
+from chemref.scoring.stats.resampling import checked_draws, plural
 
 if TYPE_CHECKING:  # numpy is imported by the functions that use it: importing the CLI's scorers stays light
     import numpy as np
@@ -102,8 +102,7 @@ def build_leaderboard(names: Sequence[str], rows: Sequence[np.ndarray], statisti
     resampling = resampling or Resampling()
     if trials is None:
         trials = DEFAULT_TRIALS if test == "randomization" else resampling.resamples
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise InputError(f"the number of trials must be a positive integer, got {trials!r}")
+    checked_draws(trials, "trials")
     if primary not in statistics:
         raise InputError(f"unknown primary metric {primary!r}", hint=f"use one of {', '.join(statistics)}")
     arrays = [np.asarray(r, dtype=np.float64) for r in rows]

@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span
 
 from chemref._io import write_text
 from chemref.errors import InputError
+from chemref.jsonl import parse_json
 from chemref.nlp.claims import LABELS, ClaimClassifier, ClaimDecision, ClaimRules, default_classifier
 from chemref.nlp.claims_model import MODEL_FILE, ClaimModel
 from chemref.nlp.components.base import ChemrefPipe
@@ -85,7 +86,7 @@ class ClaimClassifierComponent(ChemrefPipe):
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> "ClaimClassifierComponent":
         """Load what :meth:`to_bytes` wrote."""
         try:
-            parsed = json.loads(data.decode("utf-8"))
+            parsed = parse_json(data)  # strict: finite numbers, bounded nesting (an InputError)
             tables, model = parsed["claims_rules"], parsed["claims_model"]
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(f"not a saved claim classifier ({type(exc).__name__})",
@@ -110,7 +111,7 @@ class ClaimClassifierComponent(ChemrefPipe):
             raise InputError("the saved component has no rule-table file", path=str(tables),
                              hint="save the pipeline again with nlp.to_disk()")
         try:
-            rules = ClaimRules(json.loads(tables.read_text(encoding="utf-8")))
+            rules = ClaimRules(parse_json(tables.read_bytes(), path=tables))
         except (ValueError, KeyError, TypeError) as exc:
             raise InputError(f"invalid rule tables ({type(exc).__name__})", path=str(tables),
                              hint="save the pipeline again with nlp.to_disk()") from None

@@ -16,6 +16,7 @@ import srsly
 from spacy.attrs import IDX, SENT_START
 
 from chemref.errors import InputError
+from chemref.jsonl import parse_json
 from chemref.nlp.components.base import ChemrefPipe
 from chemref.nlp.components.extensions import CITATIONS_KEY, doc_text, register_extensions
 from chemref.nlp.rules import NAME, SentenceRules
@@ -150,7 +151,7 @@ class ChemrefSentencizer(ChemrefPipe):
 
     def from_bytes(self, data: bytes, *, exclude: Sequence[str] = ()) -> "ChemrefSentencizer":
         """Load rule tables written by :meth:`to_bytes`."""
-        self.rules = self._rules_from(srsly.json_loads(data), "<bytes>")
+        self.rules = self._rules_from(parse_json(data), "<bytes>")
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Sequence[str] = ()) -> None:
@@ -165,7 +166,7 @@ class ChemrefSentencizer(ChemrefPipe):
         if not file.is_file():
             raise InputError("the saved chemref_sentencizer has no rule file", path=str(file),
                              hint="save the pipeline again with nlp.to_disk()")
-        self.rules = SentenceRules.from_dict(srsly.read_json(file), source=str(file))
+        self.rules = SentenceRules.from_dict(parse_json(file.read_bytes(), path=file), source=str(file))
         return self
 
     @staticmethod

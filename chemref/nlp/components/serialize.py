@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Iterable
 
 from chemref.errors import InputError
+from chemref.jsonl import parse_json
 
 __all__ = ["JsonRulesMixin"]
 
@@ -28,7 +29,7 @@ class JsonRulesMixin:
 
     def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> Any:
         """Load rule tables written by :meth:`to_bytes`."""
-        self.rules = self.rules_class(json.loads(data.decode("utf-8")))
+        self.rules = self.rules_class(parse_json(data))  # strict: finite numbers, bounded nesting
         return self
 
     def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -110,9 +111,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     ctx = FilterContext(settings, _remembering_claims(components or default_components()))
     info = article_info(article)
     if label is not None:
-        natural = info.key if article.pmcid or label.startswith("<") or not Path(label).stem else \
-            with_part(id_key(Path(label).stem), article)
-        info = replace(info, source_file=label, key=natural)
+        info = replace(info, source_file=label, key=_natural_key(article, label, info.key))
     if key is not None:
         info = replace(info, key=key)
     counts = {reason: 0 for reason in REASONS}
@@ -164,6 +163,46 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
     )
 
 
+def _natural_key(article: Article, label: str, key: str) -> str:
+    """The id prefix of ``article`` read from the input named ``label``: its PMCID (``key``, from
+    :func:`article_info`), else the input's file name (with the article's part, :func:`with_part`)."""
+    if article.pmcid or label.startswith("<") or not Path(label).stem:
+        return key
+    return with_part(id_key(Path(label).stem), article)
+
+
+def _bundle_keys(articles: Sequence[Article], label: str, key: str | None) -> list[str | None]:
+    """The id prefix of each article of one file. One article: ``key`` (None: its own). Several (an
+    ``<articles>`` file): ``key-a<n>`` when a new prefix is given (:class:`UniqueIds`), else each its own,
+    except that an article whose prefix an earlier article of the file already has (two articles with the
+    same PMCID) adds ``-a<n>``, ``n`` its place in the file (``-a<n>-a<n>``... while that is taken too), so
+    the ids of a file are unique whoever builds it."""
+    if len(articles) == 1:
+        return [key]
+    if key is not None:
+        return [f"{key}-a{i}" for i in range(1, len(articles) + 1)]
+    keys: list[str | None] = []
+    taken: set[str] = set()
+    for n, article in enumerate(articles, start=1):
+        own = _natural_key(article, label, article_info(article).key)
+        while own in taken:
+            own = f"{own}-a{n}"
+        taken.add(own)
+        keys.append(own)
+    return keys
+
+
+def bundle_repeats(key: str | None) -> list[str]:
+    """The id prefixes of the articles of an ``<articles>`` file (``key``: its row's prefixes, joined by
+    spaces) that were renamed by :func:`_bundle_keys` because an earlier article has their PMCID."""
+    renamed, seen = [], set()
+    for one in (key or "").split(" "):
+        if re.sub(r"-a\d+$", "", one) in seen:
+            renamed.append(one)
+        seen.add(one)
+    return renamed
+
+
 def _with_difficulty(article: Article, questions: list[Record],
                      rejected: list[tuple[int, Record]]) -> list[Record]:
     """``questions`` and, in place, ``rejected`` with ``bm25_rank_bibliography`` set on every record the selector
@@ -202,12 +241,12 @@ def build_article(source: Source | str | os.PathLike[str] | bytes, settings: Bui
         else:
             data, name = _article_bytes(str(source.path)), str(source.path)
         articles = read_articles(data, name=name)
-        # a new id prefix (UniqueIds) for a file of several articles: one per article, numbered
-        keys = [key] * len(articles) if key is None or len(articles) == 1 else \
-            [f"{key}-a{i}" for i in range(1, len(articles) + 1)]
+        keys = _bundle_keys(articles, source.label, key)
         results = [article_questions(article, settings, components=components, label=source.label, key=k)
                    for article, k in zip(articles, keys)]
         result = results[0] if len(results) == 1 else _merge(results)
+        if key is None and bundle_repeats(result.key):  # the file's own repeats (see duplicate_message)
+            result = replace(result, duplicate_of=source.label)
         return replace(result, digest=hashlib.sha1(data).hexdigest())
     except ChemrefError as exc:
         return ArticleResult(source=source.label, key=None, cc_by=None, error=_labelled(str(exc), source))
@@ -261,7 +300,10 @@ class UniqueIds:
       twice, or inside a folder also given) is skipped the second time (``skipped="duplicate"``,
       ``duplicate_of`` naming the first), with a diagnostic;
     - a different article whose id prefix (PMCID, else file name) is already taken gets the first free
-      ``<prefix>-2``, ``<prefix>-3``, ... (so the same inputs always get the same ids).
+      ``<prefix>-2``, ``<prefix>-3``, ... (so the same inputs always get the same ids). An ``<articles>``
+      file holds one prefix per article (its row's ``id_prefix``: them joined by spaces); when one of them
+      is taken, the file's articles get ``<first prefix>-<n>-a1``, ``-a2``, ... (the first ``n`` from 2 that
+      leaves them all free).
 
     Holds one entry per article (its id prefix, file name and SHA-1).
     """
@@ -273,26 +315,34 @@ class UniqueIds:
         """Count an article already built (an ``articles-*.jsonl`` row of a shard done before a resume)."""
         key, label = row.get("id_prefix"), str(row.get("source_file"))
         if isinstance(key, str) and row.get("skipped") is None:
-            self.taken.setdefault(key, (row.get("sha1"), _name(label), label))
+            for one in key.split(" "):
+                self.taken.setdefault(one, (row.get("sha1"), _name(label), label))
 
-    def admit(self, result: ArticleResult) -> tuple[str, str] | None:
-        """None when ``result`` keeps its ids; else ``("duplicate", first label)`` or ``("rekey", new prefix)``."""
+    def admit(self, result: ArticleResult) -> tuple[str, str, str] | None:
+        """None when ``result`` keeps its ids; else ``("duplicate", first label, first label)`` or
+        ``("rekey", new prefix, label of the article whose prefix it met)``."""
         key = result.key
         if key is None or result.error is not None or result.skipped is not None:
             return None
+        keys = key.split(" ")
         entry = (result.digest, _name(result.source), result.source)
-        held = self.taken.get(key)
-        if held is None:
-            self.taken[key] = entry
+        clash = next((self.taken[one] for one in keys if one in self.taken), None)
+        if clash is None:
+            for one in keys:
+                self.taken[one] = entry
             return None
-        if held[0] is not None and held[:2] == entry[:2]:
-            return "duplicate", held[2]
+        if clash[0] is not None and clash[:2] == entry[:2]:
+            return "duplicate", clash[2], clash[2]
+
+        def prefixes(fresh: str) -> list[str]:
+            return [fresh] if len(keys) == 1 else [f"{fresh}-a{i}" for i in range(1, len(keys) + 1)]
+
         n = 2
-        while f"{key}-{n}" in self.taken:
+        while any(one in self.taken for one in prefixes(f"{keys[0]}-{n}")):
             n += 1
-        fresh = f"{key}-{n}"
-        self.taken[fresh] = entry
-        return "rekey", fresh
+        for one in prefixes(f"{keys[0]}-{n}"):
+            self.taken[one] = entry
+        return "rekey", f"{keys[0]}-{n}", clash[2]
 
     def resolve(self, result: ArticleResult, source: Source, settings: BuildSettings,
                 components: Components | None = None) -> ArticleResult:
@@ -301,22 +351,28 @@ class UniqueIds:
         decision = self.admit(result)
         if decision is None:
             return result
-        kind, value = decision
+        kind, value, first = decision
         if kind == "duplicate":
             return ArticleResult(source=result.source, key=None, cc_by=result.cc_by, skipped="duplicate",
                                  digest=result.digest, duplicate_of=value)
-        first = self.taken[result.key][2] if result.key is not None else None
         return replace(build_article(source, settings, components=components, key=value), duplicate_of=first)
 
 
 def duplicate_message(result: ArticleResult) -> str | None:
-    """The diagnostic of an article :class:`UniqueIds` skipped or gave another id, else None."""
+    """The diagnostic of an article :class:`UniqueIds` skipped or gave another id, or of an ``<articles>``
+    file whose articles repeat a PMCID (:func:`_bundle_keys`), else None."""
     if result.duplicate_of is None:
         return None
     if result.skipped == "duplicate":
         return f"{result.source}: the same article as {result.duplicate_of} (given twice); skipped"
-    return (f"{result.source}: shares its id with {result.duplicate_of}, a different article; its questions "
-            f"have the ids {result.key}-...")
+    keys = (result.key or "").split(" ")
+    ids = ", ".join(f"{key}-..." for key in keys[:5]) + (", ..." if len(keys) > 5 else "")
+    if result.duplicate_of == result.source:
+        renamed = bundle_repeats(result.key)
+        shown = ", ".join(f"{key}-..." for key in renamed[:5]) + (", ..." if len(renamed) > 5 else "")
+        return (f"{result.source}: {len(renamed)} article(s) of this file have the PMCID of an earlier one: each "
+                f"is named by its place in the file, their questions have the ids {shown}")
+    return f"{result.source}: shares its id with {result.duplicate_of}, a different article; its questions have the ids {ids}"
 
 
 def warm_up() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from chemref._io.staging import commit_renames, discard_staged, staged_file
-from chemref.baseline.bm25 import TitleIndex, _search_folders, _source_articles
+from chemref.baseline.bm25 import TitleIndex, _search_folders, _source_articles, _source_roots
 from chemref.errors import InputError
 from chemref.jats.reader import read
 from chemref.jsonl import json_line, read_jsonl
@@ -90,7 +90,7 @@ def _works(sources: Sequence[str], roots: list[Path], position: dict[str, int],
 
     untitled = 0
     try:
-        for article in _source_articles(sources, [], read, roots=roots):
+        for article in _source_articles(sources, roots, read):
             for ref in article.references:
                 key = work_key(ref.doi, ref.pmid, ref.title)
                 if not ref.title or not ref.title.strip() or key is None:
@@ -172,8 +172,7 @@ def _source_files(inputs: Sequence[Sequence[PathLike]], summary: CorpusDifficult
 def _corpus_roots(corpus: PathLike | Iterable[PathLike] | None) -> list[Path]:
     """Where articles are read: only inside the --corpus folders (without it, the working folder), so that a
     record naming an absolute path, or one with '..', is never opened."""
-    given = [] if corpus is None else [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
-    return list(dict.fromkeys(Path(folder).resolve() for folder in given)) or [Path.cwd().resolve()]
+    return _source_roots(None, corpus)
 
 
 def _set_corpus_rank(record: dict[str, Any], position: Mapping[str, int], index: Any,

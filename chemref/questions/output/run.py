@@ -13,6 +13,7 @@ from chemref.inputs import Source, count_sources
 from chemref.pool import ordered_map
 from chemref.progress import Progress
 from chemref.questions.funnel.builder import ARTICLES_PER_TASK, UniqueIds, build_article, duplicate_message, warm_up
+from chemref.questions.funnel.records import ArticleResult
 from chemref.questions.funnel.settings import BuildSettings
 from chemref.questions.output.checkpoint import CHECKPOINT, Checkpoint, differences
 from chemref.questions.output.cluster import build_shards_on
@@ -153,6 +154,15 @@ def _unique_ids(staging: Path, checkpoint: Checkpoint, fmt: str) -> Any:
     return ids
 
 
+def _warn_bundle_repeats(row: dict[str, Any]) -> None:
+    """The warning a local build gives for an ``<articles>`` file whose articles repeat a PMCID
+    (:func:`~chemref.questions.funnel.builder.duplicate_message`), for its row written by a Dask worker."""
+    source = row.get("source_file")
+    if source is not None and row.get("duplicate_of") == source and row.get("skipped") is None:
+        result = ArticleResult(source=str(source), key=row.get("id_prefix"), cc_by=None, duplicate_of=str(source))
+        warnings.warn(str(duplicate_message(result)), UserWarning, stacklevel=1)
+
+
 def _resolve_ids_after_workers(plan: InputPlan, staging: Path, checkpoint: Checkpoint, settings: BuildSettings,
                                fmt: str) -> None:
     """On Dask, where workers write whole shards without seeing each other's ids: give the build the ids a local
@@ -165,10 +175,11 @@ def _resolve_ids_after_workers(plan: InputPlan, staging: Path, checkpoint: Check
     for index in range(checkpoint.prefix_end):
         rows = list(per_article_rows(staging, (index,), fmt, placed=staging.parent))
         keys = [row.get("id_prefix") for row in rows if row.get("skipped") is None]
-        keys = [key for key in keys if isinstance(key, str)]
+        keys = [one for key in keys if isinstance(key, str) for one in key.split(" ")]  # <articles>: several
         if len(set(keys)) == len(keys) and not any(key in ids.taken for key in keys):  # no id met twice
             for row in rows:
                 ids.add_row(row)
+                _warn_bundle_repeats(row)
             continue
         sources = [source for i, source in enumerate(plan.sources()) if i // plan.size == index]
         writer = ShardWriter(staging, index, fmt)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from chemref.errors import InputError
 
 __all__ = ["DEFAULT_LEVEL", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_TRIALS", "MAX_RESAMPLES", "TESTS",
-           "Resampling"]
+           "Resampling", "checked_draws"]
 
 #: confidence level of an interval when none is given
 DEFAULT_LEVEL = 0.95
@@ -39,11 +39,7 @@ class Resampling:
     def __post_init__(self) -> None:
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0.0 < self.level < 1.0:
             raise InputError(f"confidence level must be between 0 and 1 (e.g. 0.95), got {self.level!r}")
-        if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
-            raise InputError(f"the number of resamples must be a positive integer, got {self.resamples!r}")
-        if self.resamples > MAX_RESAMPLES:
-            raise InputError(f"at most {MAX_RESAMPLES:,} resamples are drawn, got {self.resamples:,}",
-                             hint="10,000 resamples already fix a 95% interval to about 0.001")
+        checked_draws(self.resamples, "resamples")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise InputError(f"the seed must be a non-negative integer, got {self.seed!r}")
 
@@ -56,6 +52,18 @@ class Resampling:
     def to_dict(self) -> dict[str, object]:
         return {"level": self.level, "method": "percentile bootstrap", "resamples": self.resamples,
                 "seed": self.seed}
+
+
+def checked_draws(value: object, what: str) -> int:
+    """``value`` when it is a number of random draws chemref makes (``what``: "resamples", "trials"): a
+    positive integer of at most :data:`MAX_RESAMPLES` (the one bound of bootstrap resamples and randomization
+    trials), else an :class:`InputError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"the number of {what} must be a positive integer, got {value!r}")
+    if value > MAX_RESAMPLES:
+        raise InputError(f"at most {MAX_RESAMPLES:,} {what} are drawn, got {value:,}",
+                         hint=f"10,000 {what} already fix a 95% interval or a p-value to about 0.001")
+    return value
 
 
 def plural(unit: str, n: int = 2) -> str:
