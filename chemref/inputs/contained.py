@@ -6,7 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["corpus_article", "corpus_bases"]
+__all__ = ["MAX_NAME_CHARS", "corpus_article", "corpus_bases"]
+
+
+#: The longest ``source_file`` looked up (PATH_MAX on Linux): a longer one names no file.
+MAX_NAME_CHARS = 4096
 
 
 def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str]:
@@ -16,6 +20,8 @@ def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str
     absolute path, one with ``..`` or a NUL character is refused, as is one that leads (through a link too) out of the folders."""
     if "\0" in source:
         return None, "it holds a NUL character, which no file name holds"
+    if len(source) > MAX_NAME_CHARS:
+        return None, f"it is longer than {MAX_NAME_CHARS:,} characters, which no file name is"
     name = Path(source)
     if name.is_absolute() or ".." in name.parts or not source.strip():
         return None, "absolute or '..' paths are refused"
@@ -23,9 +29,9 @@ def corpus_article(source: str, roots: Sequence[Path]) -> tuple[Path | None, str
     for candidate in [Path.cwd() / name] + [base / name for root in roots for base in corpus_bases(root)]:
         try:
             resolved = candidate.resolve()
-        except (OSError, RuntimeError):
-            continue
-        if not resolved.is_file():
+            if not resolved.is_file():
+                continue
+        except (OSError, RuntimeError):  # a name too long for the system, a loop of links
             continue
         if any(resolved.is_relative_to(root) for root in roots):
             return resolved, ""

@@ -31,11 +31,13 @@ _NAMED_TOO_LONG = 20
 
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _DASH_SET = frozenset(_DASHES)
+# Numbers of up to 4,000 digits (Python converts up to 4,300 to int): a label of any real length, never a limit
+# that turns a range of long labels into two citations without a word.
 _BRACKETS = str.maketrans("", "", " \t()[]")
-_NUMERIC = re.compile(r"^[\s\[\(]*\d{1,9}[a-z]?[\s\]\),;]*$")
+_NUMERIC = re.compile(r"^[\s\[\(]*\d{1,4000}[a-z]?[\s\]\),;]*$")
 # a number of 4 digits or more, which may be a year (author-year citations) rather than a label
-_LONG_NUMBER = re.compile(r"^[\s\[\(]*((\d{4,9})[a-z]?)[\s\]\),;]*$")
-_RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d{{1,9}}[a-z]?)\s*[{_DASHES}]\s*(\d{{1,9}}[a-z]?)[\s\]\)]*$")
+_LONG_NUMBER = re.compile(r"^[\s\[\(]*((\d{4,4000})[a-z]?)[\s\]\),;]*$")
+_RANGE_TEXT = re.compile(rf"^[\s\[\(]*(\d{{1,4000}}[a-z]?)\s*[{_DASHES}]\s*(\d{{1,4000}}[a-z]?)[\s\]\)]*$")
 _YEAR_ONLY = re.compile(r"^[\s\[\(]*(?:1[6-9]|20)\d\d[a-z]?(?:\s*[,/]\s*[a-z])?[\s\]\)]*$")
 
 # Author names before a linked year. A name starts with a capital (Latin letters with diacritics

@@ -166,6 +166,10 @@ def _build_index(tables: tuple[RuleTable, ...], no_split: tuple[str, ...]) -> Ru
 
 #: the longest no-split pattern accepted (characters)
 MAX_NO_SPLIT_CHARS = 1000
+#: the most long repeats (``*``, ``+``, or more than LONG_REPEAT times) one no-split pattern may hold: with k of
+#: them in a row, a word of n letters can take n**k steps to refuse ('\w*\w*\w*\w*c' on a 60-letter word: seconds)
+MAX_UNBOUNDED_REPEATS = 2
+LONG_REPEAT = 50
 _REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
 _parser: Any = importlib.import_module("re._parser")  # Python's own parse of a pattern (as re.compile reads it)
 
@@ -187,6 +191,34 @@ def _check_no_split(pattern: str) -> None:
         raise InputError(f"no-split pattern {shown} repeats a group that holds a quantifier or an alternation "
                          "(it could take exponential time on some texts)",
                          hint="repeat single characters or classes only, e.g. 'Ex\\. \\d+' or '[A-Z]\\w*'")
+    if _unbounded_repeats(_parser.parse(pattern)) > MAX_UNBOUNDED_REPEATS:
+        raise InputError(f"no-split pattern {shown} has more than {MAX_UNBOUNDED_REPEATS} long repeats ('*', '+', "
+                         f"or more than {LONG_REPEAT} times): each one more multiplies the time a long word can take",
+                         hint="bound the repeats ('\\w{1,40}') or use fewer of them")
+
+
+def _unbounded_repeats(parsed: Any) -> int:
+    """How many long repeats (``*``, ``+``, ``{m,}``, or up to more than :data:`LONG_REPEAT` times) the parsed
+    pattern ``parsed`` holds."""
+    count = 0
+    stack: list[Any] = [parsed]
+    while stack:
+        for op, value in stack.pop():
+            name = str(op)
+            if name in _REPEATS:
+                count += value[1] > LONG_REPEAT
+                stack.append(value[2])
+            elif name == "BRANCH":
+                stack.extend(value[1])
+            elif name == "SUBPATTERN":
+                stack.append(value[3])
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                stack.append(value[1])
+            elif name == "ATOMIC_GROUP":
+                stack.append(value)
+            elif name == "GROUPREF_EXISTS":
+                stack.extend(part for part in value[1:] if part is not None)
+    return count
 
 
 def _nested_repeat(parsed: Any) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 from chemref.baseline.bm25 import bm25_predictions
 from chemref.errors import InputError
+from chemref.inputs.contained import MAX_NAME_CHARS, corpus_article
 from tests.helpers import ROOT
 
 ARTICLE = sorted((ROOT / "corpora" / "jats").glob("*.xml"))[0]
@@ -54,3 +55,10 @@ def test_a_source_inside_the_corpus_is_still_read(tmp_path: Path, monkeypatch: p
     assert predictions[0]["id"] == "q1" and len(predictions[0]["dois"]) == 3
     beside = _questions(folder / "q.jsonl", "a.xml")  # without --corpus: beside the question file
     assert bm25_predictions(beside, k=3) == predictions
+
+
+def test_a_source_file_name_longer_than_any_file_name_is_refused_in_words(tmp_path) -> None:
+    path, why = corpus_article("a" * (MAX_NAME_CHARS + 1), [tmp_path.resolve()])
+    assert path is None and "longer than 4,096 characters" in why
+    path, why = corpus_article("d/" * 2000 + "x.xml", [tmp_path.resolve()])  # each part short, the whole too long
+    assert path is None and why == "not found in the corpus folders"

@@ -61,3 +61,26 @@ def test_ranges_of_long_labels_spend_the_article_budget() -> None:
     got, diagnostics = _citations(paragraph, numbered_refs(1000 + MAX_RANGE))
     assert [len(ids) for _, ids in got] == [MAX_RANGE - 1] * (ranges - 1) + [2]
     assert diagnostics == ["range-budget-spent"]
+
+
+def _long_label_refs(labels: list[str]) -> str:
+    return "".join(f'<ref id="L{n}"><label>{label}</label><mixed-citation publication-type="journal">'
+                   f'<article-title>Work {n}</article-title>. <year>2020</year>. '
+                   f'<pub-id pub-id-type="doi">10.1000/l{n}</pub-id></mixed-citation></ref>'
+                   for n, label in enumerate(labels))
+
+
+@pytest.mark.parametrize("digits", [10, 20])
+def test_a_range_of_labels_of_ten_digits_or_more_is_expanded(digits: int) -> None:
+    first = 10 ** (digits - 1)
+    labels = [str(first + n) for n in range(5)]
+    paragraph = f"Known [{x('L0', labels[0])}&#x02013;{x('L4', labels[4])}]."
+    cited, codes = _citations(paragraph, _long_label_refs(labels))
+    assert cited == [(f"{labels[0]}–{labels[4]}", ("L0", "L1", "L2", "L3", "L4"))] and codes == []
+
+
+def test_one_xref_printing_a_range_of_long_labels_is_expanded_by_its_labels() -> None:
+    labels = [str(10 ** 11 + n) for n in range(4)]
+    paragraph = f"Known [{x('L0', labels[0] + '&#x02013;' + labels[3])}]."
+    cited, codes = _citations(paragraph, _long_label_refs(labels))
+    assert cited == [(f"{labels[0]}–{labels[3]}", ("L0", "L1", "L2", "L3"))] and codes == []

@@ -82,3 +82,14 @@ def test_deep_json_in_a_components_bytes_is_an_input_error() -> None:
     for name in ("chemref_claim_classifier", "chemref_sentencizer", "chemref_author_mentions"):
         with pytest.raises(InputError):
             nlp.get_pipe(name).from_bytes(deep)
+
+
+@pytest.mark.parametrize("pattern", [r"\w*\w*\w*\w*\w*\w*c", r"a*a*a*a*a*a*!?b", r"\w{0,1000}\w{0,1000}\w{0,1000}c"])
+def test_a_no_split_pattern_with_many_long_repeats_is_refused(pattern: str) -> None:
+    with pytest.raises(InputError, match="long repeats"):
+        SentenceRules.default().with_no_split([pattern])
+
+
+@pytest.mark.parametrize("pattern", [r"Ex\. \d+", r"[A-Z]\w*", r"\w+\.\w+", r"Fig\. \d+[a-z]*"])
+def test_ordinary_no_split_patterns_are_accepted(pattern: str) -> None:
+    assert pattern in SentenceRules.default().with_no_split([pattern]).no_split
