@@ -191,3 +191,11 @@ def test_lower_case_word_kind_read_in_one_match(text):
     opens = bool(s._LABEL.match(text) or s._CAMEL.match(text) or s._SYMBOL.match(text)
                  or (p and p.group(1) in idx.lowercase_prefixes) or (a and a.group() in idx.lowercase_openers))
     assert _next_kind(text, 0, idx) == (s._LOWERSTART if opens else s._LOWER)
+
+
+def test_markers_ending_inside_a_second_anchor_do_not_cut_it() -> None:
+    """Past one anchor the markers may end inside the next one: the end moves past that one too."""
+    text = "..7 aaa(Smith et al., 2019)A"
+    spans = split_sentences(text, protected=[(2, 7), (8, 28)])
+    assert_covers(text, spans)
+    assert_no_boundary_inside(text, spans, [(2, 7), (8, 28)])

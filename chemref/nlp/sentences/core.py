@@ -258,15 +258,17 @@ def _decide(text: str, i: int, j: int, group: str, glued: bool, starts_prot: boo
                     and _citation_opens_sentence(text, i, run_end, punct_end, idx) and punct_end > last_cut:
                 return punct_end, -1  # "... implications. [7] confirms this.": the citation is the next subject
             return None, sent_start  # after the markers, a plain lower-case word or a symbol: never a boundary
-    if p_first < end < p_last:
+    while p_first < end < p_last:
         k = bisect_right(p_starts, end - 1) - 1
-        if k >= 0 and prot[k][0] < end < prot[k][1]:
-            # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it
-            end = _extend_over_markers(text, prot[k][1], prot, p_starts, glued=False)
-            nm = _NEXT.match(text, end)
-            if nm is None:
-                return _STOP, sent_start
-            j = nm.start(1)
+        if not (k >= 0 and prot[k][0] < end < prot[k][1]):
+            break
+        # the end fell inside an anchor ("diffusion.7 A" with "7 A" protected): go past it, and past the next
+        # one if the markers after it end inside that one too (each turn moves the end forward)
+        end = _extend_over_markers(text, prot[k][1], prot, p_starts, glued=False)
+        nm = _NEXT.match(text, end)
+        if nm is None:
+            return _STOP, sent_start
+        j = nm.start(1)
     return _ends_at(text, i, raw_j, j, group, glued, run_end, end, punct_end, last_cut, sent_start, prot, p_starts,
                     idx)
 
