@@ -236,7 +236,7 @@ def _references_of(records: list[tuple[str, str, str | None, str | None]], bases
 def _ranked(records: list[tuple[str, str, str | None, str | None]], candidates: list[tuple[str, str]], k: int,
             notes: list[str]) -> list[dict[str, Any]]:
     """The top-``k`` DOIs of ``candidates`` for each question by BM25 (ties in pool order)."""
-    import numpy as np  # noqa: PLC0415 (numpy, loaded only when this path runs)
+    import numpy as np  # (numpy, loaded only when this path runs)
 
     dois = [doi for doi, _ in candidates]
     index = TitleIndex([title for _, title in candidates], [excerpt for _, excerpt, _, _ in records])

@@ -134,7 +134,7 @@ class TitleIndex:
 
     def _dense(self, ids: list[int]) -> Any:
         """Every title's score for the word ids ``ids`` (a numpy array in title order)."""
-        import numpy as np  # noqa: PLC0415 (numpy, loaded only when a large or whole score list is asked for)
+        import numpy as np  # (numpy, loaded only when a large or whole score list is asked for)
 
         scores = np.zeros(self.size, dtype=np.float32)
         for word in ids:
