@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_claims import combination, naive, rules, score  # noqa: E402
 from chemref._io.atomic import atomic_write  # noqa: E402
+from chemref.scoring.stats.agreement import cohen_kappa  # noqa: E402
 
 LABELS = ROOT / "corpora" / "labels" / "act_train_sample.jsonl"
 OUT = ROOT / "benchmarks" / "results" / "act_agreement.json"
@@ -37,15 +38,6 @@ OUT = ROOT / "benchmarks" / "results" / "act_agreement.json"
 MAPPING = {"USES": "PASSING", "BACKGROUND": "CLAIM", "COMPARES_CONTRASTS": "CLAIM", "MOTIVATION": "CLAIM"}
 ACT_NAMES = ("BACKGROUND", "COMPARES_CONTRASTS", "EXTENSION", "FUTURE", "MOTIVATION", "USES")
 TAG = "#AUTHOR_TAG"
-
-
-def kappa(first: list[str], second: list[str]) -> float:
-    """Cohen's kappa of two label lists of the same items."""
-    n = len(first)
-    observed = sum(a == b for a, b in zip(first, second)) / n
-    labels = set(first) | set(second)
-    expected = sum((first.count(label) / n) * (second.count(label) / n) for label in labels)
-    return (observed - expected) / (1 - expected) if expected < 1 else 1.0
 
 
 def _contexts(path: Path) -> dict[str, str]:
@@ -74,8 +66,8 @@ def main() -> int:
     header = f"{'against ACT (USES = PASSING)':44} {'n':>4} {'macro F1':>8} {'PASS P':>7} {'PASS R':>7}"
     print(header)
     print("-" * len(header))
-    annotator = score([("", None, gold) for gold in act], _ours_in_order(ours))
-    annotator["kappa"] = round(kappa(ours, act), 3)
+    annotator = score([(label, None, gold) for label, gold in zip(ours, act)], lambda label, _cit: label)
+    annotator["kappa"] = round(cohen_kappa(list(zip(ours, act))) or 0.0, 3)
     results["annotator_vs_act"] = annotator
     print(_row("our annotator", annotator) + f"   kappa {annotator['kappa']:.3f}")
     if args.act_train is not None:
@@ -102,12 +94,6 @@ def main() -> int:
                    + (" --act-train train.csv" if args.act_train else ""), **results}, handle, indent=2)
     print(f"\nwrote {OUT.relative_to(ROOT)}")
     return 0
-
-
-def _ours_in_order(ours: list[str]):  # type: ignore[no-untyped-def]
-    """A predictor that answers our annotator's labels in row order (score() calls it once per row, in order)."""
-    answers = iter(ours)
-    return lambda _text, _cit: next(answers)
 
 
 if __name__ == "__main__":
