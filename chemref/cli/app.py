@@ -53,6 +53,11 @@ def _shown(message: str) -> str:
     return printable(scrub(message))
 
 
+def shown(path: object) -> str:
+    """A path as a ``wrote ...`` line names it: control characters escaped, on one line."""
+    return printable(str(path))
+
+
 def error(message: str) -> None:
     """Print one ``chemref: error: ...`` line on stderr (secrets removed, control characters escaped: one line,
     always)."""

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs
+from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs, shown
 from chemref.cli.model_stages import (
     per_article_option,
     per_target_option,
@@ -18,7 +18,6 @@ from chemref.cli.model_stages import (
     requests_option,
     seed_option,
     send_requests,
-    shown,
     stage_records,
     written_list,
 )

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from chemref._io.secrets import api_key_from_env, register_secret, safe_url
-from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs
+from chemref.cli.app import checked_output, fail, guarded, refuse_overwriting_inputs, shown
 from chemref.cli.model_stages import (
     EXIT_FAILED_REQUESTS,
     per_article_option,
@@ -21,7 +21,6 @@ from chemref.cli.model_stages import (
     requests_option,
     seed_option,
     send_requests,
-    shown,
     stage_records,
     written_list,
 )

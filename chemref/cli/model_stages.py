@@ -10,21 +10,16 @@ from typing import Any, Iterator, Optional
 import typer
 
 from chemref._io.secrets import api_key_from_env
-from chemref.cli.app import checked_output, fail, guarded
-from chemref.errors import printable
+from chemref.cli.app import checked_output, fail, guarded, shown
 from chemref.questions.judge.client import run_requests
 from chemref.questions.judge.prepare import read_records
 
-__all__ = ["EXIT_FAILED_REQUESTS", "shown", "requests_option", "rejected_out_option", "report_option",
+__all__ = ["EXIT_FAILED_REQUESTS", "requests_option", "rejected_out_option", "report_option",
            "per_target_option", "per_article_option", "seed_option", "stage_records", "send_requests",
            "written_list"]
 
 #: Exit status of a run that wrote every answer it could but left requests failed (run it again to retry them).
 EXIT_FAILED_REQUESTS = 1
-
-
-def shown(path: object) -> str:
-    return printable(str(path))
 
 
 def requests_option(more: str = "") -> Any:

@@ -12,9 +12,8 @@ import typer
 from chemref._io.secrets import api_key_from_env, safe_url
 from chemref._lazy import lazy_module
 from chemref.cli import build_options
-from chemref.cli.app import fail, guarded, warn
+from chemref.cli.app import fail, guarded, shown, warn
 from chemref.cli.defaults import sample_corpus
-from chemref.errors import printable
 
 if TYPE_CHECKING:
     from chemref.cli import closed_book as closed_book_cli
@@ -166,9 +165,6 @@ def _model_stages(endpoint: str, model: str, closed_book_model: Optional[str], s
 
 def _written(outputs: Any) -> list[str]:
     """What a build wrote, one item per output, for the ``wrote`` line."""
-    def shown(path: object) -> str:
-        return printable(str(path))
-
     totals = outputs.totals
     written = [f"{shown(outputs.output)} ({totals.questions} questions)", f"{shown(outputs.card)} (dataset card)"]
     if outputs.rejected:
