@@ -23,10 +23,11 @@ import zlib
 from pathlib import Path
 from typing import Iterator
 
+from chemref.inputs.contained import MAX_NAME_CHARS
 from chemref.inputs.kinds import JATS_SUFFIXES
 from chemref.inputs.package_lists import package_licences
 from chemref.inputs.source import Source, path_text
-from chemref.inputs.tar_headers import MAX_NAME_CHARS, BoundedTarInfo, TarHeaderError, shown_name
+from chemref.inputs.tar_headers import BoundedTarInfo, TarHeaderError, shown_name
 from chemref.licence import is_cc_by_name
 
 __all__ = ["MAX_INFLATION", "MAX_MEMBER_BYTES", "MIN_INFLATED_BYTES", "READ_AHEAD", "package_sources"]

@@ -9,7 +9,8 @@ from typing import Sequence
 __all__ = ["MAX_NAME_CHARS", "corpus_article", "corpus_bases"]
 
 
-#: The longest ``source_file`` looked up (PATH_MAX on Linux): a longer one names no file.
+#: The longest file name read: a ``source_file`` looked up, a package member read as an article (PATH_MAX on
+#: Linux: a file system allows 4,096 bytes for a whole path).
 MAX_NAME_CHARS = 4096
 
 

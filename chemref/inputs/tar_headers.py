@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import tarfile
 
-__all__ = ["MAX_HEADER_BYTES", "MAX_NAME_CHARS", "BoundedTarInfo", "TarHeaderError", "shown_name"]
+__all__ = ["MAX_HEADER_BYTES", "BoundedTarInfo", "TarHeaderError", "shown_name"]
 
 #: largest extended header (GNU long name or link, pax) read, and most all those of one member span in all
 MAX_HEADER_BYTES = 64 * 1024
-#: longest member name read as an article (a file system allows 4,096 bytes for a whole path)
-MAX_NAME_CHARS = 4096
 #: most extended headers before one member (GNU tar writes up to 2, a pax archive 1 or 2)
 MAX_CHAIN = 16
 #: characters of a member name shown in a message

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from chemref.inputs import archives
-from chemref.inputs.tar_headers import MAX_CHAIN, MAX_HEADER_BYTES, MAX_NAME_CHARS
+from chemref.inputs.contained import MAX_NAME_CHARS
+from chemref.inputs.tar_headers import MAX_CHAIN, MAX_HEADER_BYTES
 from tests.hostile.cli_runner import CORPORA, assert_refused, chemref
 
 SAMPLE = (CORPORA / "jats" / "sample_zinc_knuckle.xml").read_bytes()
