@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from chemref.errors import InputError
 
@@ -197,45 +197,18 @@ def _check_no_split(pattern: str) -> None:
                          hint="bound the repeats ('\\w{1,40}') or use fewer of them")
 
 
-def _unbounded_repeats(parsed: Any) -> int:
-    """How many long repeats (``*``, ``+``, ``{m,}``, or up to more than :data:`LONG_REPEAT` times) the parsed
-    pattern ``parsed`` holds."""
-    count = 0
-    stack: list[Any] = [parsed]
-    while stack:
-        for op, value in stack.pop():
-            name = str(op)
-            if name in _REPEATS:
-                count += value[1] > LONG_REPEAT
-                stack.append(value[2])
-            elif name == "BRANCH":
-                stack.extend(value[1])
-            elif name == "SUBPATTERN":
-                stack.append(value[3])
-            elif name in ("ASSERT", "ASSERT_NOT"):
-                stack.append(value[1])
-            elif name == "ATOMIC_GROUP":
-                stack.append(value)
-            elif name == "GROUPREF_EXISTS":
-                stack.extend(part for part in value[1:] if part is not None)
-    return count
-
-
-def _nested_repeat(parsed: Any) -> bool:
-    """Whether the parsed pattern ``parsed`` has a repeat of more than once that holds a quantifier or an
-    alternation of several branches (without recursion)."""
+def _nodes(parsed: Any) -> Iterator[tuple[str, Any, bool]]:
+    """Every node of a parsed pattern (``re._parser.parse``) as ``(op name, value, inside)``, ``inside`` telling
+    whether it sits in a repeat of more than once (without recursion)."""
     stack: list[tuple[Any, bool]] = [(parsed, False)]
     while stack:
         items, inside = stack.pop()
         for op, value in items:
             name = str(op)
+            yield name, value, inside
             if name in _REPEATS:
-                if inside:  # even an optional part: "(?:a?a?)+" backtracks exponentially
-                    return True
-                stack.append((value[2], value[1] > 1))
+                stack.append((value[2], inside or value[1] > 1))
             elif name == "BRANCH":
-                if inside and len(value[1]) > 1:
-                    return True
                 stack.extend((branch, inside) for branch in value[1])
             elif name == "SUBPATTERN":
                 stack.append((value[3], inside))
@@ -245,7 +218,19 @@ def _nested_repeat(parsed: Any) -> bool:
                 stack.append((value, inside))
             elif name == "GROUPREF_EXISTS":
                 stack.extend((part, inside) for part in value[1:] if part is not None)
-    return False
+
+
+def _unbounded_repeats(parsed: Any) -> int:
+    """How many long repeats (``*``, ``+``, ``{m,}``, or up to more than :data:`LONG_REPEAT` times) the parsed
+    pattern ``parsed`` holds."""
+    return sum(name in _REPEATS and value[1] > LONG_REPEAT for name, value, _ in _nodes(parsed))
+
+
+def _nested_repeat(parsed: Any) -> bool:
+    """Whether the parsed pattern ``parsed`` has a repeat of more than once that holds a quantifier (even an
+    optional part: "(?:a?a?)+" backtracks exponentially) or an alternation of several branches."""
+    return any(inside and (name in _REPEATS or (name == "BRANCH" and len(value[1]) > 1))
+               for name, value, inside in _nodes(parsed))
 
 
 @dataclass(frozen=True, slots=True)
