@@ -23,11 +23,8 @@ from chemref.errors import ChemrefError, WorkerError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
-import multiprocessing
 import signal
 import time
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as ResultTimeout
 
 __all__ = ["ordered_map", "map_chunks", "auto_jobs", "resolve_jobs", "cap_workers", "usable_cpus", "MIN_DOCS_PER_JOB",
            "MAX_WORKERS_PER_CPU", "WorkerError"]
@@ -66,6 +63,8 @@ class _Init:
         self.setup = setup
         # the process whose end ends the workers: this one when it forks them; else their own parent (this
         # one again with "spawn", a fork server that ends with this one with "forkserver")
+        import multiprocessing  # (loaded only when work goes to processes)
+
         self.parent = os.getpid() if multiprocessing.get_start_method() == "fork" else None
 
     def __call__(self) -> None:
@@ -135,6 +134,8 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, workers: int = 1,
             yield fn(item)
         return
 
+    from concurrent.futures import ProcessPoolExecutor  # (loaded only when work goes to processes)
+
     window = window or 4 * workers
     interrupt = _DeferredInterrupt()
     try:
@@ -201,6 +202,9 @@ _INTERRUPT_POLL = 0.2
 
 def _result(future: Future, interrupt: _DeferredInterrupt) -> list:
     """A task's results, waiting in short steps so that a deferred Ctrl-C is acted on promptly."""
+    from concurrent.futures import BrokenExecutor
+    from concurrent.futures import TimeoutError as ResultTimeout  # not the built-in one before Python 3.11
+
     while True:
         interrupt.check()
         try:
