@@ -80,11 +80,11 @@ def main() -> int:
         same = sum(hashlib.sha1(texts[item["id"]].encode("utf-8")).hexdigest()[:12] == item["text_sha1"]
                    for item in kept)
         results["text_matches_labelled_copy"] = same
+        sentences = [texts[item["id"]].replace(TAG, "[CITATION]", 1) for item in kept]
         for name, predict in (("chemref classify_citation (shipped)", combination), ("rules alone", rules),
                               ("naive cue regex", naive)):
-            rows = [(texts[item["id"]].replace(TAG, "[CITATION]", 1), None, gold) for item, gold in zip(kept, act)]
-            vs_act = score(rows, predict)
-            vs_ours = score([(text, None, gold) for (text, _, _), gold in zip(rows, ours)], predict)
+            vs_act = score([(text, None, gold) for text, gold in zip(sentences, act)], predict)
+            vs_ours = score([(text, None, gold) for text, gold in zip(sentences, ours)], predict)
             results[name] = {"vs_act": vs_act, "vs_our_annotator": vs_ours}
             print(_row(name, vs_act) + f"   vs our annotator: macro F1 {vs_ours['macro_f1']:.3f}")
         print(f"({same} of {len(kept)} contexts are byte-identical to the copy our annotator labelled)")
