@@ -56,7 +56,10 @@ PASSING = re.compile(r"\b(?:using|used|use|employed|employing|utili[sz]ed|softwa
                       r"computed|simulated|estimated|measured)\b", _I)
 SEE = re.compile(r"\(\s*see\b[^()]{0,200}\[CITATION\]|\bsee\s+(?:the\s+)?(?:materials|methods|supplementary|"
                   r"section|fig|table|text|below|above)", _I)
-LIST = re.compile(r",|;|\bsuch\s+as\b|\bincluding\b|\band\s+other\b|\betc\b", _I)
+#: The words of :data:`LIST` (without its commas and semicolons), as written: they hold neither, so a count of
+#: LIST's matches is the commas and semicolons plus the matches of these on the lower-cased text.
+LIST_WORDS = re.compile(r"\bsuch\s+as\b|\bincluding\b|\band\s+other\b|\betc\b")
+LIST = re.compile(r",|;|" + LIST_WORDS.pattern, _I)
 DANGLING = re.compile(r"(?:[a-z0-9]|(?:This|These|Those|That|Such|It|Its|They|Their|Them|He|She|His|Her|However|Thus|"
                        r"Therefore|Hence|Moreover|Furthermore|In\s+addition|Additionally|Similarly|Likewise|"
                        r"Consequently|Nevertheless|Nonetheless|Accordingly|Indeed|Also|Again|Both|Here|In\s+this|"

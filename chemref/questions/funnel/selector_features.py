@@ -30,6 +30,7 @@ from chemref.questions.funnel.selector_cues import (
     LEFTOVER,
     LETTER,
     LIST,
+    LIST_WORDS,
     OWN,
     PASSING,
     PASSIVE_ATTRIBUTION,
@@ -331,6 +332,19 @@ def _leftover_marker_step(v: _Views) -> float:
     return _count(LEFTOVER, v.bare, 2.0) if DIGIT.search(v.bare) else 0.0  # each pattern needs a digit
 
 
+def _list_step(v: _Views) -> float:
+    """Commas, semicolons and list words (:data:`LIST`), at most 6, halved: the punctuation counted with
+    ``str.count`` and only the words scanned for (no match of one overlaps a match of another, so the counts
+    add up to LIST's)."""
+    lower = v.lower
+    if lower is None:
+        return v.count(LIST, 6.0) / 2.0
+    found = lower.count(",") + lower.count(";")
+    if found < 6:
+        found += int(_count(LIST_WORDS, lower, 6.0 - found, None, v.words(lower)))
+    return min(found, 6) / 2.0
+
+
 def _author_phrase_step(v: _Views) -> float:
     return _count(AUTHOR, v.bare, 1.0, v.bare_lower)
 
@@ -366,7 +380,7 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "own_result": _cue_step(OWN),
     "passing_cue": lambda v: _count(PASSING, v.around(), _CAP, v.around_lower()),
     "see_pointer": _cue_step(SEE, 1.0),
-    "list_items": _cue_step(LIST, 6.0, scale=2.0),
+    "list_items": _list_step,
     "dangling_opening": lambda v: 1.0 if DANGLING.match(v.excerpt) else 0.0,
     "referring_opening": lambda v: 1.0 if REFERRING.match(v.excerpt) else 0.0,
     "specific_tokens": lambda v: _specific_tokens(v.bare, 5.0),
