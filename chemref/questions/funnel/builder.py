@@ -126,11 +126,12 @@ def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str
     """Run the per-sentence filters in funnel order; return (first reason or None, final excerpt)."""
     anchor = cand.anchor
     excerpt = replace_citation(cand.sentence, anchor.start, anchor.end)
+    mask = ctx.settings.authors == "mask"
     for name, check in FILTERS:
         reason = check(cand, excerpt, ctx)
         if reason is not None:
             return reason, excerpt
-        if name == "no_author_named" and ctx.settings.authors == "mask":
+        if mask and name == "no_author_named":
             ref = cand.reference
             mentions = ctx.components.mentions(excerpt, ref.authors) if ref is not None else ()
             if mentions:
