@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from chemref.errors import InputError
@@ -248,19 +248,19 @@ class _Views:
             self._cache[key] = make()
         return self._cache[key]
 
-    @property
+    @cached_property
     def bare(self) -> str:
         """The excerpt without its ``[CITATION]`` marker."""
-        return self._once("bare", lambda: self.excerpt.replace("[CITATION]", " "))
+        return self.excerpt.replace("[CITATION]", " ")
 
-    @property
+    @cached_property
     def lower(self) -> str | None:
         """The lower view of the excerpt (:func:`_lower_view`)."""
-        return self._once("lower", lambda: _lower_view(self.excerpt))
+        return _lower_view(self.excerpt)
 
-    @property
+    @cached_property
     def bare_lower(self) -> str | None:
-        return self._once("bare_lower", lambda: _lower_view(self.bare))
+        return _lower_view(self.bare)
 
     def words(self, lowered: str | None) -> "Words | None":
         """The distinct words of a long lower view (for the pre-filters); None for a short one."""
