@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["ATTRIBUTION", "FIRST", "BACKGROUND", "POINTER", "ROUTINE", "COMPARISON", "OWN", "PASSING", "SEE", "LIST",
-           "DANGLING", "LEFTOVER", "AUTHOR", "HEDGE", "TITLE_REVIEW", "TITLE_RESOURCE", "REFERRING",
-           "SPECIFIC_TOKEN", "SPECIFIC_MARK", "DIGIT", "LETTER", "REVIEW_VENUE", "SECTION_KINDS",
+           "LIST_WORDS", "DANGLING", "LEFTOVER", "AUTHOR", "HEDGE", "TITLE_REVIEW", "TITLE_RESOURCE", "REFERRING",
+           "SPECIFIC_TOKEN", "SPECIFIC_TOKEN_TEST", "SPECIFIC_MARK", "DIGIT", "LETTER", "REVIEW_VENUE", "SECTION_KINDS",
            "DEMONSTRATIVE", "PASSIVE_ATTRIBUTION", "STUDY_SUBJECT", "PAST", "TITLE_FINDING", "CONTENT_WORD",
            "TITLE_STOP"]
 
@@ -86,6 +86,8 @@ REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Si
 SPECIFIC_TOKEN = re.compile(r"(?<!\S)(?:\S*?(?:[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω])|"
                              r"[^\sA-Za-z\d]*(?:\d[^\sA-Za-z]*[A-Za-z]|[A-Za-z][^\s\d]*\d))\S*")
 SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
+#: What makes one token (no space in it) a match of SPECIFIC_TOKEN: a mark, or a digit and a letter in either order.
+SPECIFIC_TOKEN_TEST = re.compile(SPECIFIC_MARK.pattern + r"|\d\S*?[A-Za-z]|[A-Za-z]\S*?\d")
 DIGIT = re.compile(r"\d")
 LETTER = re.compile(r"[A-Za-z]")
 REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"

@@ -42,7 +42,7 @@ from chemref.questions.funnel.selector_cues import (
     SECTION_KINDS,
     SEE,
     SPECIFIC_MARK,
-    SPECIFIC_TOKEN,
+    SPECIFIC_TOKEN_TEST,
     STUDY_SUBJECT,
     TITLE_FINDING,
     TITLE_RESOURCE,
@@ -149,13 +149,19 @@ def feature_list(text: str) -> tuple[str, ...]:
 
 
 def _specific_tokens(text: str, cap: float) -> float:
+    """The matches of :data:`SPECIFIC_TOKEN` in ``text``, at most ``cap``. Each match is one whole token (a run
+    of non-space characters, as ``str.split`` cuts them) that holds a mark or both a digit and a letter, so the
+    tokens are tested one by one (:data:`SPECIFIC_TOKEN_TEST`), a lower-case ASCII word skipped at once."""
     if not SPECIFIC_MARK.search(text) and not (DIGIT.search(text) and LETTER.search(text)):
         return 0.0  # no token can hold what the text does not
     found = 0
-    for _ in SPECIFIC_TOKEN.finditer(text):
-        found += 1
-        if found >= cap:
-            break
+    for token in text.split():
+        if token.isascii() and token.isalpha() and token.islower():
+            continue  # no capital, Greek letter or digit
+        if SPECIFIC_TOKEN_TEST.search(token):
+            found += 1
+            if found >= cap:
+                break
     return float(found)
 
 
