@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from chemref._io import read_limited
 from chemref.errors import UNEXPECTED, ChemrefError, InputError, JatsError
@@ -55,14 +55,18 @@ __all__ = ["Source", "expand_inputs", "article_questions", "build_article", "ite
 ARTICLES_PER_TASK = 4
 
 
-def _record(cand: Candidate, excerpt: str, reason: str | None, findability_score: float | None = None) -> Record:
+def _ref_id(cand: Candidate) -> str | None:
+    """The ``ref_id`` of a candidate's record: its one reference's id, else every cited id (spaces between)."""
+    ref = cand.reference if len(cand.anchors) == 1 else None
+    if ref is not None:
+        return ref.id
+    return " ".join(rid for a in cand.anchors for rid in a.ref_ids) or None
+
+
+def _record(cand: Candidate, excerpt: str, reason: str | None, findability_score: float | None = None,
+            score: float | None = None, rank: int | None = None) -> Record:
     anchor = cand.anchor
     ref = cand.reference if len(cand.anchors) == 1 else None
-    ref_id: str | None
-    if ref is not None:
-        ref_id = ref.id
-    else:
-        ref_id = " ".join(rid for a in cand.anchors for rid in a.ref_ids) or None
     info = cand.article
     return Record(
         id=cand.id, excerpt=excerpt, sentence=cand.sentence,
@@ -75,20 +79,59 @@ def _record(cand: Candidate, excerpt: str, reason: str | None, findability_score
         target_container=ref.container_title if ref is not None else None,
         target_type=ref.publication_type if ref is not None else None,
         source_file=info.source_file, source_pmcid=info.source_pmcid, source_doi=info.source_doi,
-        source_license=info.source_license, ref_id=ref_id, section=cand.section,
-        findability=findability_score, score=None, reason=reason,
+        source_license=info.source_license, ref_id=_ref_id(cand), section=cand.section,
+        findability=findability_score, score=score, bm25_rank_bibliography=rank, reason=reason,
     )
+
+
+def _selector_row(cand: Candidate, excerpt: str, findability_score: float) -> dict[str, Any]:
+    """The fields of a candidate's record that the selector reads (those :func:`selector_features` names), as
+    :meth:`Record.to_dict` has them, made without the record (it is made once, when its rank is known)."""
+    anchor = cand.anchor
+    ref = cand.reference if len(cand.anchors) == 1 else None
+    return {
+        "excerpt": excerpt, "sentence": cand.sentence, "citation_start": anchor.start, "citation_end": anchor.end,
+        "findability": findability_score, "section": cand.section,
+        "target_title": ref.title if ref is not None else None,
+        "target_authors": list(ref.authors) if ref is not None else None,
+        "target_container": ref.container_title if ref is not None else None,
+        "target_type": ref.publication_type if ref is not None else None,
+    }
+
+
+class _Scored:
+    """A candidate that passed every per-sentence filter (the ``n``-th of its article): its excerpt, findability,
+    selector score and reason (None while it is a question), until its record is made."""
+
+    __slots__ = ("n", "cand", "excerpt", "findability", "score", "reason")
+
+    def __init__(self, n: int, cand: Candidate, excerpt: str, findability_score: float, score: float,
+                 reason: str | None) -> None:
+        self.n, self.cand, self.excerpt = n, cand, excerpt
+        self.findability, self.score, self.reason = findability_score, score, reason
+
+    def target(self) -> str:
+        """What :func:`per_target_cap` counts it against (:func:`target_key`)."""
+        ref = self.cand.reference if len(self.cand.anchors) == 1 else None
+        return target_key(ref.doi if ref is not None else None, _ref_id(self.cand), self.cand.id)
+
+    def rank_score(self) -> float:
+        return self.score or 0.0
+
+    def record_id(self) -> str:
+        return self.cand.id
 
 
 def _first_failure(cand: Candidate, ctx: FilterContext) -> tuple[str | None, str]:
     """Run the per-sentence filters in funnel order; return (first reason or None, final excerpt)."""
     anchor = cand.anchor
     excerpt = replace_citation(cand.sentence, anchor.start, anchor.end)
+    mask = ctx.settings.authors == "mask"
     for name, check in FILTERS:
         reason = check(cand, excerpt, ctx)
         if reason is not None:
             return reason, excerpt
-        if name == "no_author_named" and ctx.settings.authors == "mask":
+        if mask and name == "no_author_named":
             ref = cand.reference
             mentions = ctx.components.mentions(excerpt, ref.authors) if ref is not None else ()
             if mentions:
@@ -116,7 +159,7 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
         info = replace(info, key=key)
     counts = {reason: 0 for reason in REASONS}
     rejected: list[tuple[int, Record]] = []
-    survivors: list[tuple[int, Record]] = []
+    scored: list[_Scored] = []
     selector = selector or settings.load_selector()
     n = 0
     for n, cand in enumerate(iter_candidates(article, ctx.components.split, info=info), start=1):
@@ -125,42 +168,37 @@ def article_questions(article: Article, settings: BuildSettings | None = None, *
             counts[reason] += 1
             rejected.append((n, _record(cand, excerpt, reason)))
             continue
-        record = _record(cand, excerpt, None, findability(excerpt))  # the selector reads it from the record
-        anchor = cand.anchor
-        claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
-        score = selector.score_record(record.to_dict(), claim=claim_input(claim))
-        reason = (min_findability(record.findability, settings)  # type: ignore[arg-type]  # set just above
-                  or min_score(score, settings))
-        record = replace(record, score=score, reason=reason)  # (one copy: score and reason together)
-        if reason is not None:
-            counts[reason] += 1
-            rejected.append((n, record))
-            continue
-        survivors.append((n, record))
-
-    def rank(item: tuple[int, Record]) -> float:
-        return item[1].score or 0.0
-
-    def record_id(item: tuple[int, Record]) -> str:
-        return item[1].id
-
-    def target(item: tuple[int, Record]) -> str:
-        return target_key(item[1].target_doi, item[1].ref_id, item[1].id)
-
-    kept, capped_target = per_target_cap(survivors, settings, target=target, score=rank, record_id=record_id)
-    kept, capped = per_article_cap(kept, settings, score=rank, record_id=record_id)
+        item = _score(n, cand, excerpt, ctx, selector)
+        scored.append(item)
+        if item.reason is not None:
+            counts[item.reason] += 1
+    survivors = [item for item in scored if item.reason is None]
+    kept, capped_target = per_target_cap(survivors, settings, target=_Scored.target, score=_Scored.rank_score,
+                                         record_id=_Scored.record_id)
+    kept, capped = per_article_cap(kept, settings, score=_Scored.rank_score, record_id=_Scored.record_id)
     for reason, items in (("per_target_cap", capped_target), ("per_article_cap", capped)):
-        for order, record in items:
+        for item in items:
             counts[reason] += 1
-            rejected.append((order, replace(record, reason=reason)))
-    rejected.sort(key=lambda item: item[0])
-    questions = _with_difficulty(article, [record for _, record in kept], rejected)
+            item.reason = reason
+    questions = _with_difficulty(article, scored, rejected)
+    rejected.sort(key=lambda pair: pair[0])
     return ArticleResult(
         source=info.source_file or info.key, key=info.key, cc_by=info.cc_by,
         questions=tuple(questions),
         rejected=tuple(r for _, r in rejected),
         candidates=n, counts=tuple(counts.items()), diagnostics=len(article.diagnostics),
     )
+
+
+def _score(n: int, cand: Candidate, excerpt: str, ctx: FilterContext, selector: Selector) -> _Scored:
+    """The findability and selector score of a candidate that passed the per-sentence filters, and its reason
+    when one of them is below its threshold."""
+    settings = ctx.settings
+    value = findability(excerpt)  # the selector reads it from the row
+    anchor = cand.anchor
+    claim = ctx.components.classify(cand.sentence, citation=(anchor.start, anchor.end))  # is_claim's, again
+    score = selector.score_record(_selector_row(cand, excerpt, value), claim=claim_input(claim))
+    return _Scored(n, cand, excerpt, value, score, min_findability(value, settings) or min_score(score, settings))
 
 
 def _natural_key(article: Article, label: str, key: str) -> str:
@@ -203,21 +241,21 @@ def bundle_repeats(key: str | None) -> list[str]:
     return renamed
 
 
-def _with_difficulty(article: Article, questions: list[Record],
-                     rejected: list[tuple[int, Record]]) -> list[Record]:
-    """``questions`` and, in place, ``rejected`` with ``bm25_rank_bibliography`` set on every record the selector
-    scored (one BM25 index of the article's reference titles for all of them)."""
-    scored = [("q", n, r) for n, r in enumerate(questions)] + \
-        [("r", n, r) for n, (_, r) in enumerate(rejected) if r.score is not None]
+def _with_difficulty(article: Article, scored: list[_Scored], rejected: list[tuple[int, Record]]) -> list[Record]:
+    """The records of the ``scored`` candidates, each made once with its ``bm25_rank_bibliography`` (one BM25
+    index of the article's reference titles for all of them): the questions, in document order, returned; the
+    rejected ones appended to ``rejected`` as ``(n, record)``."""
     if not scored:
-        return questions
-    ranks = bibliography_ranks(article.references, [(r.ref_id, r.excerpt) for _, _, r in scored])
-    for (kind, n, record), value in zip(scored, ranks):
-        record = replace(record, bm25_rank_bibliography=value)
-        if kind == "q":
-            questions[n] = record
+        return []
+    order = [item for item in scored if item.reason is None] + [item for item in scored if item.reason is not None]
+    ranks = bibliography_ranks(article.references, [(_ref_id(item.cand), item.excerpt) for item in order])
+    questions: list[Record] = []
+    for item, rank in zip(order, ranks):
+        record = _record(item.cand, item.excerpt, item.reason, item.findability, item.score, rank)
+        if item.reason is None:
+            questions.append(record)
         else:
-            rejected[n] = (rejected[n][0], record)
+            rejected.append((item.n, record))
     return questions
 
 

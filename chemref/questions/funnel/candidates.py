@@ -204,6 +204,8 @@ def iter_candidates(article: Article, split: Splitter, *,
         formulas = [(f.start, f.end) for f in paragraph.formatting if f.style == DISPLAY_FORMULA]
         a_pos = 0
         for s_index, (s_start, s_end) in enumerate(spans):
+            if a_pos == len(anchors) or anchors[a_pos].start >= s_end:
+                continue  # no anchor starts in the span, nor then in its stripped part
             s_start, s_end = _strip_span(text, s_start, s_end)
             inside: list[CitationAnchor] = []
             while a_pos < len(anchors) and anchors[a_pos].start < s_end:
@@ -228,6 +230,6 @@ def iter_candidates(article: Article, split: Splitter, *,
                 sentence_index=s_index,
                 sentence=sentence,
                 anchors=tuple(rebased),
-                references=tuple(refs.get(rid) for rid in first.ref_ids),
-                display_formula=any(f_start < s_end and f_end > s_start for f_start, f_end in formulas),
+                references=tuple(map(refs.get, first.ref_ids)),
+                display_formula=bool(formulas) and any(f_start < s_end and f_end > s_start for f_start, f_end in formulas),
             )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
 from chemref.doi import DOI_PATTERN
+from chemref.nlp.prefilters import case_partners, lower_view
 from chemref.questions.funnel.candidates import Candidate
 from chemref.questions.funnel.engines import Components
 from chemref.questions.funnel.settings import BuildSettings
@@ -129,7 +130,8 @@ def no_glued_sentences(cand: Candidate, excerpt: str, ctx: FilterContext) -> str
     missing break): the excerpt mixes two claims.
     """
     text = cand.sentence
-    if any(adverb.split()[0] in text for adverb in _GLUED_ADVERBS) and _GLUED_ADVERB.search(text):
+    # (the pattern starts with [,;]: the regex engine skips to those characters, cheaper than substring tests first)
+    if _GLUED_ADVERB.search(text):
         return "no_glued_sentences"
     for stop in _STOP_NO_SPACE.finditer(text):  # a lower-case word of three letters or more, then the next sentence
         at = start = stop.start()
@@ -191,6 +193,8 @@ def no_author_named(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | 
 _IDENTIFIER = re.compile(r"https?://|\bwww\.|\bdoi:|\bPMID:?\s*\d|\bPMC\d{5,}", re.IGNORECASE)
 #: what every match of _IDENTIFIER holds, lower-cased (in an ASCII text, lower-casing matches as re.IGNORECASE does)
 _IDENTIFIER_PARTS = ("http", "www.", "doi:", "pmid", "pmc")
+#: the characters re.IGNORECASE matches to a letter of _IDENTIFIER beyond lower-casing (dotless i, long s)
+_IDENTIFIER_APART = re.compile("[" + "".join(sorted(case_partners(set("httpswdoimc")) | {"\u0131", "\u017f"})) + "]")
 
 
 def no_identifier(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:
@@ -202,12 +206,11 @@ def no_identifier(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | No
 
 
 def _may_hold_identifier(excerpt: str) -> bool:
-    """False when ``excerpt`` is ASCII and holds none of :data:`_IDENTIFIER_PARTS` (then _IDENTIFIER cannot
-    match it); True otherwise."""
-    if not excerpt.isascii():
-        return True
-    lower = excerpt.lower()
-    return any(part in lower for part in _IDENTIFIER_PARTS)
+    """False when the lower view of ``excerpt`` holds none of :data:`_IDENTIFIER_PARTS` (then _IDENTIFIER cannot
+    match it); True otherwise, and for a text without a lower view (one holding a letter that re.IGNORECASE
+    matches beyond lower-casing: :func:`chemref.nlp.prefilters.lower_view`)."""
+    lower = excerpt.lower() if excerpt.isascii() else lower_view(excerpt, _IDENTIFIER_APART)
+    return lower is None or any(part in lower for part in _IDENTIFIER_PARTS)
 
 
 def is_claim(cand: Candidate, excerpt: str, ctx: FilterContext) -> str | None:

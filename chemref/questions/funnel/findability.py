@@ -50,6 +50,8 @@ _SUBSCRIPT = "[0-9\u2080-\u2089]*(?:\\.[0-9]+)?"
 _CHARGE = "(?:[0-9]?[+\u207a\u2212\u207b-]|[\u00b2\u00b3\u00b9\u2070-\u2079]+[\u207a\u207b])?"
 _GROUP = rf"(?:{_EL}{_SUBSCRIPT}|\((?:{_EL}{_SUBSCRIPT})+\){_SUBSCRIPT}|\[(?:{_EL}{_SUBSCRIPT})+\]{_SUBSCRIPT})"
 _FORMULA_WHOLE = re.compile(rf"{_GROUP}+{_CHARGE}")
+_ELEMENT = re.compile(_EL)
+_COLUMN = re.compile(r"[A-Z]\d+")  # "C18", "S1", "P2": column names, figure panels
 _TOKEN = re.compile(r"[A-Za-z0-9\u2080-\u2089\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b()\[\]+\u2212·.-]+")
 
 _CHEM_SYSTEMATIC_I = re.compile(
@@ -133,15 +135,16 @@ def _formulas(text: str) -> set[str]:
     found = set()
     for token in set(_TOKEN.findall(text)):  # each distinct token once: the outcome depends on its text alone
         token = token.strip(".-()[]")
-        if not 2 <= len(token) <= _MAX_FORMULA or not _FORMULA_WHOLE.fullmatch(token):
+        # a formula starts with an element symbol (the strip leaves no bracket first): an upper-case letter
+        if not "A" <= token[:1] <= "Z" or not 2 <= len(token) <= _MAX_FORMULA or not _FORMULA_WHOLE.fullmatch(token):
             continue
-        elements = re.findall(_EL, token)
+        elements = _ELEMENT.findall(token)
         has_digit = any(ch.isdigit() or "\u2080" <= ch <= "\u2089" for ch in token)
         has_charge = token[-1] in "+-\u2212\u207a\u207b"
         # a formula needs a count, a charge, or a two-letter element among several (NaCl, but not "CO" or "NO")
         if has_digit and len(elements) >= 1 and not token.isdigit() and any(c.isalpha() for c in token) \
                 and (len(elements) >= 2 or has_charge or token[0].isalpha()):
-            if len(elements) == 1 and not has_charge and re.fullmatch(r"[A-Z]\d+", token):
+            if len(elements) == 1 and not has_charge and _COLUMN.fullmatch(token):
                 continue  # "C18", "S1", "P2": column names, figure panels, not formulas
             found.add(token)
         elif has_charge and elements:
@@ -213,9 +216,13 @@ def _named(text: str, genes: set[str], formulas: set[str], methods: set[str]) ->
 
 
 def _matches(pattern: "re.Pattern[str]", text: str, words: Words | None = None) -> "Iterator[re.Match[str]]":
-    """``pattern.finditer(text)``, from where the first match can start at the earliest (a search for the
-    strings every match starts with, or a test on the ``words`` of ``text``:
-    :func:`chemref.nlp.prefilters.prefilter`); none when there can be none."""
+    """``pattern.finditer(text)``; on a long text (:data:`chemref.nlp.prefilters.LONG_TEXT`) from where the first
+    match can start at the earliest (a search for the strings every match starts with, or a test on the
+    ``words`` of ``text``: :func:`chemref.nlp.prefilters.prefilter`), none when there can be none. A short
+    text is scanned at once: the search for the strings would cost as much as the scan (each pattern starts
+    with ``\\b``, which rules out most places cheaply; the search tries every place)."""
+    if len(text) < _LONG_TEXT:
+        return pattern.finditer(text)
     plan = prefilter(pattern)
     start = 0 if plan is None else plan.start(text, words)
     return iter(()) if start < 0 else pattern.finditer(text, start)

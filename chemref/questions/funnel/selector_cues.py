@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["ATTRIBUTION", "FIRST", "BACKGROUND", "POINTER", "ROUTINE", "COMPARISON", "OWN", "PASSING", "SEE", "LIST",
-           "DANGLING", "LEFTOVER", "AUTHOR", "HEDGE", "TITLE_REVIEW", "TITLE_RESOURCE", "REFERRING",
-           "SPECIFIC_TOKEN", "SPECIFIC_MARK", "DIGIT", "LETTER", "REVIEW_VENUE", "SECTION_KINDS",
+           "LIST_WORDS", "DANGLING", "LEFTOVER", "AUTHOR", "HEDGE", "TITLE_REVIEW", "TITLE_RESOURCE", "REFERRING",
+           "SPECIFIC_TOKEN", "SPECIFIC_TOKEN_TEST", "SPECIFIC_MARK", "DIGIT", "LETTER", "REVIEW_VENUE", "SECTION_KINDS",
            "DEMONSTRATIVE", "PASSIVE_ATTRIBUTION", "STUDY_SUBJECT", "PAST", "TITLE_FINDING", "CONTENT_WORD",
            "TITLE_STOP"]
 
@@ -56,7 +56,10 @@ PASSING = re.compile(r"\b(?:using|used|use|employed|employing|utili[sz]ed|softwa
                       r"computed|simulated|estimated|measured)\b", _I)
 SEE = re.compile(r"\(\s*see\b[^()]{0,200}\[CITATION\]|\bsee\s+(?:the\s+)?(?:materials|methods|supplementary|"
                   r"section|fig|table|text|below|above)", _I)
-LIST = re.compile(r",|;|\bsuch\s+as\b|\bincluding\b|\band\s+other\b|\betc\b", _I)
+#: The words of :data:`LIST` (without its commas and semicolons), as written: they hold neither, so a count of
+#: LIST's matches is the commas and semicolons plus the matches of these on the lower-cased text.
+LIST_WORDS = re.compile(r"\bsuch\s+as\b|\bincluding\b|\band\s+other\b|\betc\b")
+LIST = re.compile(r",|;|" + LIST_WORDS.pattern, _I)
 DANGLING = re.compile(r"(?:[a-z0-9]|(?:This|These|Those|That|Such|It|Its|They|Their|Them|He|She|His|Her|However|Thus|"
                        r"Therefore|Hence|Moreover|Furthermore|In\s+addition|Additionally|Similarly|Likewise|"
                        r"Consequently|Nevertheless|Nonetheless|Accordingly|Indeed|Also|Again|Both|Here|In\s+this|"
@@ -83,6 +86,8 @@ REFERRING = re.compile(r"(?:This|These|Those|That|Such|It|Its|They|Their|Both|Si
 SPECIFIC_TOKEN = re.compile(r"(?<!\S)(?:\S*?(?:[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω])|"
                              r"[^\sA-Za-z\d]*(?:\d[^\sA-Za-z]*[A-Za-z]|[A-Za-z][^\s\d]*\d))\S*")
 SPECIFIC_MARK = re.compile(r"[a-z][A-Z]|[A-Z]{2}|[α-ωΑ-Ω]")
+#: What makes one token (no space in it) a match of SPECIFIC_TOKEN: a mark, or a digit and a letter in either order.
+SPECIFIC_TOKEN_TEST = re.compile(SPECIFIC_MARK.pattern + r"|\d\S*?[A-Za-z]|[A-Za-z]\S*?\d")
 DIGIT = re.compile(r"\d")
 LETTER = re.compile(r"[A-Za-z]")
 REVIEW_VENUE = re.compile(r"\b(?:Rev|Revs|Review|Reviews|Trends|Curr\.?\s+Opin|Current\s+Opinion|Annu|Annual|"

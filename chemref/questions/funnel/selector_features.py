@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from chemref.errors import InputError
@@ -30,6 +30,7 @@ from chemref.questions.funnel.selector_cues import (
     LEFTOVER,
     LETTER,
     LIST,
+    LIST_WORDS,
     OWN,
     PASSING,
     PASSIVE_ATTRIBUTION,
@@ -41,7 +42,7 @@ from chemref.questions.funnel.selector_cues import (
     SECTION_KINDS,
     SEE,
     SPECIFIC_MARK,
-    SPECIFIC_TOKEN,
+    SPECIFIC_TOKEN_TEST,
     STUDY_SUBJECT,
     TITLE_FINDING,
     TITLE_RESOURCE,
@@ -148,13 +149,19 @@ def feature_list(text: str) -> tuple[str, ...]:
 
 
 def _specific_tokens(text: str, cap: float) -> float:
+    """The matches of :data:`SPECIFIC_TOKEN` in ``text``, at most ``cap``. Each match is one whole token (a run
+    of non-space characters, as ``str.split`` cuts them) that holds a mark or both a digit and a letter, so the
+    tokens are tested one by one (:data:`SPECIFIC_TOKEN_TEST`), a lower-case ASCII word skipped at once."""
     if not SPECIFIC_MARK.search(text) and not (DIGIT.search(text) and LETTER.search(text)):
         return 0.0  # no token can hold what the text does not
     found = 0
-    for _ in SPECIFIC_TOKEN.finditer(text):
-        found += 1
-        if found >= cap:
-            break
+    for token in text.split():
+        if token.isascii() and token.isalpha() and token.islower():
+            continue  # no capital, Greek letter or digit
+        if SPECIFIC_TOKEN_TEST.search(token):
+            found += 1
+            if found >= cap:
+                break
     return float(found)
 
 
@@ -247,19 +254,19 @@ class _Views:
             self._cache[key] = make()
         return self._cache[key]
 
-    @property
+    @cached_property
     def bare(self) -> str:
         """The excerpt without its ``[CITATION]`` marker."""
-        return self._once("bare", lambda: self.excerpt.replace("[CITATION]", " "))
+        return self.excerpt.replace("[CITATION]", " ")
 
-    @property
+    @cached_property
     def lower(self) -> str | None:
         """The lower view of the excerpt (:func:`_lower_view`)."""
-        return self._once("lower", lambda: _lower_view(self.excerpt))
+        return _lower_view(self.excerpt)
 
-    @property
+    @cached_property
     def bare_lower(self) -> str | None:
-        return self._once("bare_lower", lambda: _lower_view(self.bare))
+        return _lower_view(self.bare)
 
     def words(self, lowered: str | None) -> "Words | None":
         """The distinct words of a long lower view (for the pre-filters); None for a short one."""
@@ -331,6 +338,19 @@ def _leftover_marker_step(v: _Views) -> float:
     return _count(LEFTOVER, v.bare, 2.0) if DIGIT.search(v.bare) else 0.0  # each pattern needs a digit
 
 
+def _list_step(v: _Views) -> float:
+    """Commas, semicolons and list words (:data:`LIST`), at most 6, halved: the punctuation counted with
+    ``str.count`` and only the words scanned for (no match of one overlaps a match of another, so the counts
+    add up to LIST's)."""
+    lower = v.lower
+    if lower is None:
+        return v.count(LIST, 6.0) / 2.0
+    found = lower.count(",") + lower.count(";")
+    if found < 6:
+        found += int(_count(LIST_WORDS, lower, 6.0 - found, None, v.words(lower)))
+    return min(found, 6) / 2.0
+
+
 def _author_phrase_step(v: _Views) -> float:
     return _count(AUTHOR, v.bare, 1.0, v.bare_lower)
 
@@ -366,7 +386,7 @@ _STEPS: dict[str, Callable[[_Views], float]] = {
     "own_result": _cue_step(OWN),
     "passing_cue": lambda v: _count(PASSING, v.around(), _CAP, v.around_lower()),
     "see_pointer": _cue_step(SEE, 1.0),
-    "list_items": _cue_step(LIST, 6.0, scale=2.0),
+    "list_items": _list_step,
     "dangling_opening": lambda v: 1.0 if DANGLING.match(v.excerpt) else 0.0,
     "referring_opening": lambda v: 1.0 if REFERRING.match(v.excerpt) else 0.0,
     "specific_tokens": lambda v: _specific_tokens(v.bare, 5.0),
