@@ -102,7 +102,8 @@ class Checkpoint:
                     self.started = header.get("started", self.started)
                 else:
                     entry = journal_shard(raw, path=self.path, line=number, fmt=layout["format"],
-                                          shard_articles=layout["shard_articles"])
+                                          shard_articles=layout["shard_articles"],
+                                          rejected=layout.get("rejected", True))
                     index = entry["index"]
                     if index in self.done:
                         raise self._damaged(f"line {number} of the checkpoint records shard {index} again")
@@ -212,7 +213,7 @@ class Checkpoint:
             next(handle, None)  # the header
             for number, line in enumerate(handle, 2):
                 entry = journal_shard(line, path=self.path, line=number, fmt=layout["format"],
-                                      shard_articles=layout["shard_articles"])
+                                      shard_articles=layout["shard_articles"], rejected=layout.get("rejected", True))
                 index = entry["index"]
                 if index < following:
                     continue

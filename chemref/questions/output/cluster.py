@@ -115,9 +115,9 @@ def build_bag(inputs: Sequence[str | os.PathLike[str] | bytes | Source], *, npar
 
 
 def _write_shard_task(staging: str, index: int, sources: list[Source], settings: BuildSettings,
-                      fmt: str) -> dict[str, Any]:
+                      fmt: str, rejected: bool = True) -> dict[str, Any]:
     """On a worker: build the shard's articles (each failure an error row) and write its files."""
-    return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt)
+    return write_shard(staging, index, (build_article(s, settings) for s in sources), fmt, rejected)
 
 
 def for_workers(sources: list[Source]) -> list[Source]:
@@ -128,9 +128,10 @@ def for_workers(sources: list[Source]) -> list[Source]:
 
 
 def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settings: BuildSettings, fmt: str,
-                    progress: Any, on_error: Callable[[str, str], None] | None) -> None:
+                    progress: Any, on_error: Callable[[str, str], None] | None, rejected: bool = True) -> None:
     """Submit every shard not done yet to ``dask`` (a ``distributed.Client`` or a scheduler address), a few
-    per worker at a time, and record each summary in the checkpoint as it arrives."""
+    per worker at a time, and record each summary in the checkpoint as it arrives (``rejected``: whether the
+    shards hold the rejected records, :func:`~chemref.questions.output.shards.encode`)."""
     distributed = _import_distributed()
     own = not hasattr(dask, "submit")
     client = connect(dask) if own else dask
@@ -151,7 +152,7 @@ def build_shards_on(dask: Any, plan: Any, checkpoint: Any, staging: Path, settin
 
         for index, sources in plan.shards():
             pending.add(client.submit(_write_shard_task, folder, index, for_workers(sources), settings, fmt,
-                                      pure=False))
+                                      rejected, pure=False))
             in_flight += 1
             if in_flight >= window:
                 collect(next(pending))

@@ -55,6 +55,12 @@ class BuildLayout:
                     check_output(path)
                     _refuse_inside_staging(path, self.staging)
 
+    @property
+    def keeps_rejected(self) -> bool:
+        """Whether the build writes its rejected records (a folder always does; a file output with
+        ``--rejected``): without it the shards hold none and the records are only counted."""
+        return self.folder or self.rejected is not None
+
     def check_folder(self) -> None:
         """An output folder must be new, empty, or hold a chemref build (never someone else's files)."""
         if not self.folder or not self.output.exists():

@@ -87,7 +87,10 @@ def _identity_schema() -> dict[str, Any]:
         "chemref_version": _TEXT, "settings": _settings_schema(), "selector_sha256": _SHA256,
         "layout": {"type": "object", "additionalProperties": False, "required": ["format", "shard_articles"],
                    "properties": {"format": {"enum": list(FORMATS)},
-                                  "shard_articles": {"type": "integer", "minimum": 1}}},
+                                  "shard_articles": {"type": "integer", "minimum": 1},
+                                  # whether the shards hold the rejected records (a build recorded before this
+                                  # was kept has none: resuming it names the difference)
+                                  "rejected": {"type": "boolean"}}},
         "inputs": {"type": "array", "items": _TEXT}, "files_from": _OPTIONAL_TEXT,
     }
     # a build recorded before the selector's digest was has none: resuming it names the difference
@@ -170,7 +173,7 @@ def read_manifest(path: Path) -> dict[str, Any]:
     fmt = manifest["layout"]["format"]
     size = manifest["layout"]["shard_articles"]
     for k, shard in enumerate(manifest["shards"]):
-        problem = _shard_problem(shard, k, fmt, size)
+        problem = _shard_problem(shard, k, fmt, size, manifest["layout"].get("rejected", True))
         if problem:
             raise InputError(f"invalid manifest: {problem} (at $.shards[{k}])", path=str(path),
                              hint="remove the output folder's files to build again")
@@ -184,18 +187,22 @@ def journal_header(raw: bytes, *, path: Path, line: int) -> dict[str, Any]:
     return check_schema(value, _schema("header"), what="invalid checkpoint", path=path, line=line, hint=_HINT)
 
 
-def journal_shard(raw: bytes | str, *, path: Path, line: int, fmt: str, shard_articles: int) -> dict[str, Any]:
-    """One shard summary of the journal, checked (schema, then :func:`check_shard`)."""
+def journal_shard(raw: bytes | str, *, path: Path, line: int, fmt: str, shard_articles: int,
+                  rejected: bool = True) -> dict[str, Any]:
+    """One shard summary of the journal, checked (schema, then :func:`check_shard`; ``rejected``: whether the
+    build's shards hold its rejected records)."""
     value = parse_json(raw, path=path, line=line)
     check_schema(value, _schema("shard"), what="invalid checkpoint", path=path, line=line, hint=_HINT)
-    problem = _shard_problem(value, None, fmt, shard_articles)
+    problem = _shard_problem(value, None, fmt, shard_articles, rejected)
     if problem:
         raise InputError(f"invalid checkpoint: {problem}", path=str(path), line=line, hint=_HINT)
     return value
 
 
-def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_articles: int) -> str | None:
-    """What is wrong with a shard summary beyond its schema, or None."""
+def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_articles: int,
+                   rejected: bool = True) -> str | None:
+    """What is wrong with a shard summary beyond its schema, or None (``rejected``: the shards hold the rejected
+    records; else their shard has no rows)."""
     k = shard["index"]
     if index is not None and k != index:
         return f"shard {k} where shard {index} belongs"
@@ -213,7 +220,7 @@ def _shard_problem(shard: dict[str, Any], index: int | None, fmt: str, shard_art
         if totals["articles"] != shard["articles"] or counted != shard["articles"]:
             return f"shard {k}: its totals count {totals['articles']} articles ({counted} read, unreadable or " \
                    f"skipped), its summary {shard['articles']}"
-        if totals["questions"] != rows["questions"] or totals["rejected"] != rows["rejected"]:
+        if totals["questions"] != rows["questions"] or rows["rejected"] != (totals["rejected"] if rejected else 0):
             return f"shard {k}: its totals count {totals['questions']} questions and {totals['rejected']} " \
                    f"rejected, its files {rows['questions']} and {rows['rejected']}"
         if sum(totals["funnel"].values()) != totals["rejected"] or \

@@ -71,11 +71,11 @@ def run_build(layout: BuildLayout, identity: dict[str, Any], sources: Callable[[
     bar.questions = checkpoint.questions
     try:
         if dask is not None:
-            build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error)
-            _resolve_ids_after_workers(plan, staging, checkpoint, options, fmt)
+            build_shards_on(dask, plan, checkpoint, staging, options, fmt, bar, on_error, layout.keeps_rejected)
+            _resolve_ids_after_workers(plan, staging, checkpoint, options, fmt, layout.keeps_rejected)
         else:
             todo = None if total is None else max(0, total - checkpoint.articles)  # the pool's processes: no more
-            _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error, todo)
+            _build_local(plan, checkpoint, staging, options, fmt, workers, bar, on_error, todo, layout.keeps_rejected)
     finally:
         bar.close()
         checkpoint.close()
@@ -85,18 +85,18 @@ def run_build(layout: BuildLayout, identity: dict[str, Any], sources: Callable[[
 class _IndexedTask:
     """Build one article and encode its shard rows (in a pool worker, so the parent only writes them)."""
 
-    def __init__(self, settings: BuildSettings, fmt: str) -> None:
-        self.settings, self.fmt = settings, fmt
+    def __init__(self, settings: BuildSettings, fmt: str, rejected: bool) -> None:
+        self.settings, self.fmt, self.rejected = settings, fmt, rejected
 
     def __call__(self, item: tuple[int, Source]) -> tuple[int, EncodedArticle]:
-        return item[0], encode(build_article(item[1], self.settings), self.fmt)
+        return item[0], encode(build_article(item[1], self.settings), self.fmt, self.rejected)
 
 
 def _build_local(inputs: InputPlan, checkpoint: Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                  workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
-                 total: int | None = None) -> None:
+                 total: int | None = None, rejected: bool = True) -> None:
     try:
-        _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error, total)
+        _build_shards(inputs, checkpoint, staging, settings, fmt, workers, progress, on_error, total, rejected)
     except WorkerError as exc:
         raise WorkerError(f"{exc.message}; the shards finished before it are kept", path=str(staging),
                           hint="finish with --resume (with fewer --workers if it happens again: an article may "
@@ -105,7 +105,7 @@ def _build_local(inputs: InputPlan, checkpoint: Checkpoint, staging: Path, setti
 
 def _build_shards(inputs: InputPlan, checkpoint: Checkpoint, staging: Path, settings: BuildSettings, fmt: str,
                   workers: int, progress: Any, on_error: Callable[[str, str], None] | None,
-                  total: int | None = None) -> None:
+                  total: int | None = None, rejected: bool = True) -> None:
     if workers > 1:
         warm_up()
     ids = _unique_ids(staging, checkpoint, fmt)
@@ -118,17 +118,17 @@ def _build_shards(inputs: InputPlan, checkpoint: Checkpoint, staging: Path, sett
 
     writer: ShardWriter | None = None
     try:
-        for i, encoded in ordered_map(_IndexedTask(settings, fmt), todo(), workers=workers,
+        for i, encoded in ordered_map(_IndexedTask(settings, fmt, rejected), todo(), workers=workers,
                                       initializer=warm_up, chunk=ARTICLES_PER_TASK, total=total):
             source = held.pop(i)
             resolved = ids.resolve(encoded.result, source, settings)
             if resolved is not encoded.result:
-                encoded = encode(resolved, fmt)
+                encoded = encode(resolved, fmt, rejected)
             k = i // inputs.size
             if writer is None or writer.index != k:
                 if writer is not None:
                     checkpoint.add(writer.close())
-                writer = ShardWriter(staging, k, fmt)
+                writer = ShardWriter(staging, k, fmt, rejected)
             writer.add(encoded)
             article = encoded.result
             if article.error is not None and on_error is not None:
@@ -164,7 +164,7 @@ def _warn_bundle_repeats(row: dict[str, Any]) -> None:
 
 
 def _resolve_ids_after_workers(plan: InputPlan, staging: Path, checkpoint: Checkpoint, settings: BuildSettings,
-                               fmt: str) -> None:
+                               fmt: str, rejected: bool = True) -> None:
     """On Dask, where workers write whole shards without seeing each other's ids: give the build the ids a local
     build gives. The shards are read in order with one :class:`~chemref.questions.funnel.builder.UniqueIds`;
     a shard holding an article whose id prefix is already taken (a PMCID given twice, forged or not) is built
@@ -182,14 +182,14 @@ def _resolve_ids_after_workers(plan: InputPlan, staging: Path, checkpoint: Check
                 _warn_bundle_repeats(row)
             continue
         sources = [source for i, source in enumerate(plan.sources()) if i // plan.size == index]
-        writer = ShardWriter(staging, index, fmt)
+        writer = ShardWriter(staging, index, fmt, rejected)
         try:
             for source in sources:
                 result = ids.resolve(build_article(source, settings), source, settings)
                 note = duplicate_message(result)
                 if note is not None:
                     warnings.warn(note, UserWarning, stacklevel=1)
-                writer.add(encode(result, fmt))
+                writer.add(encode(result, fmt, rejected))
         except BaseException:
             writer.abort()
             raise

@@ -77,38 +77,38 @@ def _arrow_schema(rejected: bool) -> Any:
 class EncodedArticle:
     """One article's shard rows, ready to append: ``result`` keeps what the totals read (its questions; the
     rejected records, the bulk of a result, are dropped and only counted in ``rejected``); ``text`` holds the
-    UTF-8 JSON Lines of each of :data:`KINDS`, or ``rows`` the question and rejected rows for Parquet."""
+    UTF-8 JSON Lines of each of :data:`KINDS`, or ``rows`` the question and rejected rows for Parquet;
+    ``counts`` the rows of each kind written (no rejected ones when the build writes none)."""
 
     result: ArticleResult
     text: tuple[bytes, ...]
     counts: tuple[int, ...]
     rows: tuple[tuple[dict[str, Any], ...], ...] | None = None
-
-    @property
-    def rejected(self) -> int:
-        """How many rejected records the article had (its row count in the ``rejected`` shard)."""
-        return self.counts[KINDS.index("rejected")]
+    rejected: int = 0  # how many rejected records the article had, written or not
 
 
-def encode(article: ArticleResult, fmt: str = "jsonl") -> EncodedArticle:
-    """``article``'s shard rows, the same bytes whoever makes them (this process, a pool worker)."""
+def encode(article: ArticleResult, fmt: str = "jsonl", rejected: bool = True) -> EncodedArticle:
+    """``article``'s shard rows, the same bytes whoever makes them (this process, a pool worker).
+
+    ``rejected=False`` (a build that writes no rejections): the rejected records are counted, not encoded,
+    and the ``rejected`` shard gets no rows."""
     questions = [q.to_dict() for q in article.questions]
-    rejected = [r.to_dict() for r in article.rejected]
+    rows = [r.to_dict() for r in article.rejected] if rejected else []
+    counts = (len(questions), len(rows), 1)
     row = json_line(article.row()).encode("utf-8")
     light = replace(article, rejected=())
     if fmt == "jsonl":
-        text = ("".join(map(json_line, questions)).encode("utf-8"),
-                "".join(map(json_line, rejected)).encode("utf-8"), row)
-        return EncodedArticle(light, text, (len(questions), len(rejected), 1))
-    return EncodedArticle(light, (b"", b"", row), (len(questions), len(rejected), 1),
-                          (tuple(questions), tuple(rejected)))
+        text = ("".join(map(json_line, questions)).encode("utf-8"), "".join(map(json_line, rows)).encode("utf-8"),
+                row)
+        return EncodedArticle(light, text, counts, rejected=len(article.rejected))
+    return EncodedArticle(light, (b"", b"", row), counts, (tuple(questions), tuple(rows)), len(article.rejected))
 
 
 class ShardWriter:
     """Write one shard, article by article, in input order; :meth:`close` makes its files appear."""
 
-    def __init__(self, folder: str | os.PathLike[str], index: int, fmt: str = "jsonl") -> None:
-        self.folder, self.index, self.fmt = Path(folder), index, fmt
+    def __init__(self, folder: str | os.PathLike[str], index: int, fmt: str = "jsonl", rejected: bool = True) -> None:
+        self.folder, self.index, self.fmt, self.keep_rejected = Path(folder), index, fmt, rejected
         self.totals = BuildTotals()
         self.first: str | None = None
         self.last: str | None = None
@@ -127,7 +127,7 @@ class ShardWriter:
 
     def add(self, article: ArticleResult | EncodedArticle) -> None:
         """Append one article (in input order): its result, or its rows encoded by a worker."""
-        encoded = article if isinstance(article, EncodedArticle) else encode(article, self.fmt)
+        encoded = article if isinstance(article, EncodedArticle) else encode(article, self.fmt, self.keep_rejected)
         result = encoded.result
         if self.first is None:
             self.first = result.source
@@ -196,9 +196,10 @@ class ShardWriter:
 
 
 def write_shard(folder: str | os.PathLike[str], index: int, articles: Iterable[ArticleResult | EncodedArticle],
-                fmt: str = "jsonl") -> dict[str, Any]:
-    """Write shard ``index`` from ``articles`` (in input order) and return its summary."""
-    writer = ShardWriter(folder, index, fmt)
+                fmt: str = "jsonl", rejected: bool = True) -> dict[str, Any]:
+    """Write shard ``index`` from ``articles`` (in input order) and return its summary (``rejected``: see
+    :func:`encode`)."""
+    writer = ShardWriter(folder, index, fmt, rejected)
     try:
         for article in articles:
             writer.add(article)

@@ -94,7 +94,7 @@ def build_to_files(inputs: Sequence[str | os.PathLike[str]], output: str | os.Pa
     check_file_format(layout)
     identity = {"chemref_version": __version__, "settings": options.to_dict(),
                 "selector_sha256": _selector_sha256(options),
-                "layout": {"format": format, "shard_articles": shard_articles},
+                "layout": {"format": format, "shard_articles": shard_articles, "rejected": layout.keeps_rejected},
                 "inputs": [path_text(g) for g in given],
                 "files_from": None if files_from is None else path_text(os.fspath(files_from))}
     layout.check_folder()
