@@ -121,7 +121,7 @@ class TextBuilder:
     def add(self, text: str | None) -> None:
         """Append text (white space runs inside it become one space)."""
         if text:
-            if not text.isprintable() or "  " in text:
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
                 text = _collapse(text)
             if text[0] == " " and self.space:
                 text = text[1:]
@@ -139,7 +139,7 @@ class TextBuilder:
         parts = self.parts
         text = element.text
         if text:
-            if not text.isprintable() or "  " in text:
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
                 text = _collapse(text)
             if text[0] == " " and self.space:
                 text = text[1:]
@@ -162,7 +162,7 @@ class TextBuilder:
                 self._entity(child)
             text = child.tail
             if text:
-                if not text.isprintable() or "  " in text:
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
                     text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
@@ -179,7 +179,7 @@ class TextBuilder:
         else:  # a leaf (most are): its text appended inline, as add() does
             text = element.text
             if text:
-                if not text.isprintable() or "  " in text:
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
                     text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
@@ -198,7 +198,7 @@ class TextBuilder:
         else:  # a leaf (most are): its text appended inline, as add() does
             text = element.text
             if text:
-                if not text.isprintable() or "  " in text:
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
                     text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
