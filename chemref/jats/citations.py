@@ -204,8 +204,12 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
     paragraph = _Paragraph(text, events, refs, diagnostics, budget if budget is not None else RangeBudget())
     anchors: list[CitationAnchor] = []
     floor = 0
+    resolved = paragraph.resolved
     for group, joins in paragraph.groups():
-        ids = list(dict.fromkeys(r for i in group for r in paragraph.resolved[i]))
+        if len(group) == 1:  # most groups: one xref, whose ids are already distinct (see _resolve)
+            ids = list(resolved[group[0]])
+        else:
+            ids = list(dict.fromkeys(r for i in group for r in resolved[i]))
         all_ids, expanded = paragraph.cited(ids, paragraph.added(group, joins, ids))
         start, end = paragraph.span(group, floor)
         anchors.append(CitationAnchor(start, end, text[start:end], all_ids, expanded))
