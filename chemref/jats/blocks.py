@@ -100,7 +100,8 @@ class BlockWalker:
         else:
             anchors = ()
         if text or anchors:
-            formatting = tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
+            formatting = (tuple(FormatRange(s, e, style) for s, e, style in sorted(builder.formatting))
+                          if builder.formatting else ())
             place.paragraphs.append(Paragraph(text, anchors, formatting, place.is_caption, element.sourceline,
                                               place.context, path))
         return builder.blocks

@@ -268,7 +268,7 @@ class _Paragraph:
         text is a range."""
         line = self.events[group[0]].line
         resolved = self.resolved
-        if any(j == "range" for j in joins):
+        if "range" in joins:
             extra: list[str] = []
             for k, join in enumerate(joins):
                 if join != "range":
