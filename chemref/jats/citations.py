@@ -92,10 +92,15 @@ class RangeBudget:
 
 
 def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic]) -> list[str]:
+    rids = event.rids
+    if len(rids) == 1:  # most xrefs: one rid, no set needed
+        ref_id = refs.resolve(rids[0])
+        if ref_id is not None:
+            return [ref_id]
     ids: dict[str, None] = {}  # insertion-ordered set: linear in the number of rids
-    if not event.rids:
+    if not rids:
         diagnostics.append(Diagnostic("xref-no-rid", "citation xref without a rid attribute", event.line))
-    for rid in event.rids:
+    for rid in rids:
         ref_id = refs.resolve(rid)
         if ref_id is None:
             diagnostics.append(Diagnostic("xref-unknown-rid", f"citation xref points to {rid!r}, "
