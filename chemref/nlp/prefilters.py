@@ -339,5 +339,43 @@ def _word_runs(strings: frozenset[str]) -> tuple[str, ...] | None:
 
 
 def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":
-    """A search for any of the lower-case ``strings`` (case-insensitive when ``flags`` say so)."""
-    return re.compile("|".join(map(re.escape, sorted(strings, key=len, reverse=True))), flags & re.IGNORECASE)
+    """A search for any of the lower-case ``strings`` (case-insensitive when ``flags`` say so), written as a
+    trie ("d(?:emonstrate|iscover)" rather than "demonstrate|discover": re tries far fewer branches at each
+    place of the text; it matches the same strings, so the first match starts at the same place)."""
+    trie = _trie(strings)
+    if trie is None:  # nested too deeply for re's parser: the plain alternation
+        trie = "|".join(map(re.escape, sorted(strings, key=len, reverse=True)))
+    return re.compile(trie, flags & re.IGNORECASE)
+
+
+#: A trie regex nests a group at each place where strings part: past this many, the plain alternation.
+_MAX_TRIE_DEPTH = 40
+
+
+def _trie(strings: frozenset[str]) -> str | None:
+    """The alternation of ``strings`` as a regex trie (None when it would nest groups past _MAX_TRIE_DEPTH)."""
+    root: dict[str, Any] = {}
+    for string in strings:
+        node = root
+        for ch in string:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a string ends here
+    return _trie_node(root, 0)
+
+
+def _trie_node(node: dict[str, Any], depth: int) -> str | None:
+    """The regex of the strings below ``node`` of a trie (children in sorted order)."""
+    alternatives = []
+    for ch in sorted(node):
+        if ch:
+            rest = _trie_node(node[ch], depth + (len(node) > 1))
+            if rest is None:
+                return None
+            alternatives.append(re.escape(ch) + rest)
+    if not alternatives:
+        return ""
+    if len(alternatives) == 1 and "" not in node:
+        return alternatives[0]
+    if depth >= _MAX_TRIE_DEPTH:
+        return None
+    return "(?:" + "|".join(alternatives) + (")?" if "" in node else ")")
