@@ -60,7 +60,9 @@ class AuthorMention:
 # Regular expressions (compiled once).
 _PARTICLE = particle_pattern()
 # A surname: optional particles, a capitalised word (O'Brien, D'Amico), optionally hyphenated (Smith-Jones).
-_WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*"
+# (The run of letters is possessive: what follows a name in every pattern never starts with a letter or digit,
+# so giving letters back could not make a match; it only cost a failed try per letter at each word.)
+_WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*+"
 _NAME = rf"(?:{_PARTICLE}\s+){{0,3}}{_WORD}(?:[-‐]{_WORD})?"
 _N1 = rf"(?P<n1>{_NAME})"
 _N2 = rf"(?P<n2>{_NAME})"
@@ -101,6 +103,16 @@ _COLLAB_MARKERS = frozenset(
     "Study Working Society Association Organization Organisation Agency Authority Council".split()
 )
 _STRONG_CUE = re.compile(rf"{_YEAR_CUE}|\s+et\s*al\b")
+# What follows the first name in the patterns that start with one (a name may start at nearly every word, so
+# the pattern is tried at each): the same regex as the pattern's rest, which starts with a word re finds at C
+# speed. A text without a match of it has no match of the pattern either, and the pattern is not run.
+_ET_AL_REST = re.compile(r"et\.?\s*al(?:ii|ia)?\b")
+_COWORKERS_REST = re.compile(
+    r"(?:and|&|with)\s+(?:(?:his|her|their|its)\s+)?"
+    r"(?:co-?workers|colleagues|collaborators|associates|co-?authors|team|students|group)\b"
+)
+_POSSESSIVE_REST = re.compile(r"(?:['’]s|(?<=s)['’])(?![\w'’])")
+_AND_REST = re.compile(rf"(?:and|&)\s+{_NAME}(?![\w'’]){_CUE_AFTER}")
 
 
 def _data_dir() -> Path:
@@ -207,16 +219,16 @@ class AuthorRules:
         word occurs); ``cited``: the cited names (and their cores)."""
         out: list[_Raw] = []
         add = _adder(text, cited, out.append)
-        if "et" in text:
+        if "et" in text and _ET_AL_REST.search(text):
             self._et_al(text, cited, out.append)
         lowered = text.lower()
-        if any(k in lowered for k in _COWORKER_KEYS):
+        if any(k in lowered for k in _COWORKER_KEYS) and _COWORKERS_REST.search(text):
             for m in _COWORKERS.finditer(text):
                 if self._plausible(m.group("n1"), cited):
                     add(m, "coworkers")
         if any(k in lowered for k in ("group", "lab", "team")):
             self._groups(text, cited, add)
-        if "'" in text or "’" in text:
+        if ("'" in text or "’" in text) and _POSSESSIVE_REST.search(text):
             self._possessives(text, cited, add)
         if "&" in text:
             self._ampersands(text, cited, add)
@@ -280,6 +292,8 @@ class AuthorRules:
 
     def _ands(self, text: str, cited: frozenset[str], add: _Add) -> None:
         for rx in ((_AND, _BY_AND, _AND_NOCUE) if cited else (_AND, _BY_AND)):
+            if rx is _AND and not _AND_REST.search(text):
+                continue
             for m in rx.finditer(text):
                 if m.groupdict().get("conj") == "&":
                     continue
