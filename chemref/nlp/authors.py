@@ -135,8 +135,13 @@ def load_author_tables(directory: str | Path | None = None) -> dict[str, list[st
 
 
 def _fold(text: str) -> str:
-    """ASCII-fold diacritics (Müller -> Muller) for surname variants."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    """ASCII-fold diacritics (Müller -> Muller) for surname variants: the NFKD form without its combining marks
+    (each distinct character of the text is tested once, not each character)."""
+    normal = unicodedata.normalize("NFKD", text)
+    if normal.isascii():
+        return normal
+    marks = {ord(c): None for c in set(normal) if unicodedata.combining(c)}
+    return normal.translate(marks) if marks else normal
 
 
 def _core(name: str) -> str:
@@ -148,10 +153,19 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-@lru_cache(maxsize=4096)
-def _whole_word(form: str) -> "re.Pattern[str]":
-    """Where ``form`` occurs as a whole word (not inside a longer word: ``\\w`` is :func:`_is_word_char`)."""
-    return re.compile(rf"(?<!\w)(?={re.escape(form)}(?!\w))")
+def _whole_word_starts(form: str, text: str) -> list[int]:
+    """The starts of the occurrences of ``form`` in ``text`` as a whole word (not inside a longer word, as
+    ``(?<!\\w)`` and ``(?!\\w)`` tell: :func:`_is_word_char`), overlapping ones included; found with str.find
+    (a regex per surname cost more to compile than to run)."""
+    starts: list[int] = []
+    size, length = len(form), len(text)
+    at = text.find(form)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or not _is_word_char(text[at - 1])) and (end >= length or not _is_word_char(text[end])):
+            starts.append(at)
+        at = text.find(form, at + 1)
+    return starts
 
 
 @lru_cache(maxsize=4096)
@@ -316,7 +330,7 @@ class AuthorRules:
 
     def _surname_hits(self, text: str, search: Sequence[str]) -> list[tuple[str, list[int]]]:
         """(surname, the starts of its whole-word occurrences), overlapping ones included, for each one found."""
-        return [(form, [m.start() for m in _whole_word(form).finditer(text)]) for form in search if form in text]
+        return [(form, _whole_word_starts(form, text)) for form in search if form in text]
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
         """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""
