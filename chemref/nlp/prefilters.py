@@ -150,7 +150,7 @@ def needed_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
 def _lead(items: Any, fold: bool = True) -> frozenset[str] | None:
     """Literal strings one of which every match of ``items`` starts with (None: cannot tell); lower-cased
     when ``fold``: the run of literals after any zero-width assertions, then the leads of what follows it."""
-    items = list(items)
+    items = _items(items)
     i = 0
     while i < len(items) and items[i][0] in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
         i += 1
@@ -196,9 +196,11 @@ def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
     """Literal strings one of which every match of ``items`` holds: the leads of a suffix of the sequence,
     or what every branch of a group it must pass through holds; the set whose shortest string is longest
     (then the smallest set)."""
-    items = list(items)
+    items = _items(items)
     best: frozenset[str] | None = None
     for j, (op, value) in enumerate(items):
+        if op is _c.LITERAL and j and items[j - 1][0] is _c.LITERAL:
+            continue  # inside a run of literals: the leads from its start are the same strings, each longer
         found = [_lead(items[j:], fold)]
         if op is _c.SUBPATTERN:
             found.append(_needed(value[-1], fold))
@@ -212,6 +214,11 @@ def _needed(items: Any, fold: bool = True) -> frozenset[str] | None:
             if strings and (best is None or _rank(strings) > _rank(best)):
                 best = strings
     return best
+
+
+def _items(items: Any) -> list[Any]:
+    """The items of a parsed (sub)pattern as a list (a SubPattern's own list, not copied item by item)."""
+    return items.data if isinstance(items, _parser.SubPattern) else list(items)
 
 
 def _rank(strings: frozenset[str]) -> tuple[int, int]:
