@@ -232,6 +232,7 @@ class ClaimRules:
             plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3,
                          bool(rule.gate) and slot != 3))
         self._plan = tuple(plan)
+        self._unplaced = frozenset(i for i, step in enumerate(self._plan) if not step[4])  # (not tried by place)
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -266,7 +267,10 @@ class ClaimRules:
         lexicon_hits: dict[int, set[str]] = {}
         tally = _Tally()
         lowered = view.lowered
-        for index, (rule, slot, passing, near_citation, by_place, gated) in enumerate(self._plan):
+        plan = self._plan
+        # (with places known, only the rules tried by place that have one, and the others, in the plan's order)
+        for index in range(len(plan)) if places is None else sorted(self._unplaced.union(places)):
+            rule, slot, passing, near_citation, by_place, gated = plan[index]
             if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
                 continue
             # A rule with start strings is tried only at the places where a word starts like it (none: it
