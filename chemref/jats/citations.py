@@ -92,10 +92,15 @@ class RangeBudget:
 
 
 def _resolve(event: XrefEvent, refs: ReferenceList, diagnostics: list[Diagnostic]) -> list[str]:
+    rids = event.rids
+    if len(rids) == 1:  # most xrefs: one rid, no set needed
+        ref_id = refs.resolve(rids[0])
+        if ref_id is not None:
+            return [ref_id]
     ids: dict[str, None] = {}  # insertion-ordered set: linear in the number of rids
-    if not event.rids:
+    if not rids:
         diagnostics.append(Diagnostic("xref-no-rid", "citation xref without a rid attribute", event.line))
-    for rid in event.rids:
+    for rid in rids:
         ref_id = refs.resolve(rid)
         if ref_id is None:
             diagnostics.append(Diagnostic("xref-unknown-rid", f"citation xref points to {rid!r}, "
@@ -204,8 +209,12 @@ def resolve_anchors(text: str, events: list[XrefEvent], refs: ReferenceList,
     paragraph = _Paragraph(text, events, refs, diagnostics, budget if budget is not None else RangeBudget())
     anchors: list[CitationAnchor] = []
     floor = 0
+    resolved = paragraph.resolved
     for group, joins in paragraph.groups():
-        ids = list(dict.fromkeys(r for i in group for r in paragraph.resolved[i]))
+        if len(group) == 1:  # most groups: one xref, whose ids are already distinct (see _resolve)
+            ids = list(resolved[group[0]])
+        else:
+            ids = list(dict.fromkeys(r for i in group for r in resolved[i]))
         all_ids, expanded = paragraph.cited(ids, paragraph.added(group, joins, ids))
         start, end = paragraph.span(group, floor)
         anchors.append(CitationAnchor(start, end, text[start:end], all_ids, expanded))
@@ -264,7 +273,7 @@ class _Paragraph:
         text is a range."""
         line = self.events[group[0]].line
         resolved = self.resolved
-        if any(j == "range" for j in joins):
+        if "range" in joins:
             extra: list[str] = []
             for k, join in enumerate(joins):
                 if join != "range":

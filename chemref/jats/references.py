@@ -77,19 +77,28 @@ def _title(works: list[Work]) -> str | None:
     return None
 
 
+def _publication_type(work: Work) -> str | None:
+    """The first non-empty ``publication-type`` of the work's citation elements."""
+    for element in work.elements:
+        kind = element.get("publication-type")
+        if kind:
+            return kind
+    return None
+
+
 def _container(works: list[Work]) -> tuple[str | None, str | None]:
     """The journal or book title (``<source>``) and the ``publication-type`` of the first work (the first
     description of it that gives them)."""
     first = works[0] if works else None
     if first is None:
         return None, None
-    kind = next((e.get("publication-type") for e in first.elements if e.get("publication-type")), None)
+    kind = _publication_type(first)
     container = plain_text(first.container) if first.container is not None else None
     for other in works[1:]:  # a second description of the same work (not a continuation: it has a title)
         if other.is_continuation:
             continue
         if kind is None:
-            kind = next((e.get("publication-type") for e in other.elements if e.get("publication-type")), None)
+            kind = _publication_type(other)
         if not container and other.container is not None:
             container = plain_text(other.container)
     return container or None, kind

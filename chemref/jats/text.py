@@ -30,13 +30,30 @@ SKIP_TAGS = frozenset({
 #: The formatting style of a ``<disp-formula>`` flattened into a paragraph.
 DISPLAY_FORMULA = "display_formula"
 _STYLES = {"sub": "sub", "sup": "sup", "italic": "italic", "bold": "bold"}
-_WS = re.compile(r"[ \t\n\r]+")
 _MATHML = "{http://www.w3.org/1998/Math/MathML}"
 _TEX_DOC = re.compile(r"\\begin\{document\}(.*?)\\end\{document\}", re.S)
 _Entity = etree.Entity
 _Comment = etree.Comment
 _PI = etree.ProcessingInstruction
 _tostring = etree.tostring
+
+
+def _collapse(text: str) -> str:
+    """``text`` with each run of XML white space (space, tab, line feed, carriage return) made one space.
+
+    The same string as ``re.sub(r"[ \\t\\n\\r]+", " ", text)``, about six times faster: each white space
+    character becomes a space, then ``"  " -> " "`` passes shorten every run (a run of n spaces needs
+    log2(n) passes, each in C, so the time stays bounded on hostile input).
+    """
+    if "\n" in text:
+        text = text.replace("\n", " ")
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    if "\r" in text:
+        text = text.replace("\r", " ")
+    while "  " in text:
+        text = text.replace("  ", " ")
+    return text
 
 
 def text_of(element: etree._Element) -> str:
@@ -104,8 +121,8 @@ class TextBuilder:
     def add(self, text: str | None) -> None:
         """Append text (white space runs inside it become one space)."""
         if text:
-            if not text.isprintable() or "  " in text:
-                text = _WS.sub(" ", text)
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                text = _collapse(text)
             if text[0] == " " and self.space:
                 text = text[1:]
             if text:
@@ -122,8 +139,8 @@ class TextBuilder:
         parts = self.parts
         text = element.text
         if text:
-            if not text.isprintable() or "  " in text:
-                text = _WS.sub(" ", text)
+            if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                text = _collapse(text)
             if text[0] == " " and self.space:
                 text = text[1:]
             if text:
@@ -145,8 +162,8 @@ class TextBuilder:
                 self._entity(child)
             text = child.tail
             if text:
-                if not text.isprintable() or "  " in text:
-                    text = _WS.sub(" ", text)
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                    text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
                 if text:
@@ -162,8 +179,8 @@ class TextBuilder:
         else:  # a leaf (most are): its text appended inline, as add() does
             text = element.text
             if text:
-                if not text.isprintable() or "  " in text:
-                    text = _WS.sub(" ", text)
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                    text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
                 if text:
@@ -181,8 +198,8 @@ class TextBuilder:
         else:  # a leaf (most are): its text appended inline, as add() does
             text = element.text
             if text:
-                if not text.isprintable() or "  " in text:
-                    text = _WS.sub(" ", text)
+                if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+                    text = _collapse(text)
                 if text[0] == " " and self.space:
                     text = text[1:]
                 if text:

@@ -60,7 +60,9 @@ class AuthorMention:
 # Regular expressions (compiled once).
 _PARTICLE = particle_pattern()
 # A surname: optional particles, a capitalised word (O'Brien, D'Amico), optionally hyphenated (Smith-Jones).
-_WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*"
+# (The run of letters is possessive: what follows a name in every pattern never starts with a letter or digit,
+# so giving letters back could not make a match; it only cost a failed try per letter at each word.)
+_WORD = r"[^\W\d_](?:['’](?=[^\W\d_]{2}))?[^\W_]*+"
 _NAME = rf"(?:{_PARTICLE}\s+){{0,3}}{_WORD}(?:[-‐]{_WORD})?"
 _N1 = rf"(?P<n1>{_NAME})"
 _N2 = rf"(?P<n2>{_NAME})"
@@ -101,6 +103,16 @@ _COLLAB_MARKERS = frozenset(
     "Study Working Society Association Organization Organisation Agency Authority Council".split()
 )
 _STRONG_CUE = re.compile(rf"{_YEAR_CUE}|\s+et\s*al\b")
+# What follows the first name in the patterns that start with one (a name may start at nearly every word, so
+# the pattern is tried at each): the same regex as the pattern's rest, which starts with a word re finds at C
+# speed. A text without a match of it has no match of the pattern either, and the pattern is not run.
+_ET_AL_REST = re.compile(r"et\.?\s*al(?:ii|ia)?\b")
+_COWORKERS_REST = re.compile(
+    r"(?:and|&|with)\s+(?:(?:his|her|their|its)\s+)?"
+    r"(?:co-?workers|colleagues|collaborators|associates|co-?authors|team|students|group)\b"
+)
+_POSSESSIVE_REST = re.compile(r"(?:['’]s|(?<=s)['’])(?![\w'’])")
+_AND_REST = re.compile(rf"(?:and|&)\s+{_NAME}(?![\w'’]){_CUE_AFTER}")
 
 
 def _data_dir() -> Path:
@@ -123,8 +135,13 @@ def load_author_tables(directory: str | Path | None = None) -> dict[str, list[st
 
 
 def _fold(text: str) -> str:
-    """ASCII-fold diacritics (Müller -> Muller) for surname variants."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    """ASCII-fold diacritics (Müller -> Muller) for surname variants: the NFKD form without its combining marks
+    (each distinct character of the text is tested once, not each character)."""
+    normal = unicodedata.normalize("NFKD", text)
+    if normal.isascii():
+        return normal
+    marks = {ord(c): None for c in set(normal) if unicodedata.combining(c)}
+    return normal.translate(marks) if marks else normal
 
 
 def _core(name: str) -> str:
@@ -136,10 +153,19 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-@lru_cache(maxsize=4096)
-def _whole_word(form: str) -> "re.Pattern[str]":
-    """Where ``form`` occurs as a whole word (not inside a longer word: ``\\w`` is :func:`_is_word_char`)."""
-    return re.compile(rf"(?<!\w)(?={re.escape(form)}(?!\w))")
+def _whole_word_starts(form: str, text: str) -> list[int]:
+    """The starts of the occurrences of ``form`` in ``text`` as a whole word (not inside a longer word, as
+    ``(?<!\\w)`` and ``(?!\\w)`` tell: :func:`_is_word_char`), overlapping ones included; found with str.find
+    (a regex per surname cost more to compile than to run)."""
+    starts: list[int] = []
+    size, length = len(form), len(text)
+    at = text.find(form)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or not _is_word_char(text[at - 1])) and (end >= length or not _is_word_char(text[end])):
+            starts.append(at)
+        at = text.find(form, at + 1)
+    return starts
 
 
 @lru_cache(maxsize=4096)
@@ -207,16 +233,16 @@ class AuthorRules:
         word occurs); ``cited``: the cited names (and their cores)."""
         out: list[_Raw] = []
         add = _adder(text, cited, out.append)
-        if "et" in text:
+        if "et" in text and _ET_AL_REST.search(text):
             self._et_al(text, cited, out.append)
         lowered = text.lower()
-        if any(k in lowered for k in _COWORKER_KEYS):
+        if any(k in lowered for k in _COWORKER_KEYS) and _COWORKERS_REST.search(text):
             for m in _COWORKERS.finditer(text):
                 if self._plausible(m.group("n1"), cited):
                     add(m, "coworkers")
         if any(k in lowered for k in ("group", "lab", "team")):
             self._groups(text, cited, add)
-        if "'" in text or "’" in text:
+        if ("'" in text or "’" in text) and _POSSESSIVE_REST.search(text):
             self._possessives(text, cited, add)
         if "&" in text:
             self._ampersands(text, cited, add)
@@ -280,6 +306,8 @@ class AuthorRules:
 
     def _ands(self, text: str, cited: frozenset[str], add: _Add) -> None:
         for rx in ((_AND, _BY_AND, _AND_NOCUE) if cited else (_AND, _BY_AND)):
+            if rx is _AND and not _AND_REST.search(text):
+                continue
             for m in rx.finditer(text):
                 if m.groupdict().get("conj") == "&":
                     continue
@@ -302,7 +330,7 @@ class AuthorRules:
 
     def _surname_hits(self, text: str, search: Sequence[str]) -> list[tuple[str, list[int]]]:
         """(surname, the starts of its whole-word occurrences), overlapping ones included, for each one found."""
-        return [(form, [m.start() for m in _whole_word(form).finditer(text)]) for form in search if form in text]
+        return [(form, _whole_word_starts(form, text)) for form in search if form in text]
 
     def find(self, text: str, surnames: Iterable[str] = ()) -> list[AuthorMention]:
         """Every author-mention pattern in ``text`` plus whole-word hits of the given (>= 3 char) surnames."""

@@ -230,8 +230,9 @@ class ClaimRules:
             passing = i < len(self.passing)
             slot = _CLAUSE if passing and rule.scope == "sentence" else slots.get(rule.scope, 0)
             plan.append((rule, slot, passing, slot in (1, 2, 3), bool(rule.starts) and slot != 3,
-                         bool(rule.gate) and slot in (0, _CLAUSE)))
+                         bool(rule.gate) and slot != 3))
         self._plan = tuple(plan)
+        self._unplaced = frozenset(i for i, step in enumerate(self._plan) if not step[4])  # (not tried by place)
 
     @classmethod
     def default(cls) -> "ClaimRules":
@@ -266,49 +267,46 @@ class ClaimRules:
         lexicon_hits: dict[int, set[str]] = {}
         tally = _Tally()
         lowered = view.lowered
-        for index, (rule, slot, passing, near_citation, by_place, gated) in enumerate(self._plan):
+        plan = self._plan
+        # (with places known, only the rules tried by place that have one, and the others, in the plan's order)
+        for index in range(len(plan)) if places is None else sorted(self._unplaced.union(places)):
+            rule, slot, passing, near_citation, by_place, gated = plan[index]
             if passing and rule.weight <= (tally.local if near_citation else tally.fired).get(rule.name, 0.0):
                 continue
-            # (the two tests _fires makes first, here without a call: by place, or the gate)
+            # A rule with start strings is tried only at the places where a word starts like it (none: it
+            # cannot match). Else the gate is a cheap prefilter before a search of the sentence, its clause or
+            # the window before or after the citation (a pattern anchored at the window's end is tried from each
+            # of its places); a rule tried at a few places, or on the few words next to the citation, is
+            # cheaper to match first (its gate is tested after a hit).
+            at = None
             if by_place and places is not None:
-                if index not in places:
-                    continue  # no word starts like a match of this rule
+                at = places.get(index)
+                if at is None:
+                    continue
             elif gated and not any(map(lowered.__contains__, rule.gate)):
                 continue
-            if self._fires(rule, index, slot, view, fast, places, lexicon_hits):
+            if self._fires(rule, slot, view, fast, at, lexicon_hits) and (
+                    gated and at is None or not rule.gate or any(map(lowered.__contains__, rule.gate))):
                 tally.add(rule, passing, near_citation)
         tally.settle()
         return tally.decision(self), tally.names(), view.clause
 
-    def _fires(self, rule: _Rule, index: int, slot: int, view: "_Windows", fast: bool,
-               places: dict[int, list[int]] | None, lexicon_hits: dict[int, set[str]]) -> bool:
-        """Whether ``rule`` matches its window (``slot``) of the sentence."""
-        lowered = view.lowered
-        tried = rule.starts and places is not None and slot != 3
-        if tried and index not in places:  # type: ignore[operator]  # no word starts like a match of this rule
-            return False
-        # The gate is a cheap prefilter before a search of the whole sentence; a rule tried at a few
-        # places, or on a short window next to the citation, is cheaper to match first.
-        gate_first = rule.gate and not tried and slot in (0, _CLAUSE)
-        if gate_first and not any(map(lowered.__contains__, rule.gate)):
-            return False
+    def _fires(self, rule: _Rule, slot: int, view: "_Windows", fast: bool, at: list[int] | None,
+               lexicon_hits: dict[int, set[str]]) -> bool:
+        """Whether the pattern of ``rule`` matches its window (``slot``) of the sentence: only at the offsets
+        ``at`` when given (the places where a word starts like it), else anywhere (the gate not tested)."""
         texts = view.texts
         if rule.regex is None:
             hits = lexicon_hits.get(slot)
             if hits is None:
                 hits = lexicon_hits[slot] = self._lexicons.hits(texts[2 * slot])
-            hit = rule.lexicon in hits
-        elif not fast and rule.plain is not None:
-            hit = _ci(rule.plain).search(texts[2 * slot]) is not None
-        else:
-            text = texts[2 * slot + rule.lowered]
-            if tried:
-                hit = _matches_at(rule.regex, text, view.bases[slot], places[index])  # type: ignore[index]
-            else:
-                hit = _search(rule.regex, text, rule.lowered)
-        if hit and rule.gate and not gate_first:
-            hit = any(map(lowered.__contains__, rule.gate))
-        return bool(hit)
+            return rule.lexicon in hits
+        if not fast and rule.plain is not None:
+            return _ci(rule.plain).search(texts[2 * slot]) is not None
+        text = texts[2 * slot + rule.lowered]
+        if at is not None:
+            return _matches_at(rule.regex, text, view.bases[slot], at)
+        return _search(rule.regex, text, rule.lowered)
 
     def _places(self, lowered: str) -> dict[int, list[int]]:
         """Rule index -> the offsets in ``lowered`` where a word starts with one of that rule's start strings."""

@@ -11,6 +11,7 @@ settings in ``training/claims/config.cfg``) and ship as ``data/claims_model.json
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -18,8 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from chemref._io.limits import json_depth_problem
 from chemref.errors import InputError
-from chemref.jsonl import parse_json
+from chemref.jsonl import lone_surrogate, parse_json, unique_keys
 
 __all__ = ["ClaimModel", "MODEL_FILE", "OTHER", "Settings", "TARGET", "features", "find_citation", "model_tokens"]
 
@@ -156,9 +158,10 @@ class _GramWeights:
 
     def __init__(self, weights: dict[str, float]) -> None:
         self.weights = weights  # (the dict the table was made from: a model given another one makes a new one)
-        sentence = {name[2:]: weight for name, weight in weights.items() if name.startswith("g:")}
-        clause = {name[2:]: weight for name, weight in weights.items() if name.startswith("c:")}
-        self.pairs = {gram: (sentence.get(gram), clause.get(gram)) for gram in (*sentence, *clause)}
+        sentence = {name[2:]: weight for name, weight in weights.items() if name[:2] == "g:"}
+        clause = {name[2:]: weight for name, weight in weights.items() if name[:2] == "c:"}
+        grams = {**sentence, **clause}
+        self.pairs = dict(zip(grams, zip(map(sentence.get, grams), map(clause.get, grams))))
 
     def _found(self, tokens: list[str], n_max: int) -> tuple[list[Any], list[Any]]:
         """The ``pairs`` entries (None without one) of the distinct words of ``tokens`` and, when ``n_max`` >= 2,
@@ -190,6 +193,49 @@ class _GramWeights:
         return terms
 
 
+def _float_weights(weights: Any) -> dict[str, float]:
+    """``weights`` (a mapping) as a new dict of str -> float (TypeError, ValueError or AttributeError when it
+    cannot be one). A dict read from JSON already is one, with float values: then it is copied whole."""
+    weights = dict(weights)
+    if set(map(type, weights)) <= {str} and set(map(type, weights.values())) <= {float}:
+        return weights
+    return {str(k): float(v) for k, v in weights.items()}
+
+
+def _strict_json(raw: bytes, path: str | Path) -> Any:
+    """The JSON document ``raw`` as :func:`chemref.jsonl.parse_json` reads it, with its checks (UTF-8, nesting,
+    no key twice, finite numbers, no lone surrogate), but the numbers read by json's own reader and checked
+    finite afterwards in one pass (:func:`_finite`), not by a call per number: a model holds thousands.
+    Anything in doubt goes to ``parse_json`` itself, which raises the same InputError as always."""
+    try:
+        if b"\0" not in raw[:4] and json_depth_problem(raw) is None:
+            text = raw.decode("utf-8")  # (a BOM, which parse_json drops, is refused by json: parse_json then)
+            value = json.loads(text, parse_constant=_constant, object_pairs_hook=unique_keys)
+            if _finite(value) and lone_surrogate(text, value) is None:
+                return value
+    except (ValueError, RecursionError):  # bad UTF-8 or JSON, a key twice, NaN or Infinity, a huge integer
+        pass
+    return parse_json(raw, path=path)
+
+
+def _constant(text: str) -> float:
+    raise ValueError(text)  # NaN, Infinity, -Infinity: not JSON
+
+
+def _finite(value: Any) -> bool:
+    """No float in ``value`` (lists and dicts nested at most MAX_JSON_DEPTH deep) is infinite or NaN."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    elif not isinstance(value, list):
+        return True
+    try:
+        return all(map(math.isfinite, value))  # numbers only (the weights): one pass at C speed
+    except (TypeError, OverflowError):  # strings, lists, objects, None; an integer too large for a float
+        return all(map(_finite, value))
+
+
 class ClaimModel:
     """Weights of the logistic regression (log-odds of CLAIM), its bias, threshold and featuriser settings."""
 
@@ -198,14 +244,14 @@ class ClaimModel:
             self.settings = Settings.from_json(data["settings"])
             self.bias = float(data["bias"])
             self.threshold = float(data.get("threshold", 0.5))
-            self.weights = {str(k): float(v) for k, v in dict(data["weights"]).items()}
+            self.weights = _float_weights(data["weights"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"invalid claim model ({type(exc).__name__}: {exc})",
                              hint="expected {'settings': {...}, 'bias': ..., 'weights': {...}}") from None
         if not 0.0 < self.threshold < 1.0:
             raise InputError(f"invalid claim model: threshold {self.threshold} is not between 0 and 1")
-        odd = next((name for name, value in (("bias", self.bias), *self.weights.items())
-                    if not math.isfinite(value)), None)
+        odd = None if math.isfinite(self.bias) and all(map(math.isfinite, self.weights.values())) else next(
+            (name for name, value in (("bias", self.bias), *self.weights.items()) if not math.isfinite(value)), None)
         if odd is not None:
             raise InputError(f"invalid claim model: the {'bias' if odd == 'bias' else 'weight of ' + repr(odd[:80])} "
                              "is not a finite number", hint="retrain with training/claims/train.py")
@@ -225,7 +271,7 @@ class ClaimModel:
         except OSError as exc:
             raise InputError(f"cannot read the claim model ({type(exc).__name__}: {exc})", path=str(path),
                              hint="reinstall chemref, or retrain with training/claims/train.py") from None
-        data = parse_json(raw, path=path)  # strict: finite numbers, bounded nesting
+        data = _strict_json(raw, path)  # finite numbers, no key twice, bounded nesting
         if not isinstance(data, dict):
             raise InputError("the claim model is not a JSON object", path=str(path))
         return cls(data)
