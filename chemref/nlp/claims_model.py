@@ -245,7 +245,7 @@ class ClaimModel:
             self.bias = float(data["bias"])
             self.threshold = float(data.get("threshold", 0.5))
             self.weights = _float_weights(data["weights"])
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:  # (a 400-digit weight)
             raise InputError(f"invalid claim model ({type(exc).__name__}: {exc})",
                              hint="expected {'settings': {...}, 'bias': ..., 'weights': {...}}") from None
         if not 0.0 < self.threshold < 1.0:

@@ -76,6 +76,18 @@ def test_a_claim_model_with_a_non_finite_number_is_refused(where: str) -> None:
         ClaimModel(data)
 
 
+@pytest.mark.parametrize("where", ["bias", "weight"])
+def test_a_claim_model_with_a_number_too_large_for_a_float_is_refused(where: str) -> None:
+    data = ClaimModel.default().to_json()
+    huge = 10 ** 400  # an integer JSON reads exactly, which no float can hold
+    if where == "bias":
+        data["bias"] = huge
+    else:
+        data["weights"] = dict(data["weights"], **{next(iter(data["weights"])): huge})
+    with pytest.raises(InputError, match="invalid claim model"):
+        ClaimModel(data)
+
+
 def test_deep_json_in_a_components_bytes_is_an_input_error() -> None:
     nlp = chemref.load()
     deep = ("[" * 100_000 + "]" * 100_000).encode()
