@@ -222,3 +222,13 @@ def test_every_shipped_case_insensitive_pattern_is_still_searched_lower_cased() 
     rules = load_claim_tables()["rules"]
     patterns = [item["pattern"] for kind in ("passing", "claim") for item in rules[kind] if "pattern" in item]
     assert sum(lower_pattern(p) is not None for p in patterns) == sum("(?-i" not in p for p in patterns)
+
+
+@pytest.mark.parametrize("length", [199, 200, 201, 1000, 5000])
+def test_a_pattern_with_a_long_literal_gets_a_prefilter_that_finds_it(length: int) -> None:
+    pattern = re.compile("x" + "a" * length)
+    plan = prefilter(pattern)
+    assert plan is not None
+    text = "b" * 50 + "x" + "a" * length + " tail"
+    assert plan.start(text) <= pattern.search(text).start() == 50  # type: ignore[union-attr]
+    assert plan.start("b" * 300) == -1

@@ -63,3 +63,26 @@ def test_a_resume_that_changes_whether_rejections_are_written_is_refused(tmp_pat
         writer.build_to_files([str(corpus)], str(target), rejected=rejected(then), shard_articles=2, resume=True)
     writer.build_to_files([str(corpus)], str(target), rejected=rejected(first), shard_articles=2, resume=True)
     assert target.is_file()
+
+
+def test_a_build_recorded_before_the_choice_was_kept_resumes_as_one_that_writes_rejections(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus = sample_corpus(tmp_path / "in", 1)
+    target, rejected = tmp_path / "q.jsonl", str(tmp_path / "rejected.jsonl")
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(finish, "_join", killed)
+    with pytest.raises(KeyboardInterrupt):
+        writer.build_to_files([str(corpus)], str(target), rejected=rejected, shard_articles=2)
+    monkeypatch.undo()
+    journal = tmp_path / ".q.jsonl.chemref-build" / "progress.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])
+    del header["identity"]["layout"]["rejected"]  # as a journal written before the key was
+    journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    with pytest.raises(InputError, match=r"\"rejected\": true\} then, .*\"rejected\": false\} now"):
+        writer.build_to_files([str(corpus)], str(target), shard_articles=2, resume=True)
+    writer.build_to_files([str(corpus)], str(target), rejected=rejected, shard_articles=2, resume=True)
+    assert target.is_file() and Path(rejected).read_text(encoding="utf-8").count("\n") > 0

@@ -357,10 +357,16 @@ def _search(strings: frozenset[str], flags: int) -> "re.Pattern[str]":
 
 #: A trie regex nests a group at each place where strings part: past this many, the plain alternation.
 _MAX_TRIE_DEPTH = 40
+#: The trie is built one call per character: a string longer than this gets the plain alternation (Python's
+#: stack would not hold the calls of a string of a thousand characters).
+_MAX_TRIE_STRING = 200
 
 
 def _trie(strings: frozenset[str]) -> str | None:
-    """The alternation of ``strings`` as a regex trie (None when it would nest groups past _MAX_TRIE_DEPTH)."""
+    """The alternation of ``strings`` as a regex trie (None when it would nest groups past _MAX_TRIE_DEPTH or a
+    string is longer than _MAX_TRIE_STRING)."""
+    if any(len(string) > _MAX_TRIE_STRING for string in strings):
+        return None
     root: dict[str, Any] = {}
     for string in strings:
         node = root

@@ -28,6 +28,11 @@ CHECKPOINT = "progress.jsonl"
 
 
 def differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    """What differs between a recorded build identity and this run's, one ``key <then> then, <now> now`` each (a
+    layout recorded before it said whether the shards hold the rejected records held them)."""
+    layout = saved.get("layout")
+    if isinstance(layout, dict) and "rejected" not in layout:
+        saved = {**saved, "layout": {**layout, "rejected": True}}
     out = []
     for key in sorted(set(saved) | set(current)):
         if saved.get(key) != current.get(key):
