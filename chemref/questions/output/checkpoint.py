@@ -29,15 +29,21 @@ CHECKPOINT = "progress.jsonl"
 
 def differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
     """What differs between a recorded build identity and this run's, one ``key <then> then, <now> now`` each (a
-    layout recorded before it said whether the shards hold the rejected records held them)."""
-    layout = saved.get("layout")
-    if isinstance(layout, dict) and "rejected" not in layout:
-        saved = {**saved, "layout": {**layout, "rejected": True}}
+    layout that does not say whether the shards hold the rejected records, as recorded before it did, holds
+    them)."""
+    saved, current = _rejected_kept(saved), _rejected_kept(current)
     out = []
     for key in sorted(set(saved) | set(current)):
         if saved.get(key) != current.get(key):
             out.append(f"{key} {json.dumps(saved.get(key))} then, {json.dumps(current.get(key))} now")
     return out
+
+
+def _rejected_kept(identity: dict[str, Any]) -> dict[str, Any]:
+    layout = identity.get("layout")
+    if isinstance(layout, dict) and "rejected" not in layout:
+        return {**identity, "layout": {**layout, "rejected": True}}
+    return identity
 
 
 class Checkpoint:
