@@ -76,15 +76,31 @@ WORKLOADS = {
 }
 
 
-def _run(tree: Path, name: str, data: dict[str, str], scratch: Path, from_source: bool = False) -> float:
-    """CPU seconds (user + system) of one fresh process running workload ``name`` on ``tree`` (its bytecode
-    cached under ``scratch`` unless ``from_source``)."""
+def export_tree(rev: str, scratch: Path) -> Path:
+    """The files of commit ``rev`` (``git archive``) in ``scratch/base``."""
+    base = scratch / "base"
+    base.mkdir()
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+    return base
+
+
+def tree_env(tree: Path, scratch: Path, from_source: bool = False) -> dict[str, str]:
+    """The environment of a process running ``tree``'s chemref: hash seed fixed, its bytecode cached under
+    ``scratch`` unless ``from_source``."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
     if from_source:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(scratch / f"pycache-{tree.name}")
+    return env
+
+
+def _run(tree: Path, name: str, data: dict[str, str], scratch: Path, from_source: bool = False) -> float:
+    """CPU seconds (user + system) of one fresh process running workload ``name`` on ``tree`` (its bytecode
+    cached under ``scratch`` unless ``from_source``)."""
+    env = tree_env(tree, scratch, from_source)
     if name == "build":
         out = scratch / f"build-{tree.name}"
         command = [sys.executable, "-m", "chemref", "questions", "build", data["jats"], "-o", str(out / "q.jsonl"),
@@ -119,10 +135,7 @@ def main() -> None:
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        base = scratch / "base"
-        base.mkdir()
-        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base = export_tree(args.base, scratch)
         rows = []
         for name in names:
             times: dict[str, list[float]] = {"base": [], "this": []}

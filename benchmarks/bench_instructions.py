@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -26,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_commits import export_tree, tree_env  # noqa: E402
 from tools.reference_data import reference_path  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "instructions.json"
@@ -34,9 +34,7 @@ _COLLECTED = re.compile(r"Collected : (\d+)")
 
 def _instructions(tree: Path, articles: str, scratch: Path) -> int:
     """Instructions of one build of ``articles`` by ``tree`` (a first run, not counted, caches its bytecode)."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
-           "PYTHONPYCACHEPREFIX": str(scratch / f"pycache-{tree.name}")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = tree_env(tree, scratch)
     build = [sys.executable, "-m", "chemref", "questions", "build", articles, "-w", "1", "--no-progress", "-o"]
     counted = None
     for run, wrapper in enumerate(([], ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])):
@@ -64,10 +62,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        base = scratch / "base"
-        base.mkdir()
-        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base = export_tree(args.base, scratch)
         counts = {"base": _instructions(base, str(articles), scratch), "this": _instructions(ROOT, str(articles), scratch)}
     ratio = counts["base"] / counts["this"]
     print(f"the dev build of this tree against {args.base}, in instructions (callgrind; ratio above 1: fewer here)")
