@@ -18,6 +18,7 @@ from chemref.questions.output.manifest import (
     check_shard,
     journal_header,
     journal_shard,
+    keeps_rejected,
 )
 from chemref.questions.output.totals import MAX_ERRORS, MAX_SOURCES, BuildTotals
 
@@ -42,7 +43,7 @@ def differences(saved: dict[str, Any], current: dict[str, Any]) -> list[str]:
 def _rejected_kept(identity: dict[str, Any]) -> dict[str, Any]:
     layout = identity.get("layout")
     if isinstance(layout, dict) and "rejected" not in layout:
-        return {**identity, "layout": {**layout, "rejected": True}}
+        return {**identity, "layout": {**layout, "rejected": keeps_rejected(layout)}}
     return identity
 
 
@@ -114,7 +115,7 @@ class Checkpoint:
                 else:
                     entry = journal_shard(raw, path=self.path, line=number, fmt=layout["format"],
                                           shard_articles=layout["shard_articles"],
-                                          rejected=layout.get("rejected", True))
+                                          rejected=keeps_rejected(layout))
                     index = entry["index"]
                     if index in self.done:
                         raise self._damaged(f"line {number} of the checkpoint records shard {index} again")
@@ -224,7 +225,7 @@ class Checkpoint:
             next(handle, None)  # the header
             for number, line in enumerate(handle, 2):
                 entry = journal_shard(line, path=self.path, line=number, fmt=layout["format"],
-                                      shard_articles=layout["shard_articles"], rejected=layout.get("rejected", True))
+                                      shard_articles=layout["shard_articles"], rejected=keeps_rejected(layout))
                 index = entry["index"]
                 if index < following:
                     continue

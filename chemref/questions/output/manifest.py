@@ -23,7 +23,7 @@ from chemref.questions.output.shards import FORMATS, KINDS, file_digest, shard_n
 from chemref.questions.output.totals import MAX_ERRORS, MAX_LICENCES, MAX_SOURCES
 
 __all__ = ["check_build_state", "MANIFEST_FORMAT", "MAX_MANIFEST_BYTES", "MAX_JOURNAL_LINE", "FOLDER_FILES", "is_build_name",
-           "read_manifest", "journal_header", "journal_shard", "check_shard"]
+           "read_manifest", "journal_header", "journal_shard", "check_shard", "keeps_rejected"]
 
 #: what marks a manifest (and a journal) as chemref's
 MANIFEST_FORMAT = "chemref-questions-build"
@@ -88,8 +88,7 @@ def _identity_schema() -> dict[str, Any]:
         "layout": {"type": "object", "additionalProperties": False, "required": ["format", "shard_articles"],
                    "properties": {"format": {"enum": list(FORMATS)},
                                   "shard_articles": {"type": "integer", "minimum": 1},
-                                  # whether the shards hold the rejected records (a build recorded before this
-                                  # was kept has none: resuming it names the difference)
+                                  # whether the shards hold the rejected records (keeps_rejected)
                                   "rejected": {"type": "boolean"}}},
         "inputs": {"type": "array", "items": _TEXT}, "files_from": _OPTIONAL_TEXT,
     }
@@ -165,6 +164,12 @@ def is_chemref_manifest(path: Path) -> bool:
     return isinstance(value, dict) and value.get("format") == MANIFEST_FORMAT
 
 
+def keeps_rejected(layout: dict[str, Any]) -> bool:
+    """Whether the shards of a build with this recorded ``layout`` hold its rejected records (a layout recorded
+    before it said so: they do)."""
+    return bool(layout.get("rejected", True))
+
+
 def read_manifest(path: Path) -> dict[str, Any]:
     """The manifest of a complete folder build, checked against its schema (and its shards against their
     index, as :func:`check_shard` checks a journal's)."""
@@ -173,7 +178,7 @@ def read_manifest(path: Path) -> dict[str, Any]:
     fmt = manifest["layout"]["format"]
     size = manifest["layout"]["shard_articles"]
     for k, shard in enumerate(manifest["shards"]):
-        problem = _shard_problem(shard, k, fmt, size, manifest["layout"].get("rejected", True))
+        problem = _shard_problem(shard, k, fmt, size, keeps_rejected(manifest["layout"]))
         if problem:
             raise InputError(f"invalid manifest: {problem} (at $.shards[{k}])", path=str(path),
                              hint="remove the output folder's files to build again")

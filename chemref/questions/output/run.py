@@ -189,7 +189,7 @@ def _resolve_ids_after_workers(plan: InputPlan, staging: Path, checkpoint: Check
                 note = duplicate_message(result)
                 if note is not None:
                     warnings.warn(note, UserWarning, stacklevel=1)
-                writer.add(encode(result, fmt, rejected))
+                writer.add(result)  # (encoded by the writer, as it keeps or drops the rejected records)
         except BaseException:
             writer.abort()
             raise
