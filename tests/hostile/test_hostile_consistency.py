@@ -4,15 +4,14 @@ create a missing output folder as every other writer does; a PMC package holding
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from pathlib import Path
 
 import pytest
 
 from chemref.errors import InputError
 from chemref.scoring.stats.resampling import MAX_RESAMPLES, checked_draws
+from tests.helpers import tar_package
 from tests.hostile.cli_runner import CORPORA, assert_refused, chemref
 
 
@@ -38,18 +37,9 @@ def test_a_page_under_a_file_is_still_refused(tmp_path: Path) -> None:
                    "not a folder")
 
 
-def _package(path: Path, members: dict[str, bytes]) -> Path:
-    with tarfile.open(path, "w:gz") as tar:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
-
-
 @pytest.mark.parametrize("json_out", [(), ("--json",), ("-o", "out.txt")])
 def test_a_package_without_an_article_is_an_error_as_an_empty_folder_is(tmp_path: Path, json_out: tuple) -> None:
-    _package(tmp_path / "p.tar.gz", {"a/readme.txt": b"no article", "a/x.xml.gz": b"not read"})
+    tar_package(tmp_path / "p.tar.gz", {"a/readme.txt": b"no article", "a/x.xml.gz": b"not read"})
     (tmp_path / "out.txt").write_text("previous\n")
     (tmp_path / "empty").mkdir()
     for given in ("p.tar.gz", "empty"):
@@ -61,7 +51,7 @@ def test_a_package_without_an_article_is_an_error_as_an_empty_folder_is(tmp_path
 
 def test_a_package_with_an_article_still_reads(tmp_path: Path) -> None:
     article = sorted((CORPORA / "jats").glob("*.xml"))[0].read_bytes()
-    _package(tmp_path / "p.tar.gz", {"a/readme.txt": b"x", "a/one.xml": article})
+    tar_package(tmp_path / "p.tar.gz", {"a/readme.txt": b"x", "a/one.xml": article})
     proc = chemref("jats", "p.tar.gz", "--json", cwd=tmp_path)
     assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 1, proc.stderr
 
